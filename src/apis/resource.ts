@@ -1,0 +1,37 @@
+/** What the API says about one served resource: names, scope, schema and subresources. */
+import type { JsonObject } from '../util/json.js';
+
+export interface ScaleSubresource {
+  /** JSON paths into the main object (as CRD scale subresources spell them). */
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  readonly labelSelectorPath?: string;
+}
+
+export interface ResourceInfo {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** Plural resource name: `pods`. */
+  readonly resource: string;
+  /** Singular name: `pod`. */
+  readonly singular: string;
+  readonly namespaced: boolean;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  /** Schema definition name of the kind, e.g. `io.k8s.api.core.v1.Pod`. */
+  readonly definition: string;
+  /** Verbs served on the main resource, as discovery lists them. */
+  readonly verbs: readonly string[];
+  readonly statusSubresource?: boolean;
+  readonly scale?: ScaleSubresource;
+  /** Sets defaults on a decoded object of this kind (upstream SetDefaults_*), in place. */
+  readonly defaulter?: (obj: JsonObject) => void;
+}
+
+/** Every verb a full resource serves, in discovery's order. */
+export const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+
+export function apiVersionOf(info: { readonly group: string; readonly version: string }): string {
+  return info.group === '' ? info.version : `${info.group}/${info.version}`;
+}

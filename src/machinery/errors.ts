@@ -1,0 +1,169 @@
+/**
+ * API errors: a StatusError carries the exact metav1.Status kube-apiserver would send. Storage and
+ * validation errors are translated into these at one seam (the registry); handlers only serialize.
+ */
+import type { FieldError } from './field/errors.js';
+import type { Status, StatusCause, StatusDetails, StatusReason } from './status.js';
+
+/** `pods` or `deployments.apps`: upstream's GroupResource.String(). */
+export interface GroupResource {
+  readonly group: string;
+  readonly resource: string;
+}
+
+/** `Pod` or `Deployment.apps`: upstream's GroupKind.String(). */
+export interface GroupKind {
+  readonly group: string;
+  readonly kind: string;
+}
+
+export function groupResourceString(gr: GroupResource): string {
+  return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
+}
+
+export function groupKindString(gk: GroupKind): string {
+  return gk.group === '' ? gk.kind : `${gk.kind}.${gk.group}`;
+}
+
+export class StatusError extends Error {
+  override readonly name = 'StatusError';
+  readonly status: Status;
+
+  constructor(code: number, reason: StatusReason, message: string, details?: StatusDetails) {
+    super(message);
+    // Field order follows upstream's JSON: kind, apiVersion, metadata, status, message, reason, details, code.
+    const status: Status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message,
+      ...(reason !== '' ? { reason } : {}),
+      ...(details !== undefined ? { details } : {}),
+      code,
+    };
+    this.status = status;
+  }
+
+  get code(): number {
+    return this.status.code;
+  }
+
+  get reason(): StatusReason {
+    return this.status.reason ?? '';
+  }
+}
+
+function grDetails(gr: GroupResource, name: string): StatusDetails {
+  const d: StatusDetails = {};
+  if (name !== '') d.name = name;
+  if (gr.group !== '') d.group = gr.group;
+  d.kind = gr.resource;
+  return d;
+}
+
+export const apiErrors = {
+  notFound(gr: GroupResource, name: string): StatusError {
+    return new StatusError(404, 'NotFound', `${groupResourceString(gr)} "${name}" not found`, grDetails(gr, name));
+  },
+  alreadyExists(gr: GroupResource, name: string): StatusError {
+    return new StatusError(
+      409,
+      'AlreadyExists',
+      `${groupResourceString(gr)} "${name}" already exists`,
+      grDetails(gr, name),
+    );
+  },
+  conflict(gr: GroupResource, name: string, detail: string): StatusError {
+    return new StatusError(
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on ${groupResourceString(gr)} "${name}": ${detail}`,
+      grDetails(gr, name),
+    );
+  },
+  /** The optimistic-concurrency conflict message upstream uses. */
+  modifiedConflict(gr: GroupResource, name: string): StatusError {
+    return apiErrors.conflict(
+      gr,
+      name,
+      'the object has been modified; please apply your changes to the latest version and try again',
+    );
+  },
+  invalid(gk: GroupKind, name: string, errs: readonly FieldError[]): StatusError {
+    const causes: StatusCause[] = errs.map((e) => ({ reason: e.type, message: e.body(), field: e.field }));
+    const seen = new Set<string>();
+    const msgs: string[] = [];
+    for (const e of errs) {
+      const s = e.toString();
+      if (!seen.has(s)) {
+        seen.add(s);
+        msgs.push(s);
+      }
+    }
+    const agg = msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]`;
+    const details: StatusDetails = { name };
+    if (gk.group !== '') details.group = gk.group;
+    details.kind = gk.kind;
+    details.causes = causes;
+    return new StatusError(422, 'Invalid', `${groupKindString(gk)} "${name}" is invalid: ${agg}`, details);
+  },
+  badRequest(message: string): StatusError {
+    return new StatusError(400, 'BadRequest', message);
+  },
+  methodNotSupported(gr: GroupResource, action: string): StatusError {
+    return new StatusError(
+      405,
+      'MethodNotAllowed',
+      `${action} is not supported on resources of kind "${groupResourceString(gr)}"`,
+      grDetails(gr, ''),
+    );
+  },
+  resourceExpired(message: string): StatusError {
+    return new StatusError(410, 'Expired', message);
+  },
+  gone(message: string): StatusError {
+    return new StatusError(410, 'Gone', message);
+  },
+  requestEntityTooLarge(message: string): StatusError {
+    return new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`);
+  },
+  unsupportedMediaType(contentType: string, accepted: readonly string[]): StatusError {
+    return new StatusError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+      contentType === '' ? undefined : {},
+    );
+  },
+  notAcceptable(accepted: readonly string[]): StatusError {
+    return new StatusError(
+      406,
+      'NotAcceptable',
+      `only the following media types are accepted: ${accepted.join(', ')}`,
+    );
+  },
+  internal(err: unknown): StatusError {
+    const msg = err instanceof Error ? err.message : String(err);
+    return new StatusError(500, 'InternalError', `Internal error occurred: ${msg}`, { causes: [{ message: msg }] });
+  },
+  timeout(message: string, retryAfterSeconds: number): StatusError {
+    return new StatusError(504, 'Timeout', `Timeout: ${message}`, { retryAfterSeconds });
+  },
+  tooLargeResourceVersion(requested: number, current: number, retryAfterSeconds: number): StatusError {
+    return new StatusError(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      retryAfterSeconds,
+    });
+  },
+  forbidden(gr: GroupResource, name: string, reason: string): StatusError {
+    const subject = name === '' ? groupResourceString(gr) : `${groupResourceString(gr)} "${name}"`;
+    return new StatusError(403, 'Forbidden', `${subject} is forbidden: ${reason}`, grDetails(gr, name));
+  },
+  notFoundPath(): StatusError {
+    return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+  },
+  serviceUnavailable(message: string): StatusError {
+    return new StatusError(503, 'ServiceUnavailable', message);
+  },
+} as const;

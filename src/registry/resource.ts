@@ -1,0 +1,20 @@
+/** Everything the generic store needs to serve one resource. */
+import type { ResourceInfo } from '../apis/resource.js';
+import type { KubeObject } from '../machinery/object.js';
+import type { TableConvertor } from '../machinery/table.js';
+import type { GracefulDeleteStrategy, RESTStrategy } from './strategy.js';
+
+export interface RegistryResource {
+  readonly info: ResourceInfo;
+  readonly strategy: RESTStrategy;
+  /** Strategy of the `/status` subresource. */
+  readonly statusStrategy?: RESTStrategy;
+  readonly graceful?: GracefulDeleteStrategy;
+  /** Columns for `kubectl get`; the default is Name + Created At. */
+  readonly table?: TableConvertor;
+  /**
+   * Field-selector attributes beyond metadata.name/metadata.namespace (added generically), e.g.
+   * `spec.nodeName` for pods. Selecting on anything else is rejected.
+   */
+  readonly selectableFields?: (obj: KubeObject) => Record<string, string>;
+}

@@ -1,0 +1,53 @@
+/**
+ * Per-resource rules, as upstream's RESTCreateStrategy / RESTUpdateStrategy / RESTDeleteStrategy.
+ * The create/update/delete flow exists once, in the generic store; a resource only says how its
+ * objects are prepared, validated and warned about. A subresource (status, scale) is the same store
+ * with another strategy.
+ */
+import type { FieldError } from '../machinery/field/errors.js';
+import type { KubeObject } from '../machinery/object.js';
+
+/** What a strategy may know about the request it serves. */
+export interface StrategyContext {
+  /** Namespace of the request ('' for cluster-scoped). */
+  readonly namespace: string;
+  /** Enabled feature gates. */
+  readonly features: FeatureGateReader;
+}
+
+export interface FeatureGateReader {
+  enabled(name: string): boolean;
+}
+
+/**
+ * How `metadata.name` is validated (upstream passes a ValidateNameFunc): RFC 1123 subdomain (most
+ * kinds), RFC 1123 label (namespaces), RFC 1035 label (services), or only path-segment rules.
+ */
+export type NameValidation = 'dns1123Subdomain' | 'dns1123Label' | 'dns1035Label' | 'pathSegment';
+
+export interface RESTStrategy {
+  readonly namespaced: boolean;
+  readonly nameValidation: NameValidation;
+  /** Create through PUT on a missing object (upstream AllowCreateOnUpdate). */
+  readonly allowCreateOnUpdate: boolean;
+  /** Update with no resourceVersion in the body overwrites (upstream AllowUnconditionalUpdate). */
+  readonly allowUnconditionalUpdate: boolean;
+
+  /** Clear fields the user may not set on create (status), set generation... */
+  prepareForCreate(ctx: StrategyContext, obj: KubeObject): void;
+  validate(ctx: StrategyContext, obj: KubeObject): FieldError[];
+  warningsOnCreate(ctx: StrategyContext, obj: KubeObject): string[];
+  /** Normalise after validation (e.g. sort or lower-case) before storing. */
+  canonicalize(obj: KubeObject): void;
+
+  /** Copy back what the user may not change (status on the main resource, spec on /status). */
+  prepareForUpdate(ctx: StrategyContext, obj: KubeObject, old: KubeObject): void;
+  validateUpdate(ctx: StrategyContext, obj: KubeObject, old: KubeObject): FieldError[];
+  warningsOnUpdate(ctx: StrategyContext, obj: KubeObject, old: KubeObject): string[];
+}
+
+/** Graceful deletion rules (pods); resources without them delete at once. */
+export interface GracefulDeleteStrategy {
+  /** Default grace period when the request gives none. */
+  defaultGracePeriodSeconds(obj: KubeObject): number;
+}

@@ -1,0 +1,137 @@
+/**
+ * The revisioned key-value contract every storage backend implements (SQLite, memory, later etcd).
+ * Semantics follow etcd v3: one global revision counter bumped by every successful write; each key
+ * carries the revision it was created at and last modified at; reads may ask for a past revision
+ * until it is compacted away.
+ */
+
+/** One key's state at some revision. `value` is opaque bytes (the object codec lives above). */
+export interface KeyValue {
+  readonly key: string;
+  readonly value: Uint8Array;
+  /** Revision of the write that created this incarnation of the key. */
+  readonly createRevision: number;
+  /** Revision of the last write to the key (equals createRevision right after create). */
+  readonly modRevision: number;
+  /** Lease the key is attached to, 0 when none. */
+  readonly lease: number;
+}
+
+export type KvEventType = 'put' | 'delete';
+
+/**
+ * One change. For `put`, `kv` is the new state. For `delete`, `kv.key` is the key, `kv.modRevision`
+ * is the revision of the delete, and `kv.value` is empty. `prevKv` is the state just before the
+ * change (absent for a put that created the key).
+ */
+export interface KvEvent {
+  readonly type: KvEventType;
+  readonly kv: KeyValue;
+  readonly prevKv?: KeyValue;
+}
+
+export interface RangeOptions {
+  /** First key of the range, inclusive. */
+  readonly key: string;
+  /** End of the range, exclusive. Absent: just `key`. Use `prefixEnd(prefix)` for a prefix. */
+  readonly end?: string;
+  /** Maximum number of kvs returned; 0 or absent means no limit. */
+  readonly limit?: number;
+  /** Read at this revision (0 or absent: the current revision). */
+  readonly revision?: number;
+  /** Only count, return no kvs. */
+  readonly countOnly?: boolean;
+}
+
+export interface RangeResult {
+  readonly kvs: readonly KeyValue[];
+  /** True when `limit` cut the result. */
+  readonly more: boolean;
+  /** Number of keys in the whole range at that revision (ignores limit). */
+  readonly count: number;
+  /** The revision the read was served at (the store's current revision when none was asked). */
+  readonly revision: number;
+}
+
+export interface PutOptions {
+  /** Attach the key to this lease (it is deleted when the lease expires). */
+  readonly lease?: number;
+}
+
+export type CreateResult =
+  | { readonly ok: true; readonly kv: KeyValue }
+  | { readonly ok: false; readonly current: KeyValue };
+
+/** Result of a compare-and-swap write. On failure `current` is the key's state now (absent if missing). */
+export type SwapResult =
+  | { readonly ok: true; readonly kv: KeyValue; readonly prevKv: KeyValue }
+  | { readonly ok: false; readonly current?: KeyValue };
+
+export type DeleteResult =
+  | { readonly ok: true; readonly revision: number; readonly prevKv: KeyValue }
+  | { readonly ok: false; readonly current?: KeyValue };
+
+export interface WatchOptions {
+  /** First key of the watched range, inclusive; with `end` absent only this key is watched. */
+  readonly key: string;
+  readonly end?: string;
+  /**
+   * Deliver every event with revision >= startRevision. 0 or absent: only events after the watch
+   * was established. A startRevision at or below the compacted revision throws KvCompactedError
+   * (synchronously from `watch`, before any event).
+   */
+  readonly startRevision?: number;
+  /** Include prevKv on events. */
+  readonly prevKv?: boolean;
+  /** Ends the watch: the iterator finishes normally. */
+  readonly signal?: AbortSignal;
+}
+
+export interface Lease {
+  readonly id: number;
+  readonly ttlSeconds: number;
+}
+
+export interface KvStore {
+  /** Backend name for logs and metrics: "sqlite", "memory", "etcd". */
+  readonly backend: string;
+
+  /** The current (latest committed) revision; 0 for an empty new store... */
+  currentRevision(): Promise<number>;
+  /** The revision compaction has reached (reads below it fail). */
+  compactedRevision(): Promise<number>;
+
+  range(options: RangeOptions): Promise<RangeResult>;
+
+  /** Create `key` only if absent (etcd txn `create_revision == 0`). */
+  create(key: string, value: Uint8Array, options?: PutOptions): Promise<CreateResult>;
+  /** Overwrite `key` only if its modRevision equals `expectedModRevision`. */
+  update(
+    key: string,
+    value: Uint8Array,
+    expectedModRevision: number,
+    options?: PutOptions,
+  ): Promise<SwapResult>;
+  /** Delete `key`; with `expectedModRevision` only if it matches. */
+  delete(key: string, expectedModRevision?: number): Promise<DeleteResult>;
+
+  /** Events in revision order, without gaps or duplicates, as an async iterable. */
+  watch(options: WatchOptions): AsyncIterable<KvEvent>;
+
+  /** Forget history below `revision` (keeps each key's latest state). */
+  compact(revision: number): Promise<void>;
+
+  grantLease(ttlSeconds: number): Promise<Lease>;
+  keepAliveLease(id: number): Promise<void>;
+  revokeLease(id: number): Promise<void>;
+
+  /** Flush and release everything; pending watches end. */
+  close(): Promise<void>;
+}
+
+/** The smallest key greater than every key starting with `prefix` (etcd's prefix end). */
+export function prefixEnd(prefix: string): string {
+  if (prefix.length === 0) return '\u0000';
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
+}
