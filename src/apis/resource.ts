@@ -30,7 +30,16 @@ export interface ResourceInfo {
 }
 
 /** Every verb a full resource serves, in discovery's order. */
-export const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+export const allVerbs = [
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+] as const;
 
 export function apiVersionOf(info: { readonly group: string; readonly version: string }): string {
   return info.group === '' ? info.version : `${info.group}/${info.version}`;

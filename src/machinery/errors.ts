@@ -64,7 +64,12 @@ function grDetails(gr: GroupResource, name: string): StatusDetails {
 
 export const apiErrors = {
   notFound(gr: GroupResource, name: string): StatusError {
-    return new StatusError(404, 'NotFound', `${groupResourceString(gr)} "${name}" not found`, grDetails(gr, name));
+    return new StatusError(
+      404,
+      'NotFound',
+      `${groupResourceString(gr)} "${name}" not found`,
+      grDetails(gr, name),
+    );
   },
   alreadyExists(gr: GroupResource, name: string): StatusError {
     return new StatusError(
@@ -145,16 +150,23 @@ export const apiErrors = {
   },
   internal(err: unknown): StatusError {
     const msg = err instanceof Error ? err.message : String(err);
-    return new StatusError(500, 'InternalError', `Internal error occurred: ${msg}`, { causes: [{ message: msg }] });
+    return new StatusError(500, 'InternalError', `Internal error occurred: ${msg}`, {
+      causes: [{ message: msg }],
+    });
   },
   timeout(message: string, retryAfterSeconds: number): StatusError {
     return new StatusError(504, 'Timeout', `Timeout: ${message}`, { retryAfterSeconds });
   },
   tooLargeResourceVersion(requested: number, current: number, retryAfterSeconds: number): StatusError {
-    return new StatusError(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
-      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-      retryAfterSeconds,
-    });
+    return new StatusError(
+      504,
+      'Timeout',
+      `Timeout: Too large resource version: ${requested}, current: ${current}`,
+      {
+        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+        retryAfterSeconds,
+      },
+    );
   },
   forbidden(gr: GroupResource, name: string, reason: string): StatusError {
     const subject = name === '' ? groupResourceString(gr) : `${groupResourceString(gr)} "${name}"`;

@@ -17,4 +17,11 @@ export interface RegistryResource {
    * `spec.nodeName` for pods. Selecting on anything else is rejected.
    */
   readonly selectableFields?: (obj: KubeObject) => Record<string, string>;
+  /** DELETE answers with the deleted object instead of a Success Status (upstream ReturnDeletedObject). */
+  readonly returnDeletedObject?: boolean;
+  /**
+   * Called on delete: returns true when the object must stay (marked deleting) instead of being
+   * removed now, and may mutate it (namespaces become Terminating until emptied).
+   */
+  readonly keepOnDelete?: (obj: KubeObject) => boolean;
 }

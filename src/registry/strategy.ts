@@ -48,6 +48,9 @@ export interface RESTStrategy {
 
 /** Graceful deletion rules (pods); resources without them delete at once. */
 export interface GracefulDeleteStrategy {
-  /** Default grace period when the request gives none. */
-  defaultGracePeriodSeconds(obj: KubeObject): number;
+  /**
+   * The grace period to use: `requested` is the client's (absent: none given). Pods use 0 when
+   * unscheduled or finished, whatever was asked (upstream CheckGracefulDelete).
+   */
+  gracePeriodSeconds(obj: KubeObject, requested: number | undefined): number;
 }

@@ -66,7 +66,7 @@ export class FieldError {
 
   /** Upstream `Error()`: `field: body`. */
   toString(): string {
-    return this.field.length > 0 ? `${this.field}: ${this.body()}` : this.body();
+    return `${this.field}: ${this.body()}`;
   }
 }
 
@@ -74,8 +74,9 @@ export class FieldError {
 export function formatValue(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return goQuote(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (Array.isArray(value)) return `[${value.map(formatValue).join(" ")}]`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  if (Array.isArray(value)) return `[${value.map(formatValue).join(' ')}]`;
   return JSON.stringify(value);
 }
 
@@ -117,8 +118,8 @@ export class FieldPath {
   }
 
   toString(): string {
-    const parts: string[] = [];
-    for (let p: FieldPath | undefined = this; p !== undefined; p = p.#parent) {
+    const parts: string[] = [this.#index !== undefined ? `[${this.#index}]` : this.#name];
+    for (let p = this.#parent; p !== undefined; p = p.#parent) {
       parts.push(p.#index !== undefined ? `[${p.#index}]` : p.#name);
     }
     let s = '';

@@ -59,8 +59,7 @@ export interface PutOptions {
 }
 
 export type CreateResult =
-  | { readonly ok: true; readonly kv: KeyValue }
-  | { readonly ok: false; readonly current: KeyValue };
+  { readonly ok: true; readonly kv: KeyValue } | { readonly ok: false; readonly current: KeyValue };
 
 /** Result of a compare-and-swap write. On failure `current` is the key's state now (absent if missing). */
 export type SwapResult =

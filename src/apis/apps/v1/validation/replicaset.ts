@@ -1,0 +1,101 @@
+/** ReplicaSet validation as pkg/apis/apps/validation (release-1.27), on apps/v1 JSON. */
+import { FieldPath, fieldErrors } from '../../../../machinery/field/errors.js';
+import type { FieldError } from '../../../../machinery/field/errors.js';
+import type { KubeObject } from '../../../../machinery/object.js';
+import type { StrategyContext } from '../../../../registry/strategy.js';
+import type { JsonObject } from '../../../../util/json.js';
+import { num, obj, str } from '../../../core/v1/access.js';
+import type { SelectorCheck } from './common.js';
+import {
+  asSelector,
+  immutableSelector,
+  nonNegative,
+  templateLabels,
+  templateLabelsMismatch,
+  validateRequiredSelector,
+} from './common.js';
+import { goLabelSelector, invalidGo } from './gorender.js';
+import { validateTemplate } from './podtemplate.js';
+
+/**
+ * Upstream ValidatePodTemplateSpecForReplicaSet (also used for Deployments): labels match the
+ * selector, the pod template is valid, restartPolicy Always, no activeDeadlineSeconds.
+ */
+export function validateReplicaSetTemplate(
+  template: JsonObject | undefined,
+  selector: SelectorCheck & { ok: true },
+  path: FieldPath,
+  ctx: StrategyContext,
+  kindWord: string,
+): FieldError[] {
+  const errs: FieldError[] = [];
+  const t = template ?? {};
+  if (!selector.empty && !selector.matches(templateLabels(t))) errs.push(templateLabelsMismatch(t, path));
+  errs.push(...validateTemplate(t, path, ctx));
+  const podSpec = obj(t, 'spec');
+  const restartPolicy = str(podSpec, 'restartPolicy') ?? '';
+  if (restartPolicy !== 'Always') {
+    errs.push(fieldErrors.notSupported(path.child('spec', 'restartPolicy'), restartPolicy, ['Always']));
+  }
+  if (num(podSpec, 'activeDeadlineSeconds') !== undefined) {
+    errs.push(
+      fieldErrors.forbidden(
+        path.child('spec', 'activeDeadlineSeconds'),
+        `activeDeadlineSeconds in ${kindWord} is not Supported`,
+      ),
+    );
+  }
+  return errs;
+}
+
+/** Upstream ValidateReplicaSetSpec. */
+export function validateReplicaSetSpec(
+  spec: JsonObject,
+  path: FieldPath,
+  ctx: StrategyContext,
+): FieldError[] {
+  const errs: FieldError[] = [];
+  errs.push(...nonNegative(num(spec, 'replicas') ?? 0, path.child('replicas')));
+  errs.push(...nonNegative(num(spec, 'minReadySeconds') ?? 0, path.child('minReadySeconds')));
+  // Upstream reuses the Deployment wording here.
+  errs.push(...validateRequiredSelector(spec, path, 'deployment'));
+  const selector = asSelector(obj(spec, 'selector'));
+  if (!selector.ok) {
+    errs.push(
+      invalidGo(path.child('selector'), goLabelSelector(obj(spec, 'selector')), 'invalid label selector'),
+    );
+  } else {
+    errs.push(
+      ...validateReplicaSetTemplate(
+        obj(spec, 'template'),
+        selector,
+        path.child('template'),
+        ctx,
+        'ReplicaSet',
+      ),
+    );
+  }
+  return errs;
+}
+
+const specPath = FieldPath.root('spec');
+
+export function validateReplicaSet(ctx: StrategyContext, rs: KubeObject): FieldError[] {
+  return validateReplicaSetSpec(obj(rs, 'spec') ?? {}, specPath, ctx);
+}
+
+export function validateReplicaSetUpdate(
+  ctx: StrategyContext,
+  rs: KubeObject,
+  old: KubeObject,
+): FieldError[] {
+  const errs = validateReplicaSetSpec(obj(rs, 'spec') ?? {}, specPath, ctx);
+  errs.push(
+    ...immutableSelector(
+      obj(rs, 'spec')?.['selector'],
+      obj(old, 'spec')?.['selector'],
+      specPath.child('selector'),
+    ),
+  );
+  return errs;
+}

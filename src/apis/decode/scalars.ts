@@ -1,0 +1,72 @@
+/**
+ * Checks done by upstream's custom JSON unmarshalers of scalar-like types: resource.Quantity,
+ * []byte (base64), metav1.Time / MicroTime. Each returns the upstream error text or undefined.
+ */
+
+const QUANTITY_FORMAT = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
+const QUANTITY_NUMBER = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
+const QUANTITY_SUFFIXES = new Set([
+  '',
+  'Ki',
+  'Mi',
+  'Gi',
+  'Ti',
+  'Pi',
+  'Ei',
+  'n',
+  'u',
+  'm',
+  'k',
+  'M',
+  'G',
+  'T',
+  'P',
+  'E',
+]);
+const QUANTITY_EXPONENT = /^[eE][-+]?[0-9]+$/;
+
+export const QUANTITY_FORMAT_ERROR =
+  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+/** resource.ParseQuantity's error for the text, if any. */
+export function quantityError(text: string): string | undefined {
+  const s = text.trim();
+  const m = QUANTITY_FORMAT.exec(s);
+  if (s === '' || m === null) return QUANTITY_FORMAT_ERROR;
+  if (!QUANTITY_NUMBER.test(m[1]!)) return 'unable to parse numeric part of quantity';
+  const suffix = m[2]!;
+  if (!QUANTITY_SUFFIXES.has(suffix) && !QUANTITY_EXPONENT.test(suffix))
+    return "unable to parse quantity's suffix";
+  return undefined;
+}
+
+const B64 = /[A-Za-z0-9+/]/;
+
+/** encoding/base64 StdEncoding's error for the text, if any (newlines are ignored, as in Go). */
+export function base64Error(text: string): string | undefined {
+  let n = 0;
+  let pad = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\n' || ch === '\r') continue;
+    if (ch === '=') {
+      if (n % 4 < 2) return `illegal base64 data at input byte ${i}`;
+      pad++;
+    } else if (pad > 0 || !B64.test(ch)) {
+      return `illegal base64 data at input byte ${i}`;
+    }
+    n++;
+  }
+  if (n % 4 !== 0) return `illegal base64 data at input byte ${text.length - (n % 4)}`;
+  return undefined;
+}
+
+const RFC3339 =
+  /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})$/;
+
+/** time.Parse's error for metav1.Time (RFC3339) or MicroTime (RFC3339 with microseconds). */
+export function timeError(text: string, micro: boolean): string | undefined {
+  if (RFC3339.test(text)) return undefined;
+  const layout = micro ? '2006-01-02T15:04:05.000000Z07:00' : '2006-01-02T15:04:05Z07:00';
+  return `parsing time ${JSON.stringify(text)} as "${layout}": cannot parse ${JSON.stringify(text)} as "2006"`;
+}

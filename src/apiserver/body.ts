@@ -1,0 +1,59 @@
+/** Reading request bodies: a size limit (413 past 3 MiB) and JSON or YAML decoding into `unknown`. */
+import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
+import { parseDocument } from 'yaml';
+import { apiErrors } from '../machinery/errors.js';
+import { bodyMediaType } from './negotiate.js';
+
+/** kube-apiserver's default maximum request body (3 MiB). */
+export const maxRequestBodyBytes = 3 * 1024 * 1024;
+
+export type ServerRequest = IncomingMessage | Http2ServerRequest;
+
+export async function readBody(req: ServerRequest, limit = maxRequestBodyBytes): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    throw apiErrors.requestEntityTooLarge(`limit is ${limit}`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > limit) throw apiErrors.requestEntityTooLarge(`limit is ${limit}`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+export interface DecodedBody {
+  readonly value: unknown;
+  /** The JSON text (for duplicate-field detection); for YAML bodies the re-serialized JSON. */
+  readonly raw: string;
+  /** Duplicate keys YAML reported (JSON duplicates are found from `raw`). */
+  readonly yamlDuplicates: readonly string[];
+}
+
+const accepted = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+
+export function decodeBody(contentType: string | undefined, bytes: Buffer): DecodedBody {
+  const media = bodyMediaType(contentType);
+  const text = bytes.toString('utf8');
+  if (media === 'application/yaml' || media === 'application/x-yaml' || media === 'text/yaml') {
+    const doc = parseDocument(text, { uniqueKeys: false, version: '1.1' });
+    if (doc.errors.length > 0) {
+      throw apiErrors.badRequest(`error converting YAML to JSON: ${doc.errors[0]!.message}`);
+    }
+    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    return { value, raw: JSON.stringify(value) ?? 'null', yamlDuplicates: [] };
+  }
+  if (media === 'application/json' || media === '' || media.endsWith('+json')) {
+    try {
+      return { value: JSON.parse(text) as unknown, raw: text, yamlDuplicates: [] };
+    } catch (err) {
+      throw apiErrors.badRequest(
+        `Object 'Kind' is missing in '${text.length > 100 ? text.slice(0, 100) : text}': ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  }
+  throw apiErrors.unsupportedMediaType(media, accepted);
+}

@@ -1,0 +1,53 @@
+/** What the handlers need to serve one resource: its info, store and schema registry. */
+import type { ResourceInfo } from '../apis/resource.js';
+import type { SchemaRegistry } from '../apis/schema/types.js';
+import type { GenericStore } from '../registry/generic/store.js';
+import type { FeatureGateReader } from '../registry/strategy.js';
+import type { ServerRequest } from './body.js';
+import type { RequestInfo } from './request-info.js';
+import type { ServerResponseLike } from './response.js';
+
+export interface Endpoint {
+  readonly info: ResourceInfo;
+  readonly store: GenericStore;
+}
+
+export interface HandlerContext {
+  readonly req: ServerRequest;
+  readonly res: ServerResponseLike;
+  readonly url: URL;
+  readonly request: RequestInfo;
+  readonly endpoint: Endpoint;
+  readonly schemas: SchemaRegistry;
+  readonly features: FeatureGateReader;
+  /** Aborted when the client goes away or the server shuts down. */
+  readonly signal: AbortSignal;
+}
+
+export type Handler = (ctx: HandlerContext) => Promise<void>;
+
+/** Query parameter helpers. */
+export function queryString(url: URL, name: string): string | undefined {
+  const v = url.searchParams.get(name);
+  return v === null ? undefined : v;
+}
+
+export function queryInt(url: URL, name: string): number | undefined {
+  const v = url.searchParams.get(name);
+  if (v === null || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n)) return undefined;
+  return n;
+}
+
+export function queryBool(url: URL, name: string): boolean | undefined {
+  const v = url.searchParams.get(name);
+  if (v === null) return undefined;
+  return v === '' || v === '1' || v.toLowerCase() === 'true';
+}
+
+/** `dryRun=All` (the only value upstream accepts). */
+export function dryRun(url: URL): boolean {
+  const values = url.searchParams.getAll('dryRun');
+  return values.includes('All');
+}

@@ -1,0 +1,25 @@
+/** POST to a collection. */
+import { decodeTyped, fieldValidationOf } from '../decode-request.js';
+import { decodeBody, readBody } from '../body.js';
+import type { HandlerContext } from '../endpoint.js';
+import { dryRun, queryString } from '../endpoint.js';
+import { negotiateObject } from '../negotiate.js';
+import { representObject } from '../representation.js';
+import { writeObject } from '../response.js';
+
+export async function handleCreate(ctx: HandlerContext): Promise<void> {
+  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const fieldValidation = fieldValidationOf(ctx.url);
+  const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req));
+  const { info, store } = ctx.endpoint;
+  const typed = decodeTyped({ info, schemas: ctx.schemas, body, fieldValidation });
+  const result = await store.create(ctx.request.namespace, typed.object, { dryRun: dryRun(ctx.url) });
+  const out = representObject(result.object, negotiated, {
+    convertor: store.resource.table,
+    includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
+  });
+  writeObject(ctx.res, 201, out, {
+    format: negotiated.format,
+    warnings: [...typed.warnings, ...result.warnings],
+  });
+}

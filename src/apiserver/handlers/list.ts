@@ -1,0 +1,22 @@
+/** GET on a collection. */
+import type { ListMeta } from '../../machinery/object.js';
+import type { HandlerContext } from '../endpoint.js';
+import { queryString } from '../endpoint.js';
+import { negotiateObject } from '../negotiate.js';
+import { representList } from '../representation.js';
+import { writeObject } from '../response.js';
+import { listRequestOf } from './list-request.js';
+
+export async function handleList(ctx: HandlerContext): Promise<void> {
+  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const { store, info } = ctx.endpoint;
+  const result = await store.list(ctx.request.namespace, listRequestOf(ctx.url));
+  const meta: ListMeta = { resourceVersion: result.resourceVersion };
+  if (result.continue !== undefined) meta.continue = result.continue;
+  if (result.remainingItemCount !== undefined) meta.remainingItemCount = result.remainingItemCount;
+  const body = representList(info, result.items, meta, negotiated, {
+    convertor: store.resource.table,
+    includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
+  });
+  writeObject(ctx.res, 200, body, { format: negotiated.format });
+}

@@ -1,0 +1,118 @@
+/** The `/scale` subresource (autoscaling/v1 Scale) of workloads: get, update and patch. */
+import type { ScaleSubresource } from '../../apis/resource.js';
+import { apiErrors } from '../../machinery/errors.js';
+import { fieldErrors } from '../../machinery/field/errors.js';
+import type { KubeObject } from '../../machinery/object.js';
+import { isPatchError } from '../../machinery/patch/errors.js';
+import { applyJsonPatch } from '../../machinery/patch/json-patch.js';
+import { applyMergePatch } from '../../machinery/patch/merge-patch.js';
+import { formatLabelSelector } from '../../registry/printers/selectors.js';
+import { isJsonObject } from '../../util/json.js';
+import type { JsonObject, JsonValue } from '../../util/json.js';
+import { decodeBody, readBody } from '../body.js';
+import type { HandlerContext } from '../endpoint.js';
+import { dryRun } from '../endpoint.js';
+import { bodyMediaType, negotiateObject } from '../negotiate.js';
+import { writeObject } from '../response.js';
+
+function at(obj: JsonValue | undefined, path: string): JsonValue | undefined {
+  let cur: JsonValue | undefined = obj;
+  for (const p of path.split('.').filter((x) => x.length > 0)) {
+    if (!isJsonObject(cur)) return undefined;
+    cur = cur[p];
+  }
+  return cur;
+}
+
+function setAt(obj: JsonObject, path: string, value: JsonValue): void {
+  const parts = path.split('.').filter((x) => x.length > 0);
+  let cur = obj;
+  for (const p of parts.slice(0, -1)) {
+    const next = cur[p];
+    if (isJsonObject(next)) cur = next;
+    else cur = cur[p] = {};
+  }
+  cur[parts[parts.length - 1]!] = value;
+}
+
+export function scaleOf(obj: KubeObject, scale: ScaleSubresource): JsonObject {
+  const m = obj.metadata;
+  const spec = at(obj, scale.specReplicasPath);
+  const status = at(obj, scale.statusReplicasPath);
+  const sel = scale.labelSelectorPath !== undefined ? at(obj, scale.labelSelectorPath) : undefined;
+  const selector = isJsonObject(sel) ? formatLabelSelector(sel) : typeof sel === 'string' ? sel : '';
+  const metadata: JsonObject = { name: m.name ?? '' };
+  if (m.namespace !== undefined) metadata['namespace'] = m.namespace;
+  metadata['uid'] = m.uid ?? '';
+  metadata['resourceVersion'] = m.resourceVersion ?? '';
+  metadata['creationTimestamp'] = m.creationTimestamp ?? null;
+  const statusOut: JsonObject = { replicas: typeof status === 'number' ? status : 0 };
+  if (selector !== '') statusOut['selector'] = selector;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata,
+    spec: { replicas: typeof spec === 'number' ? spec : 0 },
+    status: statusOut,
+  };
+}
+
+export async function handleScale(ctx: HandlerContext): Promise<void> {
+  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const { store, info } = ctx.endpoint;
+  const scale = info.scale;
+  if (scale === undefined) throw apiErrors.notFoundPath();
+  const { namespace, name, verb } = ctx.request;
+  if (verb === 'get') {
+    writeObject(ctx.res, 200, scaleOf(await store.get(namespace, name), scale), {
+      format: negotiated.format,
+    });
+    return;
+  }
+  if (verb !== 'update' && verb !== 'patch') {
+    throw apiErrors.methodNotSupported({ group: info.group, resource: `${info.resource}/scale` }, verb);
+  }
+  const bytes = await readBody(ctx.req);
+  const media = bodyMediaType(ctx.req.headers['content-type']);
+  const result = await store.update(
+    namespace,
+    name,
+    (current) => {
+      if (current === undefined)
+        throw apiErrors.notFound({ group: info.group, resource: info.resource }, name);
+      const before = scaleOf(current, scale);
+      let desired: JsonValue;
+      try {
+        if (verb === 'update')
+          desired = decodeBody(ctx.req.headers['content-type'], bytes).value as JsonValue;
+        else if (media === 'application/json-patch+json')
+          desired = applyJsonPatch(before, JSON.parse(bytes.toString()));
+        else desired = applyMergePatch(before, JSON.parse(bytes.toString()));
+      } catch (err) {
+        if (isPatchError(err)) throw err.toStatusError();
+        throw err;
+      }
+      const replicas = at(desired, 'spec.replicas');
+      if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas))) {
+        throw apiErrors.badRequest(
+          'Scale in version "v1" cannot be handled as a Scale: spec.replicas must be an integer',
+        );
+      }
+      if (typeof replicas === 'number' && replicas < 0) {
+        throw apiErrors.invalid({ group: 'autoscaling', kind: 'Scale' }, name, [
+          fieldErrors.invalid('spec.replicas', replicas, 'must be greater than or equal to 0'),
+        ]);
+      }
+      const rv = at(desired, 'metadata.resourceVersion');
+      const obj = { ...current, metadata: { ...current.metadata } };
+      if (typeof rv === 'string' && rv !== '') obj.metadata.resourceVersion = rv;
+      setAt(obj, scale.specReplicasPath, typeof replicas === 'number' ? replicas : 0);
+      return obj;
+    },
+    { dryRun: dryRun(ctx.url) },
+  );
+  writeObject(ctx.res, 200, scaleOf(result.object, scale), {
+    format: negotiated.format,
+    warnings: result.warnings,
+  });
+}

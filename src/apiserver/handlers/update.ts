@@ -1,0 +1,30 @@
+/** PUT on an object (or its status/scale subresource through `strategy`). */
+import { decodeTyped, fieldValidationOf } from '../decode-request.js';
+import { decodeBody, readBody } from '../body.js';
+import type { HandlerContext } from '../endpoint.js';
+import { dryRun, queryString } from '../endpoint.js';
+import { negotiateObject } from '../negotiate.js';
+import { representObject } from '../representation.js';
+import { writeObject } from '../response.js';
+import { subresourceStrategy } from './subresource.js';
+
+export async function handleUpdate(ctx: HandlerContext): Promise<void> {
+  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const fieldValidation = fieldValidationOf(ctx.url);
+  const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req));
+  const { info, store } = ctx.endpoint;
+  const typed = decodeTyped({ info, schemas: ctx.schemas, body, fieldValidation });
+  const sub = subresourceStrategy(ctx);
+  const result = await store.update(ctx.request.namespace, ctx.request.name, () => typed.object, {
+    dryRun: dryRun(ctx.url),
+    ...sub,
+  });
+  const out = representObject(result.object, negotiated, {
+    convertor: store.resource.table,
+    includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
+  });
+  writeObject(ctx.res, result.created ? 201 : 200, out, {
+    format: negotiated.format,
+    warnings: [...typed.warnings, ...result.warnings],
+  });
+}

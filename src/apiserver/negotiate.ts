@@ -1,0 +1,91 @@
+/**
+ * Content negotiation: which representation the client accepts (JSON, YAML, Table,
+ * PartialObjectMetadata) and which it sent.
+ */
+import { apiErrors } from '../machinery/errors.js';
+
+export type Output = 'object' | 'table' | 'metadata';
+
+export interface Negotiated {
+  /** Serialization of the response body. */
+  readonly format: 'json' | 'yaml';
+  /** Representation: the object itself, a meta.k8s.io Table, or PartialObjectMetadata(List). */
+  readonly as: Output;
+  /** `g=meta.k8s.io;v=v1` or v1beta1 for Table/PartialObjectMetadata. */
+  readonly asVersion: string;
+  readonly contentType: string;
+}
+
+interface MediaRange {
+  readonly type: string;
+  readonly params: ReadonlyMap<string, string>;
+  readonly q: number;
+}
+
+export function parseAccept(header: string | undefined): MediaRange[] {
+  if (header === undefined || header.trim() === '') return [{ type: '*/*', params: new Map(), q: 1 }];
+  const out: MediaRange[] = [];
+  for (const part of header.split(',')) {
+    const [type, ...paramParts] = part.split(';');
+    const params = new Map<string, string>();
+    let q = 1;
+    for (const p of paramParts) {
+      const eq = p.indexOf('=');
+      if (eq < 0) continue;
+      const k = p.slice(0, eq).trim().toLowerCase();
+      const v = p.slice(eq + 1).trim();
+      if (k === 'q') q = Number(v);
+      else params.set(k, v);
+    }
+    out.push({ type: (type ?? '').trim().toLowerCase(), params, q });
+  }
+  return out.sort((a, b) => b.q - a.q);
+}
+
+const served = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+
+/** Picks the response representation for an object or list endpoint. */
+export function negotiateObject(accept: string | undefined): Negotiated {
+  for (const m of parseAccept(accept)) {
+    const format =
+      m.type === 'application/yaml'
+        ? 'yaml'
+        : m.type === 'application/json' || m.type === '*/*' || m.type === 'application/*'
+          ? 'json'
+          : undefined;
+    if (format === undefined) continue;
+    const as = m.params.get('as');
+    if (as === undefined) {
+      return {
+        format,
+        as: 'object',
+        asVersion: '',
+        contentType: format === 'yaml' ? 'application/yaml' : 'application/json',
+      };
+    }
+    const g = m.params.get('g');
+    const v = m.params.get('v');
+    if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1')) continue;
+    if (as === 'Table')
+      return {
+        format,
+        as: 'table',
+        asVersion: v,
+        contentType: `application/json;as=Table;v=${v};g=meta.k8s.io`,
+      };
+    if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') {
+      return {
+        format,
+        as: 'metadata',
+        asVersion: v,
+        contentType: `application/json;as=${as};v=${v};g=meta.k8s.io`,
+      };
+    }
+  }
+  throw apiErrors.notAcceptable(served);
+}
+
+/** Media type of a request body, lower-cased without parameters. */
+export function bodyMediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}

@@ -1,0 +1,145 @@
+/** The Swagger 2.0 document served at /openapi/v2, shaped like kube-apiserver's. */
+import type { ResourceInfo } from '../../apis/resource.js';
+import type { SchemaRegistry } from '../../apis/schema/types.js';
+import type { JsonObject } from '../../util/json.js';
+import { groupDiscoveryPath, groupVersionDiscoveryPath, rootPaths } from './discovery-paths.js';
+import { resourcePaths } from './resource-paths.js';
+import {
+  apiGroupDef,
+  apiGroupListDef,
+  apiResourceListDef,
+  apiVersionsDef,
+  deleteOptionsDef,
+  patchDef,
+  statusDef,
+  versionInfoDef,
+  watchEventDef,
+} from './operations.js';
+import type { Operation, Param, PathItem } from './operations.js';
+import { refPrefix, renderDefinitions } from './schema-json.js';
+
+export interface OpenApiOptions {
+  readonly registry: SchemaRegistry;
+  readonly resources: readonly ResourceInfo[];
+  readonly version: { readonly gitVersion: string };
+}
+
+/** Definitions every document carries regardless of the served kinds. */
+export const alwaysIncluded: readonly string[] = [
+  deleteOptionsDef,
+  statusDef,
+  watchEventDef,
+  patchDef,
+  apiResourceListDef,
+];
+
+const responseText: Readonly<Record<string, string>> = { '200': 'OK', '201': 'Created', '202': 'Accepted' };
+
+function ref(name: string): JsonObject {
+  return { $ref: refPrefix(2) + name };
+}
+
+function param(p: Param): JsonObject {
+  const out: JsonObject = { uniqueItems: true, type: p.type, name: p.name, in: p.in };
+  if (p.required === true) out.required = true;
+  return out;
+}
+
+function operation(op: Operation, tag: string): JsonObject {
+  const params: JsonObject[] = [];
+  if (op.body !== undefined) {
+    const body: JsonObject = { name: 'body', in: 'body', schema: ref(op.body) };
+    if (op.bodyRequired === true) body.required = true;
+    params.push(body);
+  }
+  params.push(...op.params.map(param));
+  const responses: JsonObject = {};
+  for (const [code, def] of Object.entries(op.responses)) {
+    responses[code] = { description: responseText[code] ?? 'OK', schema: ref(def) };
+  }
+  responses['401'] = { description: 'Unauthorized' };
+  const out: JsonObject = {
+    consumes: [...op.consumes],
+    produces: [...op.produces],
+    schemes: ['https'],
+    tags: [tag],
+    operationId: op.operationId,
+  };
+  if (params.length > 0) out.parameters = params;
+  out.responses = responses;
+  if (op.action !== '') out['x-kubernetes-action'] = op.action;
+  if (op.gvk !== undefined)
+    out['x-kubernetes-group-version-kind'] = {
+      group: op.gvk.group,
+      kind: op.gvk.kind,
+      version: op.gvk.version,
+    };
+  return out;
+}
+
+export function renderPathsV2(items: readonly PathItem[]): JsonObject {
+  const paths: JsonObject = {};
+  for (const item of [...items].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const entry: JsonObject = {};
+    for (const op of item.operations) entry[op.method] = operation(op, item.tag);
+    if (item.params.length > 0) entry.parameters = item.params.map(param);
+    paths[item.path] = entry;
+  }
+  return paths;
+}
+
+/** Root definitions (kind, list, scale) of the given resources. */
+export function resourceRoots(resources: readonly ResourceInfo[]): string[] {
+  const roots: string[] = [];
+  for (const r of resources) {
+    roots.push(r.definition, `${r.definition}List`);
+    if (r.scale !== undefined) roots.push('io.k8s.api.autoscaling.v1.Scale');
+  }
+  return roots;
+}
+
+/** Every path of the served resources plus discovery, grouped by group-version order. */
+export function allPathItems(resources: readonly ResourceInfo[]): PathItem[] {
+  const items: PathItem[] = [...rootPaths()];
+  const groups = new Set<string>();
+  const gvs = new Set<string>();
+  for (const r of resources) {
+    const gvKey = `${r.group}/${r.version}`;
+    if (!gvs.has(gvKey)) {
+      gvs.add(gvKey);
+      items.push(groupVersionDiscoveryPath(r.group, r.version));
+    }
+    if (r.group !== '' && !groups.has(r.group)) {
+      groups.add(r.group);
+      items.push(groupDiscoveryPath(r.group));
+    }
+    items.push(...resourcePaths(r));
+  }
+  return items;
+}
+
+export function buildOpenApiV2(options: OpenApiOptions): JsonObject {
+  const roots = [
+    ...resourceRoots(options.resources),
+    ...alwaysIncluded,
+    apiGroupDef,
+    apiGroupListDef,
+    apiVersionsDef,
+    versionInfoDef,
+  ];
+  return {
+    swagger: '2.0',
+    info: { title: 'Kubernetes', version: options.version.gitVersion },
+    paths: renderPathsV2(allPathItems(options.resources)),
+    definitions: renderDefinitions(options.registry, roots, 2),
+    securityDefinitions: {
+      BearerToken: {
+        description: 'Bearer Token authentication',
+        type: 'apiKey',
+        name: 'authorization',
+        in: 'header',
+      },
+    },
+    security: [{ BearerToken: [] }],
+  };
+}

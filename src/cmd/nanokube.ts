@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+/** The `nanokube` command: `nanokube serve [flags]`. */
+import { performance } from 'node:perf_hooks';
+import { FlagError, parseServeFlags, serveUsage } from './serve/flags.js';
+import { startServer } from './serve/start.js';
+import { FeatureGateError } from '../machinery/features.js';
+
+async function serve(args: readonly string[]): Promise<void> {
+  const options = parseServeFlags(args);
+  const server = await startServer(options);
+  const seconds = (performance.now() / 1000).toFixed(3);
+  process.stdout.write(
+    `nanokube ready in ${seconds}s: serving ${server.url} (storage: ${options.storage}, data dir: ${options.dataDir})\n` +
+      `  export KUBECONFIG=${server.kubeconfigPath}\n  kubectl get namespaces\n`,
+  );
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`nanokube: ${signal} received, shutting down\n`);
+    void server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`nanokube: shutdown failed: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'serve') return serve(rest);
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(
+      `nanokube: a Kubernetes v1.27 control plane\n\nCommands:\n  serve   run the API server\n\n${serveUsage}`,
+    );
+    return;
+  }
+  throw new FlagError(`unknown command "${command}" for "nanokube"`);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof FlagError || err instanceof FeatureGateError) {
+    process.stderr.write(`Error: ${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`nanokube: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

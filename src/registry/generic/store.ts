@@ -1,0 +1,427 @@
+/**
+ * The generic store: the one create/get/list/update/delete flow every resource shares
+ * (upstream's registry/generic/registry.Store). Resource differences live in strategies.
+ */
+import type { FieldError } from '../../machinery/field/errors.js';
+import { apiErrors, StatusError } from '../../machinery/errors.js';
+import { fieldErrors } from '../../machinery/field/errors.js';
+import type { KubeObject } from '../../machinery/object.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../../machinery/validation/objectmeta.js';
+import { StorageError } from '../../storage/errors.js';
+import type { ObjectStore } from '../../storage/interfaces.js';
+import type { DeleteRequest, ListRequest, WriteRequest } from '../options.js';
+import type { RegistryResource } from '../resource.js';
+import type { FeatureGateReader, RESTStrategy, StrategyContext } from '../strategy.js';
+import type { ValidatingAdmission } from './admission.js';
+import { collectionPrefix, objectKey } from './keys.js';
+import { fillSystemFields, formatTime, generateName } from './metadata.js';
+import { buildPredicate } from './predicate.js';
+import { listRead, parseResourceVersion, validateListRequest } from './resource-version.js';
+import { translateStorageError } from './translate.js';
+
+export interface GenericStoreOptions {
+  readonly resource: RegistryResource;
+  readonly storage: ObjectStore;
+  readonly features: FeatureGateReader;
+  readonly admission?: ValidatingAdmission;
+  readonly clock?: () => Date;
+}
+
+export interface WriteResult {
+  readonly object: KubeObject;
+  readonly warnings: string[];
+  /** True when an update created the object. */
+  readonly created: boolean;
+}
+
+export interface DeleteResult {
+  /** The object as deleted, or as updated with deletionTimestamp when deletion is pending. */
+  readonly object: KubeObject;
+  /** True when the object is gone now (false: graceful deletion or finalizers pending). */
+  readonly deleted: boolean;
+}
+
+export interface ListResult {
+  readonly items: KubeObject[];
+  readonly resourceVersion: string;
+  readonly continue?: string;
+  readonly remainingItemCount?: number;
+}
+
+/** Produces the object to store from the current one (a PUT body, or a patch applied to `current`). */
+export type UpdatedObject = (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
+
+export class GenericStore {
+  readonly resource: RegistryResource;
+  readonly #storage: ObjectStore;
+  readonly #features: FeatureGateReader;
+  readonly #admission: ValidatingAdmission | undefined;
+  readonly #clock: () => Date;
+
+  constructor(o: GenericStoreOptions) {
+    this.resource = o.resource;
+    this.#storage = o.storage;
+    this.#features = o.features;
+    this.#admission = o.admission;
+    this.#clock = o.clock ?? (() => new Date());
+  }
+
+  get #gr() {
+    return { group: this.resource.info.group, resource: this.resource.info.resource };
+  }
+
+  get #gk() {
+    return { group: this.resource.info.group, kind: this.resource.info.kind };
+  }
+
+  #ctx(namespace: string): StrategyContext {
+    return { namespace, features: this.#features };
+  }
+
+  key(namespace: string, name: string): string {
+    return objectKey(this.resource.info, namespace, name);
+  }
+
+  prefix(namespace: string): string {
+    return collectionPrefix(this.resource.info, namespace);
+  }
+
+  get storage(): ObjectStore {
+    return this.#storage;
+  }
+
+  // ---- get / list ----
+
+  async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
+    if (resourceVersion !== undefined && resourceVersion !== '' && resourceVersion !== '0') {
+      await this.#ensureNotFuture(parseResourceVersion(resourceVersion));
+    }
+    const obj = await this.#storage.get(this.key(namespace, name));
+    if (obj === undefined) throw apiErrors.notFound(this.#gr, name);
+    return obj;
+  }
+
+  async #ensureNotFuture(revision: number): Promise<void> {
+    const current = await this.#storage.currentRevision();
+    if (revision > current) throw apiErrors.tooLargeResourceVersion(revision, current, 1);
+  }
+
+  async list(namespace: string, req: ListRequest): Promise<ListResult> {
+    validateListRequest(req, false, this.#features.enabled('WatchList'));
+    const predicate = buildPredicate(this.resource, req.labelSelector, req.fieldSelector);
+    const read = listRead(req);
+    let revision = 0;
+    if (read.kind !== 'current') await this.#ensureNotFuture(read.revision);
+    if (read.kind === 'exact') revision = read.revision;
+    try {
+      const r = await this.#storage.list({
+        prefix: this.prefix(namespace),
+        revision,
+        ...(req.limit !== undefined && req.limit > 0 ? { limit: req.limit } : {}),
+        ...(req.continue !== undefined && req.continue !== '' ? { continueToken: req.continue } : {}),
+        ...(predicate.everything ? {} : { predicate: (o: KubeObject) => predicate.matches(o) }),
+      });
+      return {
+        items: r.items,
+        resourceVersion: String(r.revision),
+        ...(r.continueToken !== undefined ? { continue: r.continueToken } : {}),
+        ...(r.remainingItemCount !== undefined ? { remainingItemCount: r.remainingItemCount } : {}),
+      };
+    } catch (err) {
+      if (req.continue !== undefined && req.continue !== '' && isExpired(err)) {
+        throw apiErrors.resourceExpired(
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+        );
+      }
+      throw translateStorageError(err, this.#gr, '', 'list');
+    }
+  }
+
+  // ---- create ----
+
+  #checkNamespace(obj: KubeObject, namespace: string): void {
+    if (this.resource.info.namespaced) {
+      const ns = obj.metadata.namespace;
+      if (ns !== undefined && ns !== '' && ns !== namespace) {
+        throw apiErrors.badRequest(
+          'the namespace of the provided object does not match the namespace sent on the request',
+        );
+      }
+      obj.metadata.namespace = namespace;
+    } else {
+      delete obj.metadata.namespace;
+    }
+  }
+
+  #validateCreate(strategy: RESTStrategy, ctx: StrategyContext, obj: KubeObject): void {
+    const errs: FieldError[] = [
+      ...validateObjectMeta(obj.metadata, {
+        namespaced: strategy.namespaced,
+        nameValidation: strategy.nameValidation,
+      }),
+      ...strategy.validate(ctx, obj),
+    ];
+    if (errs.length > 0) throw apiErrors.invalid(this.#gk, obj.metadata.name ?? '', errs);
+  }
+
+  /** Everything of a create up to (not including) the write: returns the object to store and warnings. */
+  async #prepareCreate(namespace: string, obj: KubeObject, dryRun: boolean): Promise<string[]> {
+    const strategy = this.resource.strategy;
+    const ctx = this.#ctx(namespace);
+    this.#checkNamespace(obj, namespace);
+    delete obj.metadata.deletionTimestamp;
+    delete obj.metadata.deletionGracePeriodSeconds;
+    // System fields come first (upstream fills them in the handler): strategies such as Job's
+    // derive labels from the uid and name.
+    fillSystemFields(obj, this.#clock());
+    const name = obj.metadata.name ?? '';
+    if (name === '' && (obj.metadata.generateName ?? '') !== '') {
+      obj.metadata.name = generateName(obj.metadata.generateName!);
+    }
+    strategy.prepareForCreate(ctx, obj);
+    this.#validateCreate(strategy, ctx, obj);
+    const warnings = strategy.warningsOnCreate(ctx, obj);
+    strategy.canonicalize(obj);
+    await this.#admission?.({
+      operation: 'CREATE',
+      resource: this.resource.info,
+      subresource: '',
+      namespace,
+      name: obj.metadata.name ?? '',
+      object: obj,
+      dryRun,
+    });
+    return warnings;
+  }
+
+  async create(namespace: string, obj: KubeObject, req: WriteRequest): Promise<WriteResult> {
+    const warnings = await this.#prepareCreate(namespace, obj, req.dryRun);
+    const name = obj.metadata.name ?? '';
+    if (req.dryRun) {
+      if ((await this.#storage.get(this.key(namespace, name))) !== undefined) {
+        throw apiErrors.alreadyExists(this.#gr, name);
+      }
+      return { object: obj, warnings, created: true };
+    }
+    try {
+      const stored = await this.#storage.create(this.key(namespace, name), obj);
+      return { object: stored, warnings, created: true };
+    } catch (err) {
+      throw translateStorageError(err, this.#gr, name, 'create');
+    }
+  }
+
+  // ---- update ----
+
+  /**
+   * Update (PUT, PATCH, or a subresource with `strategy`). `updatedObject` receives the current
+   * object and returns the desired one; the strategy then prepares and validates it.
+   */
+  async update(
+    namespace: string,
+    name: string,
+    updatedObject: UpdatedObject,
+    req: WriteRequest & { readonly strategy?: RESTStrategy; readonly subresource?: string },
+  ): Promise<WriteResult> {
+    const strategy = req.strategy ?? this.resource.strategy;
+    const ctx = this.#ctx(namespace);
+    const key = this.key(namespace, name);
+    let warnings: string[] = [];
+    let created = false;
+    let deleteAfter = false;
+
+    const tryUpdate = async (current: KubeObject | undefined): Promise<KubeObject> => {
+      warnings = [];
+      created = false;
+      deleteAfter = false;
+      if (current === undefined) {
+        if (!strategy.allowCreateOnUpdate || req.subresource !== undefined)
+          throw apiErrors.notFound(this.#gr, name);
+        const obj = await updatedObject(undefined);
+        if ((obj.metadata.name ?? '') !== name) {
+          throw apiErrors.badRequest('the name of the object does not match the name on the URL');
+        }
+        delete obj.metadata.resourceVersion;
+        warnings = await this.#prepareCreate(namespace, obj, req.dryRun);
+        created = true;
+        return obj;
+      }
+      const obj = await updatedObject(current);
+      if ((obj.metadata.name ?? '') !== name) {
+        throw apiErrors.badRequest('the name of the object does not match the name on the URL');
+      }
+      this.#checkNamespace(obj, namespace);
+      const rv = obj.metadata.resourceVersion ?? '';
+      if (rv === '') {
+        if (!strategy.allowUnconditionalUpdate) {
+          throw apiErrors.invalid(this.#gk, name, [
+            fieldErrors.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
+          ]);
+        }
+        obj.metadata.resourceVersion = current.metadata.resourceVersion!;
+      } else if (rv !== current.metadata.resourceVersion) {
+        throw apiErrors.modifiedConflict(this.#gr, name);
+      }
+      // System fields the client may not change (upstream rest.BeforeUpdate).
+      const old = current.metadata;
+      obj.metadata.creationTimestamp = old.creationTimestamp ?? null;
+      if ((obj.metadata.uid ?? '') === '') obj.metadata.uid = old.uid!;
+      if (old.deletionTimestamp !== undefined) obj.metadata.deletionTimestamp = old.deletionTimestamp;
+      else delete obj.metadata.deletionTimestamp;
+      if (old.deletionGracePeriodSeconds !== undefined) {
+        obj.metadata.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+      } else delete obj.metadata.deletionGracePeriodSeconds;
+      if (old.generation !== undefined) obj.metadata.generation = old.generation;
+      else delete obj.metadata.generation;
+      strategy.prepareForUpdate(ctx, obj, current);
+      const errs: FieldError[] = [
+        ...validateObjectMetaUpdate(obj.metadata, current.metadata),
+        ...validateObjectMeta(obj.metadata, {
+          namespaced: strategy.namespaced,
+          nameValidation: strategy.nameValidation,
+        }),
+        ...strategy.validateUpdate(ctx, obj, current),
+      ];
+      if (errs.length > 0) throw apiErrors.invalid(this.#gk, name, errs);
+      warnings = strategy.warningsOnUpdate(ctx, obj, current);
+      strategy.canonicalize(obj);
+      await this.#admission?.({
+        operation: 'UPDATE',
+        resource: this.resource.info,
+        subresource: req.subresource ?? '',
+        namespace,
+        name,
+        object: obj,
+        oldObject: current,
+        dryRun: req.dryRun,
+      });
+      // Removing the last finalizer of an object being deleted completes the deletion.
+      deleteAfter =
+        obj.metadata.deletionTimestamp !== undefined &&
+        (obj.metadata.finalizers ?? []).length === 0 &&
+        (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0;
+      return obj;
+    };
+
+    try {
+      if (req.dryRun) {
+        const current = await this.#storage.get(key);
+        const obj = await tryUpdate(current);
+        return { object: obj, warnings, created };
+      }
+      const stored = await this.#storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: true });
+      if (deleteAfter) {
+        const last = await this.#storage.delete(key, {
+          preconditions: { resourceVersion: stored.metadata.resourceVersion! },
+        });
+        return { object: last, warnings, created };
+      }
+      return { object: stored, warnings, created };
+    } catch (err) {
+      throw translateStorageError(err, this.#gr, name, created ? 'create' : 'update');
+    }
+  }
+
+  // ---- delete ----
+
+  async delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
+    const key = this.key(namespace, name);
+    try {
+      const current = await this.#storage.get(key);
+      if (current === undefined) throw apiErrors.notFound(this.#gr, name);
+      const pre = req.preconditions;
+      if (pre?.uid !== undefined && pre.uid !== current.metadata.uid) {
+        throw apiErrors.conflict(
+          this.#gr,
+          name,
+          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`,
+        );
+      }
+      if (pre?.resourceVersion !== undefined && pre.resourceVersion !== current.metadata.resourceVersion) {
+        throw apiErrors.conflict(
+          this.#gr,
+          name,
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
+        );
+      }
+      const grace = this.#gracePeriod(current, req);
+      const hasFinalizers = (current.metadata.finalizers ?? []).length > 0;
+      const keep = this.resource.keepOnDelete?.(current) ?? false;
+      await this.#admission?.({
+        operation: 'DELETE',
+        resource: this.resource.info,
+        subresource: '',
+        namespace,
+        name,
+        oldObject: current,
+        dryRun: req.dryRun,
+      });
+      if (hasFinalizers || grace > 0 || keep) {
+        return await this.#markDeleting(key, current, grace, req);
+      }
+      if (req.dryRun) return { object: current, deleted: true };
+      const last = await this.#storage.delete(key, {
+        preconditions: { resourceVersion: current.metadata.resourceVersion! },
+      });
+      return { object: last, deleted: true };
+    } catch (err) {
+      throw translateStorageError(err, this.#gr, name, 'delete');
+    }
+  }
+
+  #gracePeriod(obj: KubeObject, req: DeleteRequest): number {
+    const graceful = this.resource.graceful;
+    if (graceful === undefined) return 0;
+    return Math.max(0, graceful.gracePeriodSeconds(obj, req.gracePeriodSeconds));
+  }
+
+  /** Graceful deletion or pending finalizers: set deletionTimestamp and keep the object. */
+  async #markDeleting(
+    key: string,
+    current: KubeObject,
+    grace: number,
+    req: DeleteRequest,
+  ): Promise<DeleteResult> {
+    const now = this.#clock();
+    const apply = (obj: KubeObject): KubeObject => {
+      const meta = obj.metadata;
+      const pending = meta.deletionGracePeriodSeconds;
+      // A second delete may only shorten the grace period.
+      if (meta.deletionTimestamp === undefined || pending === undefined || grace < pending) {
+        meta.deletionTimestamp = formatTime(new Date(now.getTime() + grace * 1000));
+        meta.deletionGracePeriodSeconds = grace;
+      }
+      this.resource.keepOnDelete?.(obj);
+      return obj;
+    };
+    if (req.dryRun) return { object: apply(current), deleted: false };
+    const updated = await this.#storage.guaranteedUpdate(key, (obj) => {
+      if (obj === undefined) throw apiErrors.notFound(this.#gr, current.metadata.name ?? '');
+      return apply(obj);
+    });
+    return { object: updated, deleted: false };
+  }
+
+  async deleteCollection(namespace: string, list: ListRequest, req: DeleteRequest): Promise<KubeObject[]> {
+    const { items } = await this.list(namespace, { ...list, limit: 0 });
+    const out: KubeObject[] = [];
+    const workers = 16;
+    let next = 0;
+    const run = async (): Promise<void> => {
+      while (next < items.length) {
+        const item = items[next++]!;
+        try {
+          out.push((await this.delete(item.metadata.namespace ?? '', item.metadata.name ?? '', req)).object);
+        } catch (err) {
+          if (!(err instanceof StatusError && err.code === 404)) throw err;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(workers, items.length) }, run));
+    return out;
+  }
+}
+
+function isExpired(err: unknown): boolean {
+  return err instanceof StorageError && err.code === 'Expired';
+}

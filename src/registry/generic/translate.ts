@@ -1,0 +1,36 @@
+/** The seam where storage errors become API errors (upstream's storeerr.InterpretXError). */
+import type { GroupResource } from '../../machinery/errors.js';
+import { apiErrors, StatusError } from '../../machinery/errors.js';
+import { StorageError } from '../../storage/errors.js';
+
+export type Operation = 'get' | 'list' | 'create' | 'update' | 'delete' | 'watch';
+
+export function translateStorageError(err: unknown, gr: GroupResource, name: string, op: Operation): Error {
+  if (err instanceof StatusError) return err;
+  if (!(err instanceof StorageError)) return err instanceof Error ? err : new Error(String(err));
+  switch (err.code) {
+    case 'NotFound':
+      return apiErrors.notFound(gr, name);
+    case 'KeyExists':
+      return op === 'create' ? apiErrors.alreadyExists(gr, name) : apiErrors.modifiedConflict(gr, name);
+    case 'ResourceVersionConflicts':
+      return err.message.startsWith('Precondition failed')
+        ? apiErrors.conflict(gr, name, err.message)
+        : apiErrors.modifiedConflict(gr, name);
+    case 'InvalidObject':
+      return err.message.startsWith('Precondition failed')
+        ? apiErrors.conflict(gr, name, err.message)
+        : apiErrors.internal(err);
+    case 'Expired':
+      return apiErrors.resourceExpired(
+        op === 'watch' ? err.message : 'The resourceVersion for the provided list is too old.',
+      );
+    case 'InvalidContinue':
+      return apiErrors.badRequest(err.message);
+    case 'TooLargeResourceVersion':
+      return apiErrors.tooLargeResourceVersion(0, err.revision, 1);
+    case 'RequestTooLarge':
+      // kube-apiserver passes etcd's error through ErrorToAPIStatus: code 500, no reason.
+      return new StatusError(500, '', err.message);
+  }
+}

@@ -1,0 +1,29 @@
+/** Request options the generic store understands (decoded from query parameters by the handlers). */
+
+export interface ListRequest {
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  readonly limit?: number;
+  readonly continue?: string;
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: string;
+}
+
+export interface WatchRequest extends ListRequest {
+  readonly allowWatchBookmarks?: boolean;
+  readonly sendInitialEvents?: boolean;
+  /** Ends the watch (client gone, timeout, shutdown). */
+  readonly signal: AbortSignal;
+}
+
+export interface DeleteRequest {
+  readonly gracePeriodSeconds?: number;
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+  readonly propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  readonly orphanDependents?: boolean;
+  readonly dryRun: boolean;
+}
+
+export interface WriteRequest {
+  readonly dryRun: boolean;
+}

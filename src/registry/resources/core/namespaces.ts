@@ -1,0 +1,72 @@
+/** namespaces: strategy, status and finalize strategies (upstream pkg/registry/core/namespace). */
+import { ensureObj, obj, str, strArr } from '../../../apis/core/v1/access.js';
+import { namespaceNameLabel } from '../../../apis/core/v1/defaults/namespace.js';
+import { namespacesInfo } from '../../../apis/core/v1/resources.js';
+import {
+  validateNamespace,
+  validateNamespaceStatusUpdate,
+} from '../../../apis/core/v1/validation/namespace.js';
+import type { KubeObject } from '../../../machinery/object.js';
+import { namespaceTable } from '../../printers/namespace.js';
+import type { RegistryResource } from '../../resource.js';
+import type { RESTStrategy } from '../../strategy.js';
+import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
+
+function setNameLabel(ns: KubeObject): void {
+  const name = ns.metadata.name ?? '';
+  if (name !== '') ns.metadata.labels = { ...(ns.metadata.labels ?? {}), [namespaceNameLabel]: name };
+}
+
+const strategy = defineStrategy({
+  namespaced: false,
+  nameValidation: 'dns1123Label',
+  hasStatus: true,
+  prepareForCreate(_ctx, ns) {
+    ns['status'] = { phase: 'Active' };
+    const spec = ensureObj(ns, 'spec');
+    const finalizers = strArr(spec, 'finalizers');
+    if (!finalizers.includes('kubernetes')) spec['finalizers'] = [...finalizers, 'kubernetes'];
+  },
+  prepareForUpdate(_ctx, ns, old) {
+    const oldFinalizers = obj(old, 'spec')?.['finalizers'];
+    const spec = ensureObj(ns, 'spec');
+    if (oldFinalizers === undefined) delete spec['finalizers'];
+    else spec['finalizers'] = oldFinalizers;
+  },
+  validate: (_ctx, ns) => validateNamespace(ns),
+  validateUpdate: (_ctx, ns) => validateNamespace(ns),
+  canonicalize: setNameLabel,
+});
+
+const statusStrategy = defineStatusStrategy(strategy, {
+  validateUpdate: (_ctx, ns) => validateNamespaceStatusUpdate(ns),
+});
+
+/**
+ * The `/finalize` subresource: only spec.finalizers change (status and metadata are kept). Not part
+ * of RegistryResource yet; exported for whoever serves `namespaces/finalize`.
+ */
+export const namespaceFinalizeStrategy: RESTStrategy = {
+  ...strategy,
+  prepareForCreate() {},
+  prepareForUpdate(_ctx, ns, old) {
+    const finalizers = obj(ns, 'spec')?.['finalizers'];
+    for (const k of Object.keys(ns)) delete ns[k];
+    for (const [k, v] of Object.entries(old)) ns[k] = v;
+    const spec = { ...(obj(old, 'spec') ?? {}) };
+    if (finalizers === undefined) delete spec['finalizers'];
+    else spec['finalizers'] = finalizers;
+    ns['spec'] = spec;
+  },
+  validateUpdate: (_ctx, ns) => validateNamespace(ns),
+  warningsOnUpdate: () => [],
+};
+
+export const namespacesResource: RegistryResource = {
+  returnDeletedObject: true,
+  info: namespacesInfo,
+  strategy,
+  statusStrategy,
+  table: namespaceTable,
+  selectableFields: (ns) => ({ 'status.phase': str(obj(ns, 'status'), 'phase') ?? '' }),
+};

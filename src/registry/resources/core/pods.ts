@@ -1,0 +1,93 @@
+/** pods: strategy, status strategy, graceful deletion and field selectors (upstream pkg/registry/core/pod). */
+import { num, obj, objArr, str } from '../../../apis/core/v1/access.js';
+import { podQOSClass } from '../../../apis/core/v1/qos.js';
+import { podsInfo } from '../../../apis/core/v1/resources.js';
+import { validatePodCreate } from '../../../apis/core/v1/validation/pod.js';
+import { validatePodUpdate } from '../../../apis/core/v1/validation/podupdate.js';
+import type { KubeObject } from '../../../machinery/object.js';
+import type { JsonObject, JsonValue } from '../../../util/json.js';
+import { podTable } from '../../printers/pod.js';
+import type { RegistryResource } from '../../resource.js';
+import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
+import { podWarnings } from './pod-warnings.js';
+
+/** The PodScheduled=False condition a pod with scheduling gates starts with. */
+function schedulingGatedCondition(): JsonObject {
+  return {
+    type: 'PodScheduled',
+    status: 'False',
+    lastProbeTime: null,
+    lastTransitionTime: null,
+    reason: 'SchedulingGated',
+    message: 'Scheduling is blocked due to non-empty scheduling gates',
+  };
+}
+
+function prepareStatusForCreate(pod: KubeObject): void {
+  const spec = obj(pod, 'spec');
+  const status: JsonObject = { phase: 'Pending' };
+  if (objArr(spec, 'schedulingGates').length > 0) status['conditions'] = [schedulingGatedCondition()];
+  status['qosClass'] = podQOSClass(spec);
+  pod['status'] = status;
+}
+
+const strategy = defineStrategy({
+  namespaced: true,
+  nameValidation: 'dns1123Subdomain',
+  hasStatus: true,
+  prepareForCreate: (_ctx, pod) => prepareStatusForCreate(pod),
+  validate: (ctx, pod) => validatePodCreate(pod, ctx),
+  validateUpdate: (ctx, pod, old) => validatePodUpdate(pod, old, ctx),
+  warningsOnCreate: (_ctx, pod) => podWarnings(pod),
+});
+
+const baseStatusStrategy = defineStatusStrategy(strategy);
+const statusStrategy = {
+  ...baseStatusStrategy,
+  prepareForUpdate(...args: Parameters<typeof baseStatusStrategy.prepareForUpdate>): void {
+    baseStatusStrategy.prepareForUpdate(...args);
+    const [, pod, old] = args;
+    // The QoS class is fixed at creation; old kubelets drop it from status writes.
+    const status = obj(pod, 'status');
+    const oldQOS = str(obj(old, 'status'), 'qosClass');
+    if (status !== undefined && (str(status, 'qosClass') ?? '') === '' && oldQOS !== undefined)
+      status['qosClass'] = oldQOS;
+  },
+};
+
+export function podSelectableFields(pod: KubeObject): Record<string, string> {
+  const spec = obj(pod, 'spec');
+  const status = obj(pod, 'status');
+  const podIPs = objArr(status, 'podIPs');
+  return {
+    'spec.nodeName': str(spec, 'nodeName') ?? '',
+    'spec.restartPolicy': str(spec, 'restartPolicy') ?? '',
+    'spec.schedulerName': str(spec, 'schedulerName') ?? '',
+    'spec.serviceAccountName': str(spec, 'serviceAccountName') ?? '',
+    'status.phase': str(status, 'phase') ?? '',
+    'status.podIP': str(podIPs[0], 'ip') ?? '',
+    'status.nominatedNodeName': str(status, 'nominatedNodeName') ?? '',
+  };
+}
+
+/**
+ * Default grace period: the pod's terminationGracePeriodSeconds (negative counts as 1); 0 for
+ * pods that never got a node or have already finished.
+ */
+export function podDefaultGracePeriod(pod: KubeObject, requested?: number): number {
+  const spec = obj(pod, 'spec');
+  const phase: JsonValue | undefined = obj(pod, 'status')?.['phase'];
+  if ((str(spec, 'nodeName') ?? '') === '' || phase === 'Failed' || phase === 'Succeeded') return 0;
+  const grace = requested ?? num(spec, 'terminationGracePeriodSeconds') ?? 30;
+  return grace < 0 ? 1 : grace;
+}
+
+export const podsResource: RegistryResource = {
+  info: podsInfo,
+  strategy,
+  statusStrategy,
+  graceful: { gracePeriodSeconds: podDefaultGracePeriod },
+  returnDeletedObject: true,
+  table: podTable,
+  selectableFields: podSelectableFields,
+};

@@ -1,0 +1,94 @@
+/**
+ * Building blocks for resource strategies: most kinds differ only in validation and in whether they
+ * have a status and a spec. `defineStrategy` fills in upstream's common behaviour.
+ */
+import type { FieldError } from '../../machinery/field/errors.js';
+import type { KubeObject } from '../../machinery/object.js';
+import { jsonEqual } from '../../util/json.js';
+import type { NameValidation, RESTStrategy, StrategyContext } from '../strategy.js';
+
+export interface StrategyOptions {
+  readonly namespaced: boolean;
+  readonly nameValidation?: NameValidation;
+  /** The kind has a status the main resource may not write (it is reset on create, kept on update). */
+  readonly hasStatus?: boolean;
+  /** metadata.generation is bumped when anything but metadata and status changes. */
+  readonly tracksGeneration?: boolean;
+  readonly allowCreateOnUpdate?: boolean;
+  readonly allowUnconditionalUpdate?: boolean;
+  readonly validate?: (ctx: StrategyContext, obj: KubeObject) => FieldError[];
+  readonly validateUpdate?: (ctx: StrategyContext, obj: KubeObject, old: KubeObject) => FieldError[];
+  readonly warningsOnCreate?: (ctx: StrategyContext, obj: KubeObject) => string[];
+  readonly warningsOnUpdate?: (ctx: StrategyContext, obj: KubeObject, old: KubeObject) => string[];
+  /** Extra preparation after the common one. */
+  readonly prepareForCreate?: (ctx: StrategyContext, obj: KubeObject) => void;
+  readonly prepareForUpdate?: (ctx: StrategyContext, obj: KubeObject, old: KubeObject) => void;
+  readonly canonicalize?: (obj: KubeObject) => void;
+}
+
+/** True when anything outside metadata and status differs (what bumps generation upstream). */
+export function specChanged(obj: KubeObject, old: KubeObject): boolean {
+  const keys = new Set([...Object.keys(obj), ...Object.keys(old)]);
+  for (const k of keys) {
+    if (k === 'metadata' || k === 'status' || k === 'apiVersion' || k === 'kind') continue;
+    if (!jsonEqual(obj[k], old[k])) return true;
+  }
+  return false;
+}
+
+export function defineStrategy(o: StrategyOptions): RESTStrategy {
+  return {
+    namespaced: o.namespaced,
+    nameValidation: o.nameValidation ?? 'dns1123Subdomain',
+    allowCreateOnUpdate: o.allowCreateOnUpdate ?? false,
+    allowUnconditionalUpdate: o.allowUnconditionalUpdate ?? true,
+    prepareForCreate(ctx, obj) {
+      if (o.hasStatus === true) delete obj['status'];
+      if (o.tracksGeneration === true) obj.metadata.generation = 1;
+      o.prepareForCreate?.(ctx, obj);
+    },
+    validate: (ctx, obj) => o.validate?.(ctx, obj) ?? [],
+    warningsOnCreate: (ctx, obj) => o.warningsOnCreate?.(ctx, obj) ?? [],
+    canonicalize: (obj) => o.canonicalize?.(obj),
+    prepareForUpdate(ctx, obj, old) {
+      if (o.hasStatus === true) {
+        if (old['status'] === undefined) delete obj['status'];
+        else obj['status'] = old['status'];
+      }
+      if (o.tracksGeneration === true) {
+        const oldGen = old.metadata.generation ?? 0;
+        obj.metadata.generation = specChanged(obj, old) ? oldGen + 1 : oldGen;
+      }
+      o.prepareForUpdate?.(ctx, obj, old);
+    },
+    validateUpdate: (ctx, obj, old) => o.validateUpdate?.(ctx, obj, old) ?? [],
+    warningsOnUpdate: (ctx, obj, old) => o.warningsOnUpdate?.(ctx, obj, old) ?? [],
+  };
+}
+
+/**
+ * The strategy of a `/status` subresource: only status changes; everything else is copied from
+ * the stored object (upstream's StatusStrategy.PrepareForUpdate).
+ */
+export function defineStatusStrategy(
+  main: RESTStrategy,
+  o: {
+    readonly validateUpdate?: (ctx: StrategyContext, obj: KubeObject, old: KubeObject) => FieldError[];
+  } = {},
+): RESTStrategy {
+  return {
+    ...main,
+    prepareForCreate() {},
+    prepareForUpdate(_ctx, obj, old) {
+      const status = obj['status'];
+      for (const k of Object.keys(obj)) if (k !== 'status') delete obj[k];
+      for (const k of Object.keys(old)) if (k !== 'status') obj[k] = old[k]!;
+      // metadata: only labels/annotations etc. are kept from the old object as upstream does.
+      obj.metadata = { ...old.metadata };
+      if (status === undefined) delete obj['status'];
+      else obj['status'] = status;
+    },
+    validateUpdate: (ctx, obj, old) => o.validateUpdate?.(ctx, obj, old) ?? [],
+    warningsOnUpdate: () => [],
+  };
+}

@@ -1,0 +1,26 @@
+/** Typed errors of the object storage layer; the registry turns them into API errors. */
+
+export type StorageErrorCode =
+  | 'NotFound'
+  | 'KeyExists'
+  | 'ResourceVersionConflicts'
+  | 'InvalidObject'
+  | 'Expired'
+  | 'TooLargeResourceVersion'
+  | 'RequestTooLarge'
+  | 'InvalidContinue';
+
+export class StorageError extends Error {
+  override readonly name = 'StorageError';
+  readonly code: StorageErrorCode;
+  readonly key: string;
+  /** For TooLargeResourceVersion: the store's current revision; for Expired: the compacted one. */
+  readonly revision: number;
+
+  constructor(code: StorageErrorCode, key: string, message: string, revision = 0) {
+    super(message);
+    this.code = code;
+    this.key = key;
+    this.revision = revision;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The object storage contract (upstream's storage.Interface, trimmed to what the registry uses):
+ * JSON objects in, objects with resourceVersion out, optimistic concurrency as a retried update
+ * function. Backends (SQLite, memory, etcd) sit below it as KvStores.
+ */
+import type { KubeObject } from '../machinery/object.js';
+
+export interface Preconditions {
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+}
+
+export interface ObjectListOptions {
+  /** Key prefix of the collection, ending in '/'. */
+  readonly prefix: string;
+  /** Read at exactly this revision (0/absent: the current one). */
+  readonly revision?: number;
+  readonly limit?: number;
+  /** Continue token from an earlier page (overrides revision). */
+  readonly continueToken?: string;
+  /** Objects must match to be returned; pages are filled up to `limit` with matches. */
+  readonly predicate?: (obj: KubeObject) => boolean;
+}
+
+export interface ObjectList {
+  readonly items: KubeObject[];
+  readonly revision: number;
+  readonly continueToken?: string;
+  readonly remainingItemCount?: number;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface ObjectWatchEvent {
+  readonly type: WatchEventType;
+  /** For DELETED: the last state, with resourceVersion set to the delete's revision. */
+  readonly object: KubeObject;
+  /** State before the change (absent for ADDED). */
+  readonly prevObject?: KubeObject;
+}
+
+export interface ObjectWatchOptions {
+  /** Watch a single key, or every key under a prefix (ending in '/'). */
+  readonly key: string;
+  readonly recursive: boolean;
+  /** Deliver events after this revision (0: from now). */
+  readonly afterRevision: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Called with the current object (undefined when absent); returns the object to store. */
+export type TryUpdate = (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
+
+export interface ObjectStore {
+  create(key: string, obj: KubeObject, options?: { readonly ttlSeconds?: number }): Promise<KubeObject>;
+  get(key: string): Promise<KubeObject | undefined>;
+  list(options: ObjectListOptions): Promise<ObjectList>;
+  /**
+   * Reads, applies `tryUpdate`, writes with compare-and-swap; retries on a concurrent write. When
+   * the result encodes to the same bytes as the stored object nothing is written.
+   */
+  guaranteedUpdate(
+    key: string,
+    tryUpdate: TryUpdate,
+    options?: { readonly ignoreNotFound?: boolean; readonly preconditions?: Preconditions },
+  ): Promise<KubeObject>;
+  delete(
+    key: string,
+    options?: {
+      readonly preconditions?: Preconditions;
+      /** Checked against the current object inside the CAS loop; throw to refuse. */
+      readonly validateDeletion?: (obj: KubeObject) => void | Promise<void>;
+    },
+  ): Promise<KubeObject>;
+  watch(options: ObjectWatchOptions): AsyncIterable<ObjectWatchEvent>;
+  currentRevision(): Promise<number>;
+  count(prefix: string): Promise<number>;
+}

@@ -1,0 +1,251 @@
+/** The default, durable KvStore: one SQLite file in WAL mode, written only by this process. */
+import Database from 'better-sqlite3';
+import { KvClosedError, KvCompactedError, KvFutureRevisionError, KvLeaseNotFoundError } from '../errors.js';
+import { attempt } from '../attempt.js';
+import { keySpan } from '../key-range.js';
+import type { Maintenance, MaintenanceSettings } from '../maintenance.js';
+import { startMaintenance } from '../maintenance.js';
+import { checkWatchStart, readRevision } from '../revision-checks.js';
+import type {
+  CreateResult,
+  DeleteResult,
+  KvEvent,
+  KvStore,
+  Lease,
+  PutOptions,
+  RangeOptions,
+  RangeResult,
+  SwapResult,
+  WatchOptions,
+} from '../types.js';
+import type { WatchHistorySource } from '../watch-hub.js';
+import { WatchHub } from '../watch-hub.js';
+import type { KvWriteTarget } from '../write-ops.js';
+import { createKey, deleteKey, updateKey } from '../write-ops.js';
+import { GroupCommit } from './group-commit.js';
+import { readRange } from './range-reader.js';
+import type { SqliteSynchronous } from './schema.js';
+import { prepareDatabase } from './schema.js';
+import { SqliteStatements } from './statements.js';
+
+export interface SqliteKvOptions extends MaintenanceSettings {
+  /** Database file, or ':memory:'. */
+  readonly path: string;
+  /** SQLite `synchronous` pragma (default 'FULL': acknowledged writes survive power loss). */
+  readonly synchronous?: SqliteSynchronous;
+  /** Closes the store when aborted. */
+  readonly signal?: AbortSignal;
+  /** Receives background errors (default: console.error). */
+  readonly onError?: (error: unknown) => void;
+}
+
+class SqliteKv implements KvStore {
+  readonly backend = 'sqlite';
+  readonly #db: Database.Database;
+  readonly #stmts: SqliteStatements;
+  readonly #hub = new WatchHub();
+  readonly #commit: GroupCommit;
+  readonly #maintenance: Maintenance;
+  readonly #signal: AbortSignal | undefined;
+  /** Revision including writes of the batch being committed. */
+  #rev: number;
+  #committedRev: number;
+  #compacted: number;
+  #closed = false;
+  /** Events written by the batch in progress, published after it commits. */
+  #batchEvents: KvEvent[] = [];
+
+  readonly #target: KvWriteTarget = {
+    get: (key) => this.#stmts.get(key),
+    hasLease: (id) => this.#stmts.getLease.get(id) !== undefined,
+    nextRevision: () => ++this.#rev,
+    apply: (ev) => {
+      this.#stmts.apply(ev);
+      this.#batchEvents.push(ev);
+    },
+  };
+
+  readonly #history: WatchHistorySource = {
+    readHistory: (from, span, limit) => {
+      if (this.#closed) throw new KvClosedError();
+      if (from <= this.#compacted) throw new KvCompactedError(from, this.#compacted);
+      return this.#stmts.history(from, span, limit);
+    },
+  };
+
+  readonly #onAbort = (): void => {
+    this.close().catch(this.#onError);
+  };
+
+  readonly #onError: (error: unknown) => void;
+
+  constructor(db: Database.Database, options: SqliteKvOptions) {
+    this.#db = db;
+    this.#stmts = new SqliteStatements(db);
+    this.#rev = this.#committedRev = this.#stmts.meta('rev');
+    this.#compacted = this.#stmts.meta('compact');
+    this.#onError = options.onError ?? ((error: unknown) => console.error('sqlite kv:', error));
+    const transaction = db.transaction((body: () => void) => {
+      body();
+      if (this.#rev !== this.#committedRev) this.#stmts.setMeta('rev', this.#rev);
+    });
+    this.#commit = new GroupCommit({
+      transaction: (body) => transaction(body),
+      committed: () => {
+        this.#committedRev = this.#rev;
+        const events = this.#batchEvents;
+        this.#batchEvents = [];
+        this.#hub.publish(events);
+      },
+      rolledBack: () => {
+        this.#rev = this.#committedRev;
+        this.#batchEvents = [];
+        this.#compacted = this.#stmts.meta('compact');
+      },
+      isOperationError: (e) => e instanceof KvLeaseNotFoundError || e instanceof KvFutureRevisionError,
+    });
+    this.#maintenance = startMaintenance(options, {
+      currentRevision: () => this.#committedRev,
+      compactedRevision: () => this.#compacted,
+      compact: (rev) => this.compact(rev),
+      expireLeases: (now) => this.#expireLeases(now),
+      onError: this.#onError,
+    });
+    this.#signal = options.signal;
+    this.#signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  currentRevision(): Promise<number> {
+    return Promise.resolve(this.#committedRev);
+  }
+
+  compactedRevision(): Promise<number> {
+    return Promise.resolve(this.#compacted);
+  }
+
+  range(options: RangeOptions): Promise<RangeResult> {
+    return attempt(() => {
+      this.#assertOpen();
+      const revision = readRevision(options.revision, this.#committedRev, this.#compacted);
+      const result = readRange(this.#stmts, {
+        span: keySpan(options.key, options.end),
+        revision,
+        current: this.#committedRev,
+        limit: options.limit ?? 0,
+        countOnly: options.countOnly === true,
+      });
+      return { ...result, revision };
+    });
+  }
+
+  create(key: string, value: Uint8Array, options?: PutOptions): Promise<CreateResult> {
+    return this.#enqueue(() => createKey(this.#target, key, value, options?.lease ?? 0));
+  }
+
+  update(
+    key: string,
+    value: Uint8Array,
+    expectedModRevision: number,
+    options?: PutOptions,
+  ): Promise<SwapResult> {
+    return this.#enqueue(() => updateKey(this.#target, key, value, expectedModRevision, options?.lease ?? 0));
+  }
+
+  delete(key: string, expectedModRevision?: number): Promise<DeleteResult> {
+    return this.#enqueue(() => deleteKey(this.#target, key, expectedModRevision));
+  }
+
+  watch(options: WatchOptions): AsyncIterable<KvEvent> {
+    this.#assertOpen();
+    checkWatchStart(options.startRevision ?? 0, this.#compacted);
+    return this.#hub.watch(options, this.#committedRev, this.#history);
+  }
+
+  async compact(revision: number): Promise<void> {
+    const removed = await this.#enqueue(() => {
+      if (revision > this.#rev) throw new KvFutureRevisionError(revision, this.#rev);
+      if (revision <= this.#compacted) return 0;
+      const rows = this.#stmts.compact(revision);
+      this.#stmts.setMeta('compact', revision);
+      this.#compacted = revision;
+      return rows;
+    });
+    if (removed > 0 && !this.#closed) {
+      // Give freed pages back to the file system and keep the WAL from growing.
+      this.#db.pragma('incremental_vacuum');
+      this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    }
+  }
+
+  grantLease(ttlSeconds: number): Promise<Lease> {
+    return this.#enqueue(() => {
+      const info = this.#stmts.insertLease.run(ttlSeconds, Date.now() + ttlSeconds * 1000);
+      return { id: Number(info.lastInsertRowid), ttlSeconds };
+    });
+  }
+
+  keepAliveLease(id: number): Promise<void> {
+    return this.#enqueue(() => {
+      const now = Date.now();
+      const lease = this.#stmts.getLease.get(id);
+      if (lease === undefined || lease.expiry <= now) throw new KvLeaseNotFoundError(id);
+      this.#stmts.setLeaseExpiry.run(now + lease.ttl * 1000, id);
+    });
+  }
+
+  revokeLease(id: number): Promise<void> {
+    return this.#enqueue(() => {
+      if (!this.#revoke(id)) throw new KvLeaseNotFoundError(id);
+    });
+  }
+
+  close(): Promise<void> {
+    return attempt(() => {
+      if (this.#closed) return;
+      this.#maintenance.stop();
+      this.#signal?.removeEventListener('abort', this.#onAbort);
+      this.#commit.flush();
+      this.#closed = true;
+      this.#hub.closeAll();
+      this.#db.close();
+    });
+  }
+
+  /** Deletes the lease's keys (one revision each) and the lease; false when it does not exist. */
+  #revoke(id: number): boolean {
+    if (this.#stmts.getLease.get(id) === undefined) return false;
+    for (const key of this.#stmts.keysWithLease(id)) deleteKey(this.#target, key);
+    this.#stmts.deleteLease.run(id);
+    return true;
+  }
+
+  async #expireLeases(now: number): Promise<void> {
+    if (this.#closed) return;
+    const expired = this.#stmts.expiredLeases.all(now);
+    await Promise.all(expired.map(({ id }) => this.#enqueue(() => this.#revoke(id))));
+  }
+
+  #enqueue<T>(operation: () => T): Promise<T> {
+    if (this.#closed) return Promise.reject(new KvClosedError());
+    return this.#commit.enqueue(operation);
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new KvClosedError();
+  }
+}
+
+/** Opens (creating if needed) the SQLite store at `options.path`. */
+export function openSqliteKv(options: SqliteKvOptions): Promise<KvStore> {
+  return attempt(() => {
+    options.signal?.throwIfAborted();
+    const db = new Database(options.path);
+    try {
+      prepareDatabase(db, options.synchronous ?? 'FULL');
+      return new SqliteKv(db, options);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,248 @@
+/** Every SQL statement of the SQLite backend, prepared once, with row-to-KeyValue mapping. */
+import type { Database, Statement } from 'better-sqlite3';
+import type { KeySpan } from '../key-range.js';
+import type { KeyValue, KvEvent } from '../types.js';
+import { SpanQuery } from './span-query.js';
+
+interface KvRow {
+  key: string;
+  create_rev: number;
+  mod_rev: number;
+  value: Buffer;
+  lease: number;
+}
+
+interface LogStateRow {
+  type: number;
+  create_rev: number;
+  rev: number;
+  value: Buffer | null;
+  lease: number;
+}
+
+interface HistoryRow {
+  rev: number;
+  key: string;
+  type: number;
+  create_rev: number;
+  value: Buffer | null;
+  lease: number;
+  p_rev: number | null;
+  p_create_rev: number | null;
+  p_value: Buffer | null;
+  p_lease: number | null;
+}
+
+interface ChangeRow {
+  key: string;
+  type: number;
+  prev_rev: number;
+}
+
+/** How a key written after some revision R looked at R and looks now. */
+export interface KeyChange {
+  /** modRevision of the key's version at R, 0 when it did not exist at R. */
+  readonly revisionAtRead: number;
+  /** Whether the key exists now. */
+  readonly liveNow: boolean;
+}
+
+interface CountRow {
+  n: number;
+}
+
+export interface LeaseRow {
+  ttl: number;
+  expiry: number;
+}
+
+const TYPE_PUT = 0;
+const TYPE_DELETE = 1;
+const EMPTY = new Uint8Array(0);
+const KV_COLUMNS = 'key, create_rev, mod_rev, value, lease';
+
+function toKv(row: KvRow): KeyValue {
+  return {
+    key: row.key,
+    value: row.value,
+    createRevision: row.create_rev,
+    modRevision: row.mod_rev,
+    lease: row.lease,
+  };
+}
+
+function historyEvent(row: HistoryRow): KvEvent {
+  const kv: KeyValue = {
+    key: row.key,
+    value: row.value ?? EMPTY,
+    createRevision: row.create_rev,
+    modRevision: row.rev,
+    lease: row.lease,
+  };
+  const type = row.type === TYPE_PUT ? 'put' : 'delete';
+  if (row.p_rev === null) return { type, kv };
+  const prevKv: KeyValue = {
+    key: row.key,
+    value: row.p_value ?? EMPTY,
+    createRevision: row.p_create_rev ?? 0,
+    modRevision: row.p_rev,
+    lease: row.p_lease ?? 0,
+  };
+  return { type, kv, prevKv };
+}
+
+export class SqliteStatements {
+  readonly #get: Statement<[string], KvRow>;
+  readonly #upsert: Statement<[string, number, number, Uint8Array, number]>;
+  readonly #deleteKv: Statement<[string]>;
+  readonly #insertLog: Statement<[number, string, number, number, number, Uint8Array | null, number]>;
+  readonly #logRow: Statement<[number], LogStateRow>;
+  readonly #getMeta: Statement<[string], CountRow>;
+  readonly #setMeta: Statement<[number, string]>;
+  readonly #keysWithLease: Statement<[number], { key: string }>;
+  readonly #compact: Statement<[number, number]>;
+  readonly #currentPage: SpanQuery<KvRow>;
+  readonly #currentCount: SpanQuery<CountRow>;
+  readonly #unchangedPage: SpanQuery<KvRow>;
+  readonly #changes: SpanQuery<ChangeRow>;
+  readonly #history: SpanQuery<HistoryRow>;
+  readonly insertLease: Statement<[number, number]>;
+  readonly getLease: Statement<[number], LeaseRow>;
+  readonly setLeaseExpiry: Statement<[number, number]>;
+  readonly deleteLease: Statement<[number]>;
+  readonly expiredLeases: Statement<[number], { id: number }>;
+
+  constructor(db: Database) {
+    this.#get = db.prepare(`SELECT ${KV_COLUMNS} FROM kv WHERE key = ?`);
+    this.#upsert = db.prepare(
+      `INSERT INTO kv (${KV_COLUMNS}) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET
+       create_rev = excluded.create_rev, mod_rev = excluded.mod_rev, value = excluded.value,
+       lease = excluded.lease`,
+    );
+    this.#deleteKv = db.prepare('DELETE FROM kv WHERE key = ?');
+    this.#insertLog = db.prepare(
+      'INSERT INTO log (rev, key, type, create_rev, prev_rev, value, lease) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.#logRow = db.prepare('SELECT type, create_rev, rev, value, lease FROM log WHERE rev = ?');
+    this.#getMeta = db.prepare('SELECT value AS n FROM meta WHERE name = ?');
+    this.#setMeta = db.prepare('UPDATE meta SET value = ? WHERE name = ?');
+    this.#keysWithLease = db.prepare('SELECT key FROM kv WHERE lease = ? AND lease != 0 ORDER BY key');
+    // Rows at or below the compact revision go, except each key's newest one when it is a put.
+    this.#compact = db.prepare(
+      `DELETE FROM log WHERE rev <= ? AND (type = ${TYPE_DELETE} OR EXISTS (
+         SELECT 1 FROM log AS newer WHERE newer.key = log.key AND newer.rev > log.rev AND newer.rev <= ?))`,
+    );
+    this.#currentPage = new SpanQuery(
+      db,
+      'key',
+      (b) => `SELECT ${KV_COLUMNS} FROM kv WHERE key >= ? ${b} ORDER BY key LIMIT ?`,
+    );
+    this.#currentCount = new SpanQuery(db, 'key', (b) => `SELECT count(*) AS n FROM kv WHERE key >= ? ${b}`);
+    this.#unchangedPage = new SpanQuery(
+      db,
+      'key',
+      (b) => `SELECT ${KV_COLUMNS} FROM kv WHERE key >= ? ${b} AND mod_rev <= ? ORDER BY key LIMIT ?`,
+    );
+    // `+key` keeps the planner on the rev primary key: only rows newer than the read are scanned.
+    this.#changes = new SpanQuery(
+      db,
+      '+key',
+      (b) => `SELECT key, type, prev_rev FROM log WHERE +key >= ? ${b} AND rev > ? ORDER BY rev`,
+    );
+    this.#history = new SpanQuery(
+      db,
+      '+l.key',
+      (b) => `SELECT l.rev, l.key, l.type, l.create_rev, l.value, l.lease, p.rev AS p_rev,
+                p.create_rev AS p_create_rev, p.value AS p_value, p.lease AS p_lease
+              FROM log AS l LEFT JOIN log AS p ON p.rev = l.prev_rev
+              WHERE +l.key >= ? ${b} AND l.rev >= ? ORDER BY l.rev LIMIT ?`,
+    );
+    this.insertLease = db.prepare('INSERT INTO lease (ttl, expiry) VALUES (?, ?)');
+    this.getLease = db.prepare('SELECT ttl, expiry FROM lease WHERE id = ?');
+    this.setLeaseExpiry = db.prepare('UPDATE lease SET expiry = ? WHERE id = ?');
+    this.deleteLease = db.prepare('DELETE FROM lease WHERE id = ?');
+    this.expiredLeases = db.prepare('SELECT id FROM lease WHERE expiry <= ?');
+  }
+
+  get(key: string): KeyValue | undefined {
+    const row = this.#get.get(key);
+    return row === undefined ? undefined : toKv(row);
+  }
+
+  /** Writes one event to the log and the current-state table. */
+  apply(ev: KvEvent): void {
+    const kv = ev.kv;
+    const prevRev = ev.prevKv?.modRevision ?? 0;
+    if (ev.type === 'put') {
+      this.#insertLog.run(kv.modRevision, kv.key, TYPE_PUT, kv.createRevision, prevRev, kv.value, kv.lease);
+      this.#upsert.run(kv.key, kv.createRevision, kv.modRevision, kv.value, kv.lease);
+    } else {
+      this.#insertLog.run(kv.modRevision, kv.key, TYPE_DELETE, 0, prevRev, null, 0);
+      this.#deleteKv.run(kv.key);
+    }
+  }
+
+  meta(name: 'rev' | 'compact'): number {
+    return this.#getMeta.get(name)?.n ?? 0;
+  }
+
+  setMeta(name: 'rev' | 'compact', value: number): void {
+    this.#setMeta.run(value, name);
+  }
+
+  keysWithLease(lease: number): string[] {
+    return this.#keysWithLease.all(lease).map((r) => r.key);
+  }
+
+  /** Deletes obsolete history at or below `rev`; returns the number of log rows removed. */
+  compact(rev: number): number {
+    return this.#compact.run(rev, rev).changes;
+  }
+
+  /** Live keys in `span` in key order (`limit` <= 0: all). */
+  currentPage(span: KeySpan, limit: number): KeyValue[] {
+    return this.#currentPage.all(span, limit > 0 ? limit : -1).map(toKv);
+  }
+
+  currentCount(span: KeySpan): number {
+    return this.#currentCount.get(span)?.n ?? 0;
+  }
+
+  /** Live keys in `span` not modified after `rev`: their current state is their state at `rev`. */
+  unchangedPage(span: KeySpan, rev: number, limit: number): KeyValue[] {
+    return this.#unchangedPage.all(span, rev, limit > 0 ? limit : -1).map(toKv);
+  }
+
+  /**
+   * Keys in `span` written after `rev`. The first write after `rev` tells the key's version at
+   * `rev` (its prev_rev; a create has none), the last one whether it exists now.
+   */
+  changesAfter(span: KeySpan, rev: number): Map<string, KeyChange> {
+    const changes = new Map<string, KeyChange>();
+    for (const row of this.#changes.all(span, rev)) {
+      const seen = changes.get(row.key);
+      changes.set(row.key, {
+        revisionAtRead: seen === undefined ? row.prev_rev : seen.revisionAtRead,
+        liveNow: row.type === TYPE_PUT,
+      });
+    }
+    return changes;
+  }
+
+  /** The version of `key` written at `rev` (a put still in the log). */
+  versionAt(key: string, rev: number): KeyValue | undefined {
+    const row = this.#logRow.get(rev);
+    if (row === undefined || row.type !== TYPE_PUT) return undefined;
+    return {
+      key,
+      value: row.value ?? EMPTY,
+      createRevision: row.create_rev,
+      modRevision: row.rev,
+      lease: row.lease,
+    };
+  }
+
+  history(from: number, span: KeySpan, limit: number): KvEvent[] {
+    return this.#history.all(span, from, limit).map(historyEvent);
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * In-process fan-out of committed events to watchers, plus gap-free catch-up from history.
+ *
+ * A backend that is the only writer calls `publish` right after each commit. A watch starting at a
+ * past revision registers its live listener first (live events are buffered), replays history page
+ * by page as the consumer pulls, then drains the buffer skipping revisions it already delivered.
+ * Each watcher buffers without bound when its consumer is slower than the writers.
+ */
+import type { KeySpan } from './key-range.js';
+import { keySpan, spanHas } from './key-range.js';
+import type { KvEvent, WatchOptions } from './types.js';
+
+export interface WatchHistorySource {
+  /**
+   * Up to `limit` committed events with revision >= `from` whose key is in `span`, in revision
+   * order, each with prevKv when the key existed before. Throws KvCompactedError when `from` is no
+   * longer available.
+   */
+  readHistory(from: number, span: KeySpan, limit: number): readonly KvEvent[];
+}
+
+export interface WatchHubOptions {
+  /** Events read from history per step of a catch-up replay (default 500). */
+  readonly replayPageSize?: number;
+}
+
+type Waiter = (result: IteratorResult<KvEvent>) => void;
+
+const DONE: IteratorResult<KvEvent> = { done: true, value: undefined };
+
+class Watcher implements AsyncIterableIterator<KvEvent> {
+  readonly #span: KeySpan;
+  readonly #withPrevKv: boolean;
+  readonly #source: WatchHistorySource;
+  readonly #pageSize: number;
+  readonly #unregister: (w: Watcher) => void;
+  readonly #signal: AbortSignal | undefined;
+  #queue: KvEvent[] = [];
+  #head = 0;
+  /** Live events that arrived while history was still being replayed. */
+  #pendingLive: KvEvent[] = [];
+  /** Next revision to read from history, or null once the watcher is live. */
+  #replayFrom: number | null;
+  /** Highest revision queued so far; live events at or below it are duplicates. */
+  #lastRev: number;
+  /** Pending `next()` calls, oldest first. */
+  #waiters: Waiter[] = [];
+  #done = false;
+
+  constructor(
+    options: WatchOptions,
+    startRevision: number,
+    currentRevision: number,
+    source: WatchHistorySource,
+    pageSize: number,
+    unregister: (w: Watcher) => void,
+  ) {
+    this.#span = keySpan(options.key, options.end);
+    this.#withPrevKv = options.prevKv === true;
+    this.#source = source;
+    this.#pageSize = pageSize;
+    this.#unregister = unregister;
+    this.#lastRev = startRevision - 1;
+    this.#replayFrom = startRevision <= currentRevision ? startRevision : null;
+    this.#signal = options.signal;
+    if (this.#signal !== undefined) {
+      if (this.#signal.aborted) this.#finish(false);
+      else this.#signal.addEventListener('abort', this.#onAbort, { once: true });
+    }
+  }
+
+  get ended(): boolean {
+    return this.#done;
+  }
+
+  readonly #onAbort = (): void => {
+    this.#finish(false);
+  };
+
+  offer(events: readonly KvEvent[]): void {
+    if (this.#done) return;
+    for (const ev of events) {
+      if (!spanHas(this.#span, ev.kv.key)) continue;
+      if (this.#replayFrom !== null) this.#pendingLive.push(ev);
+      else if (ev.kv.modRevision > this.#lastRev) this.#enqueue(ev);
+    }
+    this.#wake();
+  }
+
+  /** Ends the watch; `drain` keeps already queued events deliverable (used on store close). */
+  close(drain: boolean): void {
+    this.#finish(drain);
+  }
+
+  next(): Promise<IteratorResult<KvEvent>> {
+    try {
+      if (this.#head === this.#queue.length && this.#replayFrom !== null && !this.#done) {
+        this.#replayStep();
+      }
+    } catch (error) {
+      this.#finish(false);
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    const ev = this.#shift();
+    if (ev !== undefined) return Promise.resolve({ done: false, value: ev });
+    if (this.#done) return Promise.resolve(DONE);
+    return new Promise((resolve) => {
+      this.#waiters.push(resolve);
+    });
+  }
+
+  return(): Promise<IteratorResult<KvEvent>> {
+    this.#finish(false);
+    return Promise.resolve(DONE);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<KvEvent> {
+    return this;
+  }
+
+  #replayStep(): void {
+    const from = this.#replayFrom;
+    if (from === null) return;
+    const page = this.#source.readHistory(from, this.#span, this.#pageSize);
+    for (const ev of page) this.#enqueue(ev);
+    if (page.length >= this.#pageSize) {
+      this.#replayFrom = this.#lastRev + 1;
+      return;
+    }
+    this.#replayFrom = null;
+    const buffered = this.#pendingLive;
+    this.#pendingLive = [];
+    for (const ev of buffered) if (ev.kv.modRevision > this.#lastRev) this.#enqueue(ev);
+  }
+
+  #enqueue(ev: KvEvent): void {
+    this.#lastRev = ev.kv.modRevision;
+    this.#queue.push(this.#withPrevKv || ev.prevKv === undefined ? ev : { type: ev.type, kv: ev.kv });
+  }
+
+  #shift(): KvEvent | undefined {
+    if (this.#head === this.#queue.length) return undefined;
+    const ev = this.#queue[this.#head++];
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    }
+    return ev;
+  }
+
+  #wake(): void {
+    while (this.#waiters.length > 0) {
+      const ev = this.#shift();
+      if (ev === undefined && !this.#done) return;
+      const waiter = this.#waiters.shift()!;
+      waiter(ev === undefined ? DONE : { done: false, value: ev });
+    }
+  }
+
+  #finish(drain: boolean): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#replayFrom = null;
+    this.#pendingLive = [];
+    if (!drain) {
+      this.#queue = [];
+      this.#head = 0;
+    }
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+    this.#unregister(this);
+    this.#wake();
+  }
+}
+
+export class WatchHub {
+  readonly #watchers = new Set<Watcher>();
+  readonly #pageSize: number;
+
+  constructor(options: WatchHubOptions = {}) {
+    this.#pageSize = Math.max(1, options.replayPageSize ?? 500);
+  }
+
+  /** Number of active watchers (for metrics and tests). */
+  get size(): number {
+    return this.#watchers.size;
+  }
+
+  /**
+   * Registers a watcher now (so no later commit is missed). The caller has already validated
+   * `options.startRevision` against compaction; `currentRevision` is the last committed revision.
+   */
+  watch(options: WatchOptions, currentRevision: number, source: WatchHistorySource): AsyncIterable<KvEvent> {
+    const start =
+      options.startRevision !== undefined && options.startRevision > 0
+        ? options.startRevision
+        : currentRevision + 1;
+    const watcher = new Watcher(options, start, currentRevision, source, this.#pageSize, (w) =>
+      this.#watchers.delete(w),
+    );
+    if (!watcher.ended) this.#watchers.add(watcher);
+    return watcher;
+  }
+
+  /** Delivers events of one commit (in revision order) to every matching watcher. */
+  publish(events: readonly KvEvent[]): void {
+    if (events.length === 0) return;
+    for (const watcher of this.#watchers) watcher.offer(events);
+  }
+
+  /** Ends every watch; events already queued are still delivered. */
+  closeAll(): void {
+    for (const watcher of [...this.#watchers]) watcher.close(true);
+  }
+}

@@ -1,0 +1,240 @@
+/** ObjectStore over any KvStore: the one place objects become bytes and revisions become resourceVersions. */
+import type { KubeObject } from '../machinery/object.js';
+import { decodeObject, encodeObject } from './codec.js';
+import { decodeContinue, encodeContinue } from './continue-token.js';
+import { StorageError } from './errors.js';
+import type {
+  ObjectList,
+  ObjectListOptions,
+  ObjectStore,
+  ObjectWatchEvent,
+  ObjectWatchOptions,
+  Preconditions,
+  TryUpdate,
+} from './interfaces.js';
+import { KvCompactedError, KvFutureRevisionError } from './kv/errors.js';
+import type { KeyValue, KvEvent, KvStore } from './kv/types.js';
+import { prefixEnd } from './kv/types.js';
+
+const maxUpdateAttempts = 64;
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return a.byteLength === b.byteLength && Buffer.compare(a, b) === 0;
+}
+
+function checkPreconditions(key: string, obj: KubeObject, p: Preconditions | undefined): void {
+  if (p === undefined) return;
+  if (p.uid !== undefined && p.uid !== obj.metadata.uid) {
+    throw new StorageError(
+      'InvalidObject',
+      key,
+      `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`,
+    );
+  }
+  if (p.resourceVersion !== undefined && p.resourceVersion !== obj.metadata.resourceVersion) {
+    throw new StorageError(
+      'ResourceVersionConflicts',
+      key,
+      `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
+    );
+  }
+}
+
+function translateKvError(err: unknown, key: string): never {
+  if (err instanceof KvCompactedError)
+    throw new StorageError('Expired', key, err.message, err.compactRevision);
+  if (err instanceof KvFutureRevisionError) {
+    throw new StorageError('TooLargeResourceVersion', key, err.message, err.currentRevision);
+  }
+  throw err;
+}
+
+export class KvObjectStore implements ObjectStore {
+  readonly #kv: KvStore;
+
+  constructor(kv: KvStore) {
+    this.#kv = kv;
+  }
+
+  async create(
+    key: string,
+    obj: KubeObject,
+    options: { readonly ttlSeconds?: number } = {},
+  ): Promise<KubeObject> {
+    if (obj.metadata.resourceVersion !== undefined && obj.metadata.resourceVersion !== '') {
+      throw new StorageError(
+        'InvalidObject',
+        key,
+        'resourceVersion should not be set on objects to be created',
+      );
+    }
+    const bytes = encodeObject(key, obj);
+    let lease = 0;
+    if (options.ttlSeconds !== undefined && options.ttlSeconds > 0) {
+      lease = (await this.#kv.grantLease(options.ttlSeconds)).id;
+    }
+    const r = await this.#kv.create(key, bytes, lease > 0 ? { lease } : {});
+    if (!r.ok) throw new StorageError('KeyExists', key, `key exists: ${key}`);
+    return decodeObject(r.kv);
+  }
+
+  async get(key: string): Promise<KubeObject | undefined> {
+    const r = await this.#kv.range({ key });
+    const kv = r.kvs[0];
+    return kv === undefined ? undefined : decodeObject(kv);
+  }
+
+  async #getKv(key: string): Promise<KeyValue | undefined> {
+    return (await this.#kv.range({ key })).kvs[0];
+  }
+
+  async list(options: ObjectListOptions): Promise<ObjectList> {
+    const end = prefixEnd(options.prefix);
+    let start = options.prefix;
+    let revision = options.revision ?? 0;
+    if (options.continueToken !== undefined) {
+      const token = decodeContinue(options.continueToken);
+      start = options.prefix + token.start;
+      revision = token.revision;
+    }
+    const limit = options.limit ?? 0;
+    const predicate = options.predicate;
+    const items: KubeObject[] = [];
+    let served = revision;
+    try {
+      if (limit <= 0) {
+        const r = await this.#kv.range({ key: start, end, revision });
+        served = r.revision;
+        for (const kv of r.kvs) {
+          const obj = decodeObject(kv);
+          if (predicate === undefined || predicate(obj)) items.push(obj);
+        }
+        return { items, revision: served };
+      }
+      // Fill the page with matches, reading in growing chunks at one fixed revision.
+      let chunk = limit;
+      let lastKey: string | undefined;
+      let more = false;
+      let total = 0;
+      for (;;) {
+        const r = await this.#kv.range({ key: start, end, limit: chunk, revision: served });
+        if (served === 0) served = r.revision;
+        if (total === 0) total = r.count;
+        let i = 0;
+        for (; i < r.kvs.length && items.length < limit; i++) {
+          const kv = r.kvs[i]!;
+          lastKey = kv.key;
+          const obj = decodeObject(kv);
+          if (predicate === undefined || predicate(obj)) items.push(obj);
+        }
+        if (items.length >= limit) {
+          more = i < r.kvs.length || r.more;
+          break;
+        }
+        if (!r.more) break;
+        start = `${lastKey!}\u0000`;
+        chunk = Math.min(chunk * 2, 10000);
+      }
+      if (!more || lastKey === undefined) return { items, revision: served };
+      const next = `${lastKey}\u0000`.slice(options.prefix.length);
+      const result: { -readonly [K in keyof ObjectList]: ObjectList[K] } = {
+        items,
+        revision: served,
+        continueToken: encodeContinue({ revision: served, start: next }),
+      };
+      if (predicate === undefined && options.continueToken === undefined) {
+        result.remainingItemCount = total - items.length;
+      }
+      return result;
+    } catch (err) {
+      translateKvError(err, options.prefix);
+    }
+  }
+
+  async guaranteedUpdate(
+    key: string,
+    tryUpdate: TryUpdate,
+    options: { readonly ignoreNotFound?: boolean; readonly preconditions?: Preconditions } = {},
+  ): Promise<KubeObject> {
+    for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
+      const kv = await this.#getKv(key);
+      const current = kv === undefined ? undefined : decodeObject(kv);
+      if (current === undefined && options.ignoreNotFound !== true) {
+        throw new StorageError('NotFound', key, `key not found: ${key}`);
+      }
+      if (current !== undefined) checkPreconditions(key, current, options.preconditions);
+      const updated = await tryUpdate(current);
+      if (kv === undefined) {
+        delete updated.metadata.resourceVersion;
+        const r = await this.#kv.create(key, encodeObject(key, updated));
+        if (r.ok) return decodeObject(r.kv);
+        continue;
+      }
+      const bytes = encodeObject(key, updated);
+      if (bytesEqual(bytes, kv.value)) return decodeObject(kv);
+      const r = await this.#kv.update(key, bytes, kv.modRevision, kv.lease > 0 ? { lease: kv.lease } : {});
+      if (r.ok) return decodeObject(r.kv);
+    }
+    throw new StorageError('ResourceVersionConflicts', key, `too many concurrent updates of ${key}`);
+  }
+
+  async delete(
+    key: string,
+    options: {
+      readonly preconditions?: Preconditions;
+      readonly validateDeletion?: (obj: KubeObject) => void | Promise<void>;
+    } = {},
+  ): Promise<KubeObject> {
+    for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
+      const kv = await this.#getKv(key);
+      if (kv === undefined) throw new StorageError('NotFound', key, `key not found: ${key}`);
+      const current = decodeObject(kv);
+      checkPreconditions(key, current, options.preconditions);
+      await options.validateDeletion?.(current);
+      const r = await this.#kv.delete(key, kv.modRevision);
+      if (r.ok) {
+        const last = decodeObject(r.prevKv);
+        return last;
+      }
+    }
+    throw new StorageError('ResourceVersionConflicts', key, `too many concurrent updates of ${key}`);
+  }
+
+  async *watch(options: ObjectWatchOptions): AsyncIterable<ObjectWatchEvent> {
+    let events: AsyncIterable<KvEvent>;
+    try {
+      events = this.#kv.watch({
+        key: options.key,
+        ...(options.recursive ? { end: prefixEnd(options.key) } : {}),
+        ...(options.afterRevision > 0 ? { startRevision: options.afterRevision + 1 } : {}),
+        prevKv: true,
+        ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      });
+    } catch (err) {
+      translateKvError(err, options.key);
+    }
+    try {
+      for await (const ev of events) {
+        if (ev.type === 'put') {
+          const object = decodeObject(ev.kv);
+          if (ev.prevKv === undefined) yield { type: 'ADDED', object };
+          else yield { type: 'MODIFIED', object, prevObject: decodeObject(ev.prevKv) };
+        } else if (ev.prevKv !== undefined) {
+          const object = decodeObject(ev.prevKv);
+          object.metadata.resourceVersion = String(ev.kv.modRevision);
+          yield { type: 'DELETED', object, prevObject: decodeObject(ev.prevKv) };
+        }
+      }
+    } catch (err) {
+      translateKvError(err, options.key);
+    }
+  }
+
+  currentRevision(): Promise<number> {
+    return this.#kv.currentRevision();
+  }
+
+  async count(prefix: string): Promise<number> {
+    return (await this.#kv.range({ key: prefix, end: prefixEnd(prefix), countOnly: true })).count;
+  }
+}

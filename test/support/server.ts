@@ -1,0 +1,103 @@
+/** Test support: an in-process nanokube server on a temporary data dir, and an HTTPS client for it. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../src/cmd/serve/start.js';
+import type { RunningServer, ServerOptions } from '../../src/cmd/serve/start.js';
+
+export interface TestServer extends RunningServer {
+  readonly dataDir: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /** Closes the server and removes the data dir (unless `keep`). */
+  stop(options?: { keep?: boolean }): Promise<void>;
+}
+
+export interface RequestOptions {
+  readonly body?: unknown;
+  /** Raw body text (sent as is). */
+  readonly raw?: string;
+  readonly contentType?: string;
+  readonly accept?: string;
+  readonly headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly text: string;
+  json<T = Record<string, unknown>>(): T & Record<string, unknown>;
+  /** Warning header texts without the `299 - ` framing. */
+  readonly warnings: string[];
+}
+
+function parseWarnings(h: string | string[] | undefined): string[] {
+  if (h === undefined) return [];
+  const all = Array.isArray(h) ? h : [h];
+  const out: string[] = [];
+  for (const line of all) {
+    for (const m of line.matchAll(/299 - ("(?:[^"\\]|\\.)*")/g)) out.push(JSON.parse(m[1]!) as string);
+  }
+  return out;
+}
+
+export async function startTestServer(
+  options: Partial<ServerOptions> & { readonly dataDir?: string } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'nanokube-test-'));
+  const server = await startServer({
+    bindAddress: '127.0.0.1',
+    securePort: 0,
+    storage: 'sqlite',
+    ...options,
+    dataDir,
+  });
+  const agentOptions = {
+    ca: server.pki.caCert,
+    cert: server.pki.adminCert,
+    key: server.pki.adminKey,
+  };
+  return {
+    ...server,
+    close: () => server.close(),
+    dataDir,
+    request(method, path, o = {}) {
+      return new Promise<TestResponse>((resolve, reject) => {
+        const body = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
+        const headers: Record<string, string> = {
+          accept: o.accept ?? 'application/json',
+          ...(o.headers ?? {}),
+        };
+        if (body !== undefined) {
+          headers['content-type'] = o.contentType ?? 'application/json';
+          headers['content-length'] = String(Buffer.byteLength(body));
+        }
+        const req = request(
+          { host: '127.0.0.1', port: server.port, method, path, headers, ...agentOptions },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              const text = Buffer.concat(chunks).toString('utf8');
+              resolve({
+                status: res.statusCode ?? 0,
+                headers: res.headers,
+                text,
+                json: <T>() => JSON.parse(text) as T,
+                warnings: parseWarnings(res.headers['warning']),
+              });
+            });
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        if (body !== undefined) req.write(body);
+        req.end();
+      });
+    },
+    async stop(o = {}) {
+      await server.close();
+      if (o.keep !== true) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
