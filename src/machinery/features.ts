@@ -2,7 +2,7 @@
  * Feature gates with kube-apiserver v1.27 defaults (`--feature-gates=Name=true,...`). Alpha gates
  * are off until enabled; GA gates locked to true may not be turned off.
  */
-import type { FeatureGateReader } from '../registry/strategy.js';
+import type { FeatureGateReader } from './validation-context.js';
 
 export type Stage = 'ALPHA' | 'BETA' | 'GA' | 'DEPRECATED';
 

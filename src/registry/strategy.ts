@@ -6,24 +6,9 @@
  */
 import type { FieldError } from '../machinery/field/errors.js';
 import type { KubeObject } from '../machinery/object.js';
+import type { NameValidation, StrategyContext } from '../machinery/validation-context.js';
 
-/** What a strategy may know about the request it serves. */
-export interface StrategyContext {
-  /** Namespace of the request ('' for cluster-scoped). */
-  readonly namespace: string;
-  /** Enabled feature gates. */
-  readonly features: FeatureGateReader;
-}
-
-export interface FeatureGateReader {
-  enabled(name: string): boolean;
-}
-
-/**
- * How `metadata.name` is validated (upstream passes a ValidateNameFunc): RFC 1123 subdomain (most
- * kinds), RFC 1123 label (namespaces), RFC 1035 label (services), or only path-segment rules.
- */
-export type NameValidation = 'dns1123Subdomain' | 'dns1123Label' | 'dns1035Label' | 'pathSegment';
+export type { FeatureGateReader, NameValidation, StrategyContext } from '../machinery/validation-context.js';
 
 export interface RESTStrategy {
   readonly namespaced: boolean;

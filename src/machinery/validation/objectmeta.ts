@@ -6,7 +6,7 @@
 import { FieldPath, fieldErrors } from '../field/errors.js';
 import type { FieldError } from '../field/errors.js';
 import type { ObjectMeta } from '../object.js';
-import type { NameValidation } from '../../registry/strategy.js';
+import type { NameValidation } from '../validation-context.js';
 import type { JsonValue } from '../../util/json.js';
 import { goOwnerReference, goOwnerReferences, goStringSlice, invalidRendered } from './gosyntax.js';
 import {

@@ -6,7 +6,7 @@ import { validateAppsStatusUpdate } from '../../../apis/apps/v1/validation/statu
 import type { RegistryResource } from '../../resource.js';
 import { deploymentTable } from '../../printers/deployment.js';
 import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
-import { podNameWarnings } from './warnings.js';
+import { podNameWarnings } from '../../strategies/workload-warnings.js';
 
 const strategy = defineStrategy({
   namespaced: true,

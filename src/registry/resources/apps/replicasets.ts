@@ -7,7 +7,7 @@ import { isJsonObject } from '../../../util/json.js';
 import type { RegistryResource } from '../../resource.js';
 import { replicaSetTable } from '../../printers/replicaset.js';
 import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
-import { podNameWarnings } from './warnings.js';
+import { podNameWarnings } from '../../strategies/workload-warnings.js';
 
 const strategy = defineStrategy({
   namespaced: true,

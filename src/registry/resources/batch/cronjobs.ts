@@ -7,7 +7,7 @@ import type { JsonObject } from '../../../util/json.js';
 import type { RegistryResource } from '../../resource.js';
 import { cronJobTable } from '../../printers/cronjob.js';
 import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
-import { podNameWarnings } from '../apps/warnings.js';
+import { podNameWarnings } from '../../strategies/workload-warnings.js';
 import { jobSpecWarnings } from './warnings.js';
 
 const jobTemplatePath = 'spec.jobTemplate.spec';

@@ -13,7 +13,7 @@ import type { KubeObject } from '../../../machinery/object.js';
 import type { RegistryResource } from '../../resource.js';
 import { jobTable } from '../../printers/job.js';
 import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
-import { podNameWarnings } from '../apps/warnings.js';
+import { podNameWarnings } from '../../strategies/workload-warnings.js';
 import { defaultJobLabelsFromTemplate, generateSelector } from './generate-selector.js';
 import { jobSpecWarnings } from './warnings.js';
 

@@ -1,6 +1,6 @@
 /** Small workload objects and a request context shared by the apps/batch tests. */
 import type { KubeObject } from '../../../../machinery/object.js';
-import type { StrategyContext } from '../../../../registry/strategy.js';
+import type { StrategyContext } from '../../../../machinery/validation-context.js';
 import type { JsonObject } from '../../../../util/json.js';
 
 export const ctx: StrategyContext = { namespace: 'default', features: { enabled: () => true } };

@@ -2,7 +2,7 @@
 import { FieldPath, fieldErrors } from '../../../../machinery/field/errors.js';
 import type { FieldError } from '../../../../machinery/field/errors.js';
 import type { KubeObject } from '../../../../machinery/object.js';
-import type { StrategyContext } from '../../../../registry/strategy.js';
+import type { StrategyContext } from '../../../../machinery/validation-context.js';
 import type { JsonObject } from '../../../../util/json.js';
 import { num, obj, str } from '../../../core/v1/access.js';
 import {

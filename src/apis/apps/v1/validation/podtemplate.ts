@@ -3,7 +3,7 @@
  * ValidatePodTemplateSpec), so every kind calls it the same way.
  */
 import type { FieldError, FieldPath } from '../../../../machinery/field/errors.js';
-import type { StrategyContext } from '../../../../registry/strategy.js';
+import type { StrategyContext } from '../../../../machinery/validation-context.js';
 import type { JsonObject } from '../../../../util/json.js';
 import { validatePodTemplateSpec } from '../../../core/v1/validation/pod.js';
 

@@ -3,7 +3,7 @@ import { FieldPath, fieldErrors } from '../../../../machinery/field/errors.js';
 import type { FieldError } from '../../../../machinery/field/errors.js';
 import type { KubeObject } from '../../../../machinery/object.js';
 import { isDNS1123Label } from '../../../../machinery/validation/names.js';
-import type { StrategyContext } from '../../../../registry/strategy.js';
+import type { StrategyContext } from '../../../../machinery/validation-context.js';
 import { cloneJson } from '../../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../../util/json.js';
 import { bool, ensureObj, num, obj, str, strArr, strMap } from '../../../core/v1/access.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FieldPath } from '../../../../machinery/field/errors.js';
 import type { FieldError } from '../../../../machinery/field/errors.js';
-import type { StrategyContext } from '../../../../registry/strategy.js';
+import type { StrategyContext } from '../../../../machinery/validation-context.js';
 import { cloneJson } from '../../../../util/json.js';
 import type { JsonObject } from '../../../../util/json.js';
 import { defaultPod } from '../defaults/pod.js';

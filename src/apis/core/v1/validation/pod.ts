@@ -5,7 +5,7 @@
 import { FieldPath, fieldErrors } from '../../../../machinery/field/errors.js';
 import type { FieldError } from '../../../../machinery/field/errors.js';
 import { validateAnnotations, validateLabels } from '../../../../machinery/validation/objectmeta.js';
-import type { StrategyContext } from '../../../../registry/strategy.js';
+import type { StrategyContext } from '../../../../machinery/validation-context.js';
 import type { JsonObject } from '../../../../util/json.js';
 import { indexedObjs, obj, objArr, str, strMap } from '../access.js';
 import { validatePodSpec } from './podspec.js';

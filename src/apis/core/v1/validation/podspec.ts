@@ -3,7 +3,7 @@ import { fieldErrors } from '../../../../machinery/field/errors.js';
 import type { FieldError, FieldPath } from '../../../../machinery/field/errors.js';
 import { isValidLabelValue, nameIsDNSSubdomain } from '../../../../machinery/validation/names.js';
 import { validateLabels } from '../../../../machinery/validation/objectmeta.js';
-import type { StrategyContext } from '../../../../registry/strategy.js';
+import type { StrategyContext } from '../../../../machinery/validation-context.js';
 import type { JsonObject } from '../../../../util/json.js';
 import { bool, indexedObjs, num, obj, str, strMap } from '../access.js';
 import {

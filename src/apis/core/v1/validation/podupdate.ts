@@ -1,7 +1,7 @@
 /** Pod update rules (upstream ValidatePodUpdate): only a few spec fields may change. */
 import { FieldPath, fieldErrors } from '../../../../machinery/field/errors.js';
 import type { FieldError } from '../../../../machinery/field/errors.js';
-import type { StrategyContext } from '../../../../registry/strategy.js';
+import type { StrategyContext } from '../../../../machinery/validation-context.js';
 import { cloneJson, isJsonObject, jsonEqual } from '../../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../../util/json.js';
 import { indexedObjs, num, obj, objArr, str } from '../access.js';

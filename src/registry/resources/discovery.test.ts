@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { isJsonObject } from '../../../util/json.js';
-import type { JsonValue } from '../../../util/json.js';
-import { appsV1Resources } from './index.js';
-import { batchV1Resources } from '../batch/index.js';
-import { coordinationV1Resources } from '../coordination/index.js';
+import { isJsonObject } from '../../util/json.js';
+import type { JsonValue } from '../../util/json.js';
+import { appsV1Resources } from './apps/index.js';
+import { batchV1Resources } from './batch/index.js';
+import { coordinationV1Resources } from './coordination/index.js';
 
 const dir = join(process.cwd(), '../shared/reference/kube-apiserver-v1.28.7/default/discovery');
 

@@ -1,6 +1,6 @@
 /** Warnings the workload strategies share (upstream strategies' WarningsOnCreate). */
-import type { KubeObject } from '../../../machinery/object.js';
-import { isDNS1123Label } from '../../../machinery/validation/names.js';
+import type { KubeObject } from '../../machinery/object.js';
+import { isDNS1123Label } from '../../machinery/validation/names.js';
 
 /** Names that become pod names and hostnames should be DNS labels (upstream's warning text). */
 export function podNameWarnings(obj: KubeObject): string[] {

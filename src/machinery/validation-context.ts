@@ -1,0 +1,18 @@
+/** What validation and strategies may know about a request: its namespace and the feature gates. */
+
+export interface FeatureGateReader {
+  enabled(name: string): boolean;
+}
+
+export interface StrategyContext {
+  /** Namespace of the request ('' for cluster-scoped). */
+  readonly namespace: string;
+  /** Enabled feature gates. */
+  readonly features: FeatureGateReader;
+}
+
+/**
+ * How `metadata.name` is validated (upstream passes a ValidateNameFunc): RFC 1123 subdomain (most
+ * kinds), RFC 1123 label (namespaces), RFC 1035 label (services), or only path-segment rules.
+ */
+export type NameValidation = 'dns1123Subdomain' | 'dns1123Label' | 'dns1035Label' | 'pathSegment';
