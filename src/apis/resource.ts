@@ -24,6 +24,8 @@ export interface ResourceInfo {
   /** Verbs served on the main resource, as discovery lists them. */
   readonly verbs: readonly string[];
   readonly statusSubresource?: boolean;
+  /** Other subresources answering with the kind itself, e.g. namespaces/finalize (update). */
+  readonly extraSubresources?: readonly { readonly name: string; readonly verbs: readonly string[] }[];
   readonly scale?: ScaleSubresource;
   /** Sets defaults on a decoded object of this kind (upstream SetDefaults_*), in place. */
   readonly defaulter?: (obj: JsonObject) => void;

@@ -35,6 +35,15 @@ export async function routeResource(ctx: HandlerContext): Promise<void> {
     if (info.scale === undefined) throw apiErrors.notFoundPath();
     return handleScale(ctx);
   }
+  const extra = info.extraSubresources?.find((s) => s.name === sub);
+  if (extra !== undefined) {
+    if (!extra.verbs.includes(request.verb)) {
+      throw apiErrors.methodNotSupported({ ...gr, resource: `${info.resource}/${sub}` }, request.verb);
+    }
+    if (request.verb === 'update') return handleUpdate(ctx);
+    if (request.verb === 'patch') return handlePatch(ctx);
+    return handleGet(ctx);
+  }
   if (sub !== '') {
     if (sub !== 'status' || info.statusSubresource !== true) throw apiErrors.notFoundPath();
     if (request.verb === 'get') return handleGet(ctx);

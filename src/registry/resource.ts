@@ -19,9 +19,13 @@ export interface RegistryResource {
   readonly selectableFields?: (obj: KubeObject) => Record<string, string>;
   /** DELETE answers with the deleted object instead of a Success Status (upstream ReturnDeletedObject). */
   readonly returnDeletedObject?: boolean;
+  /** Strategies of subresources other than status (e.g. namespaces/finalize). */
+  readonly subresourceStrategies?: Readonly<Record<string, RESTStrategy>>;
   /**
-   * Called on delete: returns true when the object must stay (marked deleting) instead of being
-   * removed now, and may mutate it (namespaces become Terminating until emptied).
+   * True while the resource's own finalization keeps a deleted object (namespaces: until
+   * spec.finalizers is empty); metadata.finalizers are handled generically.
    */
-  readonly keepOnDelete?: (obj: KubeObject) => boolean;
+  readonly deletionPending?: (obj: KubeObject) => boolean;
+  /** Mutates an object as it is marked for deletion (namespaces become Terminating). */
+  readonly beforeDelete?: (obj: KubeObject) => void;
 }

@@ -97,7 +97,10 @@ function subresourcesOf(r: ResourceInfo): Subresource[] {
   if (r.statusSubresource === true) {
     out.push({ name: 'status', kind: r.kind, group: '', version: '', verbs: ['get', 'patch', 'update'] });
   }
-  return out;
+  for (const s of r.extraSubresources ?? []) {
+    out.push({ name: s.name, kind: r.kind, group: '', version: '', verbs: s.verbs });
+  }
+  return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export function apiVersionsDocument(serverAddress: string): JsonObject {

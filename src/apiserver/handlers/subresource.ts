@@ -10,5 +10,7 @@ export function subresourceStrategy(ctx: HandlerContext): { strategy?: RESTStrat
   if (sub === 'status' && resource.statusStrategy !== undefined) {
     return { strategy: resource.statusStrategy, subresource: 'status' };
   }
+  const strategy = resource.subresourceStrategies?.[sub];
+  if (strategy !== undefined) return { strategy, subresource: sub };
   throw apiErrors.notFoundPath();
 }

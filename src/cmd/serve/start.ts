@@ -17,6 +17,7 @@ import { openSqliteKv } from '../../storage/kv/sqlite/sqlite-kv.js';
 import type { KvStore } from '../../storage/kv/types.js';
 import type { Logger } from '../../util/log.js';
 import { createLogger } from '../../util/log.js';
+import { startControllers } from './controllers.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { ensurePki } from './pki.js';
 import type { Pki } from './pki.js';
@@ -110,6 +111,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const kubeconfigPath = resolve(o.kubeconfigPath ?? join(dataDir, 'kubeconfig'));
   await writeKubeconfig(kubeconfigPath, url, pki);
+  const controllers = startControllers(
+    { server: url, ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey },
+    log,
+  );
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -118,6 +123,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     pki,
     close() {
       closing ??= (async () => {
+        await controllers.stop();
         await server.close();
         await kv.close();
       })();

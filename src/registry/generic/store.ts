@@ -299,7 +299,8 @@ export class GenericStore {
       deleteAfter =
         obj.metadata.deletionTimestamp !== undefined &&
         (obj.metadata.finalizers ?? []).length === 0 &&
-        (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0;
+        (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0 &&
+        !(this.resource.deletionPending?.(obj) ?? false);
       return obj;
     };
 
@@ -346,7 +347,7 @@ export class GenericStore {
       }
       const grace = this.#gracePeriod(current, req);
       const hasFinalizers = (current.metadata.finalizers ?? []).length > 0;
-      const keep = this.resource.keepOnDelete?.(current) ?? false;
+      const keep = this.resource.deletionPending?.(current) ?? false;
       await this.#admission?.({
         operation: 'DELETE',
         resource: this.resource.info,
@@ -391,7 +392,7 @@ export class GenericStore {
         meta.deletionTimestamp = formatTime(new Date(now.getTime() + grace * 1000));
         meta.deletionGracePeriodSeconds = grace;
       }
-      this.resource.keepOnDelete?.(obj);
+      this.resource.beforeDelete?.(obj);
       return obj;
     };
     if (req.dryRun) return { object: apply(current), deleted: false };

@@ -21,6 +21,7 @@ export const namespacesInfo: ResourceInfo = {
   definition: def('Namespace'),
   verbs: allVerbs.filter((v) => v !== 'deletecollection'),
   statusSubresource: true,
+  extraSubresources: [{ name: 'finalize', verbs: ['update'] }],
   defaulter: defaultNamespace,
 };
 

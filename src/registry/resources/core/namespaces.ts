@@ -42,10 +42,7 @@ const statusStrategy = defineStatusStrategy(strategy, {
   validateUpdate: (_ctx, ns) => validateNamespaceStatusUpdate(ns),
 });
 
-/**
- * The `/finalize` subresource: only spec.finalizers change (status and metadata are kept). Not part
- * of RegistryResource yet; exported for whoever serves `namespaces/finalize`.
- */
+/** The `/finalize` subresource: only spec.finalizers change (status and metadata are kept). */
 export const namespaceFinalizeStrategy: RESTStrategy = {
   ...strategy,
   prepareForCreate() {},
@@ -69,4 +66,11 @@ export const namespacesResource: RegistryResource = {
   statusStrategy,
   table: namespaceTable,
   selectableFields: (ns) => ({ 'status.phase': str(obj(ns, 'status'), 'phase') ?? '' }),
+  subresourceStrategies: { finalize: namespaceFinalizeStrategy },
+  // A deleted namespace stays Terminating until the namespace controller has emptied it and
+  // removed the `kubernetes` finalizer through /finalize.
+  deletionPending: (ns) => strArr(obj(ns, 'spec'), 'finalizers').length > 0,
+  beforeDelete(ns) {
+    ns['status'] = { ...(obj(ns, 'status') ?? {}), phase: 'Terminating' };
+  },
 };
