@@ -19,6 +19,8 @@ export interface RegistryResource {
   readonly selectableFields?: (obj: KubeObject) => Record<string, string>;
   /** DELETE answers with the deleted object instead of a Success Status (upstream ReturnDeletedObject). */
   readonly returnDeletedObject?: boolean;
+  /** Objects expire this long after creation (events: kube-apiserver's --event-ttl, 1h). */
+  readonly ttlSeconds?: number;
   /** Strategies of subresources other than status (e.g. namespaces/finalize). */
   readonly subresourceStrategies?: Readonly<Record<string, RESTStrategy>>;
   /**

@@ -49,8 +49,12 @@ function translateKvError(err: unknown, key: string): never {
   throw err;
 }
 
+/** Objects created within this window share one lease (upstream's lease manager reuses leases too). */
+const leaseReuseSeconds = 60;
+
 export class KvObjectStore implements ObjectStore {
   readonly #kv: KvStore;
+  readonly #leases = new Map<number, { readonly id: number; readonly until: number }>();
 
   constructor(kv: KvStore) {
     this.#kv = kv;
@@ -69,13 +73,23 @@ export class KvObjectStore implements ObjectStore {
       );
     }
     const bytes = encodeObject(key, obj);
-    let lease = 0;
-    if (options.ttlSeconds !== undefined && options.ttlSeconds > 0) {
-      lease = (await this.#kv.grantLease(options.ttlSeconds)).id;
-    }
+    const lease =
+      options.ttlSeconds !== undefined && options.ttlSeconds > 0
+        ? await this.#leaseFor(options.ttlSeconds)
+        : 0;
     const r = await this.#kv.create(key, bytes, lease > 0 ? { lease } : {});
     if (!r.ok) throw new StorageError('KeyExists', key, `key exists: ${key}`);
     return decodeObject(r.kv);
+  }
+
+  /** A lease that expires `ttl` (plus at most the reuse window) from now. */
+  async #leaseFor(ttl: number): Promise<number> {
+    const now = Date.now();
+    const cached = this.#leases.get(ttl);
+    if (cached !== undefined && now < cached.until) return cached.id;
+    const { id } = await this.#kv.grantLease(ttl + leaseReuseSeconds);
+    this.#leases.set(ttl, { id, until: now + leaseReuseSeconds * 1000 });
+    return id;
   }
 
   async get(key: string): Promise<KubeObject | undefined> {

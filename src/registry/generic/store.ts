@@ -204,7 +204,12 @@ export class GenericStore {
       return { object: obj, warnings, created: true };
     }
     try {
-      const stored = await this.#storage.create(this.key(namespace, name), obj);
+      const ttl = this.resource.ttlSeconds;
+      const stored = await this.#storage.create(
+        this.key(namespace, name),
+        obj,
+        ttl !== undefined ? { ttlSeconds: ttl } : {},
+      );
       return { object: stored, warnings, created: true };
     } catch (err) {
       throw translateStorageError(err, this.#gr, name, 'create');

@@ -2,9 +2,12 @@
  * Building blocks for resource strategies: most kinds differ only in validation and in whether they
  * have a status and a spec. `defineStrategy` fills in upstream's common behaviour.
  */
+import { zeroFieldValue } from '../../apis/decode/zero.js';
+import { builtinSchemas } from '../../apis/schema/builtin.js';
 import type { FieldError } from '../../machinery/field/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { jsonEqual } from '../../util/json.js';
+import type { JsonObject } from '../../util/json.js';
 import type { NameValidation, RESTStrategy, StrategyContext } from '../strategy.js';
 
 export interface StrategyOptions {
@@ -36,6 +39,17 @@ export function specChanged(obj: KubeObject, old: KubeObject): boolean {
   return false;
 }
 
+/** The kind's zero status as upstream prints it (`{}`, or e.g. `{replicas: 0}` for a ReplicaSet). */
+export function zeroStatus(obj: KubeObject): JsonObject {
+  const zero = zeroFieldValue({
+    registry: builtinSchemas(),
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    field: 'status',
+  });
+  return zero ?? {};
+}
+
 export function defineStrategy(o: StrategyOptions): RESTStrategy {
   return {
     namespaced: o.namespaced,
@@ -43,7 +57,8 @@ export function defineStrategy(o: StrategyOptions): RESTStrategy {
     allowCreateOnUpdate: o.allowCreateOnUpdate ?? false,
     allowUnconditionalUpdate: o.allowUnconditionalUpdate ?? true,
     prepareForCreate(ctx, obj) {
-      if (o.hasStatus === true) delete obj['status'];
+      // Upstream resets status to the zero struct, which prints (never omitted).
+      if (o.hasStatus === true) obj['status'] = zeroStatus(obj);
       if (o.tracksGeneration === true) obj.metadata.generation = 1;
       o.prepareForCreate?.(ctx, obj);
     },
@@ -52,8 +67,7 @@ export function defineStrategy(o: StrategyOptions): RESTStrategy {
     canonicalize: (obj) => o.canonicalize?.(obj),
     prepareForUpdate(ctx, obj, old) {
       if (o.hasStatus === true) {
-        if (old['status'] === undefined) delete obj['status'];
-        else obj['status'] = old['status'];
+        obj['status'] = old['status'] ?? zeroStatus(obj);
       }
       if (o.tracksGeneration === true) {
         const oldGen = old.metadata.generation ?? 0;

@@ -28,6 +28,8 @@ export function eventSelectableFields(event: KubeObject): Record<string, string>
 }
 
 export const eventsResource: RegistryResource = {
+  // kube-apiserver --event-ttl default: events expire an hour after creation.
+  ttlSeconds: 3600,
   info: eventsInfo,
   strategy: defineStrategy({
     namespaced: true,
