@@ -33,6 +33,15 @@ export interface DecodedBody {
   readonly yamlDuplicates: readonly string[];
 }
 
+/** Go's encoding/json wording for the common syntax errors JSON.parse reports. */
+function goJsonError(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  if (/Unexpected end of JSON input/i.test(msg)) return 'unexpected end of JSON input';
+  const token = /Unexpected token '?(.)'?/.exec(msg);
+  if (token !== null) return `invalid character '${token[1] ?? ''}' looking for beginning of value`;
+  return msg;
+}
+
 const accepted = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
 export function decodeBody(contentType: string | undefined, bytes: Buffer): DecodedBody {
@@ -50,9 +59,7 @@ export function decodeBody(contentType: string | undefined, bytes: Buffer): Deco
     try {
       return { value: JSON.parse(text) as unknown, raw: text, yamlDuplicates: [] };
     } catch (err) {
-      throw apiErrors.badRequest(
-        `Object 'Kind' is missing in '${text.length > 100 ? text.slice(0, 100) : text}': ${err instanceof Error ? err.message : String(err)}`,
-      );
+      throw apiErrors.badRequest(`couldn't get version/kind; json parse error: ${goJsonError(err)}`);
     }
   }
   throw apiErrors.unsupportedMediaType(media, accepted);

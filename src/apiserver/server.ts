@@ -85,7 +85,9 @@ export class ApiServer {
         writeObject(res, 200, this.#o.version);
         return;
       }
-      if (this.#openapi.handle(req, res, url)) return;
+      if (url.pathname.startsWith('/openapi/') || url.pathname === '/swagger-2.0.0.pb-v1') {
+        if (await this.#openapi.handle(req, res, url)) return;
+      }
       const info = parseRequestInfo(req.method, url);
       if (!info.isResourceRequest) {
         if (this.#discovery.handle(req, res, parts)) return;

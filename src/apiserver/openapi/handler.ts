@@ -8,9 +8,6 @@ import type { ServerRequest } from '../body.js';
 import { parseAccept } from '../negotiate.js';
 import type { ServerResponseLike } from '../response.js';
 import type { OpenApiOptions } from './v2.js';
-import { buildOpenApiV2 } from './v2.js';
-import { buildOpenApiV3, buildOpenApiV3Index, openApiV3Hash } from './v3.js';
-import { encodeOpenApiV2Protobuf } from './v2-protobuf.js';
 
 const protoAccept = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 const protoContentType = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
@@ -41,12 +38,15 @@ export class OpenApiHandler {
     this.#v3 = undefined;
   }
 
-  #v2Doc(): ReturnType<typeof buildOpenApiV2> {
+  // The builders load on first use: most runs never ask for OpenAPI, and start-up stays lean.
+  async #v2Doc() {
+    const { buildOpenApiV2 } = await import('./v2.js');
     return buildOpenApiV2(this.#options());
   }
 
-  #ensureV3(): Map<string, { bytes: Bytes; hash: string }> {
+  async #ensureV3(): Promise<Map<string, { bytes: Bytes; hash: string }>> {
     if (this.#v3 !== undefined) return this.#v3;
+    const { buildOpenApiV3, buildOpenApiV3Index, openApiV3Hash } = await import('./v3.js');
     const docs = buildOpenApiV3(this.#options());
     const map = new Map<string, { bytes: Bytes; hash: string }>();
     for (const d of docs) {
@@ -59,29 +59,32 @@ export class OpenApiHandler {
   }
 
   /** Returns true when the path was an OpenAPI path and has been answered. */
-  handle(req: ServerRequest, res: ServerResponseLike, url: URL): boolean {
+  async handle(req: ServerRequest, res: ServerResponseLike, url: URL): Promise<boolean> {
     const path = url.pathname;
     if (path === '/openapi/v2' || path === '/swagger-2.0.0.pb-v1') {
       const wantsProto =
         path === '/swagger-2.0.0.pb-v1' ||
         parseAccept(req.headers.accept).some((m) => m.type === protoAccept);
       if (wantsProto) {
-        this.#v2Proto ??= bytes(Buffer.from(encodeOpenApiV2Protobuf(this.#v2Doc())));
+        if (this.#v2Proto === undefined) {
+          const { encodeOpenApiV2Protobuf } = await import('./v2-protobuf.js');
+          this.#v2Proto = bytes(Buffer.from(encodeOpenApiV2Protobuf(await this.#v2Doc())));
+        }
         send(req, res, this.#v2Proto, protoContentType, false);
       } else {
-        this.#v2Json ??= bytes(JSON.stringify(this.#v2Doc()));
+        this.#v2Json ??= bytes(JSON.stringify(await this.#v2Doc()));
         send(req, res, this.#v2Json, 'application/json', false);
       }
       return true;
     }
     if (path === '/openapi/v3' || path === '/openapi/v3/') {
-      this.#ensureV3();
+      await this.#ensureV3();
       send(req, res, this.#v3Index!, 'application/json', false);
       return true;
     }
     if (path.startsWith('/openapi/v3/')) {
       const key = path.slice('/openapi/v3/'.length);
-      const doc = this.#ensureV3().get(key);
+      const doc = (await this.#ensureV3()).get(key);
       if (doc === undefined) {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
         res.end('404 page not found\n');

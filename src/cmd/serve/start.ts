@@ -132,12 +132,18 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   };
 }
 
+/** Creates the system namespaces that are missing (one read on a restart, no writes). */
 async function ensureNamespaces(store: GenericStore): Promise<void> {
-  for (const name of bootstrapNamespaces) {
-    try {
-      await store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false });
-    } catch (err) {
-      if (!(err instanceof StatusError && err.code === 409)) throw err;
-    }
-  }
+  const existing = new Set((await store.list('', {})).items.map((ns) => ns.metadata.name));
+  await Promise.all(
+    bootstrapNamespaces
+      .filter((name) => !existing.has(name))
+      .map(async (name) => {
+        try {
+          await store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false });
+        } catch (err) {
+          if (!(err instanceof StatusError && err.code === 409)) throw err;
+        }
+      }),
+  );
 }
