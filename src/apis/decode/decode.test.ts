@@ -106,7 +106,8 @@ describe('decodeObject', () => {
       },
     };
     const r = decode(JSON.stringify(body));
-    assert.deepEqual(r, { object: body, errors: [], unknownFields: [], duplicateFields: [] });
+    const expected = { ...body, metadata: { ...body.metadata, creationTimestamp: null } };
+    assert.deepEqual(r, { object: expected, errors: [], unknownFields: [], duplicateFields: [] });
   });
 
   it('reports type mismatches with Go wording', () => {
@@ -170,7 +171,7 @@ describe('decodeObject', () => {
     );
     assert.deepEqual(r.errors, []);
     assert.deepEqual(r.object, {
-      metadata: {},
+      metadata: { creationTimestamp: null },
       spec: { maxSurge: 2, containers: [{ limits: { cpu: '2' } }] },
     });
   });

@@ -4,12 +4,16 @@
  * fatal (with Go's error texts), `null` means absent, unknown fields are dropped (and reported as
  * strict-decoding errors), repeated keys keep the last value (and are reported).
  */
+import { cloneJson } from '../../util/json.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import type { Schema, SchemaRegistry } from '../schema/types.js';
 import { scanDuplicateFields } from './duplicates.js';
 import type { PathSegment } from './duplicates.js';
 import { goQualifiedName, goStructName, goTypeString, jsonKind } from './go-types.js';
-import { base64Error, quantityError, timeError } from './scalars.js';
+import { OBJECT_META, QUANTITY, propertyDefaults } from './defaults.js';
+import type { PropertyDefault } from './defaults.js';
+import { canonicalQuantityJSON } from './quantity.js';
+import { base64Error, timeError } from './scalars.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -35,15 +39,22 @@ export interface DecodeResult {
   readonly duplicateFields: string[];
 }
 
-const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 /** 2^63, the first value outside int64 (as a double). */
 const INT64_LIMIT = 2 ** 63;
 
+function isEmptyCollection(v: JsonValue): boolean {
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === 'object' && v !== null && Object.keys(v).length === 0;
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/** Walked struct defaults by property (see Walker.#zeroStruct). */
+const zeroStructs = new WeakMap<PropertyDefault, JsonValue>();
 
 class Walker {
   readonly errors: string[] = [];
@@ -119,7 +130,7 @@ class Walker {
           this.#typeError(jsonKind(v), schema);
           return undefined;
         }
-        if (s.properties !== undefined) return this.#struct_(v, s.properties, ref);
+        if (s.properties !== undefined) return this.#struct_(v, s.properties, ref, s.required);
         if (s.additionalProperties === true || s.additionalProperties === undefined) return v as JsonObject;
         return this.#map(v, s.additionalProperties);
     }
@@ -145,13 +156,10 @@ class Walker {
   }
 
   #quantity(v: unknown): JsonValue | undefined {
-    const text = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : JSON.stringify(v);
-    const err = quantityError(text);
-    if (err !== undefined) {
-      this.errors.push(err);
-      return undefined;
-    }
-    return typeof v === 'string' ? v : text;
+    const r = canonicalQuantityJSON(v);
+    if (typeof r === 'string') return r;
+    this.errors.push(r.message);
+    return undefined;
   }
 
   /** What Go stores for a `null` element of a slice or map. */
@@ -169,7 +177,8 @@ class Walker {
       case 'boolean':
         return false;
       case 'object':
-        return s.properties !== undefined ? {} : null;
+        // a zero struct, with its own zero fields
+        return s.properties !== undefined ? (this.value({}, schema) ?? {}) : null;
       default:
         return null;
     }
@@ -206,6 +215,7 @@ class Walker {
     v: Record<string, unknown>,
     props: Readonly<Record<string, Schema>>,
     ref: string | undefined,
+    required: readonly string[] | undefined,
   ): JsonObject {
     const out: JsonObject = {};
     const outer = this.#struct;
@@ -227,10 +237,44 @@ class Walker {
       const decoded = this.value(v[key], prop);
       this.#path.pop();
       this.#fields.pop();
-      if (decoded !== undefined) out[key] = decoded;
+      if (
+        decoded !== undefined &&
+        !(isEmptyCollection(decoded) && !required?.includes(key) && this.#omitsEmpty(prop))
+      ) {
+        out[key] = decoded;
+      }
     }
     this.#struct = outer;
+    for (const d of propertyDefaults(this.#registry, props)) {
+      if (!Object.hasOwn(out, d.key))
+        out[d.key] = d.struct === undefined ? (d.scalar ?? null) : this.#zeroStruct(d);
+    }
+    // A zero metav1.Time prints as null, so every ObjectMeta shows creationTimestamp.
+    if (ref === OBJECT_META && !Object.hasOwn(out, 'creationTimestamp')) out['creationTimestamp'] = null;
     return out;
+  }
+
+  /**
+   * Go's `omitempty` drops empty slices and maps (not structs). The schema does not record the tag;
+   * optional (not required) slices and maps carry it in the built-in types, so those are dropped
+   * when empty, as an emptied `metadata.labels` disappears upstream.
+   */
+  #omitsEmpty(prop: Schema): boolean {
+    const s = this.#registry.resolve(prop);
+    return (
+      s.type === 'array' ||
+      (s.type === 'object' && s.properties === undefined && s.additionalProperties !== undefined)
+    );
+  }
+
+  /** A copy of the defaulted zero value of a struct property (its default walked once, then cached). */
+  #zeroStruct(d: PropertyDefault): JsonValue {
+    let zero = zeroStructs.get(d);
+    if (zero === undefined) {
+      zero = new Walker(this.#registry, false).value(d.struct, d.schema) ?? {};
+      zeroStructs.set(d, zero);
+    }
+    return cloneJson(zero);
   }
 }
 

@@ -18,12 +18,12 @@ function deployment(spec: JsonObject, name = 'web'): KubeObject {
 
 const matching = { selector: { matchLabels: { app: 'web' } }, template: podTemplate({ app: 'web' }) };
 
-test('a valid Deployment passes, gets generation 1 and loses its status', () => {
+test('a valid Deployment passes, gets generation 1 and its status reset to the zero status', () => {
   const d = deployment(matching);
   d['status'] = { replicas: 3 };
   deployments.strategy.prepareForCreate(ctx, d);
   assert.equal(d.metadata.generation, 1);
-  assert.equal(d['status'], undefined);
+  assert.deepEqual(d['status'], {});
   assert.deepEqual(messages(deployments.strategy.validate(ctx, d)), []);
 });
 
