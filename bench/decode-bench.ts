@@ -1,5 +1,5 @@
 /**
- * Micro-benchmark of decodeObject on a realistic Deployment (run: npx tsx src/apis/decode/decode-bench.ts).
+ * Micro-benchmark of decodeObject on a realistic Deployment (run: npx tsx bench/decode-bench.ts).
  * Not a test; prints µs per decode.
  */
 import { builtinSchemas } from '../src/apis/schema/builtin.js';
