@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const cliPath = join(repoRoot, 'dist/cmd/nanokube.js');
+const cliPath = join(repoRoot, 'dist/nanokube.js');
 
 /** Compiles src/ into dist/ unless the CLI entry is already there. */
 export function ensureBuilt(): void {
