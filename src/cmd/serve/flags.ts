@@ -14,6 +14,7 @@ Flags:
   --secure-port N             HTTPS port; 0 picks a free one and prints it (default 6443)
   --write-kubeconfig FILE     kubeconfig to write (default DIR/kubeconfig)
   --storage sqlite|memory     storage backend (default sqlite)
+  --sqlite-synchronous MODE   SQLite synchronous setting: FULL (default, durable), NORMAL, OFF
   --feature-gates k=v,...     Kubernetes v1.27 feature gates
   -v N                        log verbosity (default 0)
 `;
@@ -26,6 +27,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let storage: 'sqlite' | 'memory' = 'sqlite';
   let featureGates: Record<string, boolean> = {};
   let verbosity = 0;
+  let synchronous: 'FULL' | 'NORMAL' | 'OFF' | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const eq = arg.indexOf('=');
@@ -61,6 +63,16 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         storage = v;
         break;
       }
+      case 'sqlite-synchronous': {
+        const v = value().toUpperCase();
+        if (v !== 'FULL' && v !== 'NORMAL' && v !== 'OFF') {
+          throw new FlagError(
+            `invalid argument "${v}" for "--sqlite-synchronous" flag: must be FULL, NORMAL or OFF`,
+          );
+        }
+        synchronous = v;
+        break;
+      }
       case 'feature-gates':
         featureGates = { ...featureGates, ...FeatureGates.parse(value()) };
         break;
@@ -80,5 +92,6 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     featureGates,
     verbosity,
     ...(kubeconfigPath !== undefined ? { kubeconfigPath } : {}),
+    ...(synchronous !== undefined ? { synchronous } : {}),
   };
 }

@@ -140,7 +140,11 @@ async function ensureNamespaces(store: GenericStore): Promise<void> {
       .filter((name) => !existing.has(name))
       .map(async (name) => {
         try {
-          await store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false });
+          await store.create(
+            '',
+            { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+            { dryRun: false },
+          );
         } catch (err) {
           if (!(err instanceof StatusError && err.code === 409)) throw err;
         }
