@@ -32,14 +32,14 @@ export function checkTypeMeta(info: ResourceInfo, value: unknown, raw: string): 
   if (!isJsonObject(value)) {
     throw apiErrors.badRequest(`Object 'Kind' is missing in '${raw.slice(0, 200)}'`);
   }
+  const expected = apiVersionOf(info);
+  // Upstream decodes into the endpoint's kind: a body without apiVersion/kind takes them from it.
+  if (value['kind'] === undefined || value['kind'] === '') value['kind'] = info.kind;
+  if (value['apiVersion'] === undefined || value['apiVersion'] === '') value['apiVersion'] = expected;
   const kind = value['kind'];
   const apiVersion = value['apiVersion'];
-  const expected = apiVersionOf(info);
-  if (typeof kind !== 'string' || kind === '') {
+  if (typeof kind !== 'string' || typeof apiVersion !== 'string') {
     throw apiErrors.badRequest(`Object 'Kind' is missing in '${raw.slice(0, 200)}'`);
-  }
-  if (typeof apiVersion !== 'string' || apiVersion === '') {
-    throw apiErrors.badRequest(`Object 'apiVersion' is missing in '${raw.slice(0, 200)}'`);
   }
   if (apiVersion !== expected) {
     throw apiErrors.badRequest(

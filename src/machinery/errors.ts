@@ -168,6 +168,18 @@ export const apiErrors = {
       },
     );
   },
+  /** Upstream NewServerTimeoutForKind: the client should retry (e.g. a generateName collision). */
+  serverTimeoutForKind(gk: GroupKind, operation: string): StatusError {
+    const details: StatusDetails = { name: operation };
+    if (gk.group !== '') details.group = gk.group;
+    details.kind = gk.kind;
+    return new StatusError(
+      500,
+      'ServerTimeout',
+      `The ${operation} operation against ${groupKindString(gk)} could not be completed at this time, please try again.`,
+      details,
+    );
+  },
   forbidden(gr: GroupResource, name: string, reason: string): StatusError {
     const subject = name === '' ? groupResourceString(gr) : `${groupResourceString(gr)} "${name}"`;
     return new StatusError(403, 'Forbidden', `${subject} is forbidden: ${reason}`, grDetails(gr, name));

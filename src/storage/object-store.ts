@@ -18,6 +18,12 @@ import { prefixEnd } from './kv/types.js';
 
 const maxUpdateAttempts = 64;
 
+/** The object just written, with the write's revision as its resourceVersion. */
+function withRevision(obj: KubeObject, revision: number): KubeObject {
+  obj.metadata.resourceVersion = String(revision);
+  return obj;
+}
+
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return a.byteLength === b.byteLength && Buffer.compare(a, b) === 0;
 }
@@ -79,7 +85,9 @@ export class KvObjectStore implements ObjectStore {
         : 0;
     const r = await this.#kv.create(key, bytes, lease > 0 ? { lease } : {});
     if (!r.ok) throw new StorageError('KeyExists', key, `key exists: ${key}`);
-    return decodeObject(r.kv);
+    // The stored bytes are this object: hand it back with its revision instead of re-parsing.
+    obj.metadata.resourceVersion = String(r.kv.modRevision);
+    return obj;
   }
 
   /** A lease that expires `ttl` (plus at most the reuse window) from now. */
@@ -181,13 +189,13 @@ export class KvObjectStore implements ObjectStore {
       if (kv === undefined) {
         delete updated.metadata.resourceVersion;
         const r = await this.#kv.create(key, encodeObject(key, updated));
-        if (r.ok) return decodeObject(r.kv);
+        if (r.ok) return withRevision(updated, r.kv.modRevision);
         continue;
       }
       const bytes = encodeObject(key, updated);
-      if (bytesEqual(bytes, kv.value)) return decodeObject(kv);
+      if (bytesEqual(bytes, kv.value)) return withRevision(updated, kv.modRevision);
       const r = await this.#kv.update(key, bytes, kv.modRevision, kv.lease > 0 ? { lease: kv.lease } : {});
-      if (r.ok) return decodeObject(r.kv);
+      if (r.ok) return withRevision(updated, r.kv.modRevision);
     }
     throw new StorageError('ResourceVersionConflicts', key, `too many concurrent updates of ${key}`);
   }

@@ -10,7 +10,9 @@ import { ApiServer } from '../../apiserver/server.js';
 import type { Endpoint } from '../../apiserver/endpoint.js';
 import { StatusError } from '../../machinery/errors.js';
 import { FeatureGates } from '../../machinery/features.js';
+import { resourcePrefix } from '../../registry/generic/keys.js';
 import { GenericStore } from '../../registry/generic/store.js';
+import { ObjectCache } from '../../storage/object-cache.js';
 import { KvObjectStore } from '../../storage/object-store.js';
 import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
 import { openSqliteKv } from '../../storage/kv/sqlite/sqlite-kv.js';
@@ -67,14 +69,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const storage = new KvObjectStore(kv);
   const stores = new Map<string, GenericStore>();
   const namespaces = (): GenericStore => stores.get('namespaces')!;
-  const admission = namespaceLifecycle(async (name) => {
-    try {
-      return await namespaces().get('', name);
-    } catch (err) {
-      if (err instanceof StatusError && err.code === 404) return undefined;
-      throw err;
-    }
-  });
+  // NamespaceLifecycle reads namespaces on every create: serve it from a watched mirror.
+  const background = new AbortController();
+  const namespacePrefix = resourcePrefix({ group: '', resource: 'namespaces' });
+  const namespaceCache = new ObjectCache(storage, namespacePrefix);
+  const cacheRun = namespaceCache.run(background.signal);
+  const admission = namespaceLifecycle((name) => namespaceCache.get(namespacePrefix + name));
   const endpoints: Endpoint[] = [];
   for (const resource of servedResources()) {
     const store = new GenericStore({ resource, storage, features, admission });
@@ -125,6 +125,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       closing ??= (async () => {
         await controllers.stop();
         await server.close();
+        background.abort();
+        await cacheRun;
         await kv.close();
       })();
       return closing;

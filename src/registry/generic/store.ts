@@ -25,6 +25,8 @@ export interface GenericStoreOptions {
   readonly features: FeatureGateReader;
   readonly admission?: ValidatingAdmission;
   readonly clock?: () => Date;
+  /** Name generator for generateName (default: upstream's 5 random characters). */
+  readonly generateName?: (base: string) => string;
 }
 
 export interface WriteResult {
@@ -57,6 +59,7 @@ export class GenericStore {
   readonly #features: FeatureGateReader;
   readonly #admission: ValidatingAdmission | undefined;
   readonly #clock: () => Date;
+  readonly #generateName: (base: string) => string;
 
   constructor(o: GenericStoreOptions) {
     this.resource = o.resource;
@@ -64,6 +67,7 @@ export class GenericStore {
     this.#features = o.features;
     this.#admission = o.admission;
     this.#clock = o.clock ?? (() => new Date());
+    this.#generateName = o.generateName ?? generateName;
   }
 
   get #gr() {
@@ -176,7 +180,7 @@ export class GenericStore {
     fillSystemFields(obj, this.#clock());
     const name = obj.metadata.name ?? '';
     if (name === '' && (obj.metadata.generateName ?? '') !== '') {
-      obj.metadata.name = generateName(obj.metadata.generateName!);
+      obj.metadata.name = this.#generateName(obj.metadata.generateName!);
     }
     strategy.prepareForCreate(ctx, obj);
     this.#validateCreate(strategy, ctx, obj);
@@ -212,6 +216,13 @@ export class GenericStore {
       );
       return { object: stored, warnings, created: true };
     } catch (err) {
+      if (
+        err instanceof StorageError &&
+        err.code === 'KeyExists' &&
+        (obj.metadata.generateName ?? '') !== ''
+      ) {
+        throw apiErrors.serverTimeoutForKind(this.#gk, 'POST');
+      }
       throw translateStorageError(err, this.#gr, name, 'create');
     }
   }

@@ -1,0 +1,491 @@
+#!/usr/bin/env node
+// nanokube benchmark: time to ready, idle RSS, pod creates/s and a 10k-pod LIST, against the
+// compiled server in dist/ (run `npm run build` first). Loopback only; every phase is bounded.
+//
+//   npm run build && npm run bench            full run, writes bench/results.json
+//   npm run bench -- --quick                  smoke run (small counts), writes bench/results-quick.json
+//   npm run bench -- --cpu-prof DIR           also write a V8 CPU profile of the load server to DIR
+//
+// Flags: --quick, --runs N, --creates N, --list N, --concurrency N, --cpu-prof DIR, --keep, --out FILE
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { parse as parseYaml } from 'yaml';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'dist', 'nanokube.js');
+
+// ---------------------------------------------------------------------------------------------
+// options
+
+function parseArgs(argv) {
+  const quick = argv.includes('--quick');
+  const o = {
+    quick,
+    runs: quick ? 2 : 5,
+    creates: quick ? 300 : 5000,
+    list: quick ? 1000 : 10000,
+    concurrency: 16,
+    pageSize: 500,
+    listRepeats: quick ? 1 : 3,
+    cpuProf: undefined,
+    keep: false,
+    out: join(root, 'bench', quick ? 'results-quick.json' : 'results.json'),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`flag needs an argument: ${a}`);
+      return v;
+    };
+    const int = () => {
+      const n = Number(next());
+      if (!Number.isInteger(n) || n <= 0) throw new Error(`${a} needs a positive integer`);
+      return n;
+    };
+    if (a === '--quick') continue;
+    else if (a === '--runs') o.runs = int();
+    else if (a === '--creates') o.creates = int();
+    else if (a === '--list') o.list = int();
+    else if (a === '--concurrency') o.concurrency = int();
+    else if (a === '--cpu-prof') o.cpuProf = resolve(next());
+    else if (a === '--keep') o.keep = true;
+    else if (a === '--out') o.out = resolve(next());
+    else throw new Error(`unknown flag: ${a}`);
+  }
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// small helpers
+
+const median = (xs) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const round = (n, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+
+const tempDirs = [];
+function freshDir() {
+  const d = mkdtempSync(join(tmpdir(), 'nanokube-bench-'));
+  tempDirs.push(d);
+  return d;
+}
+
+/** Resident set size of a process in MiB (Linux /proc), or NaN elsewhere. */
+function rssMiB(pid, field = 'VmRSS') {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// the server process
+
+const live = new Set();
+
+/**
+ * Spawns `nanokube serve` on `dataDir` and resolves once its ready line is printed, with the
+ * figure the process reports and the wall time from spawn to the line.
+ */
+function startServer(dataDir, { nodeArgs = [], timeoutMs = 30_000 } = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const t0 = performance.now();
+    const child = spawn(
+      process.execPath,
+      [...nodeArgs, cli, 'serve', '--data-dir', dataDir, '--secure-port', '0'],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    live.add(child);
+    child.on('exit', () => live.delete(child));
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server not ready within ${timeoutMs} ms\nstdout: ${out}\nstderr: ${err}`));
+    }, timeoutMs);
+    child.stderr.on('data', (c) => (err += c));
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /nanokube ready in ([\d.]+)s: serving (https:\/\/\S+)/.exec(out);
+      const k = /export KUBECONFIG=(\S+)/.exec(out);
+      if (m && k) {
+        clearTimeout(timer);
+        child.stdout.removeAllListeners('data');
+        child.stdout.resume();
+        resolvePromise({
+          child,
+          pid: child.pid,
+          readySeconds: Number(m[1]),
+          wallMs: performance.now() - t0,
+          url: m[2],
+          kubeconfigPath: k[1],
+        });
+      }
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited before ready (code ${code}, signal ${signal})\nstderr: ${err}`));
+    });
+  });
+}
+
+/** SIGTERM and wait for exit (SIGKILL after `graceMs`). */
+function stopServer(child, graceMs = 10_000) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTPS client (admin client certificate from the kubeconfig, keep-alive agent)
+
+function clientFor(server, maxSockets) {
+  const kc = parseYaml(readFileSync(server.kubeconfigPath, 'utf8'));
+  const b64 = (s) => Buffer.from(s, 'base64').toString('utf8');
+  const cluster = kc.clusters[0].cluster;
+  const user = kc.users[0].user;
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets,
+    ca: b64(cluster['certificate-authority-data']),
+    cert: b64(user['client-certificate-data']),
+    key: b64(user['client-key-data']),
+  });
+  const url = new URL(cluster.server);
+  /** Resolves with { status, text, ms }; rejects on network errors or after `timeoutMs`. */
+  const send = (method, path, body, timeoutMs = 60_000) =>
+    new Promise((res, rej) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers = { accept: 'application/json' };
+      if (payload !== undefined) {
+        headers['content-type'] = 'application/json';
+        headers['content-length'] = String(Buffer.byteLength(payload));
+      }
+      const t0 = performance.now();
+      const req = request({ host: url.hostname, port: url.port, method, path, headers, agent }, (r) => {
+        const chunks = [];
+        r.on('data', (c) => chunks.push(c));
+        r.on('end', () =>
+          res({
+            status: r.statusCode,
+            text: Buffer.concat(chunks).toString('utf8'),
+            ms: performance.now() - t0,
+          }),
+        );
+        r.on('error', rej);
+      });
+      req.setTimeout(timeoutMs, () =>
+        req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)),
+      );
+      req.on('error', rej);
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+  return { send, close: () => agent.destroy() };
+}
+
+const podPath = '/api/v1/namespaces/default/pods';
+const pod = () => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { generateName: 'p-' },
+  spec: { containers: [{ name: 'c', image: 'nginx' }] },
+});
+
+/**
+ * A generated name that collides with an existing pod: 5 random characters give a ~30% chance of
+ * one collision per 3000 pods. Kubernetes 1.27 answers 500 ServerTimeout (clients retry); accept
+ * 409 AlreadyExists too. Either way the create is retried and counted.
+ */
+const isNameCollision = (r) => r.status === 409 || (r.status === 500 && r.text.includes('"ServerTimeout"'));
+
+/** Creates `count` pods with `concurrency` workers; returns latencies (ms), wall ms, failures, retries. */
+async function createPods(client, count, concurrency) {
+  const latencies = [];
+  const failures = [];
+  const collisions = [];
+  let next = 0;
+  const t0 = performance.now();
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const r = await client.send('POST', podPath, pod());
+        if (r.status === 201) latencies.push(r.ms);
+        else if (isNameCollision(r) && attempt < 4) {
+          collisions.push(`${r.status} ${r.text.slice(0, 300)}`);
+          continue;
+        } else failures.push(`${r.status} ${r.text.slice(0, 200)}`);
+        break;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { latencies, wallMs: performance.now() - t0, failures, collisions };
+}
+
+/** Pages through the pod list; returns total ms, per-page ms and the item count. */
+async function paginatedList(client, pageSize) {
+  const pages = [];
+  let items = 0;
+  let cont = '';
+  const t0 = performance.now();
+  for (let guard = 0; guard < 10_000; guard++) {
+    const q = `limit=${pageSize}${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`;
+    const r = await client.send('GET', `${podPath}?${q}`);
+    if (r.status !== 200) throw new Error(`paginated LIST: ${r.status} ${r.text.slice(0, 300)}`);
+    const body = JSON.parse(r.text);
+    pages.push(r.ms);
+    items += body.items.length;
+    cont = body.metadata?.continue ?? '';
+    if (!cont) break;
+  }
+  return { totalMs: performance.now() - t0, pages, items };
+}
+
+async function fullList(client) {
+  const t0 = performance.now();
+  const r = await client.send('GET', podPath);
+  if (r.status !== 200) throw new Error(`LIST: ${r.status} ${r.text.slice(0, 300)}`);
+  const body = JSON.parse(r.text);
+  return { totalMs: performance.now() - t0, items: body.items.length, bytes: Buffer.byteLength(r.text) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// phases
+
+async function measureStartup(o) {
+  const first = [];
+  const restart = [];
+  const dirs = [];
+  for (let i = 0; i < o.runs; i++) {
+    const dir = freshDir();
+    dirs.push(dir);
+    const s = await startServer(dir);
+    first.push(s);
+    await stopServer(s.child);
+  }
+  for (const dir of dirs) {
+    const s = await startServer(dir);
+    restart.push(s);
+    await stopServer(s.child);
+  }
+  const summary = (runs) => ({
+    runs: runs.length,
+    readyLineMedianS: round(median(runs.map((r) => r.readySeconds)), 3),
+    wallMedianS: round(median(runs.map((r) => r.wallMs)) / 1000, 3),
+    readyLineS: runs.map((r) => r.readySeconds),
+    wallS: runs.map((r) => round(r.wallMs / 1000, 3)),
+  });
+  return { firstStart: summary(first), restart: summary(restart) };
+}
+
+async function measureLoad(o) {
+  const dir = freshDir();
+  const nodeArgs = o.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', o.cpuProf] : [];
+  const server = await startServer(dir, { nodeArgs });
+  try {
+    await sleep(2000);
+    const idle = { rssMiB: round(rssMiB(server.pid)), hwmMiB: round(rssMiB(server.pid, 'VmHWM')) };
+    log(`idle RSS ${idle.rssMiB} MiB`);
+
+    const client = clientFor(server, o.concurrency);
+    try {
+      const warm = Math.min(200, Math.max(16, Math.floor(o.creates / 20)));
+      await createPods(client, warm, o.concurrency);
+      log(`creating ${o.creates} pods with ${o.concurrency} clients`);
+      const c = await createPods(client, o.creates, o.concurrency);
+      const sorted = [...c.latencies].sort((a, b) => a - b);
+      const creates = {
+        count: o.creates,
+        concurrency: o.concurrency,
+        warmup: warm,
+        ok: c.latencies.length,
+        failed: c.failures.length,
+        failureSamples: c.failures.slice(0, 5),
+        nameCollisionsRetried: c.collisions.length,
+        nameCollisionSample: c.collisions[0],
+        wallMs: round(c.wallMs),
+        perSecond: round(c.latencies.length / (c.wallMs / 1000)),
+        p50Ms: round(percentile(sorted, 50), 2),
+        p99Ms: round(percentile(sorted, 99), 2),
+        maxMs: round(sorted[sorted.length - 1] ?? NaN, 2),
+        rssAfterMiB: round(rssMiB(server.pid)),
+      };
+      log(
+        `creates: ${creates.perSecond}/s p50 ${creates.p50Ms} ms p99 ${creates.p99Ms} ms (${creates.failed} failed)`,
+      );
+
+      const have = warm + c.latencies.length;
+      const topUp = Math.max(0, o.list - have);
+      if (topUp > 0) {
+        log(`topping up with ${topUp} pods`);
+        const t = await createPods(client, topUp, o.concurrency);
+        if (t.failures.length > 0)
+          throw new Error(`top-up creates failed: ${t.failures.slice(0, 3).join('; ')}`);
+      }
+
+      const paged = [];
+      const whole = [];
+      for (let i = 0; i < o.listRepeats; i++) {
+        paged.push(await paginatedList(client, o.pageSize));
+        whole.push(await fullList(client));
+      }
+      const pagedMedian = paged.slice().sort((a, b) => a.totalMs - b.totalMs)[paged.length >> 1];
+      const list = {
+        pods: pagedMedian.items,
+        pageSize: o.pageSize,
+        repeats: o.listRepeats,
+        paginated: {
+          totalMs: round(pagedMedian.totalMs),
+          pages: pagedMedian.pages.length,
+          perPageMedianMs: round(median(pagedMedian.pages), 2),
+          perPageMaxMs: round(Math.max(...pagedMedian.pages), 2),
+          runsTotalMs: paged.map((p) => round(p.totalMs)),
+        },
+        unpaginated: {
+          totalMs: round(median(whole.map((w) => w.totalMs))),
+          items: whole[0].items,
+          bytes: whole[0].bytes,
+          runsTotalMs: whole.map((w) => round(w.totalMs)),
+        },
+        rssAfterMiB: round(rssMiB(server.pid)),
+        hwmAfterMiB: round(rssMiB(server.pid, 'VmHWM')),
+      };
+      log(
+        `paginated LIST of ${list.pods}: ${list.paginated.totalMs} ms; unpaginated ${list.unpaginated.totalMs} ms`,
+      );
+      return { idle, creates, list };
+    } finally {
+      client.close();
+    }
+  } finally {
+    await stopServer(server.child, 30_000);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// report
+
+function table(r) {
+  const s = r.startup;
+  const c = r.load.creates;
+  const l = r.load.list;
+  const rows = [
+    [
+      'Time to ready, first start (ready line / wall, median of ' + s.firstStart.runs + ')',
+      `${s.firstStart.readyLineMedianS} s / ${s.firstStart.wallMedianS} s`,
+      '< 0.3 s',
+    ],
+    [
+      'Time to ready, restart (ready line / wall, median of ' + s.restart.runs + ')',
+      `${s.restart.readyLineMedianS} s / ${s.restart.wallMedianS} s`,
+      '< 0.3 s',
+    ],
+    ['Idle RSS (ready + 2 s)', `${r.load.idle.rssMiB} MiB`, '< 100 MiB'],
+    [
+      `Pod creates/s (${c.concurrency} clients, ${c.count} pods, HTTPS keep-alive)`,
+      `${c.perSecond}/s`,
+      '> 970/s',
+    ],
+    ['Create latency p50 / p99', `${c.p50Ms} ms / ${c.p99Ms} ms`, ''],
+    [
+      `Paginated LIST of ${l.pods} pods (limit=${l.pageSize}, ${l.paginated.pages} pages)`,
+      `${l.paginated.totalMs} ms (${l.paginated.perPageMedianMs} ms/page median, ${l.paginated.perPageMaxMs} max)`,
+      '',
+    ],
+    [
+      `Unpaginated LIST of ${l.unpaginated.items} pods (${round(l.unpaginated.bytes / 1048576)} MiB JSON)`,
+      `${l.unpaginated.totalMs} ms`,
+      '',
+    ],
+    [`RSS after ${l.pods} pods + LISTs (peak)`, `${l.rssAfterMiB} MiB (${l.hwmAfterMiB} MiB)`, ''],
+  ];
+  const lines = [
+    '| Measure | nanokube | Target |',
+    '| --- | --- | --- |',
+    ...rows.map((x) => `| ${x.join(' | ')} |`),
+  ];
+  return lines.join('\n');
+}
+
+/** JSON text as the repository's prettier would write it (plain JSON.stringify when prettier is absent). */
+async function formatJson(file, value) {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  try {
+    const prettier = await import('prettier');
+    const config = (await prettier.resolveConfig(file)) ?? {};
+    return await prettier.format(text, { ...config, filepath: file });
+  } catch {
+    return text;
+  }
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  if (!existsSync(cli)) throw new Error(`${cli} not found: run \`npm run build\` first`);
+  const deadline = setTimeout(
+    () => {
+      process.stderr.write('[bench] overall time limit reached, stopping\n');
+      for (const c of live) c.kill('SIGKILL');
+      process.exit(1);
+    },
+    o.quick ? 180_000 : 900_000,
+  );
+  const env = {
+    date: new Date().toISOString(),
+    mode: o.quick ? 'quick' : 'full',
+    node: process.version,
+    cpu: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,
+    loadavgAtStart: loadavg().map((x) => round(x, 2)),
+  };
+  log(`${env.mode} run on ${env.cpu}, load ${env.loadavgAtStart.join(' ')}`);
+  log(`time to ready: ${o.runs} first starts, ${o.runs} restarts`);
+  const startup = await measureStartup(o);
+  log(`first start ${startup.firstStart.readyLineMedianS} s, restart ${startup.restart.readyLineMedianS} s`);
+  const load = await measureLoad(o);
+  env.loadavgAtEnd = loadavg().map((x) => round(x, 2));
+  const results = { env, startup, load };
+  writeFileSync(o.out, await formatJson(o.out, results));
+  clearTimeout(deadline);
+  process.stdout.write(
+    `\n${table(results)}\n\n(${env.node}, ${env.cpu}, load ${env.loadavgAtStart.join(' ')}; written to ${o.out})\n`,
+  );
+}
+
+const cleanup = () => {
+  for (const c of live) c.kill('SIGKILL');
+  if (!process.argv.includes('--keep')) for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
+};
+process.on('exit', cleanup);
+process.on('SIGINT', () => process.exit(130));
+main().catch((err) => {
+  process.stderr.write(
+    `[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exitCode = 1;
+});

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { StatusError } from '../../machinery/errors.js';
+import { FeatureGates } from '../../machinery/features.js';
+import type { KubeObject } from '../../machinery/object.js';
+import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
+import { KvObjectStore } from '../../storage/object-store.js';
+import { configMapsResource } from '../resources/core/configmaps.js';
+import { GenericStore } from './store.js';
+
+function store(generateName?: (base: string) => string): GenericStore {
+  return new GenericStore({
+    resource: configMapsResource,
+    storage: new KvObjectStore(createMemoryKv()),
+    features: new FeatureGates(),
+    ...(generateName !== undefined ? { generateName } : {}),
+  });
+}
+
+const cm = (meta: Record<string, unknown>): KubeObject =>
+  ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: meta, data: { a: 'b' } }) as KubeObject;
+
+test('a generateName collision answers 500 ServerTimeout as upstream, so clients retry', async () => {
+  const s = store(() => 'fixed-name');
+  await s.create('ns', cm({ generateName: 'fixed-' }), { dryRun: false });
+  await assert.rejects(s.create('ns', cm({ generateName: 'fixed-' }), { dryRun: false }), (e: unknown) => {
+    assert.ok(e instanceof StatusError);
+    assert.deepEqual(e.status, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'The POST operation against ConfigMap could not be completed at this time, please try again.',
+      reason: 'ServerTimeout',
+      details: { name: 'POST', kind: 'ConfigMap' },
+      code: 500,
+    });
+    return true;
+  });
+});
+
+test('system fields are set on create and kept on update; a stale resourceVersion conflicts', async () => {
+  const s = store();
+  const created = (await s.create('ns', cm({ name: 'a', uid: 'mine' }), { dryRun: false })).object;
+  assert.notEqual(created.metadata.uid, 'mine');
+  assert.match(created.metadata.creationTimestamp ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  const updated = (
+    await s.update('ns', 'a', () => cm({ name: 'a', resourceVersion: created.metadata.resourceVersion! }), {
+      dryRun: false,
+    })
+  ).object;
+  assert.equal(updated.metadata.uid, created.metadata.uid);
+  assert.equal(updated.metadata.creationTimestamp, created.metadata.creationTimestamp);
+  await assert.rejects(
+    s.update('ns', 'a', () => cm({ name: 'a', resourceVersion: created.metadata.resourceVersion! }), {
+      dryRun: false,
+    }),
+    (e: unknown) => e instanceof StatusError && e.code === 409,
+  );
+});
+
+test('dry-run create and update persist nothing', async () => {
+  const s = store();
+  await s.create('ns', cm({ name: 'd' }), { dryRun: true });
+  await assert.rejects(s.get('ns', 'd'), (e: unknown) => e instanceof StatusError && e.code === 404);
+  const real = (await s.create('ns', cm({ name: 'e' }), { dryRun: false })).object;
+  await s.update('ns', 'e', () => ({ ...cm({ name: 'e' }), data: { a: 'changed' } }), { dryRun: true });
+  const after = await s.get('ns', 'e');
+  assert.deepEqual(after['data'], { a: 'b' });
+  assert.equal(after.metadata.resourceVersion, real.metadata.resourceVersion);
+});
