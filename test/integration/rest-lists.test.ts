@@ -35,6 +35,7 @@ function watchEvents(
       { host: '127.0.0.1', port: s.port, path, ca: s.pki.caCert, cert: s.pki.adminCert, key: s.pki.adminKey },
       (res) => {
         res.setEncoding('utf8');
+        res.on('end', () => resolve(events));
         res.on('data', (chunk: string) => {
           buf += chunk;
           let nl;
@@ -248,6 +249,19 @@ describe('lists and watches', () => {
       got.map((e) => `${e.type}:${(e.object['metadata'] as { name: string }).name}`),
       ['ADDED:c1', 'ADDED:c3', 'ADDED:c5', 'DELETED:c1', 'ADDED:c2'],
     );
+  });
+
+  it('watch honours timeoutSeconds: the server ends the stream', async () => {
+    const started = Date.now();
+    const events = await watchEvents(
+      s,
+      '/api/v1/namespaces/l/configmaps?watch=1&timeoutSeconds=1&labelSelector=none%3Dx',
+      1,
+      5000,
+    );
+    assert.deepEqual(events, []);
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed >= 900 && elapsed < 4500, `stream ended after ${elapsed} ms`);
   });
 
   it('dryRun=All validates and answers without persisting', async () => {

@@ -7,6 +7,7 @@ import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
 import { KvObjectStore } from '../../storage/object-store.js';
 import { configMapsResource } from '../resources/core/configmaps.js';
 import { GenericStore } from './store.js';
+import { openWatch } from './watch.js';
 
 function store(generateName?: (base: string) => string): GenericStore {
   return new GenericStore({
@@ -68,4 +69,45 @@ test('dry-run create and update persist nothing', async () => {
   const after = await s.get('ns', 'e');
   assert.deepEqual(after['data'], { a: 'b' });
   assert.equal(after.metadata.resourceVersion, real.metadata.resourceVersion);
+});
+
+test('after compaction an old continue token is 410 Expired and an old watch gets a 410 ERROR event', async () => {
+  const kv = createMemoryKv();
+  const s = new GenericStore({
+    resource: configMapsResource,
+    storage: new KvObjectStore(kv),
+    features: new FeatureGates(),
+  });
+  for (const name of ['a', 'b', 'c']) await s.create('ns', cm({ name }), { dryRun: false });
+  const page = await s.list('ns', { limit: 1 });
+  assert.ok(page.continue);
+  const oldRv = page.resourceVersion;
+  await s.create('ns', cm({ name: 'd' }), { dryRun: false });
+  await kv.compact(await kv.currentRevision());
+  await assert.rejects(s.list('ns', { limit: 1, continue: page.continue }), (e: unknown) => {
+    assert.ok(e instanceof StatusError);
+    assert.equal(e.code, 410);
+    assert.equal(e.reason, 'Expired');
+    assert.match(
+      e.message,
+      /^The provided continue parameter is too old to display a consistent list result\./,
+    );
+    return true;
+  });
+  const abort = new AbortController();
+  const events = await openWatch(
+    s,
+    'ns',
+    { resourceVersion: oldRv, signal: abort.signal },
+    new FeatureGates(),
+  );
+  for await (const ev of events) {
+    assert.equal(ev.type, 'ERROR');
+    assert.equal(ev.object['code'], 410);
+    assert.equal(ev.object['reason'], 'Expired');
+    assert.match(String(ev.object['message']), /^too old resource version: \d+ \(\d+\)$/);
+    break;
+  }
+  abort.abort();
+  await kv.close();
 });
