@@ -105,7 +105,7 @@ test('after compaction an old continue token is 410 Expired and an old watch get
     assert.equal(ev.type, 'ERROR');
     assert.equal(ev.object['code'], 410);
     assert.equal(ev.object['reason'], 'Expired');
-    assert.match(String(ev.object['message']), /^too old resource version: \d+ \(\d+\)$/);
+    assert.match(ev.object['message'] as string, /^too old resource version: \d+ \(\d+\)$/);
     break;
   }
   abort.abort();
