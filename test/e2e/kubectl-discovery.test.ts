@@ -50,6 +50,15 @@ describe('kubectl discovery against nanokube serve', { skip: kubectlSkip }, () =
     assert.deepEqual(versions, [...versions].sort());
   });
 
+  it('explain reads OpenAPI v3: our descriptions, field types, nested paths', async () => {
+    const out = await s.ok(['explain', 'deployment']);
+    assert.match(out, /^GROUP:\s+apps\nKIND:\s+Deployment\nVERSION:\s+v1\n/);
+    assert.match(out, /DESCRIPTION:\n\s+A deployment declares a desired pod template/);
+    assert.match(out, /spec\t<DeploymentSpec>/);
+    const field = await s.ok(['explain', 'deployment.spec.replicas']);
+    assert.match(field, /FIELD: replicas <integer>/);
+  });
+
   it('get namespaces: the four bootstrap namespaces are Active', async () => {
     const [header, ...rows] = lines(await s.ok(['get', 'namespaces']));
     assert.deepEqual(columns(header!), ['NAME', 'STATUS', 'AGE']);
