@@ -6,16 +6,14 @@ import type { StrategyContext } from '../../../../machinery/validation-context.j
 import type { JsonObject } from '../../../../util/json.js';
 import { num, obj, str } from '../../../core/v1/access.js';
 import {
-  asSelector,
   immutableSelector,
   intOrPercentValue,
   nonNegative,
   notMoreThan100Percent,
   validatePositiveIntOrPercent,
-  validateRequiredSelector,
 } from './common.js';
-import { goIntOrString, goLabelSelector, goStrategy, invalidGo, notSupportedGo } from './gorender.js';
-import { validateReplicaSetTemplate } from './replicaset.js';
+import { goIntOrString, goStrategy, invalidGo, notSupportedGo } from './gorender.js';
+import { validateSelectorAndTemplate } from './replicaset.js';
 
 function validateRollingUpdateDeployment(ru: JsonObject, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
@@ -76,23 +74,7 @@ export function validateDeploymentSpec(
   const errs: FieldError[] = [];
   const replicas = num(spec, 'replicas') ?? 0;
   errs.push(...nonNegative(replicas, path.child('replicas')));
-  errs.push(...validateRequiredSelector(spec, path, 'deployment'));
-  const selector = asSelector(obj(spec, 'selector'));
-  if (!selector.ok) {
-    errs.push(
-      invalidGo(path.child('selector'), goLabelSelector(obj(spec, 'selector')), 'invalid label selector'),
-    );
-  } else {
-    errs.push(
-      ...validateReplicaSetTemplate(
-        obj(spec, 'template'),
-        selector,
-        path.child('template'),
-        ctx,
-        'ReplicaSet',
-      ),
-    );
-  }
+  errs.push(...validateSelectorAndTemplate(spec, path, ctx));
   errs.push(...validateDeploymentStrategy(obj(spec, 'strategy'), path.child('strategy')));
   const minReadySeconds = num(spec, 'minReadySeconds') ?? 0;
   errs.push(...nonNegative(minReadySeconds, path.child('minReadySeconds')));

@@ -57,7 +57,20 @@ export function validateReplicaSetSpec(
   const errs: FieldError[] = [];
   errs.push(...nonNegative(num(spec, 'replicas') ?? 0, path.child('replicas')));
   errs.push(...nonNegative(num(spec, 'minReadySeconds') ?? 0, path.child('minReadySeconds')));
-  // Upstream reuses the Deployment wording here.
+  errs.push(...validateSelectorAndTemplate(spec, path, ctx));
+  return errs;
+}
+
+/**
+ * The selector and pod template part both ReplicaSet and Deployment specs validate (upstream
+ * repeats it in ValidateReplicaSetSpec and ValidateDeploymentSpec, with the Deployment wording).
+ */
+export function validateSelectorAndTemplate(
+  spec: JsonObject,
+  path: FieldPath,
+  ctx: StrategyContext,
+): FieldError[] {
+  const errs: FieldError[] = [];
   errs.push(...validateRequiredSelector(spec, path, 'deployment'));
   const selector = asSelector(obj(spec, 'selector'));
   if (!selector.ok) {
