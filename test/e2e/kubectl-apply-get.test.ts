@@ -23,6 +23,7 @@ describe('kubectl apply/get against nanokube serve', { skip: kubectlSkip }, () =
 
   it('create namespace', async () => {
     assert.equal(await s.ok(['create', 'namespace', ns]), `namespace/${ns} created\n`);
+    await s.namespaceReady(ns);
   });
 
   it('apply -f of a multi-document YAML creates all four objects', async () => {
@@ -112,6 +113,7 @@ describe('kubectl apply/get against nanokube serve', { skip: kubectlSkip }, () =
     assert.deepEqual(
       cm.slice(1).map((r) => columns(r).slice(0, 2)),
       [
+        ['kube-root-ca.crt', '1'],
         ['other', '1'],
         ['web-config', '1'],
       ],
@@ -204,7 +206,7 @@ describe('kubectl apply/get against nanokube serve', { skip: kubectlSkip }, () =
     );
     assert.equal(
       await s.ok(['get', 'cm', '-n', ns, '-o', 'jsonpath={.items[*].metadata.name}']),
-      'other web-config',
+      'kube-root-ca.crt other web-config',
     );
   });
 
@@ -213,7 +215,11 @@ describe('kubectl apply/get against nanokube serve', { skip: kubectlSkip }, () =
       await s.ok(['get', 'cm', '-n', ns, '-l', 'app=web', '-o', 'name']),
       'configmap/web-config\n',
     );
-    assert.equal(await s.ok(['get', 'cm', '-n', ns, '-l', 'app!=web', '-o', 'name']), 'configmap/other\n');
+    // != also matches objects without the label, such as the published kube-root-ca.crt.
+    assert.equal(
+      await s.ok(['get', 'cm', '-n', ns, '-l', 'app!=web', '-o', 'name']),
+      'configmap/kube-root-ca.crt\nconfigmap/other\n',
+    );
     assert.equal(
       await s.ok(['get', 'deploy,svc,cm,secret', '-n', ns, '-l', 'app=web', '-o', 'name']),
       'deployment.apps/web\nservice/web\nconfigmap/web-config\n',
@@ -238,6 +244,7 @@ describe('kubectl apply/get against nanokube serve', { skip: kubectlSkip }, () =
     assert.deepEqual(
       mine.map((c) => c.slice(0, 3)),
       [
+        [ns, 'kube-root-ca.crt', '1'],
         [ns, 'other', '1'],
         [ns, 'web-config', '1'],
       ],

@@ -12,6 +12,7 @@ describe('kubectl describe/diff/delete against nanokube serve', { skip: kubectlS
 
   it('setup: namespace, app and a second configmap', async () => {
     await s.ok(['create', 'namespace', ns]);
+    await s.namespaceReady(ns);
     appFile = s.kubectl.file('app.yaml', webAppYaml(ns, { greeting: 'hi' }));
     await s.ok(['apply', '-f', appFile]);
     await s.ok(['create', 'configmap', 'other', '-n', ns, '--from-literal=x=1']);
@@ -82,10 +83,12 @@ describe('kubectl describe/diff/delete against nanokube serve', { skip: kubectlS
       await s.ok(['delete', '-f', appFile]),
       'deployment.apps "web" deleted\nservice "web" deleted\nconfigmap "web-config" deleted\nsecret "web-secret" deleted\n',
     );
-    const r = await s.run(['get', 'deploy,svc,cm,secret', '-n', ns]);
+    const r = await s.run(['get', 'deploy,svc,secret', '-n', ns]);
     assert.equal(r.code, 0);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr, `No resources found in ${ns} namespace.\n`);
+    // Only the controller-published CA bundle is left among the config maps.
+    assert.equal(await s.ok(['get', 'cm', '-n', ns, '-o', 'name']), 'configmap/kube-root-ca.crt\n');
   });
 
   it('delete deploy --all', async () => {
@@ -97,7 +100,7 @@ describe('kubectl describe/diff/delete against nanokube serve', { skip: kubectlS
     );
     assert.equal(
       await s.ok(['get', 'svc,cm', '-n', ns, '-o', 'name']),
-      'service/web\nconfigmap/web-config\n',
+      'service/web\nconfigmap/kube-root-ca.crt\nconfigmap/web-config\n',
     );
   });
 

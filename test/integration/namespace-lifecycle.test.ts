@@ -71,4 +71,35 @@ describe('namespace lifecycle', () => {
     });
     await until(async () => (await s.request('GET', '/api/v1/namespaces/gone')).status === 404);
   });
+
+  it('every active namespace gets a default ServiceAccount and kube-root-ca.crt, recreated when deleted', async () => {
+    await s.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh' } },
+    });
+    await until(
+      async () => (await s.request('GET', '/api/v1/namespaces/fresh/serviceaccounts/default')).status === 200,
+    );
+    await until(
+      async () =>
+        (await s.request('GET', '/api/v1/namespaces/fresh/configmaps/kube-root-ca.crt')).status === 200,
+    );
+    const ca = (await s.request('GET', '/api/v1/namespaces/fresh/configmaps/kube-root-ca.crt')).json<{
+      data: Record<string, string>;
+    }>();
+    assert.equal(ca.data['ca.crt'], s.pki.caCert);
+    for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+      await until(
+        async () =>
+          (await s.request('GET', `/api/v1/namespaces/${ns}/serviceaccounts/default`)).status === 200,
+      );
+    }
+    const before = (await s.request('GET', '/api/v1/namespaces/fresh/serviceaccounts/default')).json<{
+      metadata: { uid: string };
+    }>();
+    assert.equal((await s.request('DELETE', '/api/v1/namespaces/fresh/serviceaccounts/default')).status, 200);
+    await until(async () => {
+      const r = await s.request('GET', '/api/v1/namespaces/fresh/serviceaccounts/default');
+      return r.status === 200 && r.json<{ metadata: { uid: string } }>().metadata.uid !== before.metadata.uid;
+    });
+  });
 });

@@ -5,6 +5,10 @@
 import type { ClientCredentials } from '../../client/rest-client.js';
 import { RestClient } from '../../client/rest-client.js';
 import { NamespaceController } from '../../controllers/namespace/namespace-controller.js';
+import {
+  defaultServiceAccountController,
+  rootCaPublisher,
+} from '../../controllers/namespaced-defaults/defaults.js';
 import type { Logger } from '../../util/log.js';
 
 export interface RunningControllers {
@@ -18,6 +22,8 @@ export function startControllers(credentials: ClientCredentials, log: Logger): R
     log.v(2, `${name}: ${err instanceof Error ? err.message : String(err)}`);
   const running = [
     new NamespaceController({ client, onError: onError('namespace-controller') }).run(abort.signal),
+    defaultServiceAccountController(client, onError('serviceaccount-controller')).run(abort.signal),
+    rootCaPublisher(client, credentials.ca, onError('root-ca-cert-publisher')).run(abort.signal),
   ];
   return {
     async stop() {

@@ -39,6 +39,8 @@ export interface ServerOptions {
   readonly log?: Logger;
   /** SQLite `synchronous` (default FULL). */
   readonly synchronous?: 'FULL' | 'NORMAL' | 'OFF';
+  /** Run the built-in controllers in-process (default true); tests of raw API semantics turn them off. */
+  readonly controllers?: boolean;
 }
 
 export interface RunningServer {
@@ -111,10 +113,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const kubeconfigPath = resolve(o.kubeconfigPath ?? join(dataDir, 'kubeconfig'));
   await writeKubeconfig(kubeconfigPath, url, pki);
-  const controllers = startControllers(
-    { server: url, ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey },
-    log,
-  );
+  const controllers =
+    o.controllers === false
+      ? { stop: () => Promise.resolve() }
+      : startControllers({ server: url, ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey }, log);
   let closing: Promise<void> | undefined;
   return {
     url,

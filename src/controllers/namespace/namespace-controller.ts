@@ -7,6 +7,7 @@ import { ApiError } from '../../client/rest-client.js';
 import type { RestClient } from '../../client/rest-client.js';
 import { collectionPath, discoverResources } from '../../client/discovery.js';
 import type { ServedResource } from '../../client/discovery.js';
+import { runInformer } from '../../client/informer.js';
 import { WorkQueue } from '../../client/workqueue.js';
 import { isJsonObject } from '../../util/json.js';
 import type { JsonObject } from '../../util/json.js';
@@ -39,32 +40,17 @@ export class NamespaceController {
 
   /** Runs until `signal` aborts. */
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.#informer(signal), this.#queue.run((ns) => this.#sync(ns, signal), signal)]);
-  }
-
-  async #informer(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        const list = await this.#client.request('GET', '/api/v1/namespaces', { signal });
-        const items = Array.isArray(list['items']) ? list['items'] : [];
-        for (const item of items) {
-          const name = isJsonObject(item) ? terminating(item) : undefined;
-          if (name !== undefined) this.#queue.add(name);
-        }
-        const listRv = isJsonObject(list['metadata']) ? list['metadata']['resourceVersion'] : undefined;
-        const rv = typeof listRv === 'string' ? listRv : '';
-        const path = `/api/v1/namespaces?watch=1&allowWatchBookmarks=true&resourceVersion=${encodeURIComponent(rv)}`;
-        for await (const ev of this.#client.watch(path, signal)) {
-          if (ev.type === 'ERROR') break;
-          const name = terminating(ev.object);
-          if (name !== undefined && ev.type !== 'DELETED') this.#queue.add(name);
-        }
-      } catch (err) {
-        if (signal.aborted) return;
-        this.#onError(err);
-        await new Promise((r) => setTimeout(r, 1000).unref());
-      }
-    }
+    const enqueue = (ns: JsonObject): void => {
+      const name = terminating(ns);
+      if (name !== undefined) this.#queue.add(name);
+    };
+    await Promise.all([
+      runInformer(
+        { client: this.#client, path: '/api/v1/namespaces', onObject: enqueue, onError: this.#onError },
+        signal,
+      ),
+      this.#queue.run((ns) => this.#sync(ns, signal), signal),
+    ]);
   }
 
   /** Deletes the namespace's content; returns a retry delay while content remains. */

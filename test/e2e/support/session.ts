@@ -22,6 +22,11 @@ export interface Session {
   ok(args: readonly string[], o?: RunOptions): Promise<string>;
   /** Runs kubectl and returns the full result. */
   run(args: readonly string[], o?: RunOptions): Promise<KubectlResult>;
+  /**
+   * Waits until the controllers have filled a new namespace (default ServiceAccount and
+   * kube-root-ca.crt), as a real cluster's e2e framework does, so lists are deterministic.
+   */
+  namespaceReady(ns: string): Promise<void>;
 }
 
 export function kubectlSession(): Session {
@@ -41,6 +46,23 @@ export function kubectlSession(): Session {
       const r = await session.kubectl.run(args, o);
       assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed (${r.code}):\n${r.stderr}${r.stdout}`);
       return r.stdout;
+    },
+    async namespaceReady(ns) {
+      for (let i = 0; i < 100; i++) {
+        const sa = await session.kubectl.run(['get', 'serviceaccount', 'default', '-n', ns, '-o', 'name']);
+        const ca = await session.kubectl.run([
+          'get',
+          'configmap',
+          'kube-root-ca.crt',
+          '-n',
+          ns,
+          '-o',
+          'name',
+        ]);
+        if (sa.code === 0 && ca.code === 0) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.fail(`namespace ${ns} did not get its default ServiceAccount and kube-root-ca.crt`);
     },
   };
   before(async () => {
