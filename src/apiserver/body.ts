@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { parseDocument } from 'yaml';
 import { apiErrors } from '../machinery/errors.js';
+import { exceedsJsonDepth } from './json-depth.js';
 import { bodyMediaType } from './negotiate.js';
 
 /** kube-apiserver's default maximum request body (3 MiB). */
@@ -52,15 +53,30 @@ export function decodeBody(contentType: string | undefined, bytes: Buffer): Deco
     if (doc.errors.length > 0) {
       throw apiErrors.badRequest(`error converting YAML to JSON: ${doc.errors[0]!.message}`);
     }
-    const value: unknown = doc.toJS({ maxAliasCount: 100 });
-    return { value, raw: JSON.stringify(value) ?? 'null', yamlDuplicates: [] };
+    let value: unknown;
+    let raw: string;
+    try {
+      value = doc.toJS({ maxAliasCount: 100 });
+      // A self-referencing alias yields a cyclic value: too deep, like any over-nested document.
+      if (exceedsJsonDepth(value)) throw new Error('exceeded max depth');
+      raw = JSON.stringify(value) ?? 'null';
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw apiErrors.badRequest(`error converting YAML to JSON: ${message}`);
+    }
+    return { value, raw, yamlDuplicates: [] };
   }
   if (media === 'application/json' || media === '' || media.endsWith('+json')) {
+    let value: unknown;
     try {
-      return { value: JSON.parse(text) as unknown, raw: text, yamlDuplicates: [] };
+      value = JSON.parse(text);
     } catch (err) {
       throw apiErrors.badRequest(`couldn't get version/kind; json parse error: ${goJsonError(err)}`);
     }
+    if (exceedsJsonDepth(value)) {
+      throw apiErrors.badRequest("couldn't get version/kind; json parse error: exceeded max depth");
+    }
+    return { value, raw: text, yamlDuplicates: [] };
   }
   throw apiErrors.unsupportedMediaType(media, accepted);
 }

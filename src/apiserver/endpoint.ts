@@ -1,4 +1,5 @@
 /** What the handlers need to serve one resource: its info, store and schema registry. */
+import { apiErrors } from '../machinery/errors.js';
 import type { ResourceInfo } from '../apis/resource.js';
 import type { SchemaRegistry } from '../apis/schema/types.js';
 import type { GenericStore } from '../registry/generic/store.js';
@@ -32,12 +33,24 @@ export function queryString(url: URL, name: string): string | undefined {
   return v === null ? undefined : v;
 }
 
+const int64Max = 2n ** 63n - 1n;
+
+/**
+ * An integer query parameter parsed like Go's strconv.ParseInt(s, 10, 64) (how upstream decodes
+ * ListOptions/DeleteOptions fields): 400 BadRequest with strconv's message when it does not parse.
+ * An absent or empty parameter is undefined. Values beyond 2^53 lose precision.
+ */
 export function queryInt(url: URL, name: string): number | undefined {
   const v = url.searchParams.get(name);
   if (v === null || v === '') return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n)) return undefined;
-  return n;
+  if (!/^[+-]?\d+$/.test(v)) {
+    throw apiErrors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  }
+  const n = BigInt(v);
+  if (n > int64Max || n < -int64Max - 1n) {
+    throw apiErrors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
+  }
+  return Number(n);
 }
 
 export function queryBool(url: URL, name: string): boolean | undefined {

@@ -22,12 +22,20 @@ export interface RequestInfo {
   readonly method: string;
 }
 
+function decodedOrRaw(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 function truthy(v: string | null): boolean {
   return v !== null && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
-export function parseRequestInfo(method: string, url: URL): RequestInfo {
-  const path = url.pathname;
+/** `path` is the decoded request path (default: the URL's path, decoded where it can be). */
+export function parseRequestInfo(method: string, url: URL, path = decodedOrRaw(url.pathname)): RequestInfo {
   const parts = path.split('/').filter((p) => p.length > 0);
   const base = {
     isResourceRequest: false,

@@ -2,6 +2,7 @@
  * The HTTP/2 (with HTTP/1.1 fallback) TLS front door: request lifecycle, non-resource paths
  * (health, version, discovery, OpenAPI) and resource requests routed to the verb handlers.
  */
+import { setMaxListeners } from 'node:events';
 import { createSecureServer } from 'node:http2';
 import type { Http2SecureServer, Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ import { handleHealth } from './health.js';
 import type { HealthChecks } from './health.js';
 import { OpenApiHandler } from './openapi/handler.js';
 import { parseRequestInfo } from './request-info.js';
+import { decodedRequestPath } from './request-path.js';
 import { writeError, writeObject } from './response.js';
 import { routeResource } from './router.js';
 
@@ -48,6 +50,8 @@ export class ApiServer {
 
   constructor(o: ApiServerOptions) {
     this.#o = o;
+    // Every in-flight resource request listens for shutdown: many concurrent watches are normal.
+    setMaxListeners(0, this.#shutdown.signal);
     for (const e of o.endpoints)
       this.#endpoints.set(`${e.info.group}/${e.info.version}/${e.info.resource}`, e);
     const resources = (): ResourceInfo[] => o.endpoints.map((e) => e.info);
@@ -73,13 +77,15 @@ export class ApiServer {
 
   async #serve(req: Http2ServerRequest, res: Http2ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
-    const url = new URL(req.url, 'https://localhost');
-    const parts = url.pathname.split('/').filter((x) => x.length > 0);
     res.once('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       this.#o.log.v(4, `${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
     });
     try {
+      // Checked before URL parsing, which would resolve `..` segments into another path.
+      const path = decodedRequestPath(req.url);
+      const url = new URL(req.url, 'https://localhost');
+      const parts = path.split('/').filter((x) => x.length > 0);
       if (await handleHealth(res, url, this.#o.health, this.#shutdown.signal.aborted)) return;
       if (url.pathname === '/version' || url.pathname === '/version/') {
         writeObject(res, 200, this.#o.version);
@@ -88,7 +94,7 @@ export class ApiServer {
       if (url.pathname.startsWith('/openapi/') || url.pathname === '/swagger-2.0.0.pb-v1') {
         if (await this.#openapi.handle(req, res, url)) return;
       }
-      const info = parseRequestInfo(req.method, url);
+      const info = parseRequestInfo(req.method, url, path);
       if (!info.isResourceRequest) {
         if (this.#discovery.handle(req, res, parts)) return;
         if (url.pathname === '/') {

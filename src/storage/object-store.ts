@@ -17,11 +17,21 @@ import type { KeyValue, KvEvent, KvStore } from './kv/types.js';
 import { prefixEnd } from './kv/types.js';
 
 const maxUpdateAttempts = 64;
+/** Rows read per range call of a paged list. */
+const maxChunk = 10000;
 
 /** The object just written, with the write's revision as its resourceVersion. */
 function withRevision(obj: KubeObject, revision: number): KubeObject {
   obj.metadata.resourceVersion = String(revision);
   return obj;
+}
+
+/**
+ * Upstream refuses a create only when resourceVersion parses (strconv.ParseUint) to a non-zero
+ * number; anything else ("", "0", "abc") is dropped on the way to storage.
+ */
+function isNonZeroUint64(rv: string): boolean {
+  return /^\d+$/.test(rv) && /[1-9]/.test(rv) && BigInt(rv) < 2n ** 64n;
 }
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
@@ -71,7 +81,7 @@ export class KvObjectStore implements ObjectStore {
     obj: KubeObject,
     options: { readonly ttlSeconds?: number } = {},
   ): Promise<KubeObject> {
-    if (obj.metadata.resourceVersion !== undefined && obj.metadata.resourceVersion !== '') {
+    if (isNonZeroUint64(obj.metadata.resourceVersion ?? '')) {
       throw new StorageError(
         'InvalidObject',
         key,
@@ -134,7 +144,8 @@ export class KvObjectStore implements ObjectStore {
         return { items, revision: served };
       }
       // Fill the page with matches, reading in growing chunks at one fixed revision.
-      let chunk = limit;
+      // A huge limit (up to int64) is read in bounded chunks like any other.
+      let chunk = Math.min(limit, maxChunk);
       let lastKey: string | undefined;
       let more = false;
       let total = 0;
@@ -155,7 +166,7 @@ export class KvObjectStore implements ObjectStore {
         }
         if (!r.more) break;
         start = `${lastKey!}\u0000`;
-        chunk = Math.min(chunk * 2, 10000);
+        chunk = Math.min(chunk * 2, maxChunk);
       }
       if (!more || lastKey === undefined) return { items, revision: served };
       const next = `${lastKey}\u0000`.slice(options.prefix.length);

@@ -66,7 +66,30 @@ const RFC3339 =
 
 /** time.Parse's error for metav1.Time (RFC3339) or MicroTime (RFC3339 with microseconds). */
 export function timeError(text: string, micro: boolean): string | undefined {
-  if (RFC3339.test(text)) return undefined;
+  if (RFC3339.test(text)) {
+    const range = timeRangeError(text);
+    return range === undefined ? undefined : `parsing time ${JSON.stringify(text)}: ${range} out of range`;
+  }
   const layout = micro ? '2006-01-02T15:04:05.000000Z07:00' : '2006-01-02T15:04:05Z07:00';
   return `parsing time ${JSON.stringify(text)} as "${layout}": cannot parse ${JSON.stringify(text)} as "2006"`;
+}
+
+function daysIn(month: number, year: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** The first field of a well-formed RFC 3339 text that time.Parse finds out of range, in its order. */
+function timeRangeError(text: string): string | undefined {
+  const n = (from: number): number => Number(text.slice(from, from + 2));
+  const year = Number(text.slice(0, 4));
+  const month = n(5);
+  const day = n(8);
+  if (month < 1 || month > 12) return 'month';
+  if (day > 31) return 'day';
+  if (n(11) > 23) return 'hour';
+  if (n(14) > 59) return 'minute';
+  if (n(17) > 59) return 'second';
+  if (day < 1 || day > daysIn(month, year)) return 'day';
+  return undefined;
 }

@@ -1,16 +1,9 @@
 /** Decodes list/watch query parameters into a ListRequest. */
-import { apiErrors } from '../../machinery/errors.js';
 import type { ListRequest } from '../../registry/options.js';
-import { queryString } from '../endpoint.js';
+import { queryInt, queryString } from '../endpoint.js';
 
 export function listRequestOf(url: URL): ListRequest {
-  const limitText = queryString(url, 'limit');
-  let limit: number | undefined;
-  if (limitText !== undefined && limitText !== '') {
-    limit = Number(limitText);
-    if (!Number.isInteger(limit))
-      throw apiErrors.badRequest(`limit: Invalid value: "${limitText}": must be an integer`);
-  }
+  const limit = queryInt(url, 'limit');
   const r: { -readonly [K in keyof ListRequest]: ListRequest[K] } = {};
   const labelSelector = queryString(url, 'labelSelector');
   if (labelSelector !== undefined) r.labelSelector = labelSelector;

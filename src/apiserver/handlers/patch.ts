@@ -7,35 +7,20 @@ import { applyMergePatch } from '../../machinery/patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../../machinery/patch/strategic-merge-patch.js';
 import { isJsonObject } from '../../util/json.js';
 import type { JsonValue } from '../../util/json.js';
-import { readBody } from '../body.js';
 import { decodeTyped, fieldValidationOf } from '../decode-request.js';
 import type { HandlerContext } from '../endpoint.js';
 import { dryRun, queryString } from '../endpoint.js';
-import { bodyMediaType, negotiateObject } from '../negotiate.js';
+import { negotiateObject } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
+import { patchMediaType, readPatch } from './patch-body.js';
 import { subresourceStrategy } from './subresource.js';
-
-const patchTypes = [
-  'application/json-patch+json',
-  'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
-];
 
 export async function handlePatch(ctx: HandlerContext): Promise<void> {
   const negotiated = negotiateObject(ctx.req.headers.accept);
-  const media = bodyMediaType(ctx.req.headers['content-type']);
-  if (!patchTypes.includes(media)) {
-    throw apiErrors.unsupportedMediaType(media, patchTypes);
-  }
+  const media = patchMediaType(ctx.req);
   const fieldValidation = fieldValidationOf(ctx.url);
-  const text = (await readBody(ctx.req)).toString('utf8');
-  let patch: unknown;
-  try {
-    patch = JSON.parse(text);
-  } catch (err) {
-    throw apiErrors.badRequest(`error decoding patch: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  const patch = await readPatch(ctx.req);
   const { info, store } = ctx.endpoint;
   const apply = (current: KubeObject): JsonValue => {
     switch (media) {
@@ -65,6 +50,9 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
         patched = apply(current);
       } catch (err) {
         if (isPatchError(err)) throw err.toStatusError();
+        // The patch algorithms recurse per nesting level: a patch nested close to the 10000 levels
+        // the body may have can exhaust the stack. That is the request's shape, not a server fault.
+        if (err instanceof RangeError) throw apiErrors.badRequest('error applying patch: exceeded max depth');
         throw err;
       }
       const typed = decodeTyped({ info, schemas: ctx.schemas, body: { value: patched }, fieldValidation });

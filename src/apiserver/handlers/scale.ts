@@ -12,8 +12,9 @@ import type { JsonObject, JsonValue } from '../../util/json.js';
 import { decodeBody, readBody } from '../body.js';
 import type { HandlerContext } from '../endpoint.js';
 import { dryRun } from '../endpoint.js';
-import { bodyMediaType, negotiateObject } from '../negotiate.js';
+import { negotiateObject } from '../negotiate.js';
 import { writeObject } from '../response.js';
+import { patchMediaType, readPatch } from './patch-body.js';
 
 function at(obj: JsonValue | undefined, path: string): JsonValue | undefined {
   let cur: JsonValue | undefined = obj;
@@ -72,8 +73,14 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
   if (verb !== 'update' && verb !== 'patch') {
     throw apiErrors.methodNotSupported({ group: info.group, resource: `${info.resource}/scale` }, verb);
   }
-  const bytes = await readBody(ctx.req);
-  const media = bodyMediaType(ctx.req.headers['content-type']);
+  let body: unknown;
+  let media = '';
+  if (verb === 'update') {
+    body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req)).value;
+  } else {
+    media = patchMediaType(ctx.req);
+    body = await readPatch(ctx.req);
+  }
   const result = await store.update(
     namespace,
     name,
@@ -83,14 +90,23 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
       const before = scaleOf(current, scale);
       let desired: JsonValue;
       try {
-        if (verb === 'update')
-          desired = decodeBody(ctx.req.headers['content-type'], bytes).value as JsonValue;
-        else if (media === 'application/json-patch+json')
-          desired = applyJsonPatch(before, JSON.parse(bytes.toString()));
-        else desired = applyMergePatch(before, JSON.parse(bytes.toString()));
+        if (verb === 'update') desired = body as JsonValue;
+        else if (media === 'application/json-patch+json') desired = applyJsonPatch(before, body);
+        else desired = applyMergePatch(before, body);
       } catch (err) {
         if (isPatchError(err)) throw err.toStatusError();
         throw err;
+      }
+      // A body (or patch result) that is no object must not read as "replicas: 0".
+      if (!isJsonObject(desired)) {
+        throw apiErrors.badRequest(`Object 'Kind' is missing in '${JSON.stringify(desired).slice(0, 200)}'`);
+      }
+      // Upstream validates the Scale's ObjectMeta: a Scale without a name changes nothing.
+      const scaleName = at(desired, 'metadata.name');
+      if (typeof scaleName !== 'string' || scaleName === '') {
+        throw apiErrors.invalid({ group: 'autoscaling', kind: 'Scale' }, name, [
+          fieldErrors.required('metadata.name', 'name or generateName is required'),
+        ]);
       }
       const replicas = at(desired, 'spec.replicas');
       if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas))) {

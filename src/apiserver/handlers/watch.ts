@@ -13,16 +13,19 @@ import { listRequestOf } from './list-request.js';
 /** Upstream's --min-request-timeout default: watches without timeoutSeconds last 30-60 minutes. */
 const minRequestTimeoutSeconds = 1800;
 const bookmarkIntervalMs = 60_000;
+const maxTimerMs = 2 ** 31 - 1;
 
 export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const negotiated = negotiateObject(ctx.req.headers.accept);
   const { store, info } = ctx.endpoint;
-  const timeout =
-    queryInt(ctx.url, 'timeoutSeconds') ?? Math.round(minRequestTimeoutSeconds * (1 + Math.random()));
+  const requested = queryInt(ctx.url, 'timeoutSeconds') ?? 0;
+  // Upstream: 0 (or absent) means the server's randomized default.
+  const timeout = requested !== 0 ? requested : Math.round(minRequestTimeoutSeconds * (1 + Math.random()));
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(onAbort, timeout * 1000);
+  // setTimeout fires at once past 2^31-1 ms: longer timeouts are capped there (about 24 days).
+  const timer = setTimeout(onAbort, Math.min(Math.max(timeout, 0) * 1000, maxTimerMs));
   const bookmarks = queryBool(ctx.url, 'allowWatchBookmarks') === true;
   const sendInitial = queryString(ctx.url, 'sendInitialEvents');
   let events: AsyncIterable<WatchEvent>;
@@ -82,8 +85,12 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
       if (typeof rv === 'string') lastRV = rv;
       if (!res.write(encode(ev))) {
         await new Promise<void>((resolve) => {
-          res.once('drain', resolve);
-          controller.signal.addEventListener('abort', () => resolve(), { once: true });
+          const done = (): void => {
+            controller.signal.removeEventListener('abort', done);
+            resolve();
+          };
+          res.once('drain', done);
+          controller.signal.addEventListener('abort', done, { once: true });
         });
       }
       if (controller.signal.aborted) break;

@@ -4,9 +4,21 @@ import { fieldErrors } from '../../machinery/field/errors.js';
 import type { FieldError } from '../../machinery/field/errors.js';
 import type { ListRequest } from '../options.js';
 
+const uint64Max = 2n ** 64n - 1n;
+
+/**
+ * A resourceVersion parsed like upstream's APIObjectVersioner (strconv.ParseUint), 400 BadRequest
+ * with the etcd3 store's wording when it does not parse. Values beyond 2^53 lose precision.
+ */
 export function parseResourceVersion(rv: string): number {
-  if (!/^\d+$/.test(rv)) {
-    throw apiErrors.badRequest(`invalid resource version "${rv}"`);
+  let problem: string | undefined;
+  if (!/^\d+$/.test(rv)) problem = 'invalid syntax';
+  else if (BigInt(rv) > uint64Max) problem = 'value out of range';
+  if (problem !== undefined) {
+    const quoted = JSON.stringify(rv);
+    throw apiErrors.badRequest(
+      `invalid resource version: resourceVersion: Invalid value: ${quoted}: strconv.ParseUint: parsing ${quoted}: ${problem}`,
+    );
   }
   return Number(rv);
 }

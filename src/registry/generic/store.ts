@@ -6,6 +6,7 @@ import type { FieldError } from '../../machinery/field/errors.js';
 import { apiErrors, StatusError } from '../../machinery/errors.js';
 import { fieldErrors } from '../../machinery/field/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
+import { cloneJson } from '../../util/json.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../machinery/validation/objectmeta.js';
 import { StorageError } from '../../storage/errors.js';
 import type { ObjectStore } from '../../storage/interfaces.js';
@@ -253,7 +254,7 @@ export class GenericStore {
       if (current === undefined) {
         if (!strategy.allowCreateOnUpdate || req.subresource !== undefined)
           throw apiErrors.notFound(this.#gr, name);
-        const obj = await updatedObject(undefined);
+        const obj = cloneJson(await updatedObject(undefined));
         if ((obj.metadata.name ?? '') !== name) {
           throw apiErrors.badRequest('the name of the object does not match the name on the URL');
         }
@@ -262,7 +263,9 @@ export class GenericStore {
         created = true;
         return obj;
       }
-      const obj = await updatedObject(current);
+      // A copy: this attempt fills in resourceVersion and system fields, and a retry after a
+      // concurrent write must start again from what the caller gave (upstream deep-copies too).
+      const obj = cloneJson(await updatedObject(current));
       if ((obj.metadata.name ?? '') !== name) {
         throw apiErrors.badRequest('the name of the object does not match the name on the URL');
       }
@@ -342,48 +345,60 @@ export class GenericStore {
   // ---- delete ----
 
   async delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
-    const key = this.key(namespace, name);
-    try {
-      const current = await this.#storage.get(key);
-      if (current === undefined) throw apiErrors.notFound(this.#gr, name);
-      const pre = req.preconditions;
-      if (pre?.uid !== undefined && pre.uid !== current.metadata.uid) {
-        throw apiErrors.conflict(
-          this.#gr,
-          name,
-          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`,
-        );
+    // The final delete compares on the resourceVersion read here; when another write lands in
+    // between, start again (upstream retries too) unless the client pinned a resourceVersion.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#deleteOnce(namespace, name, req);
+      } catch (err) {
+        const raced =
+          err instanceof StorageError &&
+          err.code === 'ResourceVersionConflicts' &&
+          req.preconditions?.resourceVersion === undefined;
+        if (!raced || attempt >= 16) throw translateStorageError(err, this.#gr, name, 'delete');
       }
-      if (pre?.resourceVersion !== undefined && pre.resourceVersion !== current.metadata.resourceVersion) {
-        throw apiErrors.conflict(
-          this.#gr,
-          name,
-          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
-        );
-      }
-      const grace = this.#gracePeriod(current, req);
-      const hasFinalizers = (current.metadata.finalizers ?? []).length > 0;
-      const keep = this.resource.deletionPending?.(current) ?? false;
-      await this.#admission?.({
-        operation: 'DELETE',
-        resource: this.resource.info,
-        subresource: '',
-        namespace,
-        name,
-        oldObject: current,
-        dryRun: req.dryRun,
-      });
-      if (hasFinalizers || grace > 0 || keep) {
-        return await this.#markDeleting(key, current, grace, req);
-      }
-      if (req.dryRun) return { object: current, deleted: true };
-      const last = await this.#storage.delete(key, {
-        preconditions: { resourceVersion: current.metadata.resourceVersion! },
-      });
-      return { object: last, deleted: true };
-    } catch (err) {
-      throw translateStorageError(err, this.#gr, name, 'delete');
     }
+  }
+
+  async #deleteOnce(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
+    const key = this.key(namespace, name);
+    const current = await this.#storage.get(key);
+    if (current === undefined) throw apiErrors.notFound(this.#gr, name);
+    const pre = req.preconditions;
+    if (pre?.uid !== undefined && pre.uid !== current.metadata.uid) {
+      throw apiErrors.conflict(
+        this.#gr,
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`,
+      );
+    }
+    if (pre?.resourceVersion !== undefined && pre.resourceVersion !== current.metadata.resourceVersion) {
+      throw apiErrors.conflict(
+        this.#gr,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
+      );
+    }
+    const grace = this.#gracePeriod(current, req);
+    const hasFinalizers = (current.metadata.finalizers ?? []).length > 0;
+    const keep = this.resource.deletionPending?.(current) ?? false;
+    await this.#admission?.({
+      operation: 'DELETE',
+      resource: this.resource.info,
+      subresource: '',
+      namespace,
+      name,
+      oldObject: current,
+      dryRun: req.dryRun,
+    });
+    if (hasFinalizers || grace > 0 || keep) {
+      return await this.#markDeleting(key, current, grace, req);
+    }
+    if (req.dryRun) return { object: current, deleted: true };
+    const last = await this.#storage.delete(key, {
+      preconditions: { resourceVersion: current.metadata.resourceVersion! },
+    });
+    return { object: last, deleted: true };
   }
 
   #gracePeriod(obj: KubeObject, req: DeleteRequest): number {

@@ -18,9 +18,12 @@ export function translateStorageError(err: unknown, gr: GroupResource, name: str
         ? apiErrors.conflict(gr, name, err.message)
         : apiErrors.modifiedConflict(gr, name);
     case 'InvalidObject':
-      return err.message.startsWith('Precondition failed')
-        ? apiErrors.conflict(gr, name, err.message)
-        : apiErrors.internal(err);
+      // Otherwise upstream's store returns a plain error, which ErrorToAPIStatus turns into a 500
+      // with no reason and the bare message (e.g. a create with resourceVersion set).
+      if (err.message.startsWith('Precondition failed')) return apiErrors.conflict(gr, name, err.message);
+      return err.message.startsWith('stored object')
+        ? apiErrors.internal(err)
+        : new StatusError(500, '', err.message);
     case 'Expired':
       return apiErrors.resourceExpired(
         op === 'watch' ? err.message : 'The resourceVersion for the provided list is too old.',
