@@ -30,8 +30,6 @@ export interface DecodedBody {
   readonly value: unknown;
   /** The JSON text (for duplicate-field detection); for YAML bodies the re-serialized JSON. */
   readonly raw: string;
-  /** Duplicate keys YAML reported (JSON duplicates are found from `raw`). */
-  readonly yamlDuplicates: readonly string[];
 }
 
 /** Go's encoding/json wording for the common syntax errors JSON.parse reports. */
@@ -64,7 +62,7 @@ export function decodeBody(contentType: string | undefined, bytes: Buffer): Deco
       const message = err instanceof Error ? err.message : String(err);
       throw apiErrors.badRequest(`error converting YAML to JSON: ${message}`);
     }
-    return { value, raw, yamlDuplicates: [] };
+    return { value, raw };
   }
   if (media === 'application/json' || media === '' || media.endsWith('+json')) {
     let value: unknown;
@@ -76,7 +74,7 @@ export function decodeBody(contentType: string | undefined, bytes: Buffer): Deco
     if (exceedsJsonDepth(value)) {
       throw apiErrors.badRequest("couldn't get version/kind; json parse error: exceeded max depth");
     }
-    return { value, raw: text, yamlDuplicates: [] };
+    return { value, raw: text };
   }
   throw apiErrors.unsupportedMediaType(media, accepted);
 }

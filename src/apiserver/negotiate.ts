@@ -13,7 +13,6 @@ export interface Negotiated {
   readonly as: Output;
   /** `g=meta.k8s.io;v=v1` or v1beta1 for Table/PartialObjectMetadata. */
   readonly asVersion: string;
-  readonly contentType: string;
 }
 
 interface MediaRange {
@@ -55,31 +54,13 @@ export function negotiateObject(accept: string | undefined): Negotiated {
           : undefined;
     if (format === undefined) continue;
     const as = m.params.get('as');
-    if (as === undefined) {
-      return {
-        format,
-        as: 'object',
-        asVersion: '',
-        contentType: format === 'yaml' ? 'application/yaml' : 'application/json',
-      };
-    }
+    if (as === undefined) return { format, as: 'object', asVersion: '' };
     const g = m.params.get('g');
     const v = m.params.get('v');
     if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1')) continue;
-    if (as === 'Table')
-      return {
-        format,
-        as: 'table',
-        asVersion: v,
-        contentType: `application/json;as=Table;v=${v};g=meta.k8s.io`,
-      };
+    if (as === 'Table') return { format, as: 'table', asVersion: v };
     if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') {
-      return {
-        format,
-        as: 'metadata',
-        asVersion: v,
-        contentType: `application/json;as=${as};v=${v};g=meta.k8s.io`,
-      };
+      return { format, as: 'metadata', asVersion: v };
     }
   }
   throw apiErrors.notAcceptable(served);
