@@ -341,7 +341,8 @@ for (const mod of moduleNames) {
     `${header(`Definitions of package ${mod}.`)}` +
       `import type { Definition } from '../schema/types.js';\n` +
       `import { ${used.join(', ')} } from '../schema/dsl.js';\n\n` +
-      `export const definitions: readonly Definition[] = [\n${body}\n];\n`,
+      // A function, not a constant: the definitions are built on first use, not at start-up.
+      `export function definitions(): readonly Definition[] {\n  return [\n${body}\n];\n}\n`,
   );
 }
 const ident = (mod) => mod.replace(/[.-](\w)/g, (_, c) => c.toUpperCase());
@@ -350,7 +351,7 @@ await write(
   `${header('All generated definitions.')}` +
     `import type { Definition } from '../schema/types.js';\n` +
     moduleNames.map((m) => `import { definitions as ${ident(m)} } from './${m}.js';\n`).join('') +
-    `\nexport const allDefinitions: readonly Definition[] = [\n${moduleNames.map((m) => `...${ident(m)}`).join(',\n')}\n];\n`,
+    `\nexport function allDefinitions(): readonly Definition[] {\n  return [\n${moduleNames.map((m) => `...${ident(m)}()`).join(',\n')}\n];\n}\n`,
 );
 if (!existsSync(outDir)) throw new Error('no output');
 console.log(`wrote ${moduleNames.length} modules, ${Object.keys(v2).length} definitions to ${outDir}`);

@@ -4,140 +4,144 @@
 import type { Definition } from '../schema/types.js';
 import { arr, def, int32, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.admissionregistration.v1.MatchCondition',
-    obj(
-      { expression: str({ default: '' }), name: str({ default: '' }) },
-      { required: ['name', 'expression'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.admissionregistration.v1.MatchCondition',
+      obj(
+        { expression: str({ default: '' }), name: str({ default: '' }) },
+        { required: ['name', 'expression'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1.MutatingWebhook',
-    obj(
-      {
-        admissionReviewVersions: arr(str({ default: '' })),
-        clientConfig: ref('io.k8s.api.admissionregistration.v1.WebhookClientConfig', { default: {} }),
-        failurePolicy: str({ enum: ['Fail', 'Ignore'] }),
-        matchConditions: arr(ref('io.k8s.api.admissionregistration.v1.MatchCondition', { default: {} }), {
-          listType: 'map',
-          listMapKeys: ['name'],
+    def(
+      'io.k8s.api.admissionregistration.v1.MutatingWebhook',
+      obj(
+        {
+          admissionReviewVersions: arr(str({ default: '' })),
+          clientConfig: ref('io.k8s.api.admissionregistration.v1.WebhookClientConfig', { default: {} }),
+          failurePolicy: str({ enum: ['Fail', 'Ignore'] }),
+          matchConditions: arr(ref('io.k8s.api.admissionregistration.v1.MatchCondition', { default: {} }), {
+            listType: 'map',
+            listMapKeys: ['name'],
+            patchStrategy: 'merge',
+            patchMergeKey: 'name',
+          }),
+          matchPolicy: str({ enum: ['Equivalent', 'Exact'] }),
+          name: str({ default: '' }),
+          namespaceSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          objectSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          reinvocationPolicy: str({ enum: ['IfNeeded', 'Never'] }),
+          rules: arr(ref('io.k8s.api.admissionregistration.v1.RuleWithOperations', { default: {} })),
+          sideEffects: str({ enum: ['None', 'NoneOnDryRun', 'Some', 'Unknown'] }),
+          timeoutSeconds: int32(),
+        },
+        { required: ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        webhooks: arr(ref('io.k8s.api.admissionregistration.v1.MutatingWebhook', { default: {} }), {
           patchStrategy: 'merge',
           patchMergeKey: 'name',
         }),
-        matchPolicy: str({ enum: ['Equivalent', 'Exact'] }),
-        name: str({ default: '' }),
-        namespaceSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        objectSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        reinvocationPolicy: str({ enum: ['IfNeeded', 'Never'] }),
-        rules: arr(ref('io.k8s.api.admissionregistration.v1.RuleWithOperations', { default: {} })),
-        sideEffects: str({ enum: ['None', 'NoneOnDryRun', 'Some', 'Unknown'] }),
-        timeoutSeconds: int32(),
-      },
-      { required: ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      webhooks: arr(ref('io.k8s.api.admissionregistration.v1.MutatingWebhook', { default: {} }), {
-        patchStrategy: 'merge',
-        patchMergeKey: 'name',
       }),
-    }),
-    [['admissionregistration.k8s.io', 'v1', 'MutatingWebhookConfiguration']],
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1.MutatingWebhookConfigurationList',
-    obj(
-      {
+      [['admissionregistration.k8s.io', 'v1', 'MutatingWebhookConfiguration']],
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1.MutatingWebhookConfigurationList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(
+            ref('io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration', { default: {} }),
+          ),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['admissionregistration.k8s.io', 'v1', 'MutatingWebhookConfigurationList']],
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1.RuleWithOperations',
+      obj({
+        apiGroups: arr(str({ default: '' }), { listType: 'atomic' }),
+        apiVersions: arr(str({ default: '' }), { listType: 'atomic' }),
+        operations: arr(str({ default: '' }), { listType: 'atomic' }),
+        resources: arr(str({ default: '' }), { listType: 'atomic' }),
+        scope: str(),
+      }),
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1.ServiceReference',
+      obj(
+        { name: str({ default: '' }), namespace: str({ default: '' }), path: str(), port: int32() },
+        { required: ['namespace', 'name'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1.ValidatingWebhook',
+      obj(
+        {
+          admissionReviewVersions: arr(str({ default: '' })),
+          clientConfig: ref('io.k8s.api.admissionregistration.v1.WebhookClientConfig', { default: {} }),
+          failurePolicy: str({ enum: ['Fail', 'Ignore'] }),
+          matchConditions: arr(ref('io.k8s.api.admissionregistration.v1.MatchCondition', { default: {} }), {
+            listType: 'map',
+            listMapKeys: ['name'],
+            patchStrategy: 'merge',
+            patchMergeKey: 'name',
+          }),
+          matchPolicy: str({ enum: ['Equivalent', 'Exact'] }),
+          name: str({ default: '' }),
+          namespaceSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          objectSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          rules: arr(ref('io.k8s.api.admissionregistration.v1.RuleWithOperations', { default: {} })),
+          sideEffects: str({ enum: ['None', 'NoneOnDryRun', 'Some', 'Unknown'] }),
+          timeoutSeconds: int32(),
+        },
+        { required: ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration', { default: {} })),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['admissionregistration.k8s.io', 'v1', 'MutatingWebhookConfigurationList']],
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1.RuleWithOperations',
-    obj({
-      apiGroups: arr(str({ default: '' }), { listType: 'atomic' }),
-      apiVersions: arr(str({ default: '' }), { listType: 'atomic' }),
-      operations: arr(str({ default: '' }), { listType: 'atomic' }),
-      resources: arr(str({ default: '' }), { listType: 'atomic' }),
-      scope: str(),
-    }),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1.ServiceReference',
-    obj(
-      { name: str({ default: '' }), namespace: str({ default: '' }), path: str(), port: int32() },
-      { required: ['namespace', 'name'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1.ValidatingWebhook',
-    obj(
-      {
-        admissionReviewVersions: arr(str({ default: '' })),
-        clientConfig: ref('io.k8s.api.admissionregistration.v1.WebhookClientConfig', { default: {} }),
-        failurePolicy: str({ enum: ['Fail', 'Ignore'] }),
-        matchConditions: arr(ref('io.k8s.api.admissionregistration.v1.MatchCondition', { default: {} }), {
-          listType: 'map',
-          listMapKeys: ['name'],
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        webhooks: arr(ref('io.k8s.api.admissionregistration.v1.ValidatingWebhook', { default: {} }), {
           patchStrategy: 'merge',
           patchMergeKey: 'name',
         }),
-        matchPolicy: str({ enum: ['Equivalent', 'Exact'] }),
-        name: str({ default: '' }),
-        namespaceSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        objectSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        rules: arr(ref('io.k8s.api.admissionregistration.v1.RuleWithOperations', { default: {} })),
-        sideEffects: str({ enum: ['None', 'NoneOnDryRun', 'Some', 'Unknown'] }),
-        timeoutSeconds: int32(),
-      },
-      { required: ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      webhooks: arr(ref('io.k8s.api.admissionregistration.v1.ValidatingWebhook', { default: {} }), {
-        patchStrategy: 'merge',
-        patchMergeKey: 'name',
       }),
-    }),
-    [['admissionregistration.k8s.io', 'v1', 'ValidatingWebhookConfiguration']],
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfigurationList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(
-          ref('io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration', { default: {} }),
-        ),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+      [['admissionregistration.k8s.io', 'v1', 'ValidatingWebhookConfiguration']],
     ),
-    [['admissionregistration.k8s.io', 'v1', 'ValidatingWebhookConfigurationList']],
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1.WebhookClientConfig',
-    obj({
-      caBundle: str({ format: 'byte' }),
-      service: ref('io.k8s.api.admissionregistration.v1.ServiceReference'),
-      url: str(),
-    }),
-  ),
-];
+    def(
+      'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfigurationList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(
+            ref('io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration', { default: {} }),
+          ),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['admissionregistration.k8s.io', 'v1', 'ValidatingWebhookConfigurationList']],
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1.WebhookClientConfig',
+      obj({
+        caBundle: str({ format: 'byte' }),
+        service: ref('io.k8s.api.admissionregistration.v1.ServiceReference'),
+        url: str(),
+      }),
+    ),
+  ];
+}

@@ -4,171 +4,173 @@
 import type { Definition } from '../schema/types.js';
 import { arr, def, int64, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.AuditAnnotation',
-    obj(
-      { key: str({ default: '' }), valueExpression: str({ default: '' }) },
-      { required: ['key', 'valueExpression'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.AuditAnnotation',
+      obj(
+        { key: str({ default: '' }), valueExpression: str({ default: '' }) },
+        { required: ['key', 'valueExpression'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.ExpressionWarning',
-    obj(
-      { fieldRef: str({ default: '' }), warning: str({ default: '' }) },
-      { required: ['fieldRef', 'warning'] },
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.ExpressionWarning',
+      obj(
+        { fieldRef: str({ default: '' }), warning: str({ default: '' }) },
+        { required: ['fieldRef', 'warning'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.MatchCondition',
-    obj(
-      { expression: str({ default: '' }), name: str({ default: '' }) },
-      { required: ['name', 'expression'] },
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.MatchCondition',
+      obj(
+        { expression: str({ default: '' }), name: str({ default: '' }) },
+        { required: ['name', 'expression'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.MatchResources',
-    obj(
-      {
-        excludeResourceRules: arr(
-          ref('io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations', { default: {} }),
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.MatchResources',
+      obj(
+        {
+          excludeResourceRules: arr(
+            ref('io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations', { default: {} }),
+            { listType: 'atomic' },
+          ),
+          matchPolicy: str({ enum: ['Equivalent', 'Exact'] }),
+          namespaceSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          objectSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          resourceRules: arr(
+            ref('io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations', { default: {} }),
+            { listType: 'atomic' },
+          ),
+        },
+        { mapType: 'atomic' },
+      ),
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations',
+      obj(
+        {
+          apiGroups: arr(str({ default: '' }), { listType: 'atomic' }),
+          apiVersions: arr(str({ default: '' }), { listType: 'atomic' }),
+          operations: arr(str({ default: '' }), { listType: 'atomic' }),
+          resourceNames: arr(str({ default: '' }), { listType: 'atomic' }),
+          resources: arr(str({ default: '' }), { listType: 'atomic' }),
+          scope: str(),
+        },
+        { mapType: 'atomic' },
+      ),
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.ParamKind',
+      obj({ apiVersion: str(), kind: str() }, { mapType: 'atomic' }),
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.ParamRef',
+      obj({ name: str(), namespace: str() }, { mapType: 'atomic' }),
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.TypeChecking',
+      obj({
+        expressionWarnings: arr(
+          ref('io.k8s.api.admissionregistration.v1alpha1.ExpressionWarning', { default: {} }),
           { listType: 'atomic' },
         ),
-        matchPolicy: str({ enum: ['Equivalent', 'Exact'] }),
-        namespaceSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        objectSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        resourceRules: arr(
-          ref('io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations', { default: {} }),
+      }),
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicy',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicySpec', { default: {} }),
+        status: ref('io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyStatus', {
+          default: {},
+        }),
+      }),
+      [['admissionregistration.k8s.io', 'v1alpha1', 'ValidatingAdmissionPolicy']],
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBinding',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingSpec', {
+          default: {},
+        }),
+      }),
+      [['admissionregistration.k8s.io', 'v1alpha1', 'ValidatingAdmissionPolicyBinding']],
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingList',
+      obj({
+        apiVersion: str(),
+        items: arr(
+          ref('io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBinding', { default: {} }),
+        ),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+      }),
+      [['admissionregistration.k8s.io', 'v1alpha1', 'ValidatingAdmissionPolicyBindingList']],
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingSpec',
+      obj({
+        matchResources: ref('io.k8s.api.admissionregistration.v1alpha1.MatchResources'),
+        paramRef: ref('io.k8s.api.admissionregistration.v1alpha1.ParamRef'),
+        policyName: str(),
+        validationActions: arr(str({ default: '' }), { listType: 'set' }),
+      }),
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyList',
+      obj({
+        apiVersion: str(),
+        items: arr(
+          ref('io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicy', { default: {} }),
+        ),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+      }),
+      [['admissionregistration.k8s.io', 'v1alpha1', 'ValidatingAdmissionPolicyList']],
+    ),
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicySpec',
+      obj({
+        auditAnnotations: arr(
+          ref('io.k8s.api.admissionregistration.v1alpha1.AuditAnnotation', { default: {} }),
           { listType: 'atomic' },
         ),
-      },
-      { mapType: 'atomic' },
+        failurePolicy: str({ enum: ['Fail', 'Ignore'] }),
+        matchConditions: arr(
+          ref('io.k8s.api.admissionregistration.v1alpha1.MatchCondition', { default: {} }),
+          { listType: 'map', listMapKeys: ['name'], patchStrategy: 'merge', patchMergeKey: 'name' },
+        ),
+        matchConstraints: ref('io.k8s.api.admissionregistration.v1alpha1.MatchResources'),
+        paramKind: ref('io.k8s.api.admissionregistration.v1alpha1.ParamKind'),
+        validations: arr(ref('io.k8s.api.admissionregistration.v1alpha1.Validation', { default: {} }), {
+          listType: 'atomic',
+        }),
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations',
-    obj(
-      {
-        apiGroups: arr(str({ default: '' }), { listType: 'atomic' }),
-        apiVersions: arr(str({ default: '' }), { listType: 'atomic' }),
-        operations: arr(str({ default: '' }), { listType: 'atomic' }),
-        resourceNames: arr(str({ default: '' }), { listType: 'atomic' }),
-        resources: arr(str({ default: '' }), { listType: 'atomic' }),
-        scope: str(),
-      },
-      { mapType: 'atomic' },
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyStatus',
+      obj({
+        conditions: arr(ref('io.k8s.apimachinery.pkg.apis.meta.v1.Condition', { default: {} }), {
+          listType: 'map',
+          listMapKeys: ['type'],
+        }),
+        observedGeneration: int64(),
+        typeChecking: ref('io.k8s.api.admissionregistration.v1alpha1.TypeChecking'),
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.ParamKind',
-    obj({ apiVersion: str(), kind: str() }, { mapType: 'atomic' }),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.ParamRef',
-    obj({ name: str(), namespace: str() }, { mapType: 'atomic' }),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.TypeChecking',
-    obj({
-      expressionWarnings: arr(
-        ref('io.k8s.api.admissionregistration.v1alpha1.ExpressionWarning', { default: {} }),
-        { listType: 'atomic' },
+    def(
+      'io.k8s.api.admissionregistration.v1alpha1.Validation',
+      obj(
+        { expression: str({ default: '' }), message: str(), messageExpression: str(), reason: str() },
+        { required: ['expression'] },
       ),
-    }),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicy',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicySpec', { default: {} }),
-      status: ref('io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyStatus', {
-        default: {},
-      }),
-    }),
-    [['admissionregistration.k8s.io', 'v1alpha1', 'ValidatingAdmissionPolicy']],
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBinding',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingSpec', {
-        default: {},
-      }),
-    }),
-    [['admissionregistration.k8s.io', 'v1alpha1', 'ValidatingAdmissionPolicyBinding']],
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingList',
-    obj({
-      apiVersion: str(),
-      items: arr(
-        ref('io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBinding', { default: {} }),
-      ),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-    }),
-    [['admissionregistration.k8s.io', 'v1alpha1', 'ValidatingAdmissionPolicyBindingList']],
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingSpec',
-    obj({
-      matchResources: ref('io.k8s.api.admissionregistration.v1alpha1.MatchResources'),
-      paramRef: ref('io.k8s.api.admissionregistration.v1alpha1.ParamRef'),
-      policyName: str(),
-      validationActions: arr(str({ default: '' }), { listType: 'set' }),
-    }),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyList',
-    obj({
-      apiVersion: str(),
-      items: arr(ref('io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicy', { default: {} })),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-    }),
-    [['admissionregistration.k8s.io', 'v1alpha1', 'ValidatingAdmissionPolicyList']],
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicySpec',
-    obj({
-      auditAnnotations: arr(
-        ref('io.k8s.api.admissionregistration.v1alpha1.AuditAnnotation', { default: {} }),
-        { listType: 'atomic' },
-      ),
-      failurePolicy: str({ enum: ['Fail', 'Ignore'] }),
-      matchConditions: arr(ref('io.k8s.api.admissionregistration.v1alpha1.MatchCondition', { default: {} }), {
-        listType: 'map',
-        listMapKeys: ['name'],
-        patchStrategy: 'merge',
-        patchMergeKey: 'name',
-      }),
-      matchConstraints: ref('io.k8s.api.admissionregistration.v1alpha1.MatchResources'),
-      paramKind: ref('io.k8s.api.admissionregistration.v1alpha1.ParamKind'),
-      validations: arr(ref('io.k8s.api.admissionregistration.v1alpha1.Validation', { default: {} }), {
-        listType: 'atomic',
-      }),
-    }),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyStatus',
-    obj({
-      conditions: arr(ref('io.k8s.apimachinery.pkg.apis.meta.v1.Condition', { default: {} }), {
-        listType: 'map',
-        listMapKeys: ['type'],
-      }),
-      observedGeneration: int64(),
-      typeChecking: ref('io.k8s.api.admissionregistration.v1alpha1.TypeChecking'),
-    }),
-  ),
-  def(
-    'io.k8s.api.admissionregistration.v1alpha1.Validation',
-    obj(
-      { expression: str({ default: '' }), message: str(), messageExpression: str(), reason: str() },
-      { required: ['expression'] },
     ),
-  ),
-];
+  ];
+}

@@ -4,280 +4,291 @@
 import type { Definition } from '../schema/types.js';
 import { any, arr, bool, def, int32, int64, map, num, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition',
-    obj(
-      {
-        description: str(),
-        format: str(),
-        jsonPath: str({ default: '' }),
-        name: str({ default: '' }),
-        priority: int32(),
-        type: str({ default: '' }),
-      },
-      { required: ['name', 'type', 'jsonPath'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition',
+      obj(
+        {
+          description: str(),
+          format: str(),
+          jsonPath: str({ default: '' }),
+          name: str({ default: '' }),
+          priority: int32(),
+          type: str({ default: '' }),
+        },
+        { required: ['name', 'type', 'jsonPath'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion',
-    obj(
-      {
-        strategy: str({ default: '' }),
-        webhook: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion'),
-      },
-      { required: ['strategy'] },
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion',
+      obj(
+        {
+          strategy: str({ default: '' }),
+          webhook: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion'),
+        },
+        { required: ['strategy'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec', {
-          default: {},
-        }),
-        status: ref(
-          'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus',
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec', {
+            default: {},
+          }),
+          status: ref(
+            'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus',
+            { default: {} },
+          ),
+        },
+        { required: ['spec'] },
+      ),
+      [['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition']],
+    ),
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition',
+      obj(
+        {
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
+      ),
+    ),
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(
+            ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition', {
+              default: {},
+            }),
+          ),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['apiextensions.k8s.io', 'v1', 'CustomResourceDefinitionList']],
+    ),
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
+      obj(
+        {
+          categories: arr(str({ default: '' })),
+          kind: str({ default: '' }),
+          listKind: str(),
+          plural: str({ default: '' }),
+          shortNames: arr(str({ default: '' })),
+          singular: str(),
+        },
+        { required: ['plural', 'kind'] },
+      ),
+    ),
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec',
+      obj(
+        {
+          conversion: ref(
+            'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion',
+          ),
+          group: str({ default: '' }),
+          names: ref(
+            'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
+            { default: {} },
+          ),
+          preserveUnknownFields: bool(),
+          scope: str({ default: '' }),
+          versions: arr(
+            ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion', {
+              default: {},
+            }),
+          ),
+        },
+        { required: ['group', 'names', 'scope', 'versions'] },
+      ),
+    ),
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus',
+      obj({
+        acceptedNames: ref(
+          'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
           { default: {} },
         ),
-      },
-      { required: ['spec'] },
+        conditions: arr(
+          ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition', {
+            default: {},
+          }),
+          { listType: 'map', listMapKeys: ['type'] },
+        ),
+        storedVersions: arr(str({ default: '' })),
+      }),
     ),
-    [['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition']],
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition',
-    obj(
-      {
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion',
+      obj(
+        {
+          additionalPrinterColumns: arr(
+            ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition', {
+              default: {},
+            }),
+          ),
+          deprecated: bool(),
+          deprecationWarning: str(),
+          name: str({ default: '' }),
+          schema: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation'),
+          served: bool({ default: false }),
+          storage: bool({ default: false }),
+          subresources: ref(
+            'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources',
+          ),
+        },
+        { required: ['name', 'served', 'storage'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(
-          ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition', {
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale',
+      obj(
+        {
+          labelSelectorPath: str(),
+          specReplicasPath: str({ default: '' }),
+          statusReplicasPath: str({ default: '' }),
+        },
+        { required: ['specReplicasPath', 'statusReplicasPath'] },
+      ),
+    ),
+    def('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus', obj({})),
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources',
+      obj({
+        scale: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale'),
+        status: ref(
+          'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus',
+        ),
+      }),
+    ),
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation',
+      obj({
+        openAPIV3Schema: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps'),
+      }),
+    ),
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation',
+      obj({ description: str(), url: str() }),
+    ),
+    def('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON', any()),
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
+      obj({
+        $ref: str(),
+        $schema: str(),
+        additionalItems: ref(
+          'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
+        ),
+        additionalProperties: ref(
+          'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
+        ),
+        allOf: arr(
+          ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', { default: {} }),
+        ),
+        anyOf: arr(
+          ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', { default: {} }),
+        ),
+        default: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON'),
+        definitions: map(
+          ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', { default: {} }),
+        ),
+        dependencies: map(
+          ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray', {
             default: {},
           }),
         ),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['apiextensions.k8s.io', 'v1', 'CustomResourceDefinitionList']],
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
-    obj(
-      {
-        categories: arr(str({ default: '' })),
-        kind: str({ default: '' }),
-        listKind: str(),
-        plural: str({ default: '' }),
-        shortNames: arr(str({ default: '' })),
-        singular: str(),
-      },
-      { required: ['plural', 'kind'] },
-    ),
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec',
-    obj(
-      {
-        conversion: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion'),
-        group: str({ default: '' }),
-        names: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames', {
-          default: {},
-        }),
-        preserveUnknownFields: bool(),
-        scope: str({ default: '' }),
-        versions: arr(
-          ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion', {
-            default: {},
-          }),
+        description: str(),
+        enum: arr(ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON', { default: {} })),
+        example: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON'),
+        exclusiveMaximum: bool(),
+        exclusiveMinimum: bool(),
+        externalDocs: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation'),
+        format: str(),
+        id: str(),
+        items: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray'),
+        maxItems: int64(),
+        maxLength: int64(),
+        maxProperties: int64(),
+        maximum: num({ format: 'double' }),
+        minItems: int64(),
+        minLength: int64(),
+        minProperties: int64(),
+        minimum: num({ format: 'double' }),
+        multipleOf: num({ format: 'double' }),
+        not: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps'),
+        nullable: bool(),
+        oneOf: arr(
+          ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', { default: {} }),
         ),
-      },
-      { required: ['group', 'names', 'scope', 'versions'] },
-    ),
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus',
-    obj({
-      acceptedNames: ref(
-        'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
-        { default: {} },
-      ),
-      conditions: arr(
-        ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition', {
-          default: {},
-        }),
-        { listType: 'map', listMapKeys: ['type'] },
-      ),
-      storedVersions: arr(str({ default: '' })),
-    }),
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion',
-    obj(
-      {
-        additionalPrinterColumns: arr(
-          ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition', {
-            default: {},
-          }),
+        pattern: str(),
+        patternProperties: map(
+          ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', { default: {} }),
         ),
-        deprecated: bool(),
-        deprecationWarning: str(),
-        name: str({ default: '' }),
-        schema: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation'),
-        served: bool({ default: false }),
-        storage: bool({ default: false }),
-        subresources: ref(
-          'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources',
+        properties: map(
+          ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', { default: {} }),
         ),
-      },
-      { required: ['name', 'served', 'storage'] },
+        required: arr(str({ default: '' })),
+        title: str(),
+        type: str(),
+        uniqueItems: bool(),
+        'x-kubernetes-embedded-resource': bool(),
+        'x-kubernetes-int-or-string': bool(),
+        'x-kubernetes-list-map-keys': arr(str({ default: '' })),
+        'x-kubernetes-list-type': str(),
+        'x-kubernetes-map-type': str(),
+        'x-kubernetes-preserve-unknown-fields': bool(),
+        'x-kubernetes-validations': arr(
+          ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule', { default: {} }),
+          { listType: 'map', listMapKeys: ['rule'], patchStrategy: 'merge', patchMergeKey: 'rule' },
+        ),
+      }),
     ),
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale',
-    obj(
-      {
-        labelSelectorPath: str(),
-        specReplicasPath: str({ default: '' }),
-        statusReplicasPath: str({ default: '' }),
-      },
-      { required: ['specReplicasPath', 'statusReplicasPath'] },
+    def('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray', any()),
+    def('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool', any()),
+    def('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray', any()),
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference',
+      obj(
+        { name: str({ default: '' }), namespace: str({ default: '' }), path: str(), port: int32() },
+        { required: ['namespace', 'name'] },
+      ),
     ),
-  ),
-  def('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus', obj({})),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources',
-    obj({
-      scale: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale'),
-      status: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus'),
-    }),
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation',
-    obj({ openAPIV3Schema: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps') }),
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation',
-    obj({ description: str(), url: str() }),
-  ),
-  def('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON', any()),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
-    obj({
-      $ref: str(),
-      $schema: str(),
-      additionalItems: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool'),
-      additionalProperties: ref(
-        'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
-      ),
-      allOf: arr(
-        ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', { default: {} }),
-      ),
-      anyOf: arr(
-        ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', { default: {} }),
-      ),
-      default: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON'),
-      definitions: map(
-        ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', { default: {} }),
-      ),
-      dependencies: map(
-        ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray', {
-          default: {},
-        }),
-      ),
-      description: str(),
-      enum: arr(ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON', { default: {} })),
-      example: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON'),
-      exclusiveMaximum: bool(),
-      exclusiveMinimum: bool(),
-      externalDocs: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation'),
-      format: str(),
-      id: str(),
-      items: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray'),
-      maxItems: int64(),
-      maxLength: int64(),
-      maxProperties: int64(),
-      maximum: num({ format: 'double' }),
-      minItems: int64(),
-      minLength: int64(),
-      minProperties: int64(),
-      minimum: num({ format: 'double' }),
-      multipleOf: num({ format: 'double' }),
-      not: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps'),
-      nullable: bool(),
-      oneOf: arr(
-        ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', { default: {} }),
-      ),
-      pattern: str(),
-      patternProperties: map(
-        ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', { default: {} }),
-      ),
-      properties: map(
-        ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', { default: {} }),
-      ),
-      required: arr(str({ default: '' })),
-      title: str(),
-      type: str(),
-      uniqueItems: bool(),
-      'x-kubernetes-embedded-resource': bool(),
-      'x-kubernetes-int-or-string': bool(),
-      'x-kubernetes-list-map-keys': arr(str({ default: '' })),
-      'x-kubernetes-list-type': str(),
-      'x-kubernetes-map-type': str(),
-      'x-kubernetes-preserve-unknown-fields': bool(),
-      'x-kubernetes-validations': arr(
-        ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule', { default: {} }),
-        { listType: 'map', listMapKeys: ['rule'], patchStrategy: 'merge', patchMergeKey: 'rule' },
-      ),
-    }),
-  ),
-  def('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray', any()),
-  def('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool', any()),
-  def('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray', any()),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference',
-    obj(
-      { name: str({ default: '' }), namespace: str({ default: '' }), path: str(), port: int32() },
-      { required: ['namespace', 'name'] },
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule',
+      obj({ message: str(), messageExpression: str(), rule: str({ default: '' }) }, { required: ['rule'] }),
     ),
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule',
-    obj({ message: str(), messageExpression: str(), rule: str({ default: '' }) }, { required: ['rule'] }),
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig',
-    obj({
-      caBundle: str({ format: 'byte' }),
-      service: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference'),
-      url: str(),
-    }),
-  ),
-  def(
-    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion',
-    obj(
-      {
-        clientConfig: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig'),
-        conversionReviewVersions: arr(str({ default: '' })),
-      },
-      { required: ['conversionReviewVersions'] },
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig',
+      obj({
+        caBundle: str({ format: 'byte' }),
+        service: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference'),
+        url: str(),
+      }),
     ),
-  ),
-];
+    def(
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion',
+      obj(
+        {
+          clientConfig: ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig'),
+          conversionReviewVersions: arr(str({ default: '' })),
+        },
+        { required: ['conversionReviewVersions'] },
+      ),
+    ),
+  ];
+}

@@ -4,70 +4,72 @@
 import type { Definition } from '../schema/types.js';
 import { arr, bool, def, int32, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec', { default: {} }),
-      status: ref('io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus', { default: {} }),
-    }),
-    [['apiregistration.k8s.io', 'v1', 'APIService']],
-  ),
-  def(
-    'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition',
-    obj(
-      {
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
-    ),
-  ),
-  def(
-    'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceList',
-    obj(
-      {
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService', { default: {} })),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec', { default: {} }),
+        status: ref('io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus', { default: {} }),
+      }),
+      [['apiregistration.k8s.io', 'v1', 'APIService']],
     ),
-    [['apiregistration.k8s.io', 'v1', 'APIServiceList']],
-  ),
-  def(
-    'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec',
-    obj(
-      {
-        caBundle: str({ format: 'byte' }),
-        group: str(),
-        groupPriorityMinimum: int32({ default: 0 }),
-        insecureSkipTLSVerify: bool(),
-        service: ref('io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference'),
-        version: str(),
-        versionPriority: int32({ default: 0 }),
-      },
-      { required: ['groupPriorityMinimum', 'versionPriority'] },
-    ),
-  ),
-  def(
-    'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus',
-    obj({
-      conditions: arr(
-        ref('io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition', { default: {} }),
-        { listType: 'map', listMapKeys: ['type'], patchStrategy: 'merge', patchMergeKey: 'type' },
+    def(
+      'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition',
+      obj(
+        {
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
       ),
-    }),
-  ),
-  def(
-    'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference',
-    obj({ name: str(), namespace: str(), port: int32() }),
-  ),
-];
+    ),
+    def(
+      'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['apiregistration.k8s.io', 'v1', 'APIServiceList']],
+    ),
+    def(
+      'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec',
+      obj(
+        {
+          caBundle: str({ format: 'byte' }),
+          group: str(),
+          groupPriorityMinimum: int32({ default: 0 }),
+          insecureSkipTLSVerify: bool(),
+          service: ref('io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference'),
+          version: str(),
+          versionPriority: int32({ default: 0 }),
+        },
+        { required: ['groupPriorityMinimum', 'versionPriority'] },
+      ),
+    ),
+    def(
+      'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus',
+      obj({
+        conditions: arr(
+          ref('io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition', { default: {} }),
+          { listType: 'map', listMapKeys: ['type'], patchStrategy: 'merge', patchMergeKey: 'type' },
+        ),
+      }),
+    ),
+    def(
+      'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference',
+      obj({ name: str(), namespace: str(), port: int32() }),
+    ),
+  ];
+}

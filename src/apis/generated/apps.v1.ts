@@ -4,362 +4,369 @@
 import type { Definition } from '../schema/types.js';
 import { arr, bool, def, int32, int64, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.apps.v1.ControllerRevision',
-    obj(
-      {
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.apps.v1.ControllerRevision',
+      obj(
+        {
+          apiVersion: str(),
+          data: ref('io.k8s.apimachinery.pkg.runtime.RawExtension', { default: {} }),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          revision: int64({ default: 0 }),
+        },
+        { required: ['revision'] },
+      ),
+      [['apps', 'v1', 'ControllerRevision']],
+    ),
+    def(
+      'io.k8s.api.apps.v1.ControllerRevisionList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.apps.v1.ControllerRevision', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['apps', 'v1', 'ControllerRevisionList']],
+    ),
+    def(
+      'io.k8s.api.apps.v1.DaemonSet',
+      obj({
         apiVersion: str(),
-        data: ref('io.k8s.apimachinery.pkg.runtime.RawExtension', { default: {} }),
         kind: str(),
         metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        revision: int64({ default: 0 }),
-      },
-      { required: ['revision'] },
-    ),
-    [['apps', 'v1', 'ControllerRevision']],
-  ),
-  def(
-    'io.k8s.api.apps.v1.ControllerRevisionList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.apps.v1.ControllerRevision', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['apps', 'v1', 'ControllerRevisionList']],
-  ),
-  def(
-    'io.k8s.api.apps.v1.DaemonSet',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.apps.v1.DaemonSetSpec', { default: {} }),
-      status: ref('io.k8s.api.apps.v1.DaemonSetStatus', { default: {} }),
-    }),
-    [['apps', 'v1', 'DaemonSet']],
-  ),
-  def(
-    'io.k8s.api.apps.v1.DaemonSetCondition',
-    obj(
-      {
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.apps.v1.DaemonSetList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.apps.v1.DaemonSet', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['apps', 'v1', 'DaemonSetList']],
-  ),
-  def(
-    'io.k8s.api.apps.v1.DaemonSetSpec',
-    obj(
-      {
-        minReadySeconds: int32(),
-        revisionHistoryLimit: int32(),
-        selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        template: ref('io.k8s.api.core.v1.PodTemplateSpec', { default: {} }),
-        updateStrategy: ref('io.k8s.api.apps.v1.DaemonSetUpdateStrategy', { default: {} }),
-      },
-      { required: ['selector', 'template'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.apps.v1.DaemonSetStatus',
-    obj(
-      {
-        collisionCount: int32(),
-        conditions: arr(ref('io.k8s.api.apps.v1.DaemonSetCondition', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'type',
-        }),
-        currentNumberScheduled: int32({ default: 0 }),
-        desiredNumberScheduled: int32({ default: 0 }),
-        numberAvailable: int32(),
-        numberMisscheduled: int32({ default: 0 }),
-        numberReady: int32({ default: 0 }),
-        numberUnavailable: int32(),
-        observedGeneration: int64(),
-        updatedNumberScheduled: int32(),
-      },
-      { required: ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.apps.v1.DaemonSetUpdateStrategy',
-    obj({
-      rollingUpdate: ref('io.k8s.api.apps.v1.RollingUpdateDaemonSet'),
-      type: str({ enum: ['OnDelete', 'RollingUpdate'] }),
-    }),
-  ),
-  def(
-    'io.k8s.api.apps.v1.Deployment',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.apps.v1.DeploymentSpec', { default: {} }),
-      status: ref('io.k8s.api.apps.v1.DeploymentStatus', { default: {} }),
-    }),
-    [['apps', 'v1', 'Deployment']],
-  ),
-  def(
-    'io.k8s.api.apps.v1.DeploymentCondition',
-    obj(
-      {
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        lastUpdateTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.apps.v1.DeploymentList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.apps.v1.Deployment', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['apps', 'v1', 'DeploymentList']],
-  ),
-  def(
-    'io.k8s.api.apps.v1.DeploymentSpec',
-    obj(
-      {
-        minReadySeconds: int32(),
-        paused: bool(),
-        progressDeadlineSeconds: int32(),
-        replicas: int32(),
-        revisionHistoryLimit: int32(),
-        selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        strategy: ref('io.k8s.api.apps.v1.DeploymentStrategy', { patchStrategy: 'retainKeys', default: {} }),
-        template: ref('io.k8s.api.core.v1.PodTemplateSpec', { default: {} }),
-      },
-      { required: ['selector', 'template'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.apps.v1.DeploymentStatus',
-    obj({
-      availableReplicas: int32(),
-      collisionCount: int32(),
-      conditions: arr(ref('io.k8s.api.apps.v1.DeploymentCondition', { default: {} }), {
-        patchStrategy: 'merge',
-        patchMergeKey: 'type',
+        spec: ref('io.k8s.api.apps.v1.DaemonSetSpec', { default: {} }),
+        status: ref('io.k8s.api.apps.v1.DaemonSetStatus', { default: {} }),
       }),
-      observedGeneration: int64(),
-      readyReplicas: int32(),
-      replicas: int32(),
-      unavailableReplicas: int32(),
-      updatedReplicas: int32(),
-    }),
-  ),
-  def(
-    'io.k8s.api.apps.v1.DeploymentStrategy',
-    obj({
-      rollingUpdate: ref('io.k8s.api.apps.v1.RollingUpdateDeployment'),
-      type: str({ enum: ['Recreate', 'RollingUpdate'] }),
-    }),
-  ),
-  def(
-    'io.k8s.api.apps.v1.ReplicaSet',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.apps.v1.ReplicaSetSpec', { default: {} }),
-      status: ref('io.k8s.api.apps.v1.ReplicaSetStatus', { default: {} }),
-    }),
-    [['apps', 'v1', 'ReplicaSet']],
-  ),
-  def(
-    'io.k8s.api.apps.v1.ReplicaSetCondition',
-    obj(
-      {
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
+      [['apps', 'v1', 'DaemonSet']],
     ),
-  ),
-  def(
-    'io.k8s.api.apps.v1.ReplicaSetList',
-    obj(
-      {
+    def(
+      'io.k8s.api.apps.v1.DaemonSetCondition',
+      obj(
+        {
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.apps.v1.DaemonSetList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.apps.v1.DaemonSet', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['apps', 'v1', 'DaemonSetList']],
+    ),
+    def(
+      'io.k8s.api.apps.v1.DaemonSetSpec',
+      obj(
+        {
+          minReadySeconds: int32(),
+          revisionHistoryLimit: int32(),
+          selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          template: ref('io.k8s.api.core.v1.PodTemplateSpec', { default: {} }),
+          updateStrategy: ref('io.k8s.api.apps.v1.DaemonSetUpdateStrategy', { default: {} }),
+        },
+        { required: ['selector', 'template'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.apps.v1.DaemonSetStatus',
+      obj(
+        {
+          collisionCount: int32(),
+          conditions: arr(ref('io.k8s.api.apps.v1.DaemonSetCondition', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'type',
+          }),
+          currentNumberScheduled: int32({ default: 0 }),
+          desiredNumberScheduled: int32({ default: 0 }),
+          numberAvailable: int32(),
+          numberMisscheduled: int32({ default: 0 }),
+          numberReady: int32({ default: 0 }),
+          numberUnavailable: int32(),
+          observedGeneration: int64(),
+          updatedNumberScheduled: int32(),
+        },
+        {
+          required: ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady'],
+        },
+      ),
+    ),
+    def(
+      'io.k8s.api.apps.v1.DaemonSetUpdateStrategy',
+      obj({
+        rollingUpdate: ref('io.k8s.api.apps.v1.RollingUpdateDaemonSet'),
+        type: str({ enum: ['OnDelete', 'RollingUpdate'] }),
+      }),
+    ),
+    def(
+      'io.k8s.api.apps.v1.Deployment',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.api.apps.v1.ReplicaSet', { default: {} })),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.apps.v1.DeploymentSpec', { default: {} }),
+        status: ref('io.k8s.api.apps.v1.DeploymentStatus', { default: {} }),
+      }),
+      [['apps', 'v1', 'Deployment']],
     ),
-    [['apps', 'v1', 'ReplicaSetList']],
-  ),
-  def(
-    'io.k8s.api.apps.v1.ReplicaSetSpec',
-    obj(
-      {
-        minReadySeconds: int32(),
-        replicas: int32(),
-        selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        template: ref('io.k8s.api.core.v1.PodTemplateSpec', { default: {} }),
-      },
-      { required: ['selector'] },
+    def(
+      'io.k8s.api.apps.v1.DeploymentCondition',
+      obj(
+        {
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          lastUpdateTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.apps.v1.ReplicaSetStatus',
-    obj(
-      {
+    def(
+      'io.k8s.api.apps.v1.DeploymentList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.apps.v1.Deployment', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['apps', 'v1', 'DeploymentList']],
+    ),
+    def(
+      'io.k8s.api.apps.v1.DeploymentSpec',
+      obj(
+        {
+          minReadySeconds: int32(),
+          paused: bool(),
+          progressDeadlineSeconds: int32(),
+          replicas: int32(),
+          revisionHistoryLimit: int32(),
+          selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          strategy: ref('io.k8s.api.apps.v1.DeploymentStrategy', {
+            patchStrategy: 'retainKeys',
+            default: {},
+          }),
+          template: ref('io.k8s.api.core.v1.PodTemplateSpec', { default: {} }),
+        },
+        { required: ['selector', 'template'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.apps.v1.DeploymentStatus',
+      obj({
         availableReplicas: int32(),
-        conditions: arr(ref('io.k8s.api.apps.v1.ReplicaSetCondition', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'type',
-        }),
-        fullyLabeledReplicas: int32(),
-        observedGeneration: int64(),
-        readyReplicas: int32(),
-        replicas: int32({ default: 0 }),
-      },
-      { required: ['replicas'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.apps.v1.RollingUpdateDaemonSet',
-    obj({
-      maxSurge: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
-      maxUnavailable: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
-    }),
-  ),
-  def(
-    'io.k8s.api.apps.v1.RollingUpdateDeployment',
-    obj({
-      maxSurge: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
-      maxUnavailable: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
-    }),
-  ),
-  def(
-    'io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy',
-    obj({ maxUnavailable: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'), partition: int32() }),
-  ),
-  def(
-    'io.k8s.api.apps.v1.StatefulSet',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.apps.v1.StatefulSetSpec', { default: {} }),
-      status: ref('io.k8s.api.apps.v1.StatefulSetStatus', { default: {} }),
-    }),
-    [['apps', 'v1', 'StatefulSet']],
-  ),
-  def(
-    'io.k8s.api.apps.v1.StatefulSetCondition',
-    obj(
-      {
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.apps.v1.StatefulSetList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.apps.v1.StatefulSet', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['apps', 'v1', 'StatefulSetList']],
-  ),
-  def('io.k8s.api.apps.v1.StatefulSetOrdinals', obj({ start: int32({ default: 0 }) })),
-  def(
-    'io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy',
-    obj({ whenDeleted: str(), whenScaled: str() }),
-  ),
-  def(
-    'io.k8s.api.apps.v1.StatefulSetSpec',
-    obj(
-      {
-        minReadySeconds: int32(),
-        ordinals: ref('io.k8s.api.apps.v1.StatefulSetOrdinals'),
-        persistentVolumeClaimRetentionPolicy: ref(
-          'io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy',
-        ),
-        podManagementPolicy: str({ enum: ['OrderedReady', 'Parallel'] }),
-        replicas: int32(),
-        revisionHistoryLimit: int32(),
-        selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        serviceName: str({ default: '' }),
-        template: ref('io.k8s.api.core.v1.PodTemplateSpec', { default: {} }),
-        updateStrategy: ref('io.k8s.api.apps.v1.StatefulSetUpdateStrategy', { default: {} }),
-        volumeClaimTemplates: arr(ref('io.k8s.api.core.v1.PersistentVolumeClaim', { default: {} })),
-      },
-      { required: ['selector', 'template', 'serviceName'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.apps.v1.StatefulSetStatus',
-    obj(
-      {
-        availableReplicas: int32({ default: 0 }),
         collisionCount: int32(),
-        conditions: arr(ref('io.k8s.api.apps.v1.StatefulSetCondition', { default: {} }), {
+        conditions: arr(ref('io.k8s.api.apps.v1.DeploymentCondition', { default: {} }), {
           patchStrategy: 'merge',
           patchMergeKey: 'type',
         }),
-        currentReplicas: int32(),
-        currentRevision: str(),
         observedGeneration: int64(),
         readyReplicas: int32(),
-        replicas: int32({ default: 0 }),
-        updateRevision: str(),
+        replicas: int32(),
+        unavailableReplicas: int32(),
         updatedReplicas: int32(),
-      },
-      { required: ['replicas'] },
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.apps.v1.StatefulSetUpdateStrategy',
-    obj({
-      rollingUpdate: ref('io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy'),
-      type: str({ enum: ['OnDelete', 'RollingUpdate'] }),
-    }),
-  ),
-];
+    def(
+      'io.k8s.api.apps.v1.DeploymentStrategy',
+      obj({
+        rollingUpdate: ref('io.k8s.api.apps.v1.RollingUpdateDeployment'),
+        type: str({ enum: ['Recreate', 'RollingUpdate'] }),
+      }),
+    ),
+    def(
+      'io.k8s.api.apps.v1.ReplicaSet',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.apps.v1.ReplicaSetSpec', { default: {} }),
+        status: ref('io.k8s.api.apps.v1.ReplicaSetStatus', { default: {} }),
+      }),
+      [['apps', 'v1', 'ReplicaSet']],
+    ),
+    def(
+      'io.k8s.api.apps.v1.ReplicaSetCondition',
+      obj(
+        {
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.apps.v1.ReplicaSetList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.apps.v1.ReplicaSet', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['apps', 'v1', 'ReplicaSetList']],
+    ),
+    def(
+      'io.k8s.api.apps.v1.ReplicaSetSpec',
+      obj(
+        {
+          minReadySeconds: int32(),
+          replicas: int32(),
+          selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          template: ref('io.k8s.api.core.v1.PodTemplateSpec', { default: {} }),
+        },
+        { required: ['selector'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.apps.v1.ReplicaSetStatus',
+      obj(
+        {
+          availableReplicas: int32(),
+          conditions: arr(ref('io.k8s.api.apps.v1.ReplicaSetCondition', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'type',
+          }),
+          fullyLabeledReplicas: int32(),
+          observedGeneration: int64(),
+          readyReplicas: int32(),
+          replicas: int32({ default: 0 }),
+        },
+        { required: ['replicas'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.apps.v1.RollingUpdateDaemonSet',
+      obj({
+        maxSurge: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
+        maxUnavailable: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
+      }),
+    ),
+    def(
+      'io.k8s.api.apps.v1.RollingUpdateDeployment',
+      obj({
+        maxSurge: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
+        maxUnavailable: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
+      }),
+    ),
+    def(
+      'io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy',
+      obj({ maxUnavailable: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'), partition: int32() }),
+    ),
+    def(
+      'io.k8s.api.apps.v1.StatefulSet',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.apps.v1.StatefulSetSpec', { default: {} }),
+        status: ref('io.k8s.api.apps.v1.StatefulSetStatus', { default: {} }),
+      }),
+      [['apps', 'v1', 'StatefulSet']],
+    ),
+    def(
+      'io.k8s.api.apps.v1.StatefulSetCondition',
+      obj(
+        {
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.apps.v1.StatefulSetList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.apps.v1.StatefulSet', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['apps', 'v1', 'StatefulSetList']],
+    ),
+    def('io.k8s.api.apps.v1.StatefulSetOrdinals', obj({ start: int32({ default: 0 }) })),
+    def(
+      'io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy',
+      obj({ whenDeleted: str(), whenScaled: str() }),
+    ),
+    def(
+      'io.k8s.api.apps.v1.StatefulSetSpec',
+      obj(
+        {
+          minReadySeconds: int32(),
+          ordinals: ref('io.k8s.api.apps.v1.StatefulSetOrdinals'),
+          persistentVolumeClaimRetentionPolicy: ref(
+            'io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy',
+          ),
+          podManagementPolicy: str({ enum: ['OrderedReady', 'Parallel'] }),
+          replicas: int32(),
+          revisionHistoryLimit: int32(),
+          selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          serviceName: str({ default: '' }),
+          template: ref('io.k8s.api.core.v1.PodTemplateSpec', { default: {} }),
+          updateStrategy: ref('io.k8s.api.apps.v1.StatefulSetUpdateStrategy', { default: {} }),
+          volumeClaimTemplates: arr(ref('io.k8s.api.core.v1.PersistentVolumeClaim', { default: {} })),
+        },
+        { required: ['selector', 'template', 'serviceName'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.apps.v1.StatefulSetStatus',
+      obj(
+        {
+          availableReplicas: int32({ default: 0 }),
+          collisionCount: int32(),
+          conditions: arr(ref('io.k8s.api.apps.v1.StatefulSetCondition', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'type',
+          }),
+          currentReplicas: int32(),
+          currentRevision: str(),
+          observedGeneration: int64(),
+          readyReplicas: int32(),
+          replicas: int32({ default: 0 }),
+          updateRevision: str(),
+          updatedReplicas: int32(),
+        },
+        { required: ['replicas'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.apps.v1.StatefulSetUpdateStrategy',
+      obj({
+        rollingUpdate: ref('io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy'),
+        type: str({ enum: ['OnDelete', 'RollingUpdate'] }),
+      }),
+    ),
+  ];
+}

@@ -4,80 +4,82 @@
 import type { Definition } from '../schema/types.js';
 import { arr, bool, def, int64, map, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.authentication.v1.BoundObjectReference',
-    obj({ apiVersion: str(), kind: str(), name: str(), uid: str() }),
-  ),
-  def(
-    'io.k8s.api.authentication.v1.TokenRequest',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.authentication.v1.TokenRequestSpec', { default: {} }),
-        status: ref('io.k8s.api.authentication.v1.TokenRequestStatus', { default: {} }),
-      },
-      { required: ['spec'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.authentication.v1.BoundObjectReference',
+      obj({ apiVersion: str(), kind: str(), name: str(), uid: str() }),
     ),
-    [['authentication.k8s.io', 'v1', 'TokenRequest']],
-  ),
-  def(
-    'io.k8s.api.authentication.v1.TokenRequestSpec',
-    obj(
-      {
+    def(
+      'io.k8s.api.authentication.v1.TokenRequest',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.authentication.v1.TokenRequestSpec', { default: {} }),
+          status: ref('io.k8s.api.authentication.v1.TokenRequestStatus', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+      [['authentication.k8s.io', 'v1', 'TokenRequest']],
+    ),
+    def(
+      'io.k8s.api.authentication.v1.TokenRequestSpec',
+      obj(
+        {
+          audiences: arr(str({ default: '' })),
+          boundObjectRef: ref('io.k8s.api.authentication.v1.BoundObjectReference'),
+          expirationSeconds: int64(),
+        },
+        { required: ['audiences'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.authentication.v1.TokenRequestStatus',
+      obj(
+        {
+          expirationTimestamp: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          token: str({ default: '' }),
+        },
+        { required: ['token', 'expirationTimestamp'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.authentication.v1.TokenReview',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.authentication.v1.TokenReviewSpec', { default: {} }),
+          status: ref('io.k8s.api.authentication.v1.TokenReviewStatus', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+      [['authentication.k8s.io', 'v1', 'TokenReview']],
+    ),
+    def(
+      'io.k8s.api.authentication.v1.TokenReviewSpec',
+      obj({ audiences: arr(str({ default: '' })), token: str() }),
+    ),
+    def(
+      'io.k8s.api.authentication.v1.TokenReviewStatus',
+      obj({
         audiences: arr(str({ default: '' })),
-        boundObjectRef: ref('io.k8s.api.authentication.v1.BoundObjectReference'),
-        expirationSeconds: int64(),
-      },
-      { required: ['audiences'] },
+        authenticated: bool(),
+        error: str(),
+        user: ref('io.k8s.api.authentication.v1.UserInfo', { default: {} }),
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.authentication.v1.TokenRequestStatus',
-    obj(
-      {
-        expirationTimestamp: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        token: str({ default: '' }),
-      },
-      { required: ['token', 'expirationTimestamp'] },
+    def(
+      'io.k8s.api.authentication.v1.UserInfo',
+      obj({
+        extra: map(arr(str({ default: '' }))),
+        groups: arr(str({ default: '' })),
+        uid: str(),
+        username: str(),
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.authentication.v1.TokenReview',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.authentication.v1.TokenReviewSpec', { default: {} }),
-        status: ref('io.k8s.api.authentication.v1.TokenReviewStatus', { default: {} }),
-      },
-      { required: ['spec'] },
-    ),
-    [['authentication.k8s.io', 'v1', 'TokenReview']],
-  ),
-  def(
-    'io.k8s.api.authentication.v1.TokenReviewSpec',
-    obj({ audiences: arr(str({ default: '' })), token: str() }),
-  ),
-  def(
-    'io.k8s.api.authentication.v1.TokenReviewStatus',
-    obj({
-      audiences: arr(str({ default: '' })),
-      authenticated: bool(),
-      error: str(),
-      user: ref('io.k8s.api.authentication.v1.UserInfo', { default: {} }),
-    }),
-  ),
-  def(
-    'io.k8s.api.authentication.v1.UserInfo',
-    obj({
-      extra: map(arr(str({ default: '' }))),
-      groups: arr(str({ default: '' })),
-      uid: str(),
-      username: str(),
-    }),
-  ),
-];
+  ];
+}

@@ -4,19 +4,21 @@
 import type { Definition } from '../schema/types.js';
 import { def, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.authentication.v1beta1.SelfSubjectReview',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      status: ref('io.k8s.api.authentication.v1beta1.SelfSubjectReviewStatus', { default: {} }),
-    }),
-    [['authentication.k8s.io', 'v1beta1', 'SelfSubjectReview']],
-  ),
-  def(
-    'io.k8s.api.authentication.v1beta1.SelfSubjectReviewStatus',
-    obj({ userInfo: ref('io.k8s.api.authentication.v1.UserInfo', { default: {} }) }),
-  ),
-];
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.authentication.v1beta1.SelfSubjectReview',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        status: ref('io.k8s.api.authentication.v1beta1.SelfSubjectReviewStatus', { default: {} }),
+      }),
+      [['authentication.k8s.io', 'v1beta1', 'SelfSubjectReview']],
+    ),
+    def(
+      'io.k8s.api.authentication.v1beta1.SelfSubjectReviewStatus',
+      obj({ userInfo: ref('io.k8s.api.authentication.v1.UserInfo', { default: {} }) }),
+    ),
+  ];
+}

@@ -4,131 +4,133 @@
 import type { Definition } from '../schema/types.js';
 import { arr, bool, def, map, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.authorization.v1.LocalSubjectAccessReview',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.authorization.v1.SubjectAccessReviewSpec', { default: {} }),
-        status: ref('io.k8s.api.authorization.v1.SubjectAccessReviewStatus', { default: {} }),
-      },
-      { required: ['spec'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.authorization.v1.LocalSubjectAccessReview',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.authorization.v1.SubjectAccessReviewSpec', { default: {} }),
+          status: ref('io.k8s.api.authorization.v1.SubjectAccessReviewStatus', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+      [['authorization.k8s.io', 'v1', 'LocalSubjectAccessReview']],
     ),
-    [['authorization.k8s.io', 'v1', 'LocalSubjectAccessReview']],
-  ),
-  def('io.k8s.api.authorization.v1.NonResourceAttributes', obj({ path: str(), verb: str() })),
-  def(
-    'io.k8s.api.authorization.v1.NonResourceRule',
-    obj(
-      { nonResourceURLs: arr(str({ default: '' })), verbs: arr(str({ default: '' })) },
-      { required: ['verbs'] },
+    def('io.k8s.api.authorization.v1.NonResourceAttributes', obj({ path: str(), verb: str() })),
+    def(
+      'io.k8s.api.authorization.v1.NonResourceRule',
+      obj(
+        { nonResourceURLs: arr(str({ default: '' })), verbs: arr(str({ default: '' })) },
+        { required: ['verbs'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.authorization.v1.ResourceAttributes',
-    obj({
-      group: str(),
-      name: str(),
-      namespace: str(),
-      resource: str(),
-      subresource: str(),
-      verb: str(),
-      version: str(),
-    }),
-  ),
-  def(
-    'io.k8s.api.authorization.v1.ResourceRule',
-    obj(
-      {
-        apiGroups: arr(str({ default: '' })),
-        resourceNames: arr(str({ default: '' })),
-        resources: arr(str({ default: '' })),
-        verbs: arr(str({ default: '' })),
-      },
-      { required: ['verbs'] },
+    def(
+      'io.k8s.api.authorization.v1.ResourceAttributes',
+      obj({
+        group: str(),
+        name: str(),
+        namespace: str(),
+        resource: str(),
+        subresource: str(),
+        verb: str(),
+        version: str(),
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.authorization.v1.SelfSubjectAccessReview',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec', { default: {} }),
-        status: ref('io.k8s.api.authorization.v1.SubjectAccessReviewStatus', { default: {} }),
-      },
-      { required: ['spec'] },
+    def(
+      'io.k8s.api.authorization.v1.ResourceRule',
+      obj(
+        {
+          apiGroups: arr(str({ default: '' })),
+          resourceNames: arr(str({ default: '' })),
+          resources: arr(str({ default: '' })),
+          verbs: arr(str({ default: '' })),
+        },
+        { required: ['verbs'] },
+      ),
     ),
-    [['authorization.k8s.io', 'v1', 'SelfSubjectAccessReview']],
-  ),
-  def(
-    'io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec',
-    obj({
-      nonResourceAttributes: ref('io.k8s.api.authorization.v1.NonResourceAttributes'),
-      resourceAttributes: ref('io.k8s.api.authorization.v1.ResourceAttributes'),
-    }),
-  ),
-  def(
-    'io.k8s.api.authorization.v1.SelfSubjectRulesReview',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.authorization.v1.SelfSubjectRulesReviewSpec', { default: {} }),
-        status: ref('io.k8s.api.authorization.v1.SubjectRulesReviewStatus', { default: {} }),
-      },
-      { required: ['spec'] },
+    def(
+      'io.k8s.api.authorization.v1.SelfSubjectAccessReview',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec', { default: {} }),
+          status: ref('io.k8s.api.authorization.v1.SubjectAccessReviewStatus', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+      [['authorization.k8s.io', 'v1', 'SelfSubjectAccessReview']],
     ),
-    [['authorization.k8s.io', 'v1', 'SelfSubjectRulesReview']],
-  ),
-  def('io.k8s.api.authorization.v1.SelfSubjectRulesReviewSpec', obj({ namespace: str() })),
-  def(
-    'io.k8s.api.authorization.v1.SubjectAccessReview',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.authorization.v1.SubjectAccessReviewSpec', { default: {} }),
-        status: ref('io.k8s.api.authorization.v1.SubjectAccessReviewStatus', { default: {} }),
-      },
-      { required: ['spec'] },
+    def(
+      'io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec',
+      obj({
+        nonResourceAttributes: ref('io.k8s.api.authorization.v1.NonResourceAttributes'),
+        resourceAttributes: ref('io.k8s.api.authorization.v1.ResourceAttributes'),
+      }),
     ),
-    [['authorization.k8s.io', 'v1', 'SubjectAccessReview']],
-  ),
-  def(
-    'io.k8s.api.authorization.v1.SubjectAccessReviewSpec',
-    obj({
-      extra: map(arr(str({ default: '' }))),
-      groups: arr(str({ default: '' })),
-      nonResourceAttributes: ref('io.k8s.api.authorization.v1.NonResourceAttributes'),
-      resourceAttributes: ref('io.k8s.api.authorization.v1.ResourceAttributes'),
-      uid: str(),
-      user: str(),
-    }),
-  ),
-  def(
-    'io.k8s.api.authorization.v1.SubjectAccessReviewStatus',
-    obj(
-      { allowed: bool({ default: false }), denied: bool(), evaluationError: str(), reason: str() },
-      { required: ['allowed'] },
+    def(
+      'io.k8s.api.authorization.v1.SelfSubjectRulesReview',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.authorization.v1.SelfSubjectRulesReviewSpec', { default: {} }),
+          status: ref('io.k8s.api.authorization.v1.SubjectRulesReviewStatus', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+      [['authorization.k8s.io', 'v1', 'SelfSubjectRulesReview']],
     ),
-  ),
-  def(
-    'io.k8s.api.authorization.v1.SubjectRulesReviewStatus',
-    obj(
-      {
-        evaluationError: str(),
-        incomplete: bool({ default: false }),
-        nonResourceRules: arr(ref('io.k8s.api.authorization.v1.NonResourceRule', { default: {} })),
-        resourceRules: arr(ref('io.k8s.api.authorization.v1.ResourceRule', { default: {} })),
-      },
-      { required: ['resourceRules', 'nonResourceRules', 'incomplete'] },
+    def('io.k8s.api.authorization.v1.SelfSubjectRulesReviewSpec', obj({ namespace: str() })),
+    def(
+      'io.k8s.api.authorization.v1.SubjectAccessReview',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.authorization.v1.SubjectAccessReviewSpec', { default: {} }),
+          status: ref('io.k8s.api.authorization.v1.SubjectAccessReviewStatus', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+      [['authorization.k8s.io', 'v1', 'SubjectAccessReview']],
     ),
-  ),
-];
+    def(
+      'io.k8s.api.authorization.v1.SubjectAccessReviewSpec',
+      obj({
+        extra: map(arr(str({ default: '' }))),
+        groups: arr(str({ default: '' })),
+        nonResourceAttributes: ref('io.k8s.api.authorization.v1.NonResourceAttributes'),
+        resourceAttributes: ref('io.k8s.api.authorization.v1.ResourceAttributes'),
+        uid: str(),
+        user: str(),
+      }),
+    ),
+    def(
+      'io.k8s.api.authorization.v1.SubjectAccessReviewStatus',
+      obj(
+        { allowed: bool({ default: false }), denied: bool(), evaluationError: str(), reason: str() },
+        { required: ['allowed'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.authorization.v1.SubjectRulesReviewStatus',
+      obj(
+        {
+          evaluationError: str(),
+          incomplete: bool({ default: false }),
+          nonResourceRules: arr(ref('io.k8s.api.authorization.v1.NonResourceRule', { default: {} })),
+          resourceRules: arr(ref('io.k8s.api.authorization.v1.ResourceRule', { default: {} })),
+        },
+        { required: ['resourceRules', 'nonResourceRules', 'incomplete'] },
+      ),
+    ),
+  ];
+}

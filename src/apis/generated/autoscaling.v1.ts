@@ -4,77 +4,79 @@
 import type { Definition } from '../schema/types.js';
 import { arr, def, int32, int64, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.autoscaling.v1.CrossVersionObjectReference',
-    obj(
-      { apiVersion: str(), kind: str({ default: '' }), name: str({ default: '' }) },
-      { mapType: 'atomic', required: ['kind', 'name'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.autoscaling.v1.CrossVersionObjectReference',
+      obj(
+        { apiVersion: str(), kind: str({ default: '' }), name: str({ default: '' }) },
+        { mapType: 'atomic', required: ['kind', 'name'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec', { default: {} }),
-      status: ref('io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus', { default: {} }),
-    }),
-    [['autoscaling', 'v1', 'HorizontalPodAutoscaler']],
-  ),
-  def(
-    'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerList',
-    obj(
-      {
+    def(
+      'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler', { default: {} })),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec', { default: {} }),
+        status: ref('io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus', { default: {} }),
+      }),
+      [['autoscaling', 'v1', 'HorizontalPodAutoscaler']],
     ),
-    [['autoscaling', 'v1', 'HorizontalPodAutoscalerList']],
-  ),
-  def(
-    'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec',
-    obj(
-      {
-        maxReplicas: int32({ default: 0 }),
-        minReplicas: int32(),
-        scaleTargetRef: ref('io.k8s.api.autoscaling.v1.CrossVersionObjectReference', { default: {} }),
-        targetCPUUtilizationPercentage: int32(),
-      },
-      { required: ['scaleTargetRef', 'maxReplicas'] },
+    def(
+      'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['autoscaling', 'v1', 'HorizontalPodAutoscalerList']],
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus',
-    obj(
-      {
-        currentCPUUtilizationPercentage: int32(),
-        currentReplicas: int32({ default: 0 }),
-        desiredReplicas: int32({ default: 0 }),
-        lastScaleTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
-        observedGeneration: int64(),
-      },
-      { required: ['currentReplicas', 'desiredReplicas'] },
+    def(
+      'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec',
+      obj(
+        {
+          maxReplicas: int32({ default: 0 }),
+          minReplicas: int32(),
+          scaleTargetRef: ref('io.k8s.api.autoscaling.v1.CrossVersionObjectReference', { default: {} }),
+          targetCPUUtilizationPercentage: int32(),
+        },
+        { required: ['scaleTargetRef', 'maxReplicas'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v1.Scale',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.autoscaling.v1.ScaleSpec', { default: {} }),
-      status: ref('io.k8s.api.autoscaling.v1.ScaleStatus', { default: {} }),
-    }),
-    [['autoscaling', 'v1', 'Scale']],
-  ),
-  def('io.k8s.api.autoscaling.v1.ScaleSpec', obj({ replicas: int32() })),
-  def(
-    'io.k8s.api.autoscaling.v1.ScaleStatus',
-    obj({ replicas: int32({ default: 0 }), selector: str() }, { required: ['replicas'] }),
-  ),
-];
+    def(
+      'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus',
+      obj(
+        {
+          currentCPUUtilizationPercentage: int32(),
+          currentReplicas: int32({ default: 0 }),
+          desiredReplicas: int32({ default: 0 }),
+          lastScaleTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
+          observedGeneration: int64(),
+        },
+        { required: ['currentReplicas', 'desiredReplicas'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.autoscaling.v1.Scale',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.autoscaling.v1.ScaleSpec', { default: {} }),
+        status: ref('io.k8s.api.autoscaling.v1.ScaleStatus', { default: {} }),
+      }),
+      [['autoscaling', 'v1', 'Scale']],
+    ),
+    def('io.k8s.api.autoscaling.v1.ScaleSpec', obj({ replicas: int32() })),
+    def(
+      'io.k8s.api.autoscaling.v1.ScaleStatus',
+      obj({ replicas: int32({ default: 0 }), selector: str() }, { required: ['replicas'] }),
+    ),
+  ];
+}

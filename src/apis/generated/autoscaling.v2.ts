@@ -4,263 +4,266 @@
 import type { Definition } from '../schema/types.js';
 import { arr, def, int32, int64, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.autoscaling.v2.ContainerResourceMetricSource',
-    obj(
-      {
-        container: str({ default: '' }),
-        name: str({ default: '' }),
-        target: ref('io.k8s.api.autoscaling.v2.MetricTarget', { default: {} }),
-      },
-      { required: ['name', 'target', 'container'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.autoscaling.v2.ContainerResourceMetricSource',
+      obj(
+        {
+          container: str({ default: '' }),
+          name: str({ default: '' }),
+          target: ref('io.k8s.api.autoscaling.v2.MetricTarget', { default: {} }),
+        },
+        { required: ['name', 'target', 'container'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus',
-    obj(
-      {
-        container: str({ default: '' }),
-        current: ref('io.k8s.api.autoscaling.v2.MetricValueStatus', { default: {} }),
-        name: str({ default: '' }),
-      },
-      { required: ['name', 'current', 'container'] },
+    def(
+      'io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus',
+      obj(
+        {
+          container: str({ default: '' }),
+          current: ref('io.k8s.api.autoscaling.v2.MetricValueStatus', { default: {} }),
+          name: str({ default: '' }),
+        },
+        { required: ['name', 'current', 'container'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.CrossVersionObjectReference',
-    obj(
-      { apiVersion: str(), kind: str({ default: '' }), name: str({ default: '' }) },
-      { required: ['kind', 'name'] },
+    def(
+      'io.k8s.api.autoscaling.v2.CrossVersionObjectReference',
+      obj(
+        { apiVersion: str(), kind: str({ default: '' }), name: str({ default: '' }) },
+        { required: ['kind', 'name'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.ExternalMetricSource',
-    obj(
-      {
-        metric: ref('io.k8s.api.autoscaling.v2.MetricIdentifier', { default: {} }),
-        target: ref('io.k8s.api.autoscaling.v2.MetricTarget', { default: {} }),
-      },
-      { required: ['metric', 'target'] },
+    def(
+      'io.k8s.api.autoscaling.v2.ExternalMetricSource',
+      obj(
+        {
+          metric: ref('io.k8s.api.autoscaling.v2.MetricIdentifier', { default: {} }),
+          target: ref('io.k8s.api.autoscaling.v2.MetricTarget', { default: {} }),
+        },
+        { required: ['metric', 'target'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.ExternalMetricStatus',
-    obj(
-      {
-        current: ref('io.k8s.api.autoscaling.v2.MetricValueStatus', { default: {} }),
-        metric: ref('io.k8s.api.autoscaling.v2.MetricIdentifier', { default: {} }),
-      },
-      { required: ['metric', 'current'] },
+    def(
+      'io.k8s.api.autoscaling.v2.ExternalMetricStatus',
+      obj(
+        {
+          current: ref('io.k8s.api.autoscaling.v2.MetricValueStatus', { default: {} }),
+          metric: ref('io.k8s.api.autoscaling.v2.MetricIdentifier', { default: {} }),
+        },
+        { required: ['metric', 'current'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.HPAScalingPolicy',
-    obj(
-      { periodSeconds: int32({ default: 0 }), type: str({ default: '' }), value: int32({ default: 0 }) },
-      { required: ['type', 'value', 'periodSeconds'] },
+    def(
+      'io.k8s.api.autoscaling.v2.HPAScalingPolicy',
+      obj(
+        { periodSeconds: int32({ default: 0 }), type: str({ default: '' }), value: int32({ default: 0 }) },
+        { required: ['type', 'value', 'periodSeconds'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.HPAScalingRules',
-    obj({
-      policies: arr(ref('io.k8s.api.autoscaling.v2.HPAScalingPolicy', { default: {} }), {
-        listType: 'atomic',
-      }),
-      selectPolicy: str(),
-      stabilizationWindowSeconds: int32(),
-    }),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec', { default: {} }),
-      status: ref('io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus', { default: {} }),
-    }),
-    [['autoscaling', 'v2', 'HorizontalPodAutoscaler']],
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior',
-    obj({
-      scaleDown: ref('io.k8s.api.autoscaling.v2.HPAScalingRules'),
-      scaleUp: ref('io.k8s.api.autoscaling.v2.HPAScalingRules'),
-    }),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition',
-    obj(
-      {
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['autoscaling', 'v2', 'HorizontalPodAutoscalerList']],
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec',
-    obj(
-      {
-        behavior: ref('io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior'),
-        maxReplicas: int32({ default: 0 }),
-        metrics: arr(ref('io.k8s.api.autoscaling.v2.MetricSpec', { default: {} }), { listType: 'atomic' }),
-        minReplicas: int32(),
-        scaleTargetRef: ref('io.k8s.api.autoscaling.v2.CrossVersionObjectReference', { default: {} }),
-      },
-      { required: ['scaleTargetRef', 'maxReplicas'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus',
-    obj(
-      {
-        conditions: arr(ref('io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition', { default: {} }), {
-          listType: 'map',
-          listMapKeys: ['type'],
-          patchStrategy: 'merge',
-          patchMergeKey: 'type',
-        }),
-        currentMetrics: arr(ref('io.k8s.api.autoscaling.v2.MetricStatus', { default: {} }), {
+    def(
+      'io.k8s.api.autoscaling.v2.HPAScalingRules',
+      obj({
+        policies: arr(ref('io.k8s.api.autoscaling.v2.HPAScalingPolicy', { default: {} }), {
           listType: 'atomic',
         }),
-        currentReplicas: int32(),
-        desiredReplicas: int32({ default: 0 }),
-        lastScaleTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
-        observedGeneration: int64(),
-      },
-      { required: ['desiredReplicas'] },
+        selectPolicy: str(),
+        stabilizationWindowSeconds: int32(),
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.MetricIdentifier',
-    obj(
-      { name: str({ default: '' }), selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector') },
-      { required: ['name'] },
+    def(
+      'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec', { default: {} }),
+        status: ref('io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus', { default: {} }),
+      }),
+      [['autoscaling', 'v2', 'HorizontalPodAutoscaler']],
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.MetricSpec',
-    obj(
-      {
-        containerResource: ref('io.k8s.api.autoscaling.v2.ContainerResourceMetricSource'),
-        external: ref('io.k8s.api.autoscaling.v2.ExternalMetricSource'),
-        object: ref('io.k8s.api.autoscaling.v2.ObjectMetricSource'),
-        pods: ref('io.k8s.api.autoscaling.v2.PodsMetricSource'),
-        resource: ref('io.k8s.api.autoscaling.v2.ResourceMetricSource'),
-        type: str({ default: '' }),
-      },
-      { required: ['type'] },
+    def(
+      'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior',
+      obj({
+        scaleDown: ref('io.k8s.api.autoscaling.v2.HPAScalingRules'),
+        scaleUp: ref('io.k8s.api.autoscaling.v2.HPAScalingRules'),
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.MetricStatus',
-    obj(
-      {
-        containerResource: ref('io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus'),
-        external: ref('io.k8s.api.autoscaling.v2.ExternalMetricStatus'),
-        object: ref('io.k8s.api.autoscaling.v2.ObjectMetricStatus'),
-        pods: ref('io.k8s.api.autoscaling.v2.PodsMetricStatus'),
-        resource: ref('io.k8s.api.autoscaling.v2.ResourceMetricStatus'),
-        type: str({ default: '' }),
-      },
-      { required: ['type'] },
+    def(
+      'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition',
+      obj(
+        {
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.MetricTarget',
-    obj(
-      {
+    def(
+      'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['autoscaling', 'v2', 'HorizontalPodAutoscalerList']],
+    ),
+    def(
+      'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec',
+      obj(
+        {
+          behavior: ref('io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior'),
+          maxReplicas: int32({ default: 0 }),
+          metrics: arr(ref('io.k8s.api.autoscaling.v2.MetricSpec', { default: {} }), { listType: 'atomic' }),
+          minReplicas: int32(),
+          scaleTargetRef: ref('io.k8s.api.autoscaling.v2.CrossVersionObjectReference', { default: {} }),
+        },
+        { required: ['scaleTargetRef', 'maxReplicas'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus',
+      obj(
+        {
+          conditions: arr(
+            ref('io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition', { default: {} }),
+            { listType: 'map', listMapKeys: ['type'], patchStrategy: 'merge', patchMergeKey: 'type' },
+          ),
+          currentMetrics: arr(ref('io.k8s.api.autoscaling.v2.MetricStatus', { default: {} }), {
+            listType: 'atomic',
+          }),
+          currentReplicas: int32(),
+          desiredReplicas: int32({ default: 0 }),
+          lastScaleTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
+          observedGeneration: int64(),
+        },
+        { required: ['desiredReplicas'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.autoscaling.v2.MetricIdentifier',
+      obj(
+        { name: str({ default: '' }), selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector') },
+        { required: ['name'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.autoscaling.v2.MetricSpec',
+      obj(
+        {
+          containerResource: ref('io.k8s.api.autoscaling.v2.ContainerResourceMetricSource'),
+          external: ref('io.k8s.api.autoscaling.v2.ExternalMetricSource'),
+          object: ref('io.k8s.api.autoscaling.v2.ObjectMetricSource'),
+          pods: ref('io.k8s.api.autoscaling.v2.PodsMetricSource'),
+          resource: ref('io.k8s.api.autoscaling.v2.ResourceMetricSource'),
+          type: str({ default: '' }),
+        },
+        { required: ['type'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.autoscaling.v2.MetricStatus',
+      obj(
+        {
+          containerResource: ref('io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus'),
+          external: ref('io.k8s.api.autoscaling.v2.ExternalMetricStatus'),
+          object: ref('io.k8s.api.autoscaling.v2.ObjectMetricStatus'),
+          pods: ref('io.k8s.api.autoscaling.v2.PodsMetricStatus'),
+          resource: ref('io.k8s.api.autoscaling.v2.ResourceMetricStatus'),
+          type: str({ default: '' }),
+        },
+        { required: ['type'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.autoscaling.v2.MetricTarget',
+      obj(
+        {
+          averageUtilization: int32(),
+          averageValue: ref('io.k8s.apimachinery.pkg.api.resource.Quantity'),
+          type: str({ default: '' }),
+          value: ref('io.k8s.apimachinery.pkg.api.resource.Quantity'),
+        },
+        { required: ['type'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.autoscaling.v2.MetricValueStatus',
+      obj({
         averageUtilization: int32(),
         averageValue: ref('io.k8s.apimachinery.pkg.api.resource.Quantity'),
-        type: str({ default: '' }),
         value: ref('io.k8s.apimachinery.pkg.api.resource.Quantity'),
-      },
-      { required: ['type'] },
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.MetricValueStatus',
-    obj({
-      averageUtilization: int32(),
-      averageValue: ref('io.k8s.apimachinery.pkg.api.resource.Quantity'),
-      value: ref('io.k8s.apimachinery.pkg.api.resource.Quantity'),
-    }),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.ObjectMetricSource',
-    obj(
-      {
-        describedObject: ref('io.k8s.api.autoscaling.v2.CrossVersionObjectReference', { default: {} }),
-        metric: ref('io.k8s.api.autoscaling.v2.MetricIdentifier', { default: {} }),
-        target: ref('io.k8s.api.autoscaling.v2.MetricTarget', { default: {} }),
-      },
-      { required: ['describedObject', 'target', 'metric'] },
+    def(
+      'io.k8s.api.autoscaling.v2.ObjectMetricSource',
+      obj(
+        {
+          describedObject: ref('io.k8s.api.autoscaling.v2.CrossVersionObjectReference', { default: {} }),
+          metric: ref('io.k8s.api.autoscaling.v2.MetricIdentifier', { default: {} }),
+          target: ref('io.k8s.api.autoscaling.v2.MetricTarget', { default: {} }),
+        },
+        { required: ['describedObject', 'target', 'metric'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.ObjectMetricStatus',
-    obj(
-      {
-        current: ref('io.k8s.api.autoscaling.v2.MetricValueStatus', { default: {} }),
-        describedObject: ref('io.k8s.api.autoscaling.v2.CrossVersionObjectReference', { default: {} }),
-        metric: ref('io.k8s.api.autoscaling.v2.MetricIdentifier', { default: {} }),
-      },
-      { required: ['metric', 'current', 'describedObject'] },
+    def(
+      'io.k8s.api.autoscaling.v2.ObjectMetricStatus',
+      obj(
+        {
+          current: ref('io.k8s.api.autoscaling.v2.MetricValueStatus', { default: {} }),
+          describedObject: ref('io.k8s.api.autoscaling.v2.CrossVersionObjectReference', { default: {} }),
+          metric: ref('io.k8s.api.autoscaling.v2.MetricIdentifier', { default: {} }),
+        },
+        { required: ['metric', 'current', 'describedObject'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.PodsMetricSource',
-    obj(
-      {
-        metric: ref('io.k8s.api.autoscaling.v2.MetricIdentifier', { default: {} }),
-        target: ref('io.k8s.api.autoscaling.v2.MetricTarget', { default: {} }),
-      },
-      { required: ['metric', 'target'] },
+    def(
+      'io.k8s.api.autoscaling.v2.PodsMetricSource',
+      obj(
+        {
+          metric: ref('io.k8s.api.autoscaling.v2.MetricIdentifier', { default: {} }),
+          target: ref('io.k8s.api.autoscaling.v2.MetricTarget', { default: {} }),
+        },
+        { required: ['metric', 'target'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.PodsMetricStatus',
-    obj(
-      {
-        current: ref('io.k8s.api.autoscaling.v2.MetricValueStatus', { default: {} }),
-        metric: ref('io.k8s.api.autoscaling.v2.MetricIdentifier', { default: {} }),
-      },
-      { required: ['metric', 'current'] },
+    def(
+      'io.k8s.api.autoscaling.v2.PodsMetricStatus',
+      obj(
+        {
+          current: ref('io.k8s.api.autoscaling.v2.MetricValueStatus', { default: {} }),
+          metric: ref('io.k8s.api.autoscaling.v2.MetricIdentifier', { default: {} }),
+        },
+        { required: ['metric', 'current'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.ResourceMetricSource',
-    obj(
-      { name: str({ default: '' }), target: ref('io.k8s.api.autoscaling.v2.MetricTarget', { default: {} }) },
-      { required: ['name', 'target'] },
+    def(
+      'io.k8s.api.autoscaling.v2.ResourceMetricSource',
+      obj(
+        {
+          name: str({ default: '' }),
+          target: ref('io.k8s.api.autoscaling.v2.MetricTarget', { default: {} }),
+        },
+        { required: ['name', 'target'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.autoscaling.v2.ResourceMetricStatus',
-    obj(
-      {
-        current: ref('io.k8s.api.autoscaling.v2.MetricValueStatus', { default: {} }),
-        name: str({ default: '' }),
-      },
-      { required: ['name', 'current'] },
+    def(
+      'io.k8s.api.autoscaling.v2.ResourceMetricStatus',
+      obj(
+        {
+          current: ref('io.k8s.api.autoscaling.v2.MetricValueStatus', { default: {} }),
+          name: str({ default: '' }),
+        },
+        { required: ['name', 'current'] },
+      ),
     ),
-  ),
-];
+  ];
+}

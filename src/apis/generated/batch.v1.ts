@@ -4,180 +4,184 @@
 import type { Definition } from '../schema/types.js';
 import { arr, bool, def, int32, int64, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.batch.v1.CronJob',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.batch.v1.CronJobSpec', { default: {} }),
-      status: ref('io.k8s.api.batch.v1.CronJobStatus', { default: {} }),
-    }),
-    [['batch', 'v1', 'CronJob']],
-  ),
-  def(
-    'io.k8s.api.batch.v1.CronJobList',
-    obj(
-      {
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.batch.v1.CronJob',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.api.batch.v1.CronJob', { default: {} })),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['batch', 'v1', 'CronJobList']],
-  ),
-  def(
-    'io.k8s.api.batch.v1.CronJobSpec',
-    obj(
-      {
-        concurrencyPolicy: str({ enum: ['Allow', 'Forbid', 'Replace'] }),
-        failedJobsHistoryLimit: int32(),
-        jobTemplate: ref('io.k8s.api.batch.v1.JobTemplateSpec', { default: {} }),
-        schedule: str({ default: '' }),
-        startingDeadlineSeconds: int64(),
-        successfulJobsHistoryLimit: int32(),
-        suspend: bool(),
-        timeZone: str(),
-      },
-      { required: ['schedule', 'jobTemplate'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.batch.v1.CronJobStatus',
-    obj({
-      active: arr(ref('io.k8s.api.core.v1.ObjectReference', { default: {} }), { listType: 'atomic' }),
-      lastScheduleTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
-      lastSuccessfulTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
-    }),
-  ),
-  def(
-    'io.k8s.api.batch.v1.Job',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.batch.v1.JobSpec', { default: {} }),
-      status: ref('io.k8s.api.batch.v1.JobStatus', { default: {} }),
-    }),
-    [['batch', 'v1', 'Job']],
-  ),
-  def(
-    'io.k8s.api.batch.v1.JobCondition',
-    obj(
-      {
-        lastProbeTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.batch.v1.JobList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.batch.v1.Job', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['batch', 'v1', 'JobList']],
-  ),
-  def(
-    'io.k8s.api.batch.v1.JobSpec',
-    obj(
-      {
-        activeDeadlineSeconds: int64(),
-        backoffLimit: int32(),
-        completionMode: str({ enum: ['Indexed', 'NonIndexed'] }),
-        completions: int32(),
-        manualSelector: bool(),
-        parallelism: int32(),
-        podFailurePolicy: ref('io.k8s.api.batch.v1.PodFailurePolicy'),
-        selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        suspend: bool(),
-        template: ref('io.k8s.api.core.v1.PodTemplateSpec', { default: {} }),
-        ttlSecondsAfterFinished: int32(),
-      },
-      { required: ['template'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.batch.v1.JobStatus',
-    obj({
-      active: int32(),
-      completedIndexes: str(),
-      completionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
-      conditions: arr(ref('io.k8s.api.batch.v1.JobCondition', { default: {} }), {
-        listType: 'atomic',
-        patchStrategy: 'merge',
-        patchMergeKey: 'type',
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.batch.v1.CronJobSpec', { default: {} }),
+        status: ref('io.k8s.api.batch.v1.CronJobStatus', { default: {} }),
       }),
-      failed: int32(),
-      ready: int32(),
-      startTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
-      succeeded: int32(),
-      uncountedTerminatedPods: ref('io.k8s.api.batch.v1.UncountedTerminatedPods'),
-    }),
-  ),
-  def(
-    'io.k8s.api.batch.v1.JobTemplateSpec',
-    obj({
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.batch.v1.JobSpec', { default: {} }),
-    }),
-  ),
-  def(
-    'io.k8s.api.batch.v1.PodFailurePolicy',
-    obj(
-      {
-        rules: arr(ref('io.k8s.api.batch.v1.PodFailurePolicyRule', { default: {} }), { listType: 'atomic' }),
-      },
-      { required: ['rules'] },
+      [['batch', 'v1', 'CronJob']],
     ),
-  ),
-  def(
-    'io.k8s.api.batch.v1.PodFailurePolicyOnExitCodesRequirement',
-    obj(
-      {
-        containerName: str(),
-        operator: str({ enum: ['In', 'NotIn'], default: '' }),
-        values: arr(int32({ default: 0 }), { listType: 'set' }),
-      },
-      { required: ['operator', 'values'] },
+    def(
+      'io.k8s.api.batch.v1.CronJobList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.batch.v1.CronJob', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['batch', 'v1', 'CronJobList']],
     ),
-  ),
-  def(
-    'io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern',
-    obj({ status: str({ default: '' }), type: str({ default: '' }) }, { required: ['type', 'status'] }),
-  ),
-  def(
-    'io.k8s.api.batch.v1.PodFailurePolicyRule',
-    obj(
-      {
-        action: str({ enum: ['Count', 'FailJob', 'Ignore'], default: '' }),
-        onExitCodes: ref('io.k8s.api.batch.v1.PodFailurePolicyOnExitCodesRequirement'),
-        onPodConditions: arr(
-          ref('io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern', { default: {} }),
-          { listType: 'atomic' },
-        ),
-      },
-      { required: ['action'] },
+    def(
+      'io.k8s.api.batch.v1.CronJobSpec',
+      obj(
+        {
+          concurrencyPolicy: str({ enum: ['Allow', 'Forbid', 'Replace'] }),
+          failedJobsHistoryLimit: int32(),
+          jobTemplate: ref('io.k8s.api.batch.v1.JobTemplateSpec', { default: {} }),
+          schedule: str({ default: '' }),
+          startingDeadlineSeconds: int64(),
+          successfulJobsHistoryLimit: int32(),
+          suspend: bool(),
+          timeZone: str(),
+        },
+        { required: ['schedule', 'jobTemplate'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.batch.v1.UncountedTerminatedPods',
-    obj({
-      failed: arr(str({ default: '' }), { listType: 'set' }),
-      succeeded: arr(str({ default: '' }), { listType: 'set' }),
-    }),
-  ),
-];
+    def(
+      'io.k8s.api.batch.v1.CronJobStatus',
+      obj({
+        active: arr(ref('io.k8s.api.core.v1.ObjectReference', { default: {} }), { listType: 'atomic' }),
+        lastScheduleTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
+        lastSuccessfulTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
+      }),
+    ),
+    def(
+      'io.k8s.api.batch.v1.Job',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.batch.v1.JobSpec', { default: {} }),
+        status: ref('io.k8s.api.batch.v1.JobStatus', { default: {} }),
+      }),
+      [['batch', 'v1', 'Job']],
+    ),
+    def(
+      'io.k8s.api.batch.v1.JobCondition',
+      obj(
+        {
+          lastProbeTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.batch.v1.JobList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.batch.v1.Job', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['batch', 'v1', 'JobList']],
+    ),
+    def(
+      'io.k8s.api.batch.v1.JobSpec',
+      obj(
+        {
+          activeDeadlineSeconds: int64(),
+          backoffLimit: int32(),
+          completionMode: str({ enum: ['Indexed', 'NonIndexed'] }),
+          completions: int32(),
+          manualSelector: bool(),
+          parallelism: int32(),
+          podFailurePolicy: ref('io.k8s.api.batch.v1.PodFailurePolicy'),
+          selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          suspend: bool(),
+          template: ref('io.k8s.api.core.v1.PodTemplateSpec', { default: {} }),
+          ttlSecondsAfterFinished: int32(),
+        },
+        { required: ['template'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.batch.v1.JobStatus',
+      obj({
+        active: int32(),
+        completedIndexes: str(),
+        completionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
+        conditions: arr(ref('io.k8s.api.batch.v1.JobCondition', { default: {} }), {
+          listType: 'atomic',
+          patchStrategy: 'merge',
+          patchMergeKey: 'type',
+        }),
+        failed: int32(),
+        ready: int32(),
+        startTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
+        succeeded: int32(),
+        uncountedTerminatedPods: ref('io.k8s.api.batch.v1.UncountedTerminatedPods'),
+      }),
+    ),
+    def(
+      'io.k8s.api.batch.v1.JobTemplateSpec',
+      obj({
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.batch.v1.JobSpec', { default: {} }),
+      }),
+    ),
+    def(
+      'io.k8s.api.batch.v1.PodFailurePolicy',
+      obj(
+        {
+          rules: arr(ref('io.k8s.api.batch.v1.PodFailurePolicyRule', { default: {} }), {
+            listType: 'atomic',
+          }),
+        },
+        { required: ['rules'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.batch.v1.PodFailurePolicyOnExitCodesRequirement',
+      obj(
+        {
+          containerName: str(),
+          operator: str({ enum: ['In', 'NotIn'], default: '' }),
+          values: arr(int32({ default: 0 }), { listType: 'set' }),
+        },
+        { required: ['operator', 'values'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern',
+      obj({ status: str({ default: '' }), type: str({ default: '' }) }, { required: ['type', 'status'] }),
+    ),
+    def(
+      'io.k8s.api.batch.v1.PodFailurePolicyRule',
+      obj(
+        {
+          action: str({ enum: ['Count', 'FailJob', 'Ignore'], default: '' }),
+          onExitCodes: ref('io.k8s.api.batch.v1.PodFailurePolicyOnExitCodesRequirement'),
+          onPodConditions: arr(
+            ref('io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern', { default: {} }),
+            { listType: 'atomic' },
+          ),
+        },
+        { required: ['action'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.batch.v1.UncountedTerminatedPods',
+      obj({
+        failed: arr(str({ default: '' }), { listType: 'set' }),
+        succeeded: arr(str({ default: '' }), { listType: 'set' }),
+      }),
+    ),
+  ];
+}

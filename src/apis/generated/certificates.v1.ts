@@ -4,72 +4,74 @@
 import type { Definition } from '../schema/types.js';
 import { arr, def, int32, map, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.certificates.v1.CertificateSigningRequest',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.certificates.v1.CertificateSigningRequestSpec', { default: {} }),
-        status: ref('io.k8s.api.certificates.v1.CertificateSigningRequestStatus', { default: {} }),
-      },
-      { required: ['spec'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.certificates.v1.CertificateSigningRequest',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.certificates.v1.CertificateSigningRequestSpec', { default: {} }),
+          status: ref('io.k8s.api.certificates.v1.CertificateSigningRequestStatus', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+      [['certificates.k8s.io', 'v1', 'CertificateSigningRequest']],
     ),
-    [['certificates.k8s.io', 'v1', 'CertificateSigningRequest']],
-  ),
-  def(
-    'io.k8s.api.certificates.v1.CertificateSigningRequestCondition',
-    obj(
-      {
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        lastUpdateTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
+    def(
+      'io.k8s.api.certificates.v1.CertificateSigningRequestCondition',
+      obj(
+        {
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          lastUpdateTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.certificates.v1.CertificateSigningRequestList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.certificates.v1.CertificateSigningRequest', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.certificates.v1.CertificateSigningRequestList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.certificates.v1.CertificateSigningRequest', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['certificates.k8s.io', 'v1', 'CertificateSigningRequestList']],
     ),
-    [['certificates.k8s.io', 'v1', 'CertificateSigningRequestList']],
-  ),
-  def(
-    'io.k8s.api.certificates.v1.CertificateSigningRequestSpec',
-    obj(
-      {
-        expirationSeconds: int32(),
-        extra: map(arr(str({ default: '' }))),
-        groups: arr(str({ default: '' }), { listType: 'atomic' }),
-        request: str({ format: 'byte' }),
-        signerName: str({ default: '' }),
-        uid: str(),
-        usages: arr(str({ default: '' }), { listType: 'atomic' }),
-        username: str(),
-      },
-      { required: ['request', 'signerName'] },
+    def(
+      'io.k8s.api.certificates.v1.CertificateSigningRequestSpec',
+      obj(
+        {
+          expirationSeconds: int32(),
+          extra: map(arr(str({ default: '' }))),
+          groups: arr(str({ default: '' }), { listType: 'atomic' }),
+          request: str({ format: 'byte' }),
+          signerName: str({ default: '' }),
+          uid: str(),
+          usages: arr(str({ default: '' }), { listType: 'atomic' }),
+          username: str(),
+        },
+        { required: ['request', 'signerName'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.certificates.v1.CertificateSigningRequestStatus',
-    obj({
-      certificate: str({ format: 'byte' }),
-      conditions: arr(ref('io.k8s.api.certificates.v1.CertificateSigningRequestCondition', { default: {} }), {
-        listType: 'map',
-        listMapKeys: ['type'],
+    def(
+      'io.k8s.api.certificates.v1.CertificateSigningRequestStatus',
+      obj({
+        certificate: str({ format: 'byte' }),
+        conditions: arr(
+          ref('io.k8s.api.certificates.v1.CertificateSigningRequestCondition', { default: {} }),
+          { listType: 'map', listMapKeys: ['type'] },
+        ),
       }),
-    }),
-  ),
-];
+    ),
+  ];
+}

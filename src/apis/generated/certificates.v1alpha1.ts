@@ -4,35 +4,37 @@
 import type { Definition } from '../schema/types.js';
 import { arr, def, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.certificates.v1alpha1.ClusterTrustBundle',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec', { default: {} }),
-      },
-      { required: ['spec'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.certificates.v1alpha1.ClusterTrustBundle',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+      [['certificates.k8s.io', 'v1alpha1', 'ClusterTrustBundle']],
     ),
-    [['certificates.k8s.io', 'v1alpha1', 'ClusterTrustBundle']],
-  ),
-  def(
-    'io.k8s.api.certificates.v1alpha1.ClusterTrustBundleList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.certificates.v1alpha1.ClusterTrustBundle', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.certificates.v1alpha1.ClusterTrustBundleList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.certificates.v1alpha1.ClusterTrustBundle', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['certificates.k8s.io', 'v1alpha1', 'ClusterTrustBundleList']],
     ),
-    [['certificates.k8s.io', 'v1alpha1', 'ClusterTrustBundleList']],
-  ),
-  def(
-    'io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec',
-    obj({ signerName: str(), trustBundle: str({ default: '' }) }, { required: ['trustBundle'] }),
-  ),
-];
+    def(
+      'io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec',
+      obj({ signerName: str(), trustBundle: str({ default: '' }) }, { required: ['trustBundle'] }),
+    ),
+  ];
+}

@@ -4,38 +4,40 @@
 import type { Definition } from '../schema/types.js';
 import { arr, def, int32, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.coordination.v1.Lease',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.coordination.v1.LeaseSpec', { default: {} }),
-    }),
-    [['coordination.k8s.io', 'v1', 'Lease']],
-  ),
-  def(
-    'io.k8s.api.coordination.v1.LeaseList',
-    obj(
-      {
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.coordination.v1.Lease',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.api.coordination.v1.Lease', { default: {} })),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.coordination.v1.LeaseSpec', { default: {} }),
+      }),
+      [['coordination.k8s.io', 'v1', 'Lease']],
     ),
-    [['coordination.k8s.io', 'v1', 'LeaseList']],
-  ),
-  def(
-    'io.k8s.api.coordination.v1.LeaseSpec',
-    obj({
-      acquireTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime'),
-      holderIdentity: str(),
-      leaseDurationSeconds: int32(),
-      leaseTransitions: int32(),
-      renewTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime'),
-    }),
-  ),
-];
+    def(
+      'io.k8s.api.coordination.v1.LeaseList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.coordination.v1.Lease', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['coordination.k8s.io', 'v1', 'LeaseList']],
+    ),
+    def(
+      'io.k8s.api.coordination.v1.LeaseSpec',
+      obj({
+        acquireTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime'),
+        holderIdentity: str(),
+        leaseDurationSeconds: int32(),
+        leaseTransitions: int32(),
+        renewTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime'),
+      }),
+    ),
+  ];
+}

@@ -4,2118 +4,2145 @@
 import type { Definition } from '../schema/types.js';
 import { arr, bool, def, int32, int64, map, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource',
-    obj(
-      { fsType: str(), partition: int32(), readOnly: bool(), volumeID: str({ default: '' }) },
-      { required: ['volumeID'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.Affinity',
-    obj({
-      nodeAffinity: ref('io.k8s.api.core.v1.NodeAffinity'),
-      podAffinity: ref('io.k8s.api.core.v1.PodAffinity'),
-      podAntiAffinity: ref('io.k8s.api.core.v1.PodAntiAffinity'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.AttachedVolume',
-    obj(
-      { devicePath: str({ default: '' }), name: str({ default: '' }) },
-      { required: ['name', 'devicePath'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.AzureDiskVolumeSource',
-    obj(
-      {
-        cachingMode: str({ enum: ['None', 'ReadOnly', 'ReadWrite'] }),
-        diskName: str({ default: '' }),
-        diskURI: str({ default: '' }),
-        fsType: str(),
-        kind: str({ enum: ['Dedicated', 'Managed', 'Shared'] }),
-        readOnly: bool(),
-      },
-      { required: ['diskName', 'diskURI'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.AzureFilePersistentVolumeSource',
-    obj(
-      {
-        readOnly: bool(),
-        secretName: str({ default: '' }),
-        secretNamespace: str(),
-        shareName: str({ default: '' }),
-      },
-      { required: ['secretName', 'shareName'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.AzureFileVolumeSource',
-    obj(
-      { readOnly: bool(), secretName: str({ default: '' }), shareName: str({ default: '' }) },
-      { required: ['secretName', 'shareName'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.Binding',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        target: ref('io.k8s.api.core.v1.ObjectReference', { default: {} }),
-      },
-      { required: ['target'] },
-    ),
-    [['', 'v1', 'Binding']],
-  ),
-  def(
-    'io.k8s.api.core.v1.CSIPersistentVolumeSource',
-    obj(
-      {
-        controllerExpandSecretRef: ref('io.k8s.api.core.v1.SecretReference'),
-        controllerPublishSecretRef: ref('io.k8s.api.core.v1.SecretReference'),
-        driver: str({ default: '' }),
-        fsType: str(),
-        nodeExpandSecretRef: ref('io.k8s.api.core.v1.SecretReference'),
-        nodePublishSecretRef: ref('io.k8s.api.core.v1.SecretReference'),
-        nodeStageSecretRef: ref('io.k8s.api.core.v1.SecretReference'),
-        readOnly: bool(),
-        volumeAttributes: map(str({ default: '' })),
-        volumeHandle: str({ default: '' }),
-      },
-      { required: ['driver', 'volumeHandle'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.CSIVolumeSource',
-    obj(
-      {
-        driver: str({ default: '' }),
-        fsType: str(),
-        nodePublishSecretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
-        readOnly: bool(),
-        volumeAttributes: map(str({ default: '' })),
-      },
-      { required: ['driver'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.Capabilities',
-    obj({ add: arr(str({ default: '' })), drop: arr(str({ default: '' })) }),
-  ),
-  def(
-    'io.k8s.api.core.v1.CephFSPersistentVolumeSource',
-    obj(
-      {
-        monitors: arr(str({ default: '' })),
-        path: str(),
-        readOnly: bool(),
-        secretFile: str(),
-        secretRef: ref('io.k8s.api.core.v1.SecretReference'),
-        user: str(),
-      },
-      { required: ['monitors'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.CephFSVolumeSource',
-    obj(
-      {
-        monitors: arr(str({ default: '' })),
-        path: str(),
-        readOnly: bool(),
-        secretFile: str(),
-        secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
-        user: str(),
-      },
-      { required: ['monitors'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.CinderPersistentVolumeSource',
-    obj(
-      {
-        fsType: str(),
-        readOnly: bool(),
-        secretRef: ref('io.k8s.api.core.v1.SecretReference'),
-        volumeID: str({ default: '' }),
-      },
-      { required: ['volumeID'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.CinderVolumeSource',
-    obj(
-      {
-        fsType: str(),
-        readOnly: bool(),
-        secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
-        volumeID: str({ default: '' }),
-      },
-      { required: ['volumeID'] },
-    ),
-  ),
-  def('io.k8s.api.core.v1.ClaimSource', obj({ resourceClaimName: str(), resourceClaimTemplateName: str() })),
-  def('io.k8s.api.core.v1.ClientIPConfig', obj({ timeoutSeconds: int32() })),
-  def(
-    'io.k8s.api.core.v1.ComponentCondition',
-    obj(
-      { error: str(), message: str(), status: str({ default: '' }), type: str({ default: '' }) },
-      { required: ['type', 'status'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ComponentStatus',
-    obj({
-      apiVersion: str(),
-      conditions: arr(ref('io.k8s.api.core.v1.ComponentCondition', { default: {} }), {
-        patchStrategy: 'merge',
-        patchMergeKey: 'type',
-      }),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-    }),
-    [['', 'v1', 'ComponentStatus']],
-  ),
-  def(
-    'io.k8s.api.core.v1.ComponentStatusList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.ComponentStatus', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'ComponentStatusList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.ConfigMap',
-    obj({
-      apiVersion: str(),
-      binaryData: map(str({ format: 'byte' })),
-      data: map(str({ default: '' })),
-      immutable: bool(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-    }),
-    [['', 'v1', 'ConfigMap']],
-  ),
-  def('io.k8s.api.core.v1.ConfigMapEnvSource', obj({ name: str(), optional: bool() })),
-  def(
-    'io.k8s.api.core.v1.ConfigMapKeySelector',
-    obj(
-      { key: str({ default: '' }), name: str(), optional: bool() },
-      { mapType: 'atomic', required: ['key'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ConfigMapList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.ConfigMap', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'ConfigMapList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.ConfigMapNodeConfigSource',
-    obj(
-      {
-        kubeletConfigKey: str({ default: '' }),
-        name: str({ default: '' }),
-        namespace: str({ default: '' }),
-        resourceVersion: str(),
-        uid: str(),
-      },
-      { required: ['namespace', 'name', 'kubeletConfigKey'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ConfigMapProjection',
-    obj({ items: arr(ref('io.k8s.api.core.v1.KeyToPath', { default: {} })), name: str(), optional: bool() }),
-  ),
-  def(
-    'io.k8s.api.core.v1.ConfigMapVolumeSource',
-    obj({
-      defaultMode: int32(),
-      items: arr(ref('io.k8s.api.core.v1.KeyToPath', { default: {} })),
-      name: str(),
-      optional: bool(),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.Container',
-    obj(
-      {
-        args: arr(str({ default: '' })),
-        command: arr(str({ default: '' })),
-        env: arr(ref('io.k8s.api.core.v1.EnvVar', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'name',
-        }),
-        envFrom: arr(ref('io.k8s.api.core.v1.EnvFromSource', { default: {} })),
-        image: str(),
-        imagePullPolicy: str({ enum: ['Always', 'IfNotPresent', 'Never'] }),
-        lifecycle: ref('io.k8s.api.core.v1.Lifecycle'),
-        livenessProbe: ref('io.k8s.api.core.v1.Probe'),
-        name: str({ default: '' }),
-        ports: arr(ref('io.k8s.api.core.v1.ContainerPort', { default: {} }), {
-          listType: 'map',
-          listMapKeys: ['containerPort', 'protocol'],
-          patchStrategy: 'merge',
-          patchMergeKey: 'containerPort',
-        }),
-        readinessProbe: ref('io.k8s.api.core.v1.Probe'),
-        resizePolicy: arr(ref('io.k8s.api.core.v1.ContainerResizePolicy', { default: {} }), {
-          listType: 'atomic',
-        }),
-        resources: ref('io.k8s.api.core.v1.ResourceRequirements', { default: {} }),
-        securityContext: ref('io.k8s.api.core.v1.SecurityContext'),
-        startupProbe: ref('io.k8s.api.core.v1.Probe'),
-        stdin: bool(),
-        stdinOnce: bool(),
-        terminationMessagePath: str(),
-        terminationMessagePolicy: str({ enum: ['FallbackToLogsOnError', 'File'] }),
-        tty: bool(),
-        volumeDevices: arr(ref('io.k8s.api.core.v1.VolumeDevice', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'devicePath',
-        }),
-        volumeMounts: arr(ref('io.k8s.api.core.v1.VolumeMount', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'mountPath',
-        }),
-        workingDir: str(),
-      },
-      { required: ['name'] },
-    ),
-  ),
-  def('io.k8s.api.core.v1.ContainerImage', obj({ names: arr(str({ default: '' })), sizeBytes: int64() })),
-  def(
-    'io.k8s.api.core.v1.ContainerPort',
-    obj(
-      {
-        containerPort: int32({ default: 0 }),
-        hostIP: str(),
-        hostPort: int32(),
-        name: str(),
-        protocol: str({ enum: ['SCTP', 'TCP', 'UDP'], default: 'TCP' }),
-      },
-      { required: ['containerPort'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ContainerResizePolicy',
-    obj(
-      { resourceName: str({ default: '' }), restartPolicy: str({ default: '' }) },
-      { required: ['resourceName', 'restartPolicy'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ContainerState',
-    obj({
-      running: ref('io.k8s.api.core.v1.ContainerStateRunning'),
-      terminated: ref('io.k8s.api.core.v1.ContainerStateTerminated'),
-      waiting: ref('io.k8s.api.core.v1.ContainerStateWaiting'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.ContainerStateRunning',
-    obj({ startedAt: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }) }),
-  ),
-  def(
-    'io.k8s.api.core.v1.ContainerStateTerminated',
-    obj(
-      {
-        containerID: str(),
-        exitCode: int32({ default: 0 }),
-        finishedAt: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        signal: int32(),
-        startedAt: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-      },
-      { required: ['exitCode'] },
-    ),
-  ),
-  def('io.k8s.api.core.v1.ContainerStateWaiting', obj({ message: str(), reason: str() })),
-  def(
-    'io.k8s.api.core.v1.ContainerStatus',
-    obj(
-      {
-        allocatedResources: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-        containerID: str(),
-        image: str({ default: '' }),
-        imageID: str({ default: '' }),
-        lastState: ref('io.k8s.api.core.v1.ContainerState', { default: {} }),
-        name: str({ default: '' }),
-        ready: bool({ default: false }),
-        resources: ref('io.k8s.api.core.v1.ResourceRequirements'),
-        restartCount: int32({ default: 0 }),
-        started: bool(),
-        state: ref('io.k8s.api.core.v1.ContainerState', { default: {} }),
-      },
-      { required: ['name', 'ready', 'restartCount', 'image', 'imageID'] },
-    ),
-  ),
-  def('io.k8s.api.core.v1.DaemonEndpoint', obj({ Port: int32({ default: 0 }) }, { required: ['Port'] })),
-  def(
-    'io.k8s.api.core.v1.DownwardAPIProjection',
-    obj({ items: arr(ref('io.k8s.api.core.v1.DownwardAPIVolumeFile', { default: {} })) }),
-  ),
-  def(
-    'io.k8s.api.core.v1.DownwardAPIVolumeFile',
-    obj(
-      {
-        fieldRef: ref('io.k8s.api.core.v1.ObjectFieldSelector'),
-        mode: int32(),
-        path: str({ default: '' }),
-        resourceFieldRef: ref('io.k8s.api.core.v1.ResourceFieldSelector'),
-      },
-      { required: ['path'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.DownwardAPIVolumeSource',
-    obj({
-      defaultMode: int32(),
-      items: arr(ref('io.k8s.api.core.v1.DownwardAPIVolumeFile', { default: {} })),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.EmptyDirVolumeSource',
-    obj({ medium: str(), sizeLimit: ref('io.k8s.apimachinery.pkg.api.resource.Quantity') }),
-  ),
-  def(
-    'io.k8s.api.core.v1.EndpointAddress',
-    obj(
-      {
-        hostname: str(),
-        ip: str({ default: '' }),
-        nodeName: str(),
-        targetRef: ref('io.k8s.api.core.v1.ObjectReference'),
-      },
-      { mapType: 'atomic', required: ['ip'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.EndpointPort',
-    obj(
-      {
-        appProtocol: str(),
-        name: str(),
-        port: int32({ default: 0 }),
-        protocol: str({ enum: ['SCTP', 'TCP', 'UDP'] }),
-      },
-      { mapType: 'atomic', required: ['port'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.EndpointSubset',
-    obj({
-      addresses: arr(ref('io.k8s.api.core.v1.EndpointAddress', { default: {} })),
-      notReadyAddresses: arr(ref('io.k8s.api.core.v1.EndpointAddress', { default: {} })),
-      ports: arr(ref('io.k8s.api.core.v1.EndpointPort', { default: {} })),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.Endpoints',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      subsets: arr(ref('io.k8s.api.core.v1.EndpointSubset', { default: {} })),
-    }),
-    [['', 'v1', 'Endpoints']],
-  ),
-  def(
-    'io.k8s.api.core.v1.EndpointsList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.Endpoints', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'EndpointsList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.EnvFromSource',
-    obj({
-      configMapRef: ref('io.k8s.api.core.v1.ConfigMapEnvSource'),
-      prefix: str(),
-      secretRef: ref('io.k8s.api.core.v1.SecretEnvSource'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.EnvVar',
-    obj(
-      { name: str({ default: '' }), value: str(), valueFrom: ref('io.k8s.api.core.v1.EnvVarSource') },
-      { required: ['name'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.EnvVarSource',
-    obj({
-      configMapKeyRef: ref('io.k8s.api.core.v1.ConfigMapKeySelector'),
-      fieldRef: ref('io.k8s.api.core.v1.ObjectFieldSelector'),
-      resourceFieldRef: ref('io.k8s.api.core.v1.ResourceFieldSelector'),
-      secretKeyRef: ref('io.k8s.api.core.v1.SecretKeySelector'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.EphemeralContainer',
-    obj(
-      {
-        args: arr(str({ default: '' })),
-        command: arr(str({ default: '' })),
-        env: arr(ref('io.k8s.api.core.v1.EnvVar', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'name',
-        }),
-        envFrom: arr(ref('io.k8s.api.core.v1.EnvFromSource', { default: {} })),
-        image: str(),
-        imagePullPolicy: str({ enum: ['Always', 'IfNotPresent', 'Never'] }),
-        lifecycle: ref('io.k8s.api.core.v1.Lifecycle'),
-        livenessProbe: ref('io.k8s.api.core.v1.Probe'),
-        name: str({ default: '' }),
-        ports: arr(ref('io.k8s.api.core.v1.ContainerPort', { default: {} }), {
-          listType: 'map',
-          listMapKeys: ['containerPort', 'protocol'],
-          patchStrategy: 'merge',
-          patchMergeKey: 'containerPort',
-        }),
-        readinessProbe: ref('io.k8s.api.core.v1.Probe'),
-        resizePolicy: arr(ref('io.k8s.api.core.v1.ContainerResizePolicy', { default: {} }), {
-          listType: 'atomic',
-        }),
-        resources: ref('io.k8s.api.core.v1.ResourceRequirements', { default: {} }),
-        securityContext: ref('io.k8s.api.core.v1.SecurityContext'),
-        startupProbe: ref('io.k8s.api.core.v1.Probe'),
-        stdin: bool(),
-        stdinOnce: bool(),
-        targetContainerName: str(),
-        terminationMessagePath: str(),
-        terminationMessagePolicy: str({ enum: ['FallbackToLogsOnError', 'File'] }),
-        tty: bool(),
-        volumeDevices: arr(ref('io.k8s.api.core.v1.VolumeDevice', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'devicePath',
-        }),
-        volumeMounts: arr(ref('io.k8s.api.core.v1.VolumeMount', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'mountPath',
-        }),
-        workingDir: str(),
-      },
-      { required: ['name'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.EphemeralVolumeSource',
-    obj({ volumeClaimTemplate: ref('io.k8s.api.core.v1.PersistentVolumeClaimTemplate') }),
-  ),
-  def(
-    'io.k8s.api.core.v1.Event',
-    obj(
-      {
-        action: str(),
-        apiVersion: str(),
-        count: int32(),
-        eventTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', { default: {} }),
-        firstTimestamp: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        involvedObject: ref('io.k8s.api.core.v1.ObjectReference', { default: {} }),
-        kind: str(),
-        lastTimestamp: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        reason: str(),
-        related: ref('io.k8s.api.core.v1.ObjectReference'),
-        reportingComponent: str({ default: '' }),
-        reportingInstance: str({ default: '' }),
-        series: ref('io.k8s.api.core.v1.EventSeries'),
-        source: ref('io.k8s.api.core.v1.EventSource', { default: {} }),
-        type: str(),
-      },
-      { required: ['metadata', 'involvedObject'] },
-    ),
-    [['', 'v1', 'Event']],
-  ),
-  def(
-    'io.k8s.api.core.v1.EventList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.Event', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'EventList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.EventSeries',
-    obj({
-      count: int32(),
-      lastObservedTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', { default: {} }),
-    }),
-  ),
-  def('io.k8s.api.core.v1.EventSource', obj({ component: str(), host: str() })),
-  def('io.k8s.api.core.v1.ExecAction', obj({ command: arr(str({ default: '' })) })),
-  def(
-    'io.k8s.api.core.v1.FCVolumeSource',
-    obj({
-      fsType: str(),
-      lun: int32(),
-      readOnly: bool(),
-      targetWWNs: arr(str({ default: '' })),
-      wwids: arr(str({ default: '' })),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.FlexPersistentVolumeSource',
-    obj(
-      {
-        driver: str({ default: '' }),
-        fsType: str(),
-        options: map(str({ default: '' })),
-        readOnly: bool(),
-        secretRef: ref('io.k8s.api.core.v1.SecretReference'),
-      },
-      { required: ['driver'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.FlexVolumeSource',
-    obj(
-      {
-        driver: str({ default: '' }),
-        fsType: str(),
-        options: map(str({ default: '' })),
-        readOnly: bool(),
-        secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
-      },
-      { required: ['driver'] },
-    ),
-  ),
-  def('io.k8s.api.core.v1.FlockerVolumeSource', obj({ datasetName: str(), datasetUUID: str() })),
-  def(
-    'io.k8s.api.core.v1.GCEPersistentDiskVolumeSource',
-    obj(
-      { fsType: str(), partition: int32(), pdName: str({ default: '' }), readOnly: bool() },
-      { required: ['pdName'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.GRPCAction',
-    obj({ port: int32({ default: 0 }), service: str({ default: '' }) }, { required: ['port'] }),
-  ),
-  def(
-    'io.k8s.api.core.v1.GitRepoVolumeSource',
-    obj(
-      { directory: str(), repository: str({ default: '' }), revision: str() },
-      { required: ['repository'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.GlusterfsPersistentVolumeSource',
-    obj(
-      {
-        endpoints: str({ default: '' }),
-        endpointsNamespace: str(),
-        path: str({ default: '' }),
-        readOnly: bool(),
-      },
-      { required: ['endpoints', 'path'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.GlusterfsVolumeSource',
-    obj(
-      { endpoints: str({ default: '' }), path: str({ default: '' }), readOnly: bool() },
-      { required: ['endpoints', 'path'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.HTTPGetAction',
-    obj(
-      {
-        host: str(),
-        httpHeaders: arr(ref('io.k8s.api.core.v1.HTTPHeader', { default: {} })),
-        path: str(),
-        port: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString', { default: {} }),
-        scheme: str({ enum: ['HTTP', 'HTTPS'] }),
-      },
-      { required: ['port'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.HTTPHeader',
-    obj({ name: str({ default: '' }), value: str({ default: '' }) }, { required: ['name', 'value'] }),
-  ),
-  def('io.k8s.api.core.v1.HostAlias', obj({ hostnames: arr(str({ default: '' })), ip: str() })),
-  def(
-    'io.k8s.api.core.v1.HostPathVolumeSource',
-    obj(
-      {
-        path: str({ default: '' }),
-        type: str({
-          enum: [
-            '',
-            'BlockDevice',
-            'CharDevice',
-            'Directory',
-            'DirectoryOrCreate',
-            'File',
-            'FileOrCreate',
-            'Socket',
-          ],
-        }),
-      },
-      { required: ['path'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ISCSIPersistentVolumeSource',
-    obj(
-      {
-        chapAuthDiscovery: bool(),
-        chapAuthSession: bool(),
-        fsType: str(),
-        initiatorName: str(),
-        iqn: str({ default: '' }),
-        iscsiInterface: str(),
-        lun: int32({ default: 0 }),
-        portals: arr(str({ default: '' })),
-        readOnly: bool(),
-        secretRef: ref('io.k8s.api.core.v1.SecretReference'),
-        targetPortal: str({ default: '' }),
-      },
-      { required: ['targetPortal', 'iqn', 'lun'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ISCSIVolumeSource',
-    obj(
-      {
-        chapAuthDiscovery: bool(),
-        chapAuthSession: bool(),
-        fsType: str(),
-        initiatorName: str(),
-        iqn: str({ default: '' }),
-        iscsiInterface: str(),
-        lun: int32({ default: 0 }),
-        portals: arr(str({ default: '' })),
-        readOnly: bool(),
-        secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
-        targetPortal: str({ default: '' }),
-      },
-      { required: ['targetPortal', 'iqn', 'lun'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.KeyToPath',
-    obj(
-      { key: str({ default: '' }), mode: int32(), path: str({ default: '' }) },
-      { required: ['key', 'path'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.Lifecycle',
-    obj({
-      postStart: ref('io.k8s.api.core.v1.LifecycleHandler'),
-      preStop: ref('io.k8s.api.core.v1.LifecycleHandler'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.LifecycleHandler',
-    obj({
-      exec: ref('io.k8s.api.core.v1.ExecAction'),
-      httpGet: ref('io.k8s.api.core.v1.HTTPGetAction'),
-      tcpSocket: ref('io.k8s.api.core.v1.TCPSocketAction'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.LimitRange',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.core.v1.LimitRangeSpec', { default: {} }),
-    }),
-    [['', 'v1', 'LimitRange']],
-  ),
-  def(
-    'io.k8s.api.core.v1.LimitRangeItem',
-    obj(
-      {
-        default: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-        defaultRequest: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-        max: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-        maxLimitRequestRatio: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-        min: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-        type: str({ default: '' }),
-      },
-      { required: ['type'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.LimitRangeList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.LimitRange', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'LimitRangeList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.LimitRangeSpec',
-    obj({ limits: arr(ref('io.k8s.api.core.v1.LimitRangeItem', { default: {} })) }, { required: ['limits'] }),
-  ),
-  def(
-    'io.k8s.api.core.v1.LoadBalancerIngress',
-    obj({
-      hostname: str(),
-      ip: str(),
-      ports: arr(ref('io.k8s.api.core.v1.PortStatus', { default: {} }), { listType: 'atomic' }),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.LoadBalancerStatus',
-    obj({ ingress: arr(ref('io.k8s.api.core.v1.LoadBalancerIngress', { default: {} })) }),
-  ),
-  def('io.k8s.api.core.v1.LocalObjectReference', obj({ name: str() }, { mapType: 'atomic' })),
-  def(
-    'io.k8s.api.core.v1.LocalVolumeSource',
-    obj({ fsType: str(), path: str({ default: '' }) }, { required: ['path'] }),
-  ),
-  def(
-    'io.k8s.api.core.v1.NFSVolumeSource',
-    obj(
-      { path: str({ default: '' }), readOnly: bool(), server: str({ default: '' }) },
-      { required: ['server', 'path'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.Namespace',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.core.v1.NamespaceSpec', { default: {} }),
-      status: ref('io.k8s.api.core.v1.NamespaceStatus', { default: {} }),
-    }),
-    [['', 'v1', 'Namespace']],
-  ),
-  def(
-    'io.k8s.api.core.v1.NamespaceCondition',
-    obj(
-      {
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.NamespaceList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.Namespace', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'NamespaceList']],
-  ),
-  def('io.k8s.api.core.v1.NamespaceSpec', obj({ finalizers: arr(str({ default: '' })) })),
-  def(
-    'io.k8s.api.core.v1.NamespaceStatus',
-    obj({
-      conditions: arr(ref('io.k8s.api.core.v1.NamespaceCondition', { default: {} }), {
-        patchStrategy: 'merge',
-        patchMergeKey: 'type',
-      }),
-      phase: str({ enum: ['Active', 'Terminating'] }),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.Node',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.core.v1.NodeSpec', { default: {} }),
-      status: ref('io.k8s.api.core.v1.NodeStatus', { default: {} }),
-    }),
-    [['', 'v1', 'Node']],
-  ),
-  def(
-    'io.k8s.api.core.v1.NodeAddress',
-    obj({ address: str({ default: '' }), type: str({ default: '' }) }, { required: ['type', 'address'] }),
-  ),
-  def(
-    'io.k8s.api.core.v1.NodeAffinity',
-    obj({
-      preferredDuringSchedulingIgnoredDuringExecution: arr(
-        ref('io.k8s.api.core.v1.PreferredSchedulingTerm', { default: {} }),
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource',
+      obj(
+        { fsType: str(), partition: int32(), readOnly: bool(), volumeID: str({ default: '' }) },
+        { required: ['volumeID'] },
       ),
-      requiredDuringSchedulingIgnoredDuringExecution: ref('io.k8s.api.core.v1.NodeSelector'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.NodeCondition',
-    obj(
-      {
-        lastHeartbeatTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.NodeConfigSource',
-    obj({ configMap: ref('io.k8s.api.core.v1.ConfigMapNodeConfigSource') }),
-  ),
-  def(
-    'io.k8s.api.core.v1.NodeConfigStatus',
-    obj({
-      active: ref('io.k8s.api.core.v1.NodeConfigSource'),
-      assigned: ref('io.k8s.api.core.v1.NodeConfigSource'),
-      error: str(),
-      lastKnownGood: ref('io.k8s.api.core.v1.NodeConfigSource'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.NodeDaemonEndpoints',
-    obj({ kubeletEndpoint: ref('io.k8s.api.core.v1.DaemonEndpoint', { default: {} }) }),
-  ),
-  def(
-    'io.k8s.api.core.v1.NodeList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.Node', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'NodeList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.NodeSelector',
-    obj(
-      { nodeSelectorTerms: arr(ref('io.k8s.api.core.v1.NodeSelectorTerm', { default: {} })) },
-      { mapType: 'atomic', required: ['nodeSelectorTerms'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.NodeSelectorRequirement',
-    obj(
-      {
-        key: str({ default: '' }),
-        operator: str({ enum: ['DoesNotExist', 'Exists', 'Gt', 'In', 'Lt', 'NotIn'], default: '' }),
-        values: arr(str({ default: '' })),
-      },
-      { required: ['key', 'operator'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.NodeSelectorTerm',
-    obj(
-      {
-        matchExpressions: arr(ref('io.k8s.api.core.v1.NodeSelectorRequirement', { default: {} })),
-        matchFields: arr(ref('io.k8s.api.core.v1.NodeSelectorRequirement', { default: {} })),
-      },
-      { mapType: 'atomic' },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.NodeSpec',
-    obj({
-      configSource: ref('io.k8s.api.core.v1.NodeConfigSource'),
-      externalID: str(),
-      podCIDR: str(),
-      podCIDRs: arr(str({ default: '' }), { patchStrategy: 'merge' }),
-      providerID: str(),
-      taints: arr(ref('io.k8s.api.core.v1.Taint', { default: {} })),
-      unschedulable: bool(),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.NodeStatus',
-    obj({
-      addresses: arr(ref('io.k8s.api.core.v1.NodeAddress', { default: {} }), {
-        patchStrategy: 'merge',
-        patchMergeKey: 'type',
+    def(
+      'io.k8s.api.core.v1.Affinity',
+      obj({
+        nodeAffinity: ref('io.k8s.api.core.v1.NodeAffinity'),
+        podAffinity: ref('io.k8s.api.core.v1.PodAffinity'),
+        podAntiAffinity: ref('io.k8s.api.core.v1.PodAntiAffinity'),
       }),
-      allocatable: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-      capacity: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-      conditions: arr(ref('io.k8s.api.core.v1.NodeCondition', { default: {} }), {
-        patchStrategy: 'merge',
-        patchMergeKey: 'type',
-      }),
-      config: ref('io.k8s.api.core.v1.NodeConfigStatus'),
-      daemonEndpoints: ref('io.k8s.api.core.v1.NodeDaemonEndpoints', { default: {} }),
-      images: arr(ref('io.k8s.api.core.v1.ContainerImage', { default: {} })),
-      nodeInfo: ref('io.k8s.api.core.v1.NodeSystemInfo', { default: {} }),
-      phase: str({ enum: ['Pending', 'Running', 'Terminated'] }),
-      volumesAttached: arr(ref('io.k8s.api.core.v1.AttachedVolume', { default: {} })),
-      volumesInUse: arr(str({ default: '' })),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.NodeSystemInfo',
-    obj(
-      {
-        architecture: str({ default: '' }),
-        bootID: str({ default: '' }),
-        containerRuntimeVersion: str({ default: '' }),
-        kernelVersion: str({ default: '' }),
-        kubeProxyVersion: str({ default: '' }),
-        kubeletVersion: str({ default: '' }),
-        machineID: str({ default: '' }),
-        operatingSystem: str({ default: '' }),
-        osImage: str({ default: '' }),
-        systemUUID: str({ default: '' }),
-      },
-      {
-        required: [
-          'machineID',
-          'systemUUID',
-          'bootID',
-          'kernelVersion',
-          'osImage',
-          'containerRuntimeVersion',
-          'kubeletVersion',
-          'kubeProxyVersion',
-          'operatingSystem',
-          'architecture',
-        ],
-      },
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ObjectFieldSelector',
-    obj(
-      { apiVersion: str(), fieldPath: str({ default: '' }) },
-      { mapType: 'atomic', required: ['fieldPath'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ObjectReference',
-    obj(
-      {
-        apiVersion: str(),
-        fieldPath: str(),
-        kind: str(),
-        name: str(),
-        namespace: str(),
-        resourceVersion: str(),
-        uid: str(),
-      },
-      { mapType: 'atomic' },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.PersistentVolume',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.core.v1.PersistentVolumeSpec', { default: {} }),
-      status: ref('io.k8s.api.core.v1.PersistentVolumeStatus', { default: {} }),
-    }),
-    [['', 'v1', 'PersistentVolume']],
-  ),
-  def(
-    'io.k8s.api.core.v1.PersistentVolumeClaim',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.core.v1.PersistentVolumeClaimSpec', { default: {} }),
-      status: ref('io.k8s.api.core.v1.PersistentVolumeClaimStatus', { default: {} }),
-    }),
-    [['', 'v1', 'PersistentVolumeClaim']],
-  ),
-  def(
-    'io.k8s.api.core.v1.PersistentVolumeClaimCondition',
-    obj(
-      {
-        lastProbeTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.PersistentVolumeClaimList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.PersistentVolumeClaim', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'PersistentVolumeClaimList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.PersistentVolumeClaimSpec',
-    obj({
-      accessModes: arr(str({ default: '' })),
-      dataSource: ref('io.k8s.api.core.v1.TypedLocalObjectReference'),
-      dataSourceRef: ref('io.k8s.api.core.v1.TypedObjectReference'),
-      resources: ref('io.k8s.api.core.v1.ResourceRequirements', { default: {} }),
-      selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-      storageClassName: str(),
-      volumeMode: str({ enum: ['Block', 'Filesystem'] }),
-      volumeName: str(),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.PersistentVolumeClaimStatus',
-    obj({
-      accessModes: arr(str({ default: '' })),
-      allocatedResources: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-      capacity: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-      conditions: arr(ref('io.k8s.api.core.v1.PersistentVolumeClaimCondition', { default: {} }), {
-        patchStrategy: 'merge',
-        patchMergeKey: 'type',
-      }),
-      phase: str({ enum: ['Bound', 'Lost', 'Pending'] }),
-      resizeStatus: str({
-        enum: [
-          '',
-          'ControllerExpansionFailed',
-          'ControllerExpansionInProgress',
-          'NodeExpansionFailed',
-          'NodeExpansionInProgress',
-          'NodeExpansionPending',
-        ],
-      }),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.PersistentVolumeClaimTemplate',
-    obj(
-      {
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.core.v1.PersistentVolumeClaimSpec', { default: {} }),
-      },
-      { required: ['spec'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource',
-    obj({ claimName: str({ default: '' }), readOnly: bool() }, { required: ['claimName'] }),
-  ),
-  def(
-    'io.k8s.api.core.v1.PersistentVolumeList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.PersistentVolume', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'PersistentVolumeList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.PersistentVolumeSpec',
-    obj({
-      accessModes: arr(str({ default: '' })),
-      awsElasticBlockStore: ref('io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource'),
-      azureDisk: ref('io.k8s.api.core.v1.AzureDiskVolumeSource'),
-      azureFile: ref('io.k8s.api.core.v1.AzureFilePersistentVolumeSource'),
-      capacity: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-      cephfs: ref('io.k8s.api.core.v1.CephFSPersistentVolumeSource'),
-      cinder: ref('io.k8s.api.core.v1.CinderPersistentVolumeSource'),
-      claimRef: ref('io.k8s.api.core.v1.ObjectReference', { mapType: 'granular' }),
-      csi: ref('io.k8s.api.core.v1.CSIPersistentVolumeSource'),
-      fc: ref('io.k8s.api.core.v1.FCVolumeSource'),
-      flexVolume: ref('io.k8s.api.core.v1.FlexPersistentVolumeSource'),
-      flocker: ref('io.k8s.api.core.v1.FlockerVolumeSource'),
-      gcePersistentDisk: ref('io.k8s.api.core.v1.GCEPersistentDiskVolumeSource'),
-      glusterfs: ref('io.k8s.api.core.v1.GlusterfsPersistentVolumeSource'),
-      hostPath: ref('io.k8s.api.core.v1.HostPathVolumeSource'),
-      iscsi: ref('io.k8s.api.core.v1.ISCSIPersistentVolumeSource'),
-      local: ref('io.k8s.api.core.v1.LocalVolumeSource'),
-      mountOptions: arr(str({ default: '' })),
-      nfs: ref('io.k8s.api.core.v1.NFSVolumeSource'),
-      nodeAffinity: ref('io.k8s.api.core.v1.VolumeNodeAffinity'),
-      persistentVolumeReclaimPolicy: str({ enum: ['Delete', 'Recycle', 'Retain'] }),
-      photonPersistentDisk: ref('io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource'),
-      portworxVolume: ref('io.k8s.api.core.v1.PortworxVolumeSource'),
-      quobyte: ref('io.k8s.api.core.v1.QuobyteVolumeSource'),
-      rbd: ref('io.k8s.api.core.v1.RBDPersistentVolumeSource'),
-      scaleIO: ref('io.k8s.api.core.v1.ScaleIOPersistentVolumeSource'),
-      storageClassName: str(),
-      storageos: ref('io.k8s.api.core.v1.StorageOSPersistentVolumeSource'),
-      volumeMode: str({ enum: ['Block', 'Filesystem'] }),
-      vsphereVolume: ref('io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.PersistentVolumeStatus',
-    obj({
-      message: str(),
-      phase: str({ enum: ['Available', 'Bound', 'Failed', 'Pending', 'Released'] }),
-      reason: str(),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource',
-    obj({ fsType: str(), pdID: str({ default: '' }) }, { required: ['pdID'] }),
-  ),
-  def(
-    'io.k8s.api.core.v1.Pod',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.core.v1.PodSpec', { default: {} }),
-      status: ref('io.k8s.api.core.v1.PodStatus', { default: {} }),
-    }),
-    [['', 'v1', 'Pod']],
-  ),
-  def(
-    'io.k8s.api.core.v1.PodAffinity',
-    obj({
-      preferredDuringSchedulingIgnoredDuringExecution: arr(
-        ref('io.k8s.api.core.v1.WeightedPodAffinityTerm', { default: {} }),
+    def(
+      'io.k8s.api.core.v1.AttachedVolume',
+      obj(
+        { devicePath: str({ default: '' }), name: str({ default: '' }) },
+        { required: ['name', 'devicePath'] },
       ),
-      requiredDuringSchedulingIgnoredDuringExecution: arr(
-        ref('io.k8s.api.core.v1.PodAffinityTerm', { default: {} }),
+    ),
+    def(
+      'io.k8s.api.core.v1.AzureDiskVolumeSource',
+      obj(
+        {
+          cachingMode: str({ enum: ['None', 'ReadOnly', 'ReadWrite'] }),
+          diskName: str({ default: '' }),
+          diskURI: str({ default: '' }),
+          fsType: str(),
+          kind: str({ enum: ['Dedicated', 'Managed', 'Shared'] }),
+          readOnly: bool(),
+        },
+        { required: ['diskName', 'diskURI'] },
       ),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.PodAffinityTerm',
-    obj(
-      {
-        labelSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        namespaceSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        namespaces: arr(str({ default: '' })),
-        topologyKey: str({ default: '' }),
-      },
-      { required: ['topologyKey'] },
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.PodAntiAffinity',
-    obj({
-      preferredDuringSchedulingIgnoredDuringExecution: arr(
-        ref('io.k8s.api.core.v1.WeightedPodAffinityTerm', { default: {} }),
+    def(
+      'io.k8s.api.core.v1.AzureFilePersistentVolumeSource',
+      obj(
+        {
+          readOnly: bool(),
+          secretName: str({ default: '' }),
+          secretNamespace: str(),
+          shareName: str({ default: '' }),
+        },
+        { required: ['secretName', 'shareName'] },
       ),
-      requiredDuringSchedulingIgnoredDuringExecution: arr(
-        ref('io.k8s.api.core.v1.PodAffinityTerm', { default: {} }),
+    ),
+    def(
+      'io.k8s.api.core.v1.AzureFileVolumeSource',
+      obj(
+        { readOnly: bool(), secretName: str({ default: '' }), shareName: str({ default: '' }) },
+        { required: ['secretName', 'shareName'] },
       ),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.PodCondition',
-    obj(
-      {
-        lastProbeTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.PodDNSConfig',
-    obj({
-      nameservers: arr(str({ default: '' })),
-      options: arr(ref('io.k8s.api.core.v1.PodDNSConfigOption', { default: {} })),
-      searches: arr(str({ default: '' })),
-    }),
-  ),
-  def('io.k8s.api.core.v1.PodDNSConfigOption', obj({ name: str(), value: str() })),
-  def('io.k8s.api.core.v1.PodIP', obj({ ip: str() })),
-  def(
-    'io.k8s.api.core.v1.PodList',
-    obj(
-      {
+    def(
+      'io.k8s.api.core.v1.Binding',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          target: ref('io.k8s.api.core.v1.ObjectReference', { default: {} }),
+        },
+        { required: ['target'] },
+      ),
+      [['', 'v1', 'Binding']],
+    ),
+    def(
+      'io.k8s.api.core.v1.CSIPersistentVolumeSource',
+      obj(
+        {
+          controllerExpandSecretRef: ref('io.k8s.api.core.v1.SecretReference'),
+          controllerPublishSecretRef: ref('io.k8s.api.core.v1.SecretReference'),
+          driver: str({ default: '' }),
+          fsType: str(),
+          nodeExpandSecretRef: ref('io.k8s.api.core.v1.SecretReference'),
+          nodePublishSecretRef: ref('io.k8s.api.core.v1.SecretReference'),
+          nodeStageSecretRef: ref('io.k8s.api.core.v1.SecretReference'),
+          readOnly: bool(),
+          volumeAttributes: map(str({ default: '' })),
+          volumeHandle: str({ default: '' }),
+        },
+        { required: ['driver', 'volumeHandle'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.CSIVolumeSource',
+      obj(
+        {
+          driver: str({ default: '' }),
+          fsType: str(),
+          nodePublishSecretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
+          readOnly: bool(),
+          volumeAttributes: map(str({ default: '' })),
+        },
+        { required: ['driver'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.Capabilities',
+      obj({ add: arr(str({ default: '' })), drop: arr(str({ default: '' })) }),
+    ),
+    def(
+      'io.k8s.api.core.v1.CephFSPersistentVolumeSource',
+      obj(
+        {
+          monitors: arr(str({ default: '' })),
+          path: str(),
+          readOnly: bool(),
+          secretFile: str(),
+          secretRef: ref('io.k8s.api.core.v1.SecretReference'),
+          user: str(),
+        },
+        { required: ['monitors'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.CephFSVolumeSource',
+      obj(
+        {
+          monitors: arr(str({ default: '' })),
+          path: str(),
+          readOnly: bool(),
+          secretFile: str(),
+          secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
+          user: str(),
+        },
+        { required: ['monitors'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.CinderPersistentVolumeSource',
+      obj(
+        {
+          fsType: str(),
+          readOnly: bool(),
+          secretRef: ref('io.k8s.api.core.v1.SecretReference'),
+          volumeID: str({ default: '' }),
+        },
+        { required: ['volumeID'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.CinderVolumeSource',
+      obj(
+        {
+          fsType: str(),
+          readOnly: bool(),
+          secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
+          volumeID: str({ default: '' }),
+        },
+        { required: ['volumeID'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ClaimSource',
+      obj({ resourceClaimName: str(), resourceClaimTemplateName: str() }),
+    ),
+    def('io.k8s.api.core.v1.ClientIPConfig', obj({ timeoutSeconds: int32() })),
+    def(
+      'io.k8s.api.core.v1.ComponentCondition',
+      obj(
+        { error: str(), message: str(), status: str({ default: '' }), type: str({ default: '' }) },
+        { required: ['type', 'status'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ComponentStatus',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.Pod', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'PodList']],
-  ),
-  def('io.k8s.api.core.v1.PodOS', obj({ name: str({ default: '' }) }, { required: ['name'] })),
-  def(
-    'io.k8s.api.core.v1.PodReadinessGate',
-    obj({ conditionType: str({ default: '' }) }, { required: ['conditionType'] }),
-  ),
-  def(
-    'io.k8s.api.core.v1.PodResourceClaim',
-    obj(
-      { name: str({ default: '' }), source: ref('io.k8s.api.core.v1.ClaimSource', { default: {} }) },
-      { required: ['name'] },
-    ),
-  ),
-  def('io.k8s.api.core.v1.PodSchedulingGate', obj({ name: str({ default: '' }) }, { required: ['name'] })),
-  def(
-    'io.k8s.api.core.v1.PodSecurityContext',
-    obj({
-      fsGroup: int64(),
-      fsGroupChangePolicy: str({ enum: ['Always', 'OnRootMismatch'] }),
-      runAsGroup: int64(),
-      runAsNonRoot: bool(),
-      runAsUser: int64(),
-      seLinuxOptions: ref('io.k8s.api.core.v1.SELinuxOptions'),
-      seccompProfile: ref('io.k8s.api.core.v1.SeccompProfile'),
-      supplementalGroups: arr(int64({ default: 0 })),
-      sysctls: arr(ref('io.k8s.api.core.v1.Sysctl', { default: {} })),
-      windowsOptions: ref('io.k8s.api.core.v1.WindowsSecurityContextOptions'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.PodSpec',
-    obj(
-      {
-        activeDeadlineSeconds: int64(),
-        affinity: ref('io.k8s.api.core.v1.Affinity'),
-        automountServiceAccountToken: bool(),
-        containers: arr(ref('io.k8s.api.core.v1.Container', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'name',
-        }),
-        dnsConfig: ref('io.k8s.api.core.v1.PodDNSConfig'),
-        dnsPolicy: str({ enum: ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'] }),
-        enableServiceLinks: bool(),
-        ephemeralContainers: arr(ref('io.k8s.api.core.v1.EphemeralContainer', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'name',
-        }),
-        hostAliases: arr(ref('io.k8s.api.core.v1.HostAlias', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'ip',
-        }),
-        hostIPC: bool(),
-        hostNetwork: bool(),
-        hostPID: bool(),
-        hostUsers: bool(),
-        hostname: str(),
-        imagePullSecrets: arr(ref('io.k8s.api.core.v1.LocalObjectReference', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'name',
-        }),
-        initContainers: arr(ref('io.k8s.api.core.v1.Container', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'name',
-        }),
-        nodeName: str(),
-        nodeSelector: map(str({ default: '' }), { mapType: 'atomic' }),
-        os: ref('io.k8s.api.core.v1.PodOS'),
-        overhead: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-        preemptionPolicy: str({ enum: ['Never', 'PreemptLowerPriority'] }),
-        priority: int32(),
-        priorityClassName: str(),
-        readinessGates: arr(ref('io.k8s.api.core.v1.PodReadinessGate', { default: {} })),
-        resourceClaims: arr(ref('io.k8s.api.core.v1.PodResourceClaim', { default: {} }), {
-          listType: 'map',
-          listMapKeys: ['name'],
-          patchStrategy: 'merge,retainKeys',
-          patchMergeKey: 'name',
-        }),
-        restartPolicy: str({ enum: ['Always', 'Never', 'OnFailure'] }),
-        runtimeClassName: str(),
-        schedulerName: str(),
-        schedulingGates: arr(ref('io.k8s.api.core.v1.PodSchedulingGate', { default: {} }), {
-          listType: 'map',
-          listMapKeys: ['name'],
-          patchStrategy: 'merge',
-          patchMergeKey: 'name',
-        }),
-        securityContext: ref('io.k8s.api.core.v1.PodSecurityContext'),
-        serviceAccount: str(),
-        serviceAccountName: str(),
-        setHostnameAsFQDN: bool(),
-        shareProcessNamespace: bool(),
-        subdomain: str(),
-        terminationGracePeriodSeconds: int64(),
-        tolerations: arr(ref('io.k8s.api.core.v1.Toleration', { default: {} })),
-        topologySpreadConstraints: arr(ref('io.k8s.api.core.v1.TopologySpreadConstraint', { default: {} }), {
-          listType: 'map',
-          listMapKeys: ['topologyKey', 'whenUnsatisfiable'],
-          patchStrategy: 'merge',
-          patchMergeKey: 'topologyKey',
-        }),
-        volumes: arr(ref('io.k8s.api.core.v1.Volume', { default: {} }), {
-          patchStrategy: 'merge,retainKeys',
-          patchMergeKey: 'name',
-        }),
-      },
-      { required: ['containers'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.PodStatus',
-    obj({
-      conditions: arr(ref('io.k8s.api.core.v1.PodCondition', { default: {} }), {
-        patchStrategy: 'merge',
-        patchMergeKey: 'type',
-      }),
-      containerStatuses: arr(ref('io.k8s.api.core.v1.ContainerStatus', { default: {} })),
-      ephemeralContainerStatuses: arr(ref('io.k8s.api.core.v1.ContainerStatus', { default: {} })),
-      hostIP: str(),
-      initContainerStatuses: arr(ref('io.k8s.api.core.v1.ContainerStatus', { default: {} })),
-      message: str(),
-      nominatedNodeName: str(),
-      phase: str({ enum: ['Failed', 'Pending', 'Running', 'Succeeded', 'Unknown'] }),
-      podIP: str(),
-      podIPs: arr(ref('io.k8s.api.core.v1.PodIP', { default: {} }), {
-        patchStrategy: 'merge',
-        patchMergeKey: 'ip',
-      }),
-      qosClass: str({ enum: ['BestEffort', 'Burstable', 'Guaranteed'] }),
-      reason: str(),
-      resize: str(),
-      startTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.PodTemplate',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      template: ref('io.k8s.api.core.v1.PodTemplateSpec', { default: {} }),
-    }),
-    [['', 'v1', 'PodTemplate']],
-  ),
-  def(
-    'io.k8s.api.core.v1.PodTemplateList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.PodTemplate', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'PodTemplateList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.PodTemplateSpec',
-    obj({
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.core.v1.PodSpec', { default: {} }),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.PortStatus',
-    obj(
-      {
-        error: str(),
-        port: int32({ default: 0 }),
-        protocol: str({ enum: ['SCTP', 'TCP', 'UDP'], default: '' }),
-      },
-      { required: ['port', 'protocol'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.PortworxVolumeSource',
-    obj({ fsType: str(), readOnly: bool(), volumeID: str({ default: '' }) }, { required: ['volumeID'] }),
-  ),
-  def(
-    'io.k8s.api.core.v1.PreferredSchedulingTerm',
-    obj(
-      {
-        preference: ref('io.k8s.api.core.v1.NodeSelectorTerm', { default: {} }),
-        weight: int32({ default: 0 }),
-      },
-      { required: ['weight', 'preference'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.Probe',
-    obj({
-      exec: ref('io.k8s.api.core.v1.ExecAction'),
-      failureThreshold: int32(),
-      grpc: ref('io.k8s.api.core.v1.GRPCAction'),
-      httpGet: ref('io.k8s.api.core.v1.HTTPGetAction'),
-      initialDelaySeconds: int32(),
-      periodSeconds: int32(),
-      successThreshold: int32(),
-      tcpSocket: ref('io.k8s.api.core.v1.TCPSocketAction'),
-      terminationGracePeriodSeconds: int64(),
-      timeoutSeconds: int32(),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.ProjectedVolumeSource',
-    obj({ defaultMode: int32(), sources: arr(ref('io.k8s.api.core.v1.VolumeProjection', { default: {} })) }),
-  ),
-  def(
-    'io.k8s.api.core.v1.QuobyteVolumeSource',
-    obj(
-      {
-        group: str(),
-        readOnly: bool(),
-        registry: str({ default: '' }),
-        tenant: str(),
-        user: str(),
-        volume: str({ default: '' }),
-      },
-      { required: ['registry', 'volume'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.RBDPersistentVolumeSource',
-    obj(
-      {
-        fsType: str(),
-        image: str({ default: '' }),
-        keyring: str(),
-        monitors: arr(str({ default: '' })),
-        pool: str(),
-        readOnly: bool(),
-        secretRef: ref('io.k8s.api.core.v1.SecretReference'),
-        user: str(),
-      },
-      { required: ['monitors', 'image'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.RBDVolumeSource',
-    obj(
-      {
-        fsType: str(),
-        image: str({ default: '' }),
-        keyring: str(),
-        monitors: arr(str({ default: '' })),
-        pool: str(),
-        readOnly: bool(),
-        secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
-        user: str(),
-      },
-      { required: ['monitors', 'image'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ReplicationController',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.core.v1.ReplicationControllerSpec', { default: {} }),
-      status: ref('io.k8s.api.core.v1.ReplicationControllerStatus', { default: {} }),
-    }),
-    [['', 'v1', 'ReplicationController']],
-  ),
-  def(
-    'io.k8s.api.core.v1.ReplicationControllerCondition',
-    obj(
-      {
-        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        message: str(),
-        reason: str(),
-        status: str({ default: '' }),
-        type: str({ default: '' }),
-      },
-      { required: ['type', 'status'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ReplicationControllerList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.ReplicationController', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'ReplicationControllerList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.ReplicationControllerSpec',
-    obj({
-      minReadySeconds: int32(),
-      replicas: int32(),
-      selector: map(str({ default: '' }), { mapType: 'atomic' }),
-      template: ref('io.k8s.api.core.v1.PodTemplateSpec'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.ReplicationControllerStatus',
-    obj(
-      {
-        availableReplicas: int32(),
-        conditions: arr(ref('io.k8s.api.core.v1.ReplicationControllerCondition', { default: {} }), {
+        conditions: arr(ref('io.k8s.api.core.v1.ComponentCondition', { default: {} }), {
           patchStrategy: 'merge',
           patchMergeKey: 'type',
         }),
-        fullyLabeledReplicas: int32(),
-        observedGeneration: int64(),
-        readyReplicas: int32(),
-        replicas: int32({ default: 0 }),
-      },
-      { required: ['replicas'] },
-    ),
-  ),
-  def('io.k8s.api.core.v1.ResourceClaim', obj({ name: str({ default: '' }) }, { required: ['name'] })),
-  def(
-    'io.k8s.api.core.v1.ResourceFieldSelector',
-    obj(
-      {
-        containerName: str(),
-        divisor: ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} }),
-        resource: str({ default: '' }),
-      },
-      { mapType: 'atomic', required: ['resource'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ResourceQuota',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.core.v1.ResourceQuotaSpec', { default: {} }),
-      status: ref('io.k8s.api.core.v1.ResourceQuotaStatus', { default: {} }),
-    }),
-    [['', 'v1', 'ResourceQuota']],
-  ),
-  def(
-    'io.k8s.api.core.v1.ResourceQuotaList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.ResourceQuota', { default: {} })),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'ResourceQuotaList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.ResourceQuotaSpec',
-    obj({
-      hard: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-      scopeSelector: ref('io.k8s.api.core.v1.ScopeSelector'),
-      scopes: arr(str({ default: '' })),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.ResourceQuotaStatus',
-    obj({
-      hard: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-      used: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.ResourceRequirements',
-    obj({
-      claims: arr(ref('io.k8s.api.core.v1.ResourceClaim', { default: {} }), {
-        listType: 'map',
-        listMapKeys: ['name'],
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
       }),
-      limits: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-      requests: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
-    }),
-  ),
-  def('io.k8s.api.core.v1.SELinuxOptions', obj({ level: str(), role: str(), type: str(), user: str() })),
-  def(
-    'io.k8s.api.core.v1.ScaleIOPersistentVolumeSource',
-    obj(
-      {
+      [['', 'v1', 'ComponentStatus']],
+    ),
+    def(
+      'io.k8s.api.core.v1.ComponentStatusList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.ComponentStatus', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'ComponentStatusList']],
+    ),
+    def(
+      'io.k8s.api.core.v1.ConfigMap',
+      obj({
+        apiVersion: str(),
+        binaryData: map(str({ format: 'byte' })),
+        data: map(str({ default: '' })),
+        immutable: bool(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+      }),
+      [['', 'v1', 'ConfigMap']],
+    ),
+    def('io.k8s.api.core.v1.ConfigMapEnvSource', obj({ name: str(), optional: bool() })),
+    def(
+      'io.k8s.api.core.v1.ConfigMapKeySelector',
+      obj(
+        { key: str({ default: '' }), name: str(), optional: bool() },
+        { mapType: 'atomic', required: ['key'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ConfigMapList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.ConfigMap', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'ConfigMapList']],
+    ),
+    def(
+      'io.k8s.api.core.v1.ConfigMapNodeConfigSource',
+      obj(
+        {
+          kubeletConfigKey: str({ default: '' }),
+          name: str({ default: '' }),
+          namespace: str({ default: '' }),
+          resourceVersion: str(),
+          uid: str(),
+        },
+        { required: ['namespace', 'name', 'kubeletConfigKey'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ConfigMapProjection',
+      obj({
+        items: arr(ref('io.k8s.api.core.v1.KeyToPath', { default: {} })),
+        name: str(),
+        optional: bool(),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.ConfigMapVolumeSource',
+      obj({
+        defaultMode: int32(),
+        items: arr(ref('io.k8s.api.core.v1.KeyToPath', { default: {} })),
+        name: str(),
+        optional: bool(),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.Container',
+      obj(
+        {
+          args: arr(str({ default: '' })),
+          command: arr(str({ default: '' })),
+          env: arr(ref('io.k8s.api.core.v1.EnvVar', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'name',
+          }),
+          envFrom: arr(ref('io.k8s.api.core.v1.EnvFromSource', { default: {} })),
+          image: str(),
+          imagePullPolicy: str({ enum: ['Always', 'IfNotPresent', 'Never'] }),
+          lifecycle: ref('io.k8s.api.core.v1.Lifecycle'),
+          livenessProbe: ref('io.k8s.api.core.v1.Probe'),
+          name: str({ default: '' }),
+          ports: arr(ref('io.k8s.api.core.v1.ContainerPort', { default: {} }), {
+            listType: 'map',
+            listMapKeys: ['containerPort', 'protocol'],
+            patchStrategy: 'merge',
+            patchMergeKey: 'containerPort',
+          }),
+          readinessProbe: ref('io.k8s.api.core.v1.Probe'),
+          resizePolicy: arr(ref('io.k8s.api.core.v1.ContainerResizePolicy', { default: {} }), {
+            listType: 'atomic',
+          }),
+          resources: ref('io.k8s.api.core.v1.ResourceRequirements', { default: {} }),
+          securityContext: ref('io.k8s.api.core.v1.SecurityContext'),
+          startupProbe: ref('io.k8s.api.core.v1.Probe'),
+          stdin: bool(),
+          stdinOnce: bool(),
+          terminationMessagePath: str(),
+          terminationMessagePolicy: str({ enum: ['FallbackToLogsOnError', 'File'] }),
+          tty: bool(),
+          volumeDevices: arr(ref('io.k8s.api.core.v1.VolumeDevice', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'devicePath',
+          }),
+          volumeMounts: arr(ref('io.k8s.api.core.v1.VolumeMount', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'mountPath',
+          }),
+          workingDir: str(),
+        },
+        { required: ['name'] },
+      ),
+    ),
+    def('io.k8s.api.core.v1.ContainerImage', obj({ names: arr(str({ default: '' })), sizeBytes: int64() })),
+    def(
+      'io.k8s.api.core.v1.ContainerPort',
+      obj(
+        {
+          containerPort: int32({ default: 0 }),
+          hostIP: str(),
+          hostPort: int32(),
+          name: str(),
+          protocol: str({ enum: ['SCTP', 'TCP', 'UDP'], default: 'TCP' }),
+        },
+        { required: ['containerPort'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ContainerResizePolicy',
+      obj(
+        { resourceName: str({ default: '' }), restartPolicy: str({ default: '' }) },
+        { required: ['resourceName', 'restartPolicy'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ContainerState',
+      obj({
+        running: ref('io.k8s.api.core.v1.ContainerStateRunning'),
+        terminated: ref('io.k8s.api.core.v1.ContainerStateTerminated'),
+        waiting: ref('io.k8s.api.core.v1.ContainerStateWaiting'),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.ContainerStateRunning',
+      obj({ startedAt: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }) }),
+    ),
+    def(
+      'io.k8s.api.core.v1.ContainerStateTerminated',
+      obj(
+        {
+          containerID: str(),
+          exitCode: int32({ default: 0 }),
+          finishedAt: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          signal: int32(),
+          startedAt: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+        },
+        { required: ['exitCode'] },
+      ),
+    ),
+    def('io.k8s.api.core.v1.ContainerStateWaiting', obj({ message: str(), reason: str() })),
+    def(
+      'io.k8s.api.core.v1.ContainerStatus',
+      obj(
+        {
+          allocatedResources: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+          containerID: str(),
+          image: str({ default: '' }),
+          imageID: str({ default: '' }),
+          lastState: ref('io.k8s.api.core.v1.ContainerState', { default: {} }),
+          name: str({ default: '' }),
+          ready: bool({ default: false }),
+          resources: ref('io.k8s.api.core.v1.ResourceRequirements'),
+          restartCount: int32({ default: 0 }),
+          started: bool(),
+          state: ref('io.k8s.api.core.v1.ContainerState', { default: {} }),
+        },
+        { required: ['name', 'ready', 'restartCount', 'image', 'imageID'] },
+      ),
+    ),
+    def('io.k8s.api.core.v1.DaemonEndpoint', obj({ Port: int32({ default: 0 }) }, { required: ['Port'] })),
+    def(
+      'io.k8s.api.core.v1.DownwardAPIProjection',
+      obj({ items: arr(ref('io.k8s.api.core.v1.DownwardAPIVolumeFile', { default: {} })) }),
+    ),
+    def(
+      'io.k8s.api.core.v1.DownwardAPIVolumeFile',
+      obj(
+        {
+          fieldRef: ref('io.k8s.api.core.v1.ObjectFieldSelector'),
+          mode: int32(),
+          path: str({ default: '' }),
+          resourceFieldRef: ref('io.k8s.api.core.v1.ResourceFieldSelector'),
+        },
+        { required: ['path'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.DownwardAPIVolumeSource',
+      obj({
+        defaultMode: int32(),
+        items: arr(ref('io.k8s.api.core.v1.DownwardAPIVolumeFile', { default: {} })),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.EmptyDirVolumeSource',
+      obj({ medium: str(), sizeLimit: ref('io.k8s.apimachinery.pkg.api.resource.Quantity') }),
+    ),
+    def(
+      'io.k8s.api.core.v1.EndpointAddress',
+      obj(
+        {
+          hostname: str(),
+          ip: str({ default: '' }),
+          nodeName: str(),
+          targetRef: ref('io.k8s.api.core.v1.ObjectReference'),
+        },
+        { mapType: 'atomic', required: ['ip'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.EndpointPort',
+      obj(
+        {
+          appProtocol: str(),
+          name: str(),
+          port: int32({ default: 0 }),
+          protocol: str({ enum: ['SCTP', 'TCP', 'UDP'] }),
+        },
+        { mapType: 'atomic', required: ['port'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.EndpointSubset',
+      obj({
+        addresses: arr(ref('io.k8s.api.core.v1.EndpointAddress', { default: {} })),
+        notReadyAddresses: arr(ref('io.k8s.api.core.v1.EndpointAddress', { default: {} })),
+        ports: arr(ref('io.k8s.api.core.v1.EndpointPort', { default: {} })),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.Endpoints',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        subsets: arr(ref('io.k8s.api.core.v1.EndpointSubset', { default: {} })),
+      }),
+      [['', 'v1', 'Endpoints']],
+    ),
+    def(
+      'io.k8s.api.core.v1.EndpointsList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.Endpoints', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'EndpointsList']],
+    ),
+    def(
+      'io.k8s.api.core.v1.EnvFromSource',
+      obj({
+        configMapRef: ref('io.k8s.api.core.v1.ConfigMapEnvSource'),
+        prefix: str(),
+        secretRef: ref('io.k8s.api.core.v1.SecretEnvSource'),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.EnvVar',
+      obj(
+        { name: str({ default: '' }), value: str(), valueFrom: ref('io.k8s.api.core.v1.EnvVarSource') },
+        { required: ['name'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.EnvVarSource',
+      obj({
+        configMapKeyRef: ref('io.k8s.api.core.v1.ConfigMapKeySelector'),
+        fieldRef: ref('io.k8s.api.core.v1.ObjectFieldSelector'),
+        resourceFieldRef: ref('io.k8s.api.core.v1.ResourceFieldSelector'),
+        secretKeyRef: ref('io.k8s.api.core.v1.SecretKeySelector'),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.EphemeralContainer',
+      obj(
+        {
+          args: arr(str({ default: '' })),
+          command: arr(str({ default: '' })),
+          env: arr(ref('io.k8s.api.core.v1.EnvVar', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'name',
+          }),
+          envFrom: arr(ref('io.k8s.api.core.v1.EnvFromSource', { default: {} })),
+          image: str(),
+          imagePullPolicy: str({ enum: ['Always', 'IfNotPresent', 'Never'] }),
+          lifecycle: ref('io.k8s.api.core.v1.Lifecycle'),
+          livenessProbe: ref('io.k8s.api.core.v1.Probe'),
+          name: str({ default: '' }),
+          ports: arr(ref('io.k8s.api.core.v1.ContainerPort', { default: {} }), {
+            listType: 'map',
+            listMapKeys: ['containerPort', 'protocol'],
+            patchStrategy: 'merge',
+            patchMergeKey: 'containerPort',
+          }),
+          readinessProbe: ref('io.k8s.api.core.v1.Probe'),
+          resizePolicy: arr(ref('io.k8s.api.core.v1.ContainerResizePolicy', { default: {} }), {
+            listType: 'atomic',
+          }),
+          resources: ref('io.k8s.api.core.v1.ResourceRequirements', { default: {} }),
+          securityContext: ref('io.k8s.api.core.v1.SecurityContext'),
+          startupProbe: ref('io.k8s.api.core.v1.Probe'),
+          stdin: bool(),
+          stdinOnce: bool(),
+          targetContainerName: str(),
+          terminationMessagePath: str(),
+          terminationMessagePolicy: str({ enum: ['FallbackToLogsOnError', 'File'] }),
+          tty: bool(),
+          volumeDevices: arr(ref('io.k8s.api.core.v1.VolumeDevice', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'devicePath',
+          }),
+          volumeMounts: arr(ref('io.k8s.api.core.v1.VolumeMount', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'mountPath',
+          }),
+          workingDir: str(),
+        },
+        { required: ['name'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.EphemeralVolumeSource',
+      obj({ volumeClaimTemplate: ref('io.k8s.api.core.v1.PersistentVolumeClaimTemplate') }),
+    ),
+    def(
+      'io.k8s.api.core.v1.Event',
+      obj(
+        {
+          action: str(),
+          apiVersion: str(),
+          count: int32(),
+          eventTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', { default: {} }),
+          firstTimestamp: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          involvedObject: ref('io.k8s.api.core.v1.ObjectReference', { default: {} }),
+          kind: str(),
+          lastTimestamp: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          reason: str(),
+          related: ref('io.k8s.api.core.v1.ObjectReference'),
+          reportingComponent: str({ default: '' }),
+          reportingInstance: str({ default: '' }),
+          series: ref('io.k8s.api.core.v1.EventSeries'),
+          source: ref('io.k8s.api.core.v1.EventSource', { default: {} }),
+          type: str(),
+        },
+        { required: ['metadata', 'involvedObject'] },
+      ),
+      [['', 'v1', 'Event']],
+    ),
+    def(
+      'io.k8s.api.core.v1.EventList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.Event', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'EventList']],
+    ),
+    def(
+      'io.k8s.api.core.v1.EventSeries',
+      obj({
+        count: int32(),
+        lastObservedTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', { default: {} }),
+      }),
+    ),
+    def('io.k8s.api.core.v1.EventSource', obj({ component: str(), host: str() })),
+    def('io.k8s.api.core.v1.ExecAction', obj({ command: arr(str({ default: '' })) })),
+    def(
+      'io.k8s.api.core.v1.FCVolumeSource',
+      obj({
         fsType: str(),
-        gateway: str({ default: '' }),
-        protectionDomain: str(),
+        lun: int32(),
         readOnly: bool(),
-        secretRef: ref('io.k8s.api.core.v1.SecretReference'),
-        sslEnabled: bool(),
-        storageMode: str(),
-        storagePool: str(),
-        system: str({ default: '' }),
-        volumeName: str(),
-      },
-      { required: ['gateway', 'system', 'secretRef'] },
+        targetWWNs: arr(str({ default: '' })),
+        wwids: arr(str({ default: '' })),
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ScaleIOVolumeSource',
-    obj(
-      {
-        fsType: str(),
-        gateway: str({ default: '' }),
-        protectionDomain: str(),
-        readOnly: bool(),
-        secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
-        sslEnabled: bool(),
-        storageMode: str(),
-        storagePool: str(),
-        system: str({ default: '' }),
-        volumeName: str(),
-      },
-      { required: ['gateway', 'system', 'secretRef'] },
+    def(
+      'io.k8s.api.core.v1.FlexPersistentVolumeSource',
+      obj(
+        {
+          driver: str({ default: '' }),
+          fsType: str(),
+          options: map(str({ default: '' })),
+          readOnly: bool(),
+          secretRef: ref('io.k8s.api.core.v1.SecretReference'),
+        },
+        { required: ['driver'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ScopeSelector',
-    obj(
-      { matchExpressions: arr(ref('io.k8s.api.core.v1.ScopedResourceSelectorRequirement', { default: {} })) },
-      { mapType: 'atomic' },
+    def(
+      'io.k8s.api.core.v1.FlexVolumeSource',
+      obj(
+        {
+          driver: str({ default: '' }),
+          fsType: str(),
+          options: map(str({ default: '' })),
+          readOnly: bool(),
+          secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
+        },
+        { required: ['driver'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ScopedResourceSelectorRequirement',
-    obj(
-      {
-        operator: str({ enum: ['DoesNotExist', 'Exists', 'In', 'NotIn'], default: '' }),
-        scopeName: str({
-          enum: [
-            'BestEffort',
-            'CrossNamespacePodAffinity',
-            'NotBestEffort',
-            'NotTerminating',
-            'PriorityClass',
-            'Terminating',
-          ],
-          default: '',
+    def('io.k8s.api.core.v1.FlockerVolumeSource', obj({ datasetName: str(), datasetUUID: str() })),
+    def(
+      'io.k8s.api.core.v1.GCEPersistentDiskVolumeSource',
+      obj(
+        { fsType: str(), partition: int32(), pdName: str({ default: '' }), readOnly: bool() },
+        { required: ['pdName'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.GRPCAction',
+      obj({ port: int32({ default: 0 }), service: str({ default: '' }) }, { required: ['port'] }),
+    ),
+    def(
+      'io.k8s.api.core.v1.GitRepoVolumeSource',
+      obj(
+        { directory: str(), repository: str({ default: '' }), revision: str() },
+        { required: ['repository'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.GlusterfsPersistentVolumeSource',
+      obj(
+        {
+          endpoints: str({ default: '' }),
+          endpointsNamespace: str(),
+          path: str({ default: '' }),
+          readOnly: bool(),
+        },
+        { required: ['endpoints', 'path'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.GlusterfsVolumeSource',
+      obj(
+        { endpoints: str({ default: '' }), path: str({ default: '' }), readOnly: bool() },
+        { required: ['endpoints', 'path'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.HTTPGetAction',
+      obj(
+        {
+          host: str(),
+          httpHeaders: arr(ref('io.k8s.api.core.v1.HTTPHeader', { default: {} })),
+          path: str(),
+          port: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString', { default: {} }),
+          scheme: str({ enum: ['HTTP', 'HTTPS'] }),
+        },
+        { required: ['port'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.HTTPHeader',
+      obj({ name: str({ default: '' }), value: str({ default: '' }) }, { required: ['name', 'value'] }),
+    ),
+    def('io.k8s.api.core.v1.HostAlias', obj({ hostnames: arr(str({ default: '' })), ip: str() })),
+    def(
+      'io.k8s.api.core.v1.HostPathVolumeSource',
+      obj(
+        {
+          path: str({ default: '' }),
+          type: str({
+            enum: [
+              '',
+              'BlockDevice',
+              'CharDevice',
+              'Directory',
+              'DirectoryOrCreate',
+              'File',
+              'FileOrCreate',
+              'Socket',
+            ],
+          }),
+        },
+        { required: ['path'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ISCSIPersistentVolumeSource',
+      obj(
+        {
+          chapAuthDiscovery: bool(),
+          chapAuthSession: bool(),
+          fsType: str(),
+          initiatorName: str(),
+          iqn: str({ default: '' }),
+          iscsiInterface: str(),
+          lun: int32({ default: 0 }),
+          portals: arr(str({ default: '' })),
+          readOnly: bool(),
+          secretRef: ref('io.k8s.api.core.v1.SecretReference'),
+          targetPortal: str({ default: '' }),
+        },
+        { required: ['targetPortal', 'iqn', 'lun'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ISCSIVolumeSource',
+      obj(
+        {
+          chapAuthDiscovery: bool(),
+          chapAuthSession: bool(),
+          fsType: str(),
+          initiatorName: str(),
+          iqn: str({ default: '' }),
+          iscsiInterface: str(),
+          lun: int32({ default: 0 }),
+          portals: arr(str({ default: '' })),
+          readOnly: bool(),
+          secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
+          targetPortal: str({ default: '' }),
+        },
+        { required: ['targetPortal', 'iqn', 'lun'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.KeyToPath',
+      obj(
+        { key: str({ default: '' }), mode: int32(), path: str({ default: '' }) },
+        { required: ['key', 'path'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.Lifecycle',
+      obj({
+        postStart: ref('io.k8s.api.core.v1.LifecycleHandler'),
+        preStop: ref('io.k8s.api.core.v1.LifecycleHandler'),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.LifecycleHandler',
+      obj({
+        exec: ref('io.k8s.api.core.v1.ExecAction'),
+        httpGet: ref('io.k8s.api.core.v1.HTTPGetAction'),
+        tcpSocket: ref('io.k8s.api.core.v1.TCPSocketAction'),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.LimitRange',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.core.v1.LimitRangeSpec', { default: {} }),
+      }),
+      [['', 'v1', 'LimitRange']],
+    ),
+    def(
+      'io.k8s.api.core.v1.LimitRangeItem',
+      obj(
+        {
+          default: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+          defaultRequest: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+          max: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+          maxLimitRequestRatio: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+          min: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+          type: str({ default: '' }),
+        },
+        { required: ['type'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.LimitRangeList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.LimitRange', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'LimitRangeList']],
+    ),
+    def(
+      'io.k8s.api.core.v1.LimitRangeSpec',
+      obj(
+        { limits: arr(ref('io.k8s.api.core.v1.LimitRangeItem', { default: {} })) },
+        { required: ['limits'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.LoadBalancerIngress',
+      obj({
+        hostname: str(),
+        ip: str(),
+        ports: arr(ref('io.k8s.api.core.v1.PortStatus', { default: {} }), { listType: 'atomic' }),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.LoadBalancerStatus',
+      obj({ ingress: arr(ref('io.k8s.api.core.v1.LoadBalancerIngress', { default: {} })) }),
+    ),
+    def('io.k8s.api.core.v1.LocalObjectReference', obj({ name: str() }, { mapType: 'atomic' })),
+    def(
+      'io.k8s.api.core.v1.LocalVolumeSource',
+      obj({ fsType: str(), path: str({ default: '' }) }, { required: ['path'] }),
+    ),
+    def(
+      'io.k8s.api.core.v1.NFSVolumeSource',
+      obj(
+        { path: str({ default: '' }), readOnly: bool(), server: str({ default: '' }) },
+        { required: ['server', 'path'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.Namespace',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.core.v1.NamespaceSpec', { default: {} }),
+        status: ref('io.k8s.api.core.v1.NamespaceStatus', { default: {} }),
+      }),
+      [['', 'v1', 'Namespace']],
+    ),
+    def(
+      'io.k8s.api.core.v1.NamespaceCondition',
+      obj(
+        {
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.NamespaceList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.Namespace', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'NamespaceList']],
+    ),
+    def('io.k8s.api.core.v1.NamespaceSpec', obj({ finalizers: arr(str({ default: '' })) })),
+    def(
+      'io.k8s.api.core.v1.NamespaceStatus',
+      obj({
+        conditions: arr(ref('io.k8s.api.core.v1.NamespaceCondition', { default: {} }), {
+          patchStrategy: 'merge',
+          patchMergeKey: 'type',
         }),
-        values: arr(str({ default: '' })),
-      },
-      { required: ['scopeName', 'operator'] },
+        phase: str({ enum: ['Active', 'Terminating'] }),
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.SeccompProfile',
-    obj(
-      {
-        localhostProfile: str(),
-        type: str({ enum: ['Localhost', 'RuntimeDefault', 'Unconfined'], default: '' }),
-      },
-      {
-        required: ['type'],
-        extensions: {
-          'x-kubernetes-unions': [
-            { discriminator: 'type', 'fields-to-discriminateBy': { localhostProfile: 'LocalhostProfile' } },
+    def(
+      'io.k8s.api.core.v1.Node',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.core.v1.NodeSpec', { default: {} }),
+        status: ref('io.k8s.api.core.v1.NodeStatus', { default: {} }),
+      }),
+      [['', 'v1', 'Node']],
+    ),
+    def(
+      'io.k8s.api.core.v1.NodeAddress',
+      obj({ address: str({ default: '' }), type: str({ default: '' }) }, { required: ['type', 'address'] }),
+    ),
+    def(
+      'io.k8s.api.core.v1.NodeAffinity',
+      obj({
+        preferredDuringSchedulingIgnoredDuringExecution: arr(
+          ref('io.k8s.api.core.v1.PreferredSchedulingTerm', { default: {} }),
+        ),
+        requiredDuringSchedulingIgnoredDuringExecution: ref('io.k8s.api.core.v1.NodeSelector'),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.NodeCondition',
+      obj(
+        {
+          lastHeartbeatTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.NodeConfigSource',
+      obj({ configMap: ref('io.k8s.api.core.v1.ConfigMapNodeConfigSource') }),
+    ),
+    def(
+      'io.k8s.api.core.v1.NodeConfigStatus',
+      obj({
+        active: ref('io.k8s.api.core.v1.NodeConfigSource'),
+        assigned: ref('io.k8s.api.core.v1.NodeConfigSource'),
+        error: str(),
+        lastKnownGood: ref('io.k8s.api.core.v1.NodeConfigSource'),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.NodeDaemonEndpoints',
+      obj({ kubeletEndpoint: ref('io.k8s.api.core.v1.DaemonEndpoint', { default: {} }) }),
+    ),
+    def(
+      'io.k8s.api.core.v1.NodeList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.Node', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'NodeList']],
+    ),
+    def(
+      'io.k8s.api.core.v1.NodeSelector',
+      obj(
+        { nodeSelectorTerms: arr(ref('io.k8s.api.core.v1.NodeSelectorTerm', { default: {} })) },
+        { mapType: 'atomic', required: ['nodeSelectorTerms'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.NodeSelectorRequirement',
+      obj(
+        {
+          key: str({ default: '' }),
+          operator: str({ enum: ['DoesNotExist', 'Exists', 'Gt', 'In', 'Lt', 'NotIn'], default: '' }),
+          values: arr(str({ default: '' })),
+        },
+        { required: ['key', 'operator'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.NodeSelectorTerm',
+      obj(
+        {
+          matchExpressions: arr(ref('io.k8s.api.core.v1.NodeSelectorRequirement', { default: {} })),
+          matchFields: arr(ref('io.k8s.api.core.v1.NodeSelectorRequirement', { default: {} })),
+        },
+        { mapType: 'atomic' },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.NodeSpec',
+      obj({
+        configSource: ref('io.k8s.api.core.v1.NodeConfigSource'),
+        externalID: str(),
+        podCIDR: str(),
+        podCIDRs: arr(str({ default: '' }), { patchStrategy: 'merge' }),
+        providerID: str(),
+        taints: arr(ref('io.k8s.api.core.v1.Taint', { default: {} })),
+        unschedulable: bool(),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.NodeStatus',
+      obj({
+        addresses: arr(ref('io.k8s.api.core.v1.NodeAddress', { default: {} }), {
+          patchStrategy: 'merge',
+          patchMergeKey: 'type',
+        }),
+        allocatable: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+        capacity: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+        conditions: arr(ref('io.k8s.api.core.v1.NodeCondition', { default: {} }), {
+          patchStrategy: 'merge',
+          patchMergeKey: 'type',
+        }),
+        config: ref('io.k8s.api.core.v1.NodeConfigStatus'),
+        daemonEndpoints: ref('io.k8s.api.core.v1.NodeDaemonEndpoints', { default: {} }),
+        images: arr(ref('io.k8s.api.core.v1.ContainerImage', { default: {} })),
+        nodeInfo: ref('io.k8s.api.core.v1.NodeSystemInfo', { default: {} }),
+        phase: str({ enum: ['Pending', 'Running', 'Terminated'] }),
+        volumesAttached: arr(ref('io.k8s.api.core.v1.AttachedVolume', { default: {} })),
+        volumesInUse: arr(str({ default: '' })),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.NodeSystemInfo',
+      obj(
+        {
+          architecture: str({ default: '' }),
+          bootID: str({ default: '' }),
+          containerRuntimeVersion: str({ default: '' }),
+          kernelVersion: str({ default: '' }),
+          kubeProxyVersion: str({ default: '' }),
+          kubeletVersion: str({ default: '' }),
+          machineID: str({ default: '' }),
+          operatingSystem: str({ default: '' }),
+          osImage: str({ default: '' }),
+          systemUUID: str({ default: '' }),
+        },
+        {
+          required: [
+            'machineID',
+            'systemUUID',
+            'bootID',
+            'kernelVersion',
+            'osImage',
+            'containerRuntimeVersion',
+            'kubeletVersion',
+            'kubeProxyVersion',
+            'operatingSystem',
+            'architecture',
           ],
         },
-      },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.Secret',
-    obj({
-      apiVersion: str(),
-      data: map(str({ format: 'byte' })),
-      immutable: bool(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      stringData: map(str({ default: '' })),
-      type: str(),
-    }),
-    [['', 'v1', 'Secret']],
-  ),
-  def('io.k8s.api.core.v1.SecretEnvSource', obj({ name: str(), optional: bool() })),
-  def(
-    'io.k8s.api.core.v1.SecretKeySelector',
-    obj(
-      { key: str({ default: '' }), name: str(), optional: bool() },
-      { mapType: 'atomic', required: ['key'] },
+    def(
+      'io.k8s.api.core.v1.ObjectFieldSelector',
+      obj(
+        { apiVersion: str(), fieldPath: str({ default: '' }) },
+        { mapType: 'atomic', required: ['fieldPath'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.SecretList',
-    obj(
-      {
+    def(
+      'io.k8s.api.core.v1.ObjectReference',
+      obj(
+        {
+          apiVersion: str(),
+          fieldPath: str(),
+          kind: str(),
+          name: str(),
+          namespace: str(),
+          resourceVersion: str(),
+          uid: str(),
+        },
+        { mapType: 'atomic' },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.PersistentVolume',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.Secret', { default: {} })),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'SecretList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.SecretProjection',
-    obj({ items: arr(ref('io.k8s.api.core.v1.KeyToPath', { default: {} })), name: str(), optional: bool() }),
-  ),
-  def('io.k8s.api.core.v1.SecretReference', obj({ name: str(), namespace: str() }, { mapType: 'atomic' })),
-  def(
-    'io.k8s.api.core.v1.SecretVolumeSource',
-    obj({
-      defaultMode: int32(),
-      items: arr(ref('io.k8s.api.core.v1.KeyToPath', { default: {} })),
-      optional: bool(),
-      secretName: str(),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.SecurityContext',
-    obj({
-      allowPrivilegeEscalation: bool(),
-      capabilities: ref('io.k8s.api.core.v1.Capabilities'),
-      privileged: bool(),
-      procMount: str({ enum: ['Default', 'Unmasked'] }),
-      readOnlyRootFilesystem: bool(),
-      runAsGroup: int64(),
-      runAsNonRoot: bool(),
-      runAsUser: int64(),
-      seLinuxOptions: ref('io.k8s.api.core.v1.SELinuxOptions'),
-      seccompProfile: ref('io.k8s.api.core.v1.SeccompProfile'),
-      windowsOptions: ref('io.k8s.api.core.v1.WindowsSecurityContextOptions'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.Service',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.core.v1.ServiceSpec', { default: {} }),
-      status: ref('io.k8s.api.core.v1.ServiceStatus', { default: {} }),
-    }),
-    [['', 'v1', 'Service']],
-  ),
-  def(
-    'io.k8s.api.core.v1.ServiceAccount',
-    obj({
-      apiVersion: str(),
-      automountServiceAccountToken: bool(),
-      imagePullSecrets: arr(ref('io.k8s.api.core.v1.LocalObjectReference', { default: {} })),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      secrets: arr(ref('io.k8s.api.core.v1.ObjectReference', { default: {} }), {
-        patchStrategy: 'merge',
-        patchMergeKey: 'name',
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.core.v1.PersistentVolumeSpec', { default: {} }),
+        status: ref('io.k8s.api.core.v1.PersistentVolumeStatus', { default: {} }),
       }),
-    }),
-    [['', 'v1', 'ServiceAccount']],
-  ),
-  def(
-    'io.k8s.api.core.v1.ServiceAccountList',
-    obj(
-      {
+      [['', 'v1', 'PersistentVolume']],
+    ),
+    def(
+      'io.k8s.api.core.v1.PersistentVolumeClaim',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.ServiceAccount', { default: {} })),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'ServiceAccountList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.ServiceAccountTokenProjection',
-    obj({ audience: str(), expirationSeconds: int64(), path: str({ default: '' }) }, { required: ['path'] }),
-  ),
-  def(
-    'io.k8s.api.core.v1.ServiceList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.core.v1.Service', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['', 'v1', 'ServiceList']],
-  ),
-  def(
-    'io.k8s.api.core.v1.ServicePort',
-    obj(
-      {
-        appProtocol: str(),
-        name: str(),
-        nodePort: int32(),
-        port: int32({ default: 0 }),
-        protocol: str({ enum: ['SCTP', 'TCP', 'UDP'], default: 'TCP' }),
-        targetPort: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString', { default: {} }),
-      },
-      { required: ['port'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.ServiceSpec',
-    obj({
-      allocateLoadBalancerNodePorts: bool(),
-      clusterIP: str(),
-      clusterIPs: arr(str({ default: '' }), { listType: 'atomic' }),
-      externalIPs: arr(str({ default: '' })),
-      externalName: str(),
-      externalTrafficPolicy: str({ enum: ['Cluster', 'Cluster', 'Local', 'Local'] }),
-      healthCheckNodePort: int32(),
-      internalTrafficPolicy: str({ enum: ['Cluster', 'Local'] }),
-      ipFamilies: arr(str({ default: '' }), { listType: 'atomic' }),
-      ipFamilyPolicy: str({ enum: ['PreferDualStack', 'RequireDualStack', 'SingleStack'] }),
-      loadBalancerClass: str(),
-      loadBalancerIP: str(),
-      loadBalancerSourceRanges: arr(str({ default: '' })),
-      ports: arr(ref('io.k8s.api.core.v1.ServicePort', { default: {} }), {
-        listType: 'map',
-        listMapKeys: ['port', 'protocol'],
-        patchStrategy: 'merge',
-        patchMergeKey: 'port',
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.core.v1.PersistentVolumeClaimSpec', { default: {} }),
+        status: ref('io.k8s.api.core.v1.PersistentVolumeClaimStatus', { default: {} }),
       }),
-      publishNotReadyAddresses: bool(),
-      selector: map(str({ default: '' }), { mapType: 'atomic' }),
-      sessionAffinity: str({ enum: ['ClientIP', 'None'] }),
-      sessionAffinityConfig: ref('io.k8s.api.core.v1.SessionAffinityConfig'),
-      type: str({ enum: ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'] }),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.ServiceStatus',
-    obj({
-      conditions: arr(ref('io.k8s.apimachinery.pkg.apis.meta.v1.Condition', { default: {} }), {
-        listType: 'map',
-        listMapKeys: ['type'],
-        patchStrategy: 'merge',
-        patchMergeKey: 'type',
+      [['', 'v1', 'PersistentVolumeClaim']],
+    ),
+    def(
+      'io.k8s.api.core.v1.PersistentVolumeClaimCondition',
+      obj(
+        {
+          lastProbeTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.PersistentVolumeClaimList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.PersistentVolumeClaim', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'PersistentVolumeClaimList']],
+    ),
+    def(
+      'io.k8s.api.core.v1.PersistentVolumeClaimSpec',
+      obj({
+        accessModes: arr(str({ default: '' })),
+        dataSource: ref('io.k8s.api.core.v1.TypedLocalObjectReference'),
+        dataSourceRef: ref('io.k8s.api.core.v1.TypedObjectReference'),
+        resources: ref('io.k8s.api.core.v1.ResourceRequirements', { default: {} }),
+        selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+        storageClassName: str(),
+        volumeMode: str({ enum: ['Block', 'Filesystem'] }),
+        volumeName: str(),
       }),
-      loadBalancer: ref('io.k8s.api.core.v1.LoadBalancerStatus', { default: {} }),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.SessionAffinityConfig',
-    obj({ clientIP: ref('io.k8s.api.core.v1.ClientIPConfig') }),
-  ),
-  def(
-    'io.k8s.api.core.v1.StorageOSPersistentVolumeSource',
-    obj({
-      fsType: str(),
-      readOnly: bool(),
-      secretRef: ref('io.k8s.api.core.v1.ObjectReference'),
-      volumeName: str(),
-      volumeNamespace: str(),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.StorageOSVolumeSource',
-    obj({
-      fsType: str(),
-      readOnly: bool(),
-      secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
-      volumeName: str(),
-      volumeNamespace: str(),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.Sysctl',
-    obj({ name: str({ default: '' }), value: str({ default: '' }) }, { required: ['name', 'value'] }),
-  ),
-  def(
-    'io.k8s.api.core.v1.TCPSocketAction',
-    obj(
-      { host: str(), port: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString', { default: {} }) },
-      { required: ['port'] },
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.Taint',
-    obj(
-      {
-        effect: str({ enum: ['NoExecute', 'NoSchedule', 'PreferNoSchedule'], default: '' }),
-        key: str({ default: '' }),
-        timeAdded: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
-        value: str(),
-      },
-      { required: ['key', 'effect'] },
+    def(
+      'io.k8s.api.core.v1.PersistentVolumeClaimStatus',
+      obj({
+        accessModes: arr(str({ default: '' })),
+        allocatedResources: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+        capacity: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+        conditions: arr(ref('io.k8s.api.core.v1.PersistentVolumeClaimCondition', { default: {} }), {
+          patchStrategy: 'merge',
+          patchMergeKey: 'type',
+        }),
+        phase: str({ enum: ['Bound', 'Lost', 'Pending'] }),
+        resizeStatus: str({
+          enum: [
+            '',
+            'ControllerExpansionFailed',
+            'ControllerExpansionInProgress',
+            'NodeExpansionFailed',
+            'NodeExpansionInProgress',
+            'NodeExpansionPending',
+          ],
+        }),
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.Toleration',
-    obj({
-      effect: str({ enum: ['NoExecute', 'NoSchedule', 'PreferNoSchedule'] }),
-      key: str(),
-      operator: str({ enum: ['Equal', 'Exists'] }),
-      tolerationSeconds: int64(),
-      value: str(),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.TopologySelectorLabelRequirement',
-    obj({ key: str({ default: '' }), values: arr(str({ default: '' })) }, { required: ['key', 'values'] }),
-  ),
-  def(
-    'io.k8s.api.core.v1.TopologySelectorTerm',
-    obj(
-      {
-        matchLabelExpressions: arr(
-          ref('io.k8s.api.core.v1.TopologySelectorLabelRequirement', { default: {} }),
-        ),
-      },
-      { mapType: 'atomic' },
+    def(
+      'io.k8s.api.core.v1.PersistentVolumeClaimTemplate',
+      obj(
+        {
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.core.v1.PersistentVolumeClaimSpec', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.TopologySpreadConstraint',
-    obj(
-      {
-        labelSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        matchLabelKeys: arr(str({ default: '' }), { listType: 'atomic' }),
-        maxSkew: int32({ default: 0 }),
-        minDomains: int32(),
-        nodeAffinityPolicy: str({ enum: ['Honor', 'Ignore'] }),
-        nodeTaintsPolicy: str({ enum: ['Honor', 'Ignore'] }),
-        topologyKey: str({ default: '' }),
-        whenUnsatisfiable: str({ enum: ['DoNotSchedule', 'ScheduleAnyway'], default: '' }),
-      },
-      { required: ['maxSkew', 'topologyKey', 'whenUnsatisfiable'] },
+    def(
+      'io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource',
+      obj({ claimName: str({ default: '' }), readOnly: bool() }, { required: ['claimName'] }),
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.TypedLocalObjectReference',
-    obj(
-      { apiGroup: str(), kind: str({ default: '' }), name: str({ default: '' }) },
-      { mapType: 'atomic', required: ['kind', 'name'] },
+    def(
+      'io.k8s.api.core.v1.PersistentVolumeList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.PersistentVolume', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'PersistentVolumeList']],
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.TypedObjectReference',
-    obj(
-      { apiGroup: str(), kind: str({ default: '' }), name: str({ default: '' }), namespace: str() },
-      { required: ['kind', 'name'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.core.v1.Volume',
-    obj(
-      {
+    def(
+      'io.k8s.api.core.v1.PersistentVolumeSpec',
+      obj({
+        accessModes: arr(str({ default: '' })),
         awsElasticBlockStore: ref('io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource'),
         azureDisk: ref('io.k8s.api.core.v1.AzureDiskVolumeSource'),
-        azureFile: ref('io.k8s.api.core.v1.AzureFileVolumeSource'),
-        cephfs: ref('io.k8s.api.core.v1.CephFSVolumeSource'),
-        cinder: ref('io.k8s.api.core.v1.CinderVolumeSource'),
-        configMap: ref('io.k8s.api.core.v1.ConfigMapVolumeSource'),
-        csi: ref('io.k8s.api.core.v1.CSIVolumeSource'),
-        downwardAPI: ref('io.k8s.api.core.v1.DownwardAPIVolumeSource'),
-        emptyDir: ref('io.k8s.api.core.v1.EmptyDirVolumeSource'),
-        ephemeral: ref('io.k8s.api.core.v1.EphemeralVolumeSource'),
+        azureFile: ref('io.k8s.api.core.v1.AzureFilePersistentVolumeSource'),
+        capacity: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+        cephfs: ref('io.k8s.api.core.v1.CephFSPersistentVolumeSource'),
+        cinder: ref('io.k8s.api.core.v1.CinderPersistentVolumeSource'),
+        claimRef: ref('io.k8s.api.core.v1.ObjectReference', { mapType: 'granular' }),
+        csi: ref('io.k8s.api.core.v1.CSIPersistentVolumeSource'),
         fc: ref('io.k8s.api.core.v1.FCVolumeSource'),
-        flexVolume: ref('io.k8s.api.core.v1.FlexVolumeSource'),
+        flexVolume: ref('io.k8s.api.core.v1.FlexPersistentVolumeSource'),
         flocker: ref('io.k8s.api.core.v1.FlockerVolumeSource'),
         gcePersistentDisk: ref('io.k8s.api.core.v1.GCEPersistentDiskVolumeSource'),
-        gitRepo: ref('io.k8s.api.core.v1.GitRepoVolumeSource'),
-        glusterfs: ref('io.k8s.api.core.v1.GlusterfsVolumeSource'),
+        glusterfs: ref('io.k8s.api.core.v1.GlusterfsPersistentVolumeSource'),
         hostPath: ref('io.k8s.api.core.v1.HostPathVolumeSource'),
-        iscsi: ref('io.k8s.api.core.v1.ISCSIVolumeSource'),
-        name: str({ default: '' }),
+        iscsi: ref('io.k8s.api.core.v1.ISCSIPersistentVolumeSource'),
+        local: ref('io.k8s.api.core.v1.LocalVolumeSource'),
+        mountOptions: arr(str({ default: '' })),
         nfs: ref('io.k8s.api.core.v1.NFSVolumeSource'),
-        persistentVolumeClaim: ref('io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource'),
+        nodeAffinity: ref('io.k8s.api.core.v1.VolumeNodeAffinity'),
+        persistentVolumeReclaimPolicy: str({ enum: ['Delete', 'Recycle', 'Retain'] }),
         photonPersistentDisk: ref('io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource'),
         portworxVolume: ref('io.k8s.api.core.v1.PortworxVolumeSource'),
-        projected: ref('io.k8s.api.core.v1.ProjectedVolumeSource'),
         quobyte: ref('io.k8s.api.core.v1.QuobyteVolumeSource'),
-        rbd: ref('io.k8s.api.core.v1.RBDVolumeSource'),
-        scaleIO: ref('io.k8s.api.core.v1.ScaleIOVolumeSource'),
-        secret: ref('io.k8s.api.core.v1.SecretVolumeSource'),
-        storageos: ref('io.k8s.api.core.v1.StorageOSVolumeSource'),
+        rbd: ref('io.k8s.api.core.v1.RBDPersistentVolumeSource'),
+        scaleIO: ref('io.k8s.api.core.v1.ScaleIOPersistentVolumeSource'),
+        storageClassName: str(),
+        storageos: ref('io.k8s.api.core.v1.StorageOSPersistentVolumeSource'),
+        volumeMode: str({ enum: ['Block', 'Filesystem'] }),
         vsphereVolume: ref('io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource'),
-      },
-      { required: ['name'] },
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.VolumeDevice',
-    obj(
-      { devicePath: str({ default: '' }), name: str({ default: '' }) },
-      { required: ['name', 'devicePath'] },
+    def(
+      'io.k8s.api.core.v1.PersistentVolumeStatus',
+      obj({
+        message: str(),
+        phase: str({ enum: ['Available', 'Bound', 'Failed', 'Pending', 'Released'] }),
+        reason: str(),
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.VolumeMount',
-    obj(
-      {
-        mountPath: str({ default: '' }),
-        mountPropagation: str({ enum: ['Bidirectional', 'HostToContainer', 'None'] }),
-        name: str({ default: '' }),
+    def(
+      'io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource',
+      obj({ fsType: str(), pdID: str({ default: '' }) }, { required: ['pdID'] }),
+    ),
+    def(
+      'io.k8s.api.core.v1.Pod',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.core.v1.PodSpec', { default: {} }),
+        status: ref('io.k8s.api.core.v1.PodStatus', { default: {} }),
+      }),
+      [['', 'v1', 'Pod']],
+    ),
+    def(
+      'io.k8s.api.core.v1.PodAffinity',
+      obj({
+        preferredDuringSchedulingIgnoredDuringExecution: arr(
+          ref('io.k8s.api.core.v1.WeightedPodAffinityTerm', { default: {} }),
+        ),
+        requiredDuringSchedulingIgnoredDuringExecution: arr(
+          ref('io.k8s.api.core.v1.PodAffinityTerm', { default: {} }),
+        ),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.PodAffinityTerm',
+      obj(
+        {
+          labelSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          namespaceSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          namespaces: arr(str({ default: '' })),
+          topologyKey: str({ default: '' }),
+        },
+        { required: ['topologyKey'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.PodAntiAffinity',
+      obj({
+        preferredDuringSchedulingIgnoredDuringExecution: arr(
+          ref('io.k8s.api.core.v1.WeightedPodAffinityTerm', { default: {} }),
+        ),
+        requiredDuringSchedulingIgnoredDuringExecution: arr(
+          ref('io.k8s.api.core.v1.PodAffinityTerm', { default: {} }),
+        ),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.PodCondition',
+      obj(
+        {
+          lastProbeTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.PodDNSConfig',
+      obj({
+        nameservers: arr(str({ default: '' })),
+        options: arr(ref('io.k8s.api.core.v1.PodDNSConfigOption', { default: {} })),
+        searches: arr(str({ default: '' })),
+      }),
+    ),
+    def('io.k8s.api.core.v1.PodDNSConfigOption', obj({ name: str(), value: str() })),
+    def('io.k8s.api.core.v1.PodIP', obj({ ip: str() })),
+    def(
+      'io.k8s.api.core.v1.PodList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.Pod', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'PodList']],
+    ),
+    def('io.k8s.api.core.v1.PodOS', obj({ name: str({ default: '' }) }, { required: ['name'] })),
+    def(
+      'io.k8s.api.core.v1.PodReadinessGate',
+      obj({ conditionType: str({ default: '' }) }, { required: ['conditionType'] }),
+    ),
+    def(
+      'io.k8s.api.core.v1.PodResourceClaim',
+      obj(
+        { name: str({ default: '' }), source: ref('io.k8s.api.core.v1.ClaimSource', { default: {} }) },
+        { required: ['name'] },
+      ),
+    ),
+    def('io.k8s.api.core.v1.PodSchedulingGate', obj({ name: str({ default: '' }) }, { required: ['name'] })),
+    def(
+      'io.k8s.api.core.v1.PodSecurityContext',
+      obj({
+        fsGroup: int64(),
+        fsGroupChangePolicy: str({ enum: ['Always', 'OnRootMismatch'] }),
+        runAsGroup: int64(),
+        runAsNonRoot: bool(),
+        runAsUser: int64(),
+        seLinuxOptions: ref('io.k8s.api.core.v1.SELinuxOptions'),
+        seccompProfile: ref('io.k8s.api.core.v1.SeccompProfile'),
+        supplementalGroups: arr(int64({ default: 0 })),
+        sysctls: arr(ref('io.k8s.api.core.v1.Sysctl', { default: {} })),
+        windowsOptions: ref('io.k8s.api.core.v1.WindowsSecurityContextOptions'),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.PodSpec',
+      obj(
+        {
+          activeDeadlineSeconds: int64(),
+          affinity: ref('io.k8s.api.core.v1.Affinity'),
+          automountServiceAccountToken: bool(),
+          containers: arr(ref('io.k8s.api.core.v1.Container', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'name',
+          }),
+          dnsConfig: ref('io.k8s.api.core.v1.PodDNSConfig'),
+          dnsPolicy: str({ enum: ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'] }),
+          enableServiceLinks: bool(),
+          ephemeralContainers: arr(ref('io.k8s.api.core.v1.EphemeralContainer', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'name',
+          }),
+          hostAliases: arr(ref('io.k8s.api.core.v1.HostAlias', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'ip',
+          }),
+          hostIPC: bool(),
+          hostNetwork: bool(),
+          hostPID: bool(),
+          hostUsers: bool(),
+          hostname: str(),
+          imagePullSecrets: arr(ref('io.k8s.api.core.v1.LocalObjectReference', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'name',
+          }),
+          initContainers: arr(ref('io.k8s.api.core.v1.Container', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'name',
+          }),
+          nodeName: str(),
+          nodeSelector: map(str({ default: '' }), { mapType: 'atomic' }),
+          os: ref('io.k8s.api.core.v1.PodOS'),
+          overhead: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+          preemptionPolicy: str({ enum: ['Never', 'PreemptLowerPriority'] }),
+          priority: int32(),
+          priorityClassName: str(),
+          readinessGates: arr(ref('io.k8s.api.core.v1.PodReadinessGate', { default: {} })),
+          resourceClaims: arr(ref('io.k8s.api.core.v1.PodResourceClaim', { default: {} }), {
+            listType: 'map',
+            listMapKeys: ['name'],
+            patchStrategy: 'merge,retainKeys',
+            patchMergeKey: 'name',
+          }),
+          restartPolicy: str({ enum: ['Always', 'Never', 'OnFailure'] }),
+          runtimeClassName: str(),
+          schedulerName: str(),
+          schedulingGates: arr(ref('io.k8s.api.core.v1.PodSchedulingGate', { default: {} }), {
+            listType: 'map',
+            listMapKeys: ['name'],
+            patchStrategy: 'merge',
+            patchMergeKey: 'name',
+          }),
+          securityContext: ref('io.k8s.api.core.v1.PodSecurityContext'),
+          serviceAccount: str(),
+          serviceAccountName: str(),
+          setHostnameAsFQDN: bool(),
+          shareProcessNamespace: bool(),
+          subdomain: str(),
+          terminationGracePeriodSeconds: int64(),
+          tolerations: arr(ref('io.k8s.api.core.v1.Toleration', { default: {} })),
+          topologySpreadConstraints: arr(
+            ref('io.k8s.api.core.v1.TopologySpreadConstraint', { default: {} }),
+            {
+              listType: 'map',
+              listMapKeys: ['topologyKey', 'whenUnsatisfiable'],
+              patchStrategy: 'merge',
+              patchMergeKey: 'topologyKey',
+            },
+          ),
+          volumes: arr(ref('io.k8s.api.core.v1.Volume', { default: {} }), {
+            patchStrategy: 'merge,retainKeys',
+            patchMergeKey: 'name',
+          }),
+        },
+        { required: ['containers'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.PodStatus',
+      obj({
+        conditions: arr(ref('io.k8s.api.core.v1.PodCondition', { default: {} }), {
+          patchStrategy: 'merge',
+          patchMergeKey: 'type',
+        }),
+        containerStatuses: arr(ref('io.k8s.api.core.v1.ContainerStatus', { default: {} })),
+        ephemeralContainerStatuses: arr(ref('io.k8s.api.core.v1.ContainerStatus', { default: {} })),
+        hostIP: str(),
+        initContainerStatuses: arr(ref('io.k8s.api.core.v1.ContainerStatus', { default: {} })),
+        message: str(),
+        nominatedNodeName: str(),
+        phase: str({ enum: ['Failed', 'Pending', 'Running', 'Succeeded', 'Unknown'] }),
+        podIP: str(),
+        podIPs: arr(ref('io.k8s.api.core.v1.PodIP', { default: {} }), {
+          patchStrategy: 'merge',
+          patchMergeKey: 'ip',
+        }),
+        qosClass: str({ enum: ['BestEffort', 'Burstable', 'Guaranteed'] }),
+        reason: str(),
+        resize: str(),
+        startTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.PodTemplate',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        template: ref('io.k8s.api.core.v1.PodTemplateSpec', { default: {} }),
+      }),
+      [['', 'v1', 'PodTemplate']],
+    ),
+    def(
+      'io.k8s.api.core.v1.PodTemplateList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.PodTemplate', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'PodTemplateList']],
+    ),
+    def(
+      'io.k8s.api.core.v1.PodTemplateSpec',
+      obj({
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.core.v1.PodSpec', { default: {} }),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.PortStatus',
+      obj(
+        {
+          error: str(),
+          port: int32({ default: 0 }),
+          protocol: str({ enum: ['SCTP', 'TCP', 'UDP'], default: '' }),
+        },
+        { required: ['port', 'protocol'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.PortworxVolumeSource',
+      obj({ fsType: str(), readOnly: bool(), volumeID: str({ default: '' }) }, { required: ['volumeID'] }),
+    ),
+    def(
+      'io.k8s.api.core.v1.PreferredSchedulingTerm',
+      obj(
+        {
+          preference: ref('io.k8s.api.core.v1.NodeSelectorTerm', { default: {} }),
+          weight: int32({ default: 0 }),
+        },
+        { required: ['weight', 'preference'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.Probe',
+      obj({
+        exec: ref('io.k8s.api.core.v1.ExecAction'),
+        failureThreshold: int32(),
+        grpc: ref('io.k8s.api.core.v1.GRPCAction'),
+        httpGet: ref('io.k8s.api.core.v1.HTTPGetAction'),
+        initialDelaySeconds: int32(),
+        periodSeconds: int32(),
+        successThreshold: int32(),
+        tcpSocket: ref('io.k8s.api.core.v1.TCPSocketAction'),
+        terminationGracePeriodSeconds: int64(),
+        timeoutSeconds: int32(),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.ProjectedVolumeSource',
+      obj({
+        defaultMode: int32(),
+        sources: arr(ref('io.k8s.api.core.v1.VolumeProjection', { default: {} })),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.QuobyteVolumeSource',
+      obj(
+        {
+          group: str(),
+          readOnly: bool(),
+          registry: str({ default: '' }),
+          tenant: str(),
+          user: str(),
+          volume: str({ default: '' }),
+        },
+        { required: ['registry', 'volume'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.RBDPersistentVolumeSource',
+      obj(
+        {
+          fsType: str(),
+          image: str({ default: '' }),
+          keyring: str(),
+          monitors: arr(str({ default: '' })),
+          pool: str(),
+          readOnly: bool(),
+          secretRef: ref('io.k8s.api.core.v1.SecretReference'),
+          user: str(),
+        },
+        { required: ['monitors', 'image'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.RBDVolumeSource',
+      obj(
+        {
+          fsType: str(),
+          image: str({ default: '' }),
+          keyring: str(),
+          monitors: arr(str({ default: '' })),
+          pool: str(),
+          readOnly: bool(),
+          secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
+          user: str(),
+        },
+        { required: ['monitors', 'image'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ReplicationController',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.core.v1.ReplicationControllerSpec', { default: {} }),
+        status: ref('io.k8s.api.core.v1.ReplicationControllerStatus', { default: {} }),
+      }),
+      [['', 'v1', 'ReplicationController']],
+    ),
+    def(
+      'io.k8s.api.core.v1.ReplicationControllerCondition',
+      obj(
+        {
+          lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          message: str(),
+          reason: str(),
+          status: str({ default: '' }),
+          type: str({ default: '' }),
+        },
+        { required: ['type', 'status'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ReplicationControllerList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.ReplicationController', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'ReplicationControllerList']],
+    ),
+    def(
+      'io.k8s.api.core.v1.ReplicationControllerSpec',
+      obj({
+        minReadySeconds: int32(),
+        replicas: int32(),
+        selector: map(str({ default: '' }), { mapType: 'atomic' }),
+        template: ref('io.k8s.api.core.v1.PodTemplateSpec'),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.ReplicationControllerStatus',
+      obj(
+        {
+          availableReplicas: int32(),
+          conditions: arr(ref('io.k8s.api.core.v1.ReplicationControllerCondition', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'type',
+          }),
+          fullyLabeledReplicas: int32(),
+          observedGeneration: int64(),
+          readyReplicas: int32(),
+          replicas: int32({ default: 0 }),
+        },
+        { required: ['replicas'] },
+      ),
+    ),
+    def('io.k8s.api.core.v1.ResourceClaim', obj({ name: str({ default: '' }) }, { required: ['name'] })),
+    def(
+      'io.k8s.api.core.v1.ResourceFieldSelector',
+      obj(
+        {
+          containerName: str(),
+          divisor: ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} }),
+          resource: str({ default: '' }),
+        },
+        { mapType: 'atomic', required: ['resource'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ResourceQuota',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.core.v1.ResourceQuotaSpec', { default: {} }),
+        status: ref('io.k8s.api.core.v1.ResourceQuotaStatus', { default: {} }),
+      }),
+      [['', 'v1', 'ResourceQuota']],
+    ),
+    def(
+      'io.k8s.api.core.v1.ResourceQuotaList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.ResourceQuota', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'ResourceQuotaList']],
+    ),
+    def(
+      'io.k8s.api.core.v1.ResourceQuotaSpec',
+      obj({
+        hard: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+        scopeSelector: ref('io.k8s.api.core.v1.ScopeSelector'),
+        scopes: arr(str({ default: '' })),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.ResourceQuotaStatus',
+      obj({
+        hard: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+        used: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.ResourceRequirements',
+      obj({
+        claims: arr(ref('io.k8s.api.core.v1.ResourceClaim', { default: {} }), {
+          listType: 'map',
+          listMapKeys: ['name'],
+        }),
+        limits: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+        requests: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })),
+      }),
+    ),
+    def('io.k8s.api.core.v1.SELinuxOptions', obj({ level: str(), role: str(), type: str(), user: str() })),
+    def(
+      'io.k8s.api.core.v1.ScaleIOPersistentVolumeSource',
+      obj(
+        {
+          fsType: str(),
+          gateway: str({ default: '' }),
+          protectionDomain: str(),
+          readOnly: bool(),
+          secretRef: ref('io.k8s.api.core.v1.SecretReference'),
+          sslEnabled: bool(),
+          storageMode: str(),
+          storagePool: str(),
+          system: str({ default: '' }),
+          volumeName: str(),
+        },
+        { required: ['gateway', 'system', 'secretRef'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ScaleIOVolumeSource',
+      obj(
+        {
+          fsType: str(),
+          gateway: str({ default: '' }),
+          protectionDomain: str(),
+          readOnly: bool(),
+          secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
+          sslEnabled: bool(),
+          storageMode: str(),
+          storagePool: str(),
+          system: str({ default: '' }),
+          volumeName: str(),
+        },
+        { required: ['gateway', 'system', 'secretRef'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ScopeSelector',
+      obj(
+        {
+          matchExpressions: arr(ref('io.k8s.api.core.v1.ScopedResourceSelectorRequirement', { default: {} })),
+        },
+        { mapType: 'atomic' },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ScopedResourceSelectorRequirement',
+      obj(
+        {
+          operator: str({ enum: ['DoesNotExist', 'Exists', 'In', 'NotIn'], default: '' }),
+          scopeName: str({
+            enum: [
+              'BestEffort',
+              'CrossNamespacePodAffinity',
+              'NotBestEffort',
+              'NotTerminating',
+              'PriorityClass',
+              'Terminating',
+            ],
+            default: '',
+          }),
+          values: arr(str({ default: '' })),
+        },
+        { required: ['scopeName', 'operator'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.SeccompProfile',
+      obj(
+        {
+          localhostProfile: str(),
+          type: str({ enum: ['Localhost', 'RuntimeDefault', 'Unconfined'], default: '' }),
+        },
+        {
+          required: ['type'],
+          extensions: {
+            'x-kubernetes-unions': [
+              { discriminator: 'type', 'fields-to-discriminateBy': { localhostProfile: 'LocalhostProfile' } },
+            ],
+          },
+        },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.Secret',
+      obj({
+        apiVersion: str(),
+        data: map(str({ format: 'byte' })),
+        immutable: bool(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        stringData: map(str({ default: '' })),
+        type: str(),
+      }),
+      [['', 'v1', 'Secret']],
+    ),
+    def('io.k8s.api.core.v1.SecretEnvSource', obj({ name: str(), optional: bool() })),
+    def(
+      'io.k8s.api.core.v1.SecretKeySelector',
+      obj(
+        { key: str({ default: '' }), name: str(), optional: bool() },
+        { mapType: 'atomic', required: ['key'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.SecretList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.Secret', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'SecretList']],
+    ),
+    def(
+      'io.k8s.api.core.v1.SecretProjection',
+      obj({
+        items: arr(ref('io.k8s.api.core.v1.KeyToPath', { default: {} })),
+        name: str(),
+        optional: bool(),
+      }),
+    ),
+    def('io.k8s.api.core.v1.SecretReference', obj({ name: str(), namespace: str() }, { mapType: 'atomic' })),
+    def(
+      'io.k8s.api.core.v1.SecretVolumeSource',
+      obj({
+        defaultMode: int32(),
+        items: arr(ref('io.k8s.api.core.v1.KeyToPath', { default: {} })),
+        optional: bool(),
+        secretName: str(),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.SecurityContext',
+      obj({
+        allowPrivilegeEscalation: bool(),
+        capabilities: ref('io.k8s.api.core.v1.Capabilities'),
+        privileged: bool(),
+        procMount: str({ enum: ['Default', 'Unmasked'] }),
+        readOnlyRootFilesystem: bool(),
+        runAsGroup: int64(),
+        runAsNonRoot: bool(),
+        runAsUser: int64(),
+        seLinuxOptions: ref('io.k8s.api.core.v1.SELinuxOptions'),
+        seccompProfile: ref('io.k8s.api.core.v1.SeccompProfile'),
+        windowsOptions: ref('io.k8s.api.core.v1.WindowsSecurityContextOptions'),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.Service',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.core.v1.ServiceSpec', { default: {} }),
+        status: ref('io.k8s.api.core.v1.ServiceStatus', { default: {} }),
+      }),
+      [['', 'v1', 'Service']],
+    ),
+    def(
+      'io.k8s.api.core.v1.ServiceAccount',
+      obj({
+        apiVersion: str(),
+        automountServiceAccountToken: bool(),
+        imagePullSecrets: arr(ref('io.k8s.api.core.v1.LocalObjectReference', { default: {} })),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        secrets: arr(ref('io.k8s.api.core.v1.ObjectReference', { default: {} }), {
+          patchStrategy: 'merge',
+          patchMergeKey: 'name',
+        }),
+      }),
+      [['', 'v1', 'ServiceAccount']],
+    ),
+    def(
+      'io.k8s.api.core.v1.ServiceAccountList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.ServiceAccount', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'ServiceAccountList']],
+    ),
+    def(
+      'io.k8s.api.core.v1.ServiceAccountTokenProjection',
+      obj(
+        { audience: str(), expirationSeconds: int64(), path: str({ default: '' }) },
+        { required: ['path'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ServiceList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.core.v1.Service', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['', 'v1', 'ServiceList']],
+    ),
+    def(
+      'io.k8s.api.core.v1.ServicePort',
+      obj(
+        {
+          appProtocol: str(),
+          name: str(),
+          nodePort: int32(),
+          port: int32({ default: 0 }),
+          protocol: str({ enum: ['SCTP', 'TCP', 'UDP'], default: 'TCP' }),
+          targetPort: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString', { default: {} }),
+        },
+        { required: ['port'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.ServiceSpec',
+      obj({
+        allocateLoadBalancerNodePorts: bool(),
+        clusterIP: str(),
+        clusterIPs: arr(str({ default: '' }), { listType: 'atomic' }),
+        externalIPs: arr(str({ default: '' })),
+        externalName: str(),
+        externalTrafficPolicy: str({ enum: ['Cluster', 'Cluster', 'Local', 'Local'] }),
+        healthCheckNodePort: int32(),
+        internalTrafficPolicy: str({ enum: ['Cluster', 'Local'] }),
+        ipFamilies: arr(str({ default: '' }), { listType: 'atomic' }),
+        ipFamilyPolicy: str({ enum: ['PreferDualStack', 'RequireDualStack', 'SingleStack'] }),
+        loadBalancerClass: str(),
+        loadBalancerIP: str(),
+        loadBalancerSourceRanges: arr(str({ default: '' })),
+        ports: arr(ref('io.k8s.api.core.v1.ServicePort', { default: {} }), {
+          listType: 'map',
+          listMapKeys: ['port', 'protocol'],
+          patchStrategy: 'merge',
+          patchMergeKey: 'port',
+        }),
+        publishNotReadyAddresses: bool(),
+        selector: map(str({ default: '' }), { mapType: 'atomic' }),
+        sessionAffinity: str({ enum: ['ClientIP', 'None'] }),
+        sessionAffinityConfig: ref('io.k8s.api.core.v1.SessionAffinityConfig'),
+        type: str({ enum: ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'] }),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.ServiceStatus',
+      obj({
+        conditions: arr(ref('io.k8s.apimachinery.pkg.apis.meta.v1.Condition', { default: {} }), {
+          listType: 'map',
+          listMapKeys: ['type'],
+          patchStrategy: 'merge',
+          patchMergeKey: 'type',
+        }),
+        loadBalancer: ref('io.k8s.api.core.v1.LoadBalancerStatus', { default: {} }),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.SessionAffinityConfig',
+      obj({ clientIP: ref('io.k8s.api.core.v1.ClientIPConfig') }),
+    ),
+    def(
+      'io.k8s.api.core.v1.StorageOSPersistentVolumeSource',
+      obj({
+        fsType: str(),
         readOnly: bool(),
-        subPath: str(),
-        subPathExpr: str(),
-      },
-      { required: ['name', 'mountPath'] },
+        secretRef: ref('io.k8s.api.core.v1.ObjectReference'),
+        volumeName: str(),
+        volumeNamespace: str(),
+      }),
     ),
-  ),
-  def('io.k8s.api.core.v1.VolumeNodeAffinity', obj({ required: ref('io.k8s.api.core.v1.NodeSelector') })),
-  def(
-    'io.k8s.api.core.v1.VolumeProjection',
-    obj({
-      configMap: ref('io.k8s.api.core.v1.ConfigMapProjection'),
-      downwardAPI: ref('io.k8s.api.core.v1.DownwardAPIProjection'),
-      secret: ref('io.k8s.api.core.v1.SecretProjection'),
-      serviceAccountToken: ref('io.k8s.api.core.v1.ServiceAccountTokenProjection'),
-    }),
-  ),
-  def(
-    'io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource',
-    obj(
-      { fsType: str(), storagePolicyID: str(), storagePolicyName: str(), volumePath: str({ default: '' }) },
-      { required: ['volumePath'] },
+    def(
+      'io.k8s.api.core.v1.StorageOSVolumeSource',
+      obj({
+        fsType: str(),
+        readOnly: bool(),
+        secretRef: ref('io.k8s.api.core.v1.LocalObjectReference'),
+        volumeName: str(),
+        volumeNamespace: str(),
+      }),
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.WeightedPodAffinityTerm',
-    obj(
-      {
-        podAffinityTerm: ref('io.k8s.api.core.v1.PodAffinityTerm', { default: {} }),
-        weight: int32({ default: 0 }),
-      },
-      { required: ['weight', 'podAffinityTerm'] },
+    def(
+      'io.k8s.api.core.v1.Sysctl',
+      obj({ name: str({ default: '' }), value: str({ default: '' }) }, { required: ['name', 'value'] }),
     ),
-  ),
-  def(
-    'io.k8s.api.core.v1.WindowsSecurityContextOptions',
-    obj({
-      gmsaCredentialSpec: str(),
-      gmsaCredentialSpecName: str(),
-      hostProcess: bool(),
-      runAsUserName: str(),
-    }),
-  ),
-];
+    def(
+      'io.k8s.api.core.v1.TCPSocketAction',
+      obj(
+        { host: str(), port: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString', { default: {} }) },
+        { required: ['port'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.Taint',
+      obj(
+        {
+          effect: str({ enum: ['NoExecute', 'NoSchedule', 'PreferNoSchedule'], default: '' }),
+          key: str({ default: '' }),
+          timeAdded: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time'),
+          value: str(),
+        },
+        { required: ['key', 'effect'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.Toleration',
+      obj({
+        effect: str({ enum: ['NoExecute', 'NoSchedule', 'PreferNoSchedule'] }),
+        key: str(),
+        operator: str({ enum: ['Equal', 'Exists'] }),
+        tolerationSeconds: int64(),
+        value: str(),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.TopologySelectorLabelRequirement',
+      obj({ key: str({ default: '' }), values: arr(str({ default: '' })) }, { required: ['key', 'values'] }),
+    ),
+    def(
+      'io.k8s.api.core.v1.TopologySelectorTerm',
+      obj(
+        {
+          matchLabelExpressions: arr(
+            ref('io.k8s.api.core.v1.TopologySelectorLabelRequirement', { default: {} }),
+          ),
+        },
+        { mapType: 'atomic' },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.TopologySpreadConstraint',
+      obj(
+        {
+          labelSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          matchLabelKeys: arr(str({ default: '' }), { listType: 'atomic' }),
+          maxSkew: int32({ default: 0 }),
+          minDomains: int32(),
+          nodeAffinityPolicy: str({ enum: ['Honor', 'Ignore'] }),
+          nodeTaintsPolicy: str({ enum: ['Honor', 'Ignore'] }),
+          topologyKey: str({ default: '' }),
+          whenUnsatisfiable: str({ enum: ['DoNotSchedule', 'ScheduleAnyway'], default: '' }),
+        },
+        { required: ['maxSkew', 'topologyKey', 'whenUnsatisfiable'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.TypedLocalObjectReference',
+      obj(
+        { apiGroup: str(), kind: str({ default: '' }), name: str({ default: '' }) },
+        { mapType: 'atomic', required: ['kind', 'name'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.TypedObjectReference',
+      obj(
+        { apiGroup: str(), kind: str({ default: '' }), name: str({ default: '' }), namespace: str() },
+        { required: ['kind', 'name'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.Volume',
+      obj(
+        {
+          awsElasticBlockStore: ref('io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource'),
+          azureDisk: ref('io.k8s.api.core.v1.AzureDiskVolumeSource'),
+          azureFile: ref('io.k8s.api.core.v1.AzureFileVolumeSource'),
+          cephfs: ref('io.k8s.api.core.v1.CephFSVolumeSource'),
+          cinder: ref('io.k8s.api.core.v1.CinderVolumeSource'),
+          configMap: ref('io.k8s.api.core.v1.ConfigMapVolumeSource'),
+          csi: ref('io.k8s.api.core.v1.CSIVolumeSource'),
+          downwardAPI: ref('io.k8s.api.core.v1.DownwardAPIVolumeSource'),
+          emptyDir: ref('io.k8s.api.core.v1.EmptyDirVolumeSource'),
+          ephemeral: ref('io.k8s.api.core.v1.EphemeralVolumeSource'),
+          fc: ref('io.k8s.api.core.v1.FCVolumeSource'),
+          flexVolume: ref('io.k8s.api.core.v1.FlexVolumeSource'),
+          flocker: ref('io.k8s.api.core.v1.FlockerVolumeSource'),
+          gcePersistentDisk: ref('io.k8s.api.core.v1.GCEPersistentDiskVolumeSource'),
+          gitRepo: ref('io.k8s.api.core.v1.GitRepoVolumeSource'),
+          glusterfs: ref('io.k8s.api.core.v1.GlusterfsVolumeSource'),
+          hostPath: ref('io.k8s.api.core.v1.HostPathVolumeSource'),
+          iscsi: ref('io.k8s.api.core.v1.ISCSIVolumeSource'),
+          name: str({ default: '' }),
+          nfs: ref('io.k8s.api.core.v1.NFSVolumeSource'),
+          persistentVolumeClaim: ref('io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource'),
+          photonPersistentDisk: ref('io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource'),
+          portworxVolume: ref('io.k8s.api.core.v1.PortworxVolumeSource'),
+          projected: ref('io.k8s.api.core.v1.ProjectedVolumeSource'),
+          quobyte: ref('io.k8s.api.core.v1.QuobyteVolumeSource'),
+          rbd: ref('io.k8s.api.core.v1.RBDVolumeSource'),
+          scaleIO: ref('io.k8s.api.core.v1.ScaleIOVolumeSource'),
+          secret: ref('io.k8s.api.core.v1.SecretVolumeSource'),
+          storageos: ref('io.k8s.api.core.v1.StorageOSVolumeSource'),
+          vsphereVolume: ref('io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource'),
+        },
+        { required: ['name'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.VolumeDevice',
+      obj(
+        { devicePath: str({ default: '' }), name: str({ default: '' }) },
+        { required: ['name', 'devicePath'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.VolumeMount',
+      obj(
+        {
+          mountPath: str({ default: '' }),
+          mountPropagation: str({ enum: ['Bidirectional', 'HostToContainer', 'None'] }),
+          name: str({ default: '' }),
+          readOnly: bool(),
+          subPath: str(),
+          subPathExpr: str(),
+        },
+        { required: ['name', 'mountPath'] },
+      ),
+    ),
+    def('io.k8s.api.core.v1.VolumeNodeAffinity', obj({ required: ref('io.k8s.api.core.v1.NodeSelector') })),
+    def(
+      'io.k8s.api.core.v1.VolumeProjection',
+      obj({
+        configMap: ref('io.k8s.api.core.v1.ConfigMapProjection'),
+        downwardAPI: ref('io.k8s.api.core.v1.DownwardAPIProjection'),
+        secret: ref('io.k8s.api.core.v1.SecretProjection'),
+        serviceAccountToken: ref('io.k8s.api.core.v1.ServiceAccountTokenProjection'),
+      }),
+    ),
+    def(
+      'io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource',
+      obj(
+        { fsType: str(), storagePolicyID: str(), storagePolicyName: str(), volumePath: str({ default: '' }) },
+        { required: ['volumePath'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.WeightedPodAffinityTerm',
+      obj(
+        {
+          podAffinityTerm: ref('io.k8s.api.core.v1.PodAffinityTerm', { default: {} }),
+          weight: int32({ default: 0 }),
+        },
+        { required: ['weight', 'podAffinityTerm'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.core.v1.WindowsSecurityContextOptions',
+      obj({
+        gmsaCredentialSpec: str(),
+        gmsaCredentialSpecName: str(),
+        hostProcess: bool(),
+        runAsUserName: str(),
+      }),
+    ),
+  ];
+}

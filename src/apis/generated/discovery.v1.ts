@@ -4,65 +4,67 @@
 import type { Definition } from '../schema/types.js';
 import { arr, bool, def, int32, map, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.discovery.v1.Endpoint',
-    obj(
-      {
-        addresses: arr(str({ default: '' }), { listType: 'set' }),
-        conditions: ref('io.k8s.api.discovery.v1.EndpointConditions', { default: {} }),
-        deprecatedTopology: map(str({ default: '' })),
-        hints: ref('io.k8s.api.discovery.v1.EndpointHints'),
-        hostname: str(),
-        nodeName: str(),
-        targetRef: ref('io.k8s.api.core.v1.ObjectReference'),
-        zone: str(),
-      },
-      { required: ['addresses'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.discovery.v1.Endpoint',
+      obj(
+        {
+          addresses: arr(str({ default: '' }), { listType: 'set' }),
+          conditions: ref('io.k8s.api.discovery.v1.EndpointConditions', { default: {} }),
+          deprecatedTopology: map(str({ default: '' })),
+          hints: ref('io.k8s.api.discovery.v1.EndpointHints'),
+          hostname: str(),
+          nodeName: str(),
+          targetRef: ref('io.k8s.api.core.v1.ObjectReference'),
+          zone: str(),
+        },
+        { required: ['addresses'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.discovery.v1.EndpointConditions',
-    obj({ ready: bool(), serving: bool(), terminating: bool() }),
-  ),
-  def(
-    'io.k8s.api.discovery.v1.EndpointHints',
-    obj({ forZones: arr(ref('io.k8s.api.discovery.v1.ForZone', { default: {} }), { listType: 'atomic' }) }),
-  ),
-  def(
-    'io.k8s.api.discovery.v1.EndpointPort',
-    obj(
-      { appProtocol: str(), name: str(), port: int32(), protocol: str({ enum: ['SCTP', 'TCP', 'UDP'] }) },
-      { mapType: 'atomic' },
+    def(
+      'io.k8s.api.discovery.v1.EndpointConditions',
+      obj({ ready: bool(), serving: bool(), terminating: bool() }),
     ),
-  ),
-  def(
-    'io.k8s.api.discovery.v1.EndpointSlice',
-    obj(
-      {
-        addressType: str({ enum: ['FQDN', 'IPv4', 'IPv6'], default: '' }),
-        apiVersion: str(),
-        endpoints: arr(ref('io.k8s.api.discovery.v1.Endpoint', { default: {} }), { listType: 'atomic' }),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        ports: arr(ref('io.k8s.api.discovery.v1.EndpointPort', { default: {} }), { listType: 'atomic' }),
-      },
-      { required: ['addressType', 'endpoints'] },
+    def(
+      'io.k8s.api.discovery.v1.EndpointHints',
+      obj({ forZones: arr(ref('io.k8s.api.discovery.v1.ForZone', { default: {} }), { listType: 'atomic' }) }),
     ),
-    [['discovery.k8s.io', 'v1', 'EndpointSlice']],
-  ),
-  def(
-    'io.k8s.api.discovery.v1.EndpointSliceList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.discovery.v1.EndpointSlice', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.discovery.v1.EndpointPort',
+      obj(
+        { appProtocol: str(), name: str(), port: int32(), protocol: str({ enum: ['SCTP', 'TCP', 'UDP'] }) },
+        { mapType: 'atomic' },
+      ),
     ),
-    [['discovery.k8s.io', 'v1', 'EndpointSliceList']],
-  ),
-  def('io.k8s.api.discovery.v1.ForZone', obj({ name: str({ default: '' }) }, { required: ['name'] })),
-];
+    def(
+      'io.k8s.api.discovery.v1.EndpointSlice',
+      obj(
+        {
+          addressType: str({ enum: ['FQDN', 'IPv4', 'IPv6'], default: '' }),
+          apiVersion: str(),
+          endpoints: arr(ref('io.k8s.api.discovery.v1.Endpoint', { default: {} }), { listType: 'atomic' }),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          ports: arr(ref('io.k8s.api.discovery.v1.EndpointPort', { default: {} }), { listType: 'atomic' }),
+        },
+        { required: ['addressType', 'endpoints'] },
+      ),
+      [['discovery.k8s.io', 'v1', 'EndpointSlice']],
+    ),
+    def(
+      'io.k8s.api.discovery.v1.EndpointSliceList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.discovery.v1.EndpointSlice', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['discovery.k8s.io', 'v1', 'EndpointSliceList']],
+    ),
+    def('io.k8s.api.discovery.v1.ForZone', obj({ name: str({ default: '' }) }, { required: ['name'] })),
+  ];
+}

@@ -4,54 +4,56 @@
 import type { Definition } from '../schema/types.js';
 import { arr, def, int32, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.events.v1.Event',
-    obj(
-      {
-        action: str(),
-        apiVersion: str(),
-        deprecatedCount: int32(),
-        deprecatedFirstTimestamp: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        deprecatedLastTimestamp: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-        deprecatedSource: ref('io.k8s.api.core.v1.EventSource', { default: {} }),
-        eventTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', { default: {} }),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        note: str(),
-        reason: str(),
-        regarding: ref('io.k8s.api.core.v1.ObjectReference', { default: {} }),
-        related: ref('io.k8s.api.core.v1.ObjectReference'),
-        reportingController: str(),
-        reportingInstance: str(),
-        series: ref('io.k8s.api.events.v1.EventSeries'),
-        type: str(),
-      },
-      { required: ['eventTime'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.events.v1.Event',
+      obj(
+        {
+          action: str(),
+          apiVersion: str(),
+          deprecatedCount: int32(),
+          deprecatedFirstTimestamp: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          deprecatedLastTimestamp: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+          deprecatedSource: ref('io.k8s.api.core.v1.EventSource', { default: {} }),
+          eventTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', { default: {} }),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          note: str(),
+          reason: str(),
+          regarding: ref('io.k8s.api.core.v1.ObjectReference', { default: {} }),
+          related: ref('io.k8s.api.core.v1.ObjectReference'),
+          reportingController: str(),
+          reportingInstance: str(),
+          series: ref('io.k8s.api.events.v1.EventSeries'),
+          type: str(),
+        },
+        { required: ['eventTime'] },
+      ),
+      [['events.k8s.io', 'v1', 'Event']],
     ),
-    [['events.k8s.io', 'v1', 'Event']],
-  ),
-  def(
-    'io.k8s.api.events.v1.EventList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.events.v1.Event', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.events.v1.EventList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.events.v1.Event', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['events.k8s.io', 'v1', 'EventList']],
     ),
-    [['events.k8s.io', 'v1', 'EventList']],
-  ),
-  def(
-    'io.k8s.api.events.v1.EventSeries',
-    obj(
-      {
-        count: int32({ default: 0 }),
-        lastObservedTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', { default: {} }),
-      },
-      { required: ['count', 'lastObservedTime'] },
+    def(
+      'io.k8s.api.events.v1.EventSeries',
+      obj(
+        {
+          count: int32({ default: 0 }),
+          lastObservedTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', { default: {} }),
+        },
+        { required: ['count', 'lastObservedTime'] },
+      ),
     ),
-  ),
-];
+  ];
+}

@@ -4,236 +4,248 @@
 import type { Definition } from '../schema/types.js';
 import { arr, bool, def, int32, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.FlowDistinguisherMethod',
-    obj({ type: str({ default: '' }) }, { required: ['type'] }),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.FlowSchema',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.flowcontrol.v1beta2.FlowSchemaSpec', { default: {} }),
-      status: ref('io.k8s.api.flowcontrol.v1beta2.FlowSchemaStatus', { default: {} }),
-    }),
-    [['flowcontrol.apiserver.k8s.io', 'v1beta2', 'FlowSchema']],
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.FlowSchemaCondition',
-    obj({
-      lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-      message: str(),
-      reason: str(),
-      status: str(),
-      type: str(),
-    }),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.FlowSchemaList',
-    obj(
-      {
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.FlowDistinguisherMethod',
+      obj({ type: str({ default: '' }) }, { required: ['type'] }),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.FlowSchema',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.api.flowcontrol.v1beta2.FlowSchema', { default: {} })),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['flowcontrol.apiserver.k8s.io', 'v1beta2', 'FlowSchemaList']],
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.FlowSchemaSpec',
-    obj(
-      {
-        distinguisherMethod: ref('io.k8s.api.flowcontrol.v1beta2.FlowDistinguisherMethod'),
-        matchingPrecedence: int32({ default: 0 }),
-        priorityLevelConfiguration: ref(
-          'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationReference',
-          { default: {} },
-        ),
-        rules: arr(ref('io.k8s.api.flowcontrol.v1beta2.PolicyRulesWithSubjects', { default: {} }), {
-          listType: 'atomic',
-        }),
-      },
-      { required: ['priorityLevelConfiguration'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.FlowSchemaStatus',
-    obj({
-      conditions: arr(ref('io.k8s.api.flowcontrol.v1beta2.FlowSchemaCondition', { default: {} }), {
-        listType: 'map',
-        listMapKeys: ['type'],
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.flowcontrol.v1beta2.FlowSchemaSpec', { default: {} }),
+        status: ref('io.k8s.api.flowcontrol.v1beta2.FlowSchemaStatus', { default: {} }),
       }),
-    }),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.GroupSubject',
-    obj({ name: str({ default: '' }) }, { required: ['name'] }),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.LimitResponse',
-    obj(
-      { queuing: ref('io.k8s.api.flowcontrol.v1beta2.QueuingConfiguration'), type: str({ default: '' }) },
-      {
-        required: ['type'],
-        extensions: {
-          'x-kubernetes-unions': [
-            { discriminator: 'type', 'fields-to-discriminateBy': { queuing: 'Queuing' } },
-          ],
+      [['flowcontrol.apiserver.k8s.io', 'v1beta2', 'FlowSchema']],
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.FlowSchemaCondition',
+      obj({
+        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+        message: str(),
+        reason: str(),
+        status: str(),
+        type: str(),
+      }),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.FlowSchemaList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.flowcontrol.v1beta2.FlowSchema', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
         },
-      },
-    ),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.LimitedPriorityLevelConfiguration',
-    obj({
-      assuredConcurrencyShares: int32({ default: 0 }),
-      borrowingLimitPercent: int32(),
-      lendablePercent: int32(),
-      limitResponse: ref('io.k8s.api.flowcontrol.v1beta2.LimitResponse', { default: {} }),
-    }),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.NonResourcePolicyRule',
-    obj(
-      {
-        nonResourceURLs: arr(str({ default: '' }), { listType: 'set' }),
-        verbs: arr(str({ default: '' }), { listType: 'set' }),
-      },
-      { required: ['verbs', 'nonResourceURLs'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.PolicyRulesWithSubjects',
-    obj(
-      {
-        nonResourceRules: arr(ref('io.k8s.api.flowcontrol.v1beta2.NonResourcePolicyRule', { default: {} }), {
-          listType: 'atomic',
-        }),
-        resourceRules: arr(ref('io.k8s.api.flowcontrol.v1beta2.ResourcePolicyRule', { default: {} }), {
-          listType: 'atomic',
-        }),
-        subjects: arr(ref('io.k8s.api.flowcontrol.v1beta2.Subject', { default: {} }), { listType: 'atomic' }),
-      },
-      { required: ['subjects'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfiguration',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationSpec', { default: {} }),
-      status: ref('io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationStatus', { default: {} }),
-    }),
-    [['flowcontrol.apiserver.k8s.io', 'v1beta2', 'PriorityLevelConfiguration']],
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationCondition',
-    obj({
-      lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
-      message: str(),
-      reason: str(),
-      status: str(),
-      type: str(),
-    }),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfiguration', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['flowcontrol.apiserver.k8s.io', 'v1beta2', 'PriorityLevelConfigurationList']],
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationReference',
-    obj({ name: str({ default: '' }) }, { required: ['name'] }),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationSpec',
-    obj(
-      {
-        limited: ref('io.k8s.api.flowcontrol.v1beta2.LimitedPriorityLevelConfiguration'),
-        type: str({ default: '' }),
-      },
-      {
-        required: ['type'],
-        extensions: {
-          'x-kubernetes-unions': [
-            { discriminator: 'type', 'fields-to-discriminateBy': { limited: 'Limited' } },
-          ],
-        },
-      },
-    ),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationStatus',
-    obj({
-      conditions: arr(
-        ref('io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationCondition', { default: {} }),
-        { listType: 'map', listMapKeys: ['type'] },
+        { required: ['items'] },
       ),
-    }),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.QueuingConfiguration',
-    obj({
-      handSize: int32({ default: 0 }),
-      queueLengthLimit: int32({ default: 0 }),
-      queues: int32({ default: 0 }),
-    }),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.ResourcePolicyRule',
-    obj(
-      {
-        apiGroups: arr(str({ default: '' }), { listType: 'set' }),
-        clusterScope: bool(),
-        namespaces: arr(str({ default: '' }), { listType: 'set' }),
-        resources: arr(str({ default: '' }), { listType: 'set' }),
-        verbs: arr(str({ default: '' }), { listType: 'set' }),
-      },
-      { required: ['verbs', 'apiGroups', 'resources'] },
+      [['flowcontrol.apiserver.k8s.io', 'v1beta2', 'FlowSchemaList']],
     ),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.ServiceAccountSubject',
-    obj({ name: str({ default: '' }), namespace: str({ default: '' }) }, { required: ['namespace', 'name'] }),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.Subject',
-    obj(
-      {
-        group: ref('io.k8s.api.flowcontrol.v1beta2.GroupSubject'),
-        kind: str({ default: '' }),
-        serviceAccount: ref('io.k8s.api.flowcontrol.v1beta2.ServiceAccountSubject'),
-        user: ref('io.k8s.api.flowcontrol.v1beta2.UserSubject'),
-      },
-      {
-        required: ['kind'],
-        extensions: {
-          'x-kubernetes-unions': [
-            {
-              discriminator: 'kind',
-              'fields-to-discriminateBy': { group: 'Group', serviceAccount: 'ServiceAccount', user: 'User' },
-            },
-          ],
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.FlowSchemaSpec',
+      obj(
+        {
+          distinguisherMethod: ref('io.k8s.api.flowcontrol.v1beta2.FlowDistinguisherMethod'),
+          matchingPrecedence: int32({ default: 0 }),
+          priorityLevelConfiguration: ref(
+            'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationReference',
+            { default: {} },
+          ),
+          rules: arr(ref('io.k8s.api.flowcontrol.v1beta2.PolicyRulesWithSubjects', { default: {} }), {
+            listType: 'atomic',
+          }),
         },
-      },
+        { required: ['priorityLevelConfiguration'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.flowcontrol.v1beta2.UserSubject',
-    obj({ name: str({ default: '' }) }, { required: ['name'] }),
-  ),
-];
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.FlowSchemaStatus',
+      obj({
+        conditions: arr(ref('io.k8s.api.flowcontrol.v1beta2.FlowSchemaCondition', { default: {} }), {
+          listType: 'map',
+          listMapKeys: ['type'],
+        }),
+      }),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.GroupSubject',
+      obj({ name: str({ default: '' }) }, { required: ['name'] }),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.LimitResponse',
+      obj(
+        { queuing: ref('io.k8s.api.flowcontrol.v1beta2.QueuingConfiguration'), type: str({ default: '' }) },
+        {
+          required: ['type'],
+          extensions: {
+            'x-kubernetes-unions': [
+              { discriminator: 'type', 'fields-to-discriminateBy': { queuing: 'Queuing' } },
+            ],
+          },
+        },
+      ),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.LimitedPriorityLevelConfiguration',
+      obj({
+        assuredConcurrencyShares: int32({ default: 0 }),
+        borrowingLimitPercent: int32(),
+        lendablePercent: int32(),
+        limitResponse: ref('io.k8s.api.flowcontrol.v1beta2.LimitResponse', { default: {} }),
+      }),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.NonResourcePolicyRule',
+      obj(
+        {
+          nonResourceURLs: arr(str({ default: '' }), { listType: 'set' }),
+          verbs: arr(str({ default: '' }), { listType: 'set' }),
+        },
+        { required: ['verbs', 'nonResourceURLs'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.PolicyRulesWithSubjects',
+      obj(
+        {
+          nonResourceRules: arr(
+            ref('io.k8s.api.flowcontrol.v1beta2.NonResourcePolicyRule', { default: {} }),
+            { listType: 'atomic' },
+          ),
+          resourceRules: arr(ref('io.k8s.api.flowcontrol.v1beta2.ResourcePolicyRule', { default: {} }), {
+            listType: 'atomic',
+          }),
+          subjects: arr(ref('io.k8s.api.flowcontrol.v1beta2.Subject', { default: {} }), {
+            listType: 'atomic',
+          }),
+        },
+        { required: ['subjects'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfiguration',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationSpec', { default: {} }),
+        status: ref('io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationStatus', { default: {} }),
+      }),
+      [['flowcontrol.apiserver.k8s.io', 'v1beta2', 'PriorityLevelConfiguration']],
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationCondition',
+      obj({
+        lastTransitionTime: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }),
+        message: str(),
+        reason: str(),
+        status: str(),
+        type: str(),
+      }),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfiguration', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['flowcontrol.apiserver.k8s.io', 'v1beta2', 'PriorityLevelConfigurationList']],
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationReference',
+      obj({ name: str({ default: '' }) }, { required: ['name'] }),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationSpec',
+      obj(
+        {
+          limited: ref('io.k8s.api.flowcontrol.v1beta2.LimitedPriorityLevelConfiguration'),
+          type: str({ default: '' }),
+        },
+        {
+          required: ['type'],
+          extensions: {
+            'x-kubernetes-unions': [
+              { discriminator: 'type', 'fields-to-discriminateBy': { limited: 'Limited' } },
+            ],
+          },
+        },
+      ),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationStatus',
+      obj({
+        conditions: arr(
+          ref('io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationCondition', { default: {} }),
+          { listType: 'map', listMapKeys: ['type'] },
+        ),
+      }),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.QueuingConfiguration',
+      obj({
+        handSize: int32({ default: 0 }),
+        queueLengthLimit: int32({ default: 0 }),
+        queues: int32({ default: 0 }),
+      }),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.ResourcePolicyRule',
+      obj(
+        {
+          apiGroups: arr(str({ default: '' }), { listType: 'set' }),
+          clusterScope: bool(),
+          namespaces: arr(str({ default: '' }), { listType: 'set' }),
+          resources: arr(str({ default: '' }), { listType: 'set' }),
+          verbs: arr(str({ default: '' }), { listType: 'set' }),
+        },
+        { required: ['verbs', 'apiGroups', 'resources'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.ServiceAccountSubject',
+      obj(
+        { name: str({ default: '' }), namespace: str({ default: '' }) },
+        { required: ['namespace', 'name'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.Subject',
+      obj(
+        {
+          group: ref('io.k8s.api.flowcontrol.v1beta2.GroupSubject'),
+          kind: str({ default: '' }),
+          serviceAccount: ref('io.k8s.api.flowcontrol.v1beta2.ServiceAccountSubject'),
+          user: ref('io.k8s.api.flowcontrol.v1beta2.UserSubject'),
+        },
+        {
+          required: ['kind'],
+          extensions: {
+            'x-kubernetes-unions': [
+              {
+                discriminator: 'kind',
+                'fields-to-discriminateBy': {
+                  group: 'Group',
+                  serviceAccount: 'ServiceAccount',
+                  user: 'User',
+                },
+              },
+            ],
+          },
+        },
+      ),
+    ),
+    def(
+      'io.k8s.api.flowcontrol.v1beta2.UserSubject',
+      obj({ name: str({ default: '' }) }, { required: ['name'] }),
+    ),
+  ];
+}

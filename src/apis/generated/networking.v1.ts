@@ -4,232 +4,238 @@
 import type { Definition } from '../schema/types.js';
 import { arr, def, int32, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.networking.v1.HTTPIngressPath',
-    obj(
-      {
-        backend: ref('io.k8s.api.networking.v1.IngressBackend', { default: {} }),
-        path: str(),
-        pathType: str({ enum: ['Exact', 'ImplementationSpecific', 'Prefix'] }),
-      },
-      { required: ['pathType', 'backend'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.networking.v1.HTTPIngressPath',
+      obj(
+        {
+          backend: ref('io.k8s.api.networking.v1.IngressBackend', { default: {} }),
+          path: str(),
+          pathType: str({ enum: ['Exact', 'ImplementationSpecific', 'Prefix'] }),
+        },
+        { required: ['pathType', 'backend'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.networking.v1.HTTPIngressRuleValue',
-    obj(
-      {
-        paths: arr(ref('io.k8s.api.networking.v1.HTTPIngressPath', { default: {} }), { listType: 'atomic' }),
-      },
-      { required: ['paths'] },
+    def(
+      'io.k8s.api.networking.v1.HTTPIngressRuleValue',
+      obj(
+        {
+          paths: arr(ref('io.k8s.api.networking.v1.HTTPIngressPath', { default: {} }), {
+            listType: 'atomic',
+          }),
+        },
+        { required: ['paths'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.networking.v1.IPBlock',
-    obj({ cidr: str({ default: '' }), except: arr(str({ default: '' })) }, { required: ['cidr'] }),
-  ),
-  def(
-    'io.k8s.api.networking.v1.Ingress',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.networking.v1.IngressSpec', { default: {} }),
-      status: ref('io.k8s.api.networking.v1.IngressStatus', { default: {} }),
-    }),
-    [['networking.k8s.io', 'v1', 'Ingress']],
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressBackend',
-    obj({
-      resource: ref('io.k8s.api.core.v1.TypedLocalObjectReference'),
-      service: ref('io.k8s.api.networking.v1.IngressServiceBackend'),
-    }),
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressClass',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.networking.v1.IngressClassSpec', { default: {} }),
-    }),
-    [['networking.k8s.io', 'v1', 'IngressClass']],
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressClassList',
-    obj(
-      {
+    def(
+      'io.k8s.api.networking.v1.IPBlock',
+      obj({ cidr: str({ default: '' }), except: arr(str({ default: '' })) }, { required: ['cidr'] }),
+    ),
+    def(
+      'io.k8s.api.networking.v1.Ingress',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.api.networking.v1.IngressClass', { default: {} })),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['networking.k8s.io', 'v1', 'IngressClassList']],
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressClassParametersReference',
-    obj(
-      {
-        apiGroup: str(),
-        kind: str({ default: '' }),
-        name: str({ default: '' }),
-        namespace: str(),
-        scope: str(),
-      },
-      { required: ['kind', 'name'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressClassSpec',
-    obj({ controller: str(), parameters: ref('io.k8s.api.networking.v1.IngressClassParametersReference') }),
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.networking.v1.Ingress', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['networking.k8s.io', 'v1', 'IngressList']],
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressLoadBalancerIngress',
-    obj({
-      hostname: str(),
-      ip: str(),
-      ports: arr(ref('io.k8s.api.networking.v1.IngressPortStatus', { default: {} }), { listType: 'atomic' }),
-    }),
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressLoadBalancerStatus',
-    obj({ ingress: arr(ref('io.k8s.api.networking.v1.IngressLoadBalancerIngress', { default: {} })) }),
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressPortStatus',
-    obj(
-      {
-        error: str(),
-        port: int32({ default: 0 }),
-        protocol: str({ enum: ['SCTP', 'TCP', 'UDP'], default: '' }),
-      },
-      { required: ['port', 'protocol'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressRule',
-    obj({ host: str(), http: ref('io.k8s.api.networking.v1.HTTPIngressRuleValue') }),
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressServiceBackend',
-    obj(
-      {
-        name: str({ default: '' }),
-        port: ref('io.k8s.api.networking.v1.ServiceBackendPort', { default: {} }),
-      },
-      { required: ['name'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressSpec',
-    obj({
-      defaultBackend: ref('io.k8s.api.networking.v1.IngressBackend'),
-      ingressClassName: str(),
-      rules: arr(ref('io.k8s.api.networking.v1.IngressRule', { default: {} }), { listType: 'atomic' }),
-      tls: arr(ref('io.k8s.api.networking.v1.IngressTLS', { default: {} }), { listType: 'atomic' }),
-    }),
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressStatus',
-    obj({ loadBalancer: ref('io.k8s.api.networking.v1.IngressLoadBalancerStatus', { default: {} }) }),
-  ),
-  def(
-    'io.k8s.api.networking.v1.IngressTLS',
-    obj({ hosts: arr(str({ default: '' }), { listType: 'atomic' }), secretName: str() }),
-  ),
-  def(
-    'io.k8s.api.networking.v1.NetworkPolicy',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.networking.v1.NetworkPolicySpec', { default: {} }),
-      status: ref('io.k8s.api.networking.v1.NetworkPolicyStatus', { default: {} }),
-    }),
-    [['networking.k8s.io', 'v1', 'NetworkPolicy']],
-  ),
-  def(
-    'io.k8s.api.networking.v1.NetworkPolicyEgressRule',
-    obj({
-      ports: arr(ref('io.k8s.api.networking.v1.NetworkPolicyPort', { default: {} })),
-      to: arr(ref('io.k8s.api.networking.v1.NetworkPolicyPeer', { default: {} })),
-    }),
-  ),
-  def(
-    'io.k8s.api.networking.v1.NetworkPolicyIngressRule',
-    obj({
-      from: arr(ref('io.k8s.api.networking.v1.NetworkPolicyPeer', { default: {} })),
-      ports: arr(ref('io.k8s.api.networking.v1.NetworkPolicyPort', { default: {} })),
-    }),
-  ),
-  def(
-    'io.k8s.api.networking.v1.NetworkPolicyList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.networking.v1.NetworkPolicy', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['networking.k8s.io', 'v1', 'NetworkPolicyList']],
-  ),
-  def(
-    'io.k8s.api.networking.v1.NetworkPolicyPeer',
-    obj({
-      ipBlock: ref('io.k8s.api.networking.v1.IPBlock'),
-      namespaceSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-      podSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-    }),
-  ),
-  def(
-    'io.k8s.api.networking.v1.NetworkPolicyPort',
-    obj({
-      endPort: int32(),
-      port: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
-      protocol: str({ enum: ['SCTP', 'TCP', 'UDP'] }),
-    }),
-  ),
-  def(
-    'io.k8s.api.networking.v1.NetworkPolicySpec',
-    obj(
-      {
-        egress: arr(ref('io.k8s.api.networking.v1.NetworkPolicyEgressRule', { default: {} })),
-        ingress: arr(ref('io.k8s.api.networking.v1.NetworkPolicyIngressRule', { default: {} })),
-        podSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', { default: {} }),
-        policyTypes: arr(str({ default: '' })),
-      },
-      { required: ['podSelector'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.networking.v1.NetworkPolicyStatus',
-    obj({
-      conditions: arr(ref('io.k8s.apimachinery.pkg.apis.meta.v1.Condition'), {
-        listType: 'map',
-        listMapKeys: ['type'],
-        patchStrategy: 'merge',
-        patchMergeKey: 'type',
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.networking.v1.IngressSpec', { default: {} }),
+        status: ref('io.k8s.api.networking.v1.IngressStatus', { default: {} }),
       }),
-    }),
-  ),
-  def('io.k8s.api.networking.v1.ServiceBackendPort', obj({ name: str(), number: int32() })),
-];
+      [['networking.k8s.io', 'v1', 'Ingress']],
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressBackend',
+      obj({
+        resource: ref('io.k8s.api.core.v1.TypedLocalObjectReference'),
+        service: ref('io.k8s.api.networking.v1.IngressServiceBackend'),
+      }),
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressClass',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.networking.v1.IngressClassSpec', { default: {} }),
+      }),
+      [['networking.k8s.io', 'v1', 'IngressClass']],
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressClassList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.networking.v1.IngressClass', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['networking.k8s.io', 'v1', 'IngressClassList']],
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressClassParametersReference',
+      obj(
+        {
+          apiGroup: str(),
+          kind: str({ default: '' }),
+          name: str({ default: '' }),
+          namespace: str(),
+          scope: str(),
+        },
+        { required: ['kind', 'name'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressClassSpec',
+      obj({ controller: str(), parameters: ref('io.k8s.api.networking.v1.IngressClassParametersReference') }),
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.networking.v1.Ingress', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['networking.k8s.io', 'v1', 'IngressList']],
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressLoadBalancerIngress',
+      obj({
+        hostname: str(),
+        ip: str(),
+        ports: arr(ref('io.k8s.api.networking.v1.IngressPortStatus', { default: {} }), {
+          listType: 'atomic',
+        }),
+      }),
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressLoadBalancerStatus',
+      obj({ ingress: arr(ref('io.k8s.api.networking.v1.IngressLoadBalancerIngress', { default: {} })) }),
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressPortStatus',
+      obj(
+        {
+          error: str(),
+          port: int32({ default: 0 }),
+          protocol: str({ enum: ['SCTP', 'TCP', 'UDP'], default: '' }),
+        },
+        { required: ['port', 'protocol'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressRule',
+      obj({ host: str(), http: ref('io.k8s.api.networking.v1.HTTPIngressRuleValue') }),
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressServiceBackend',
+      obj(
+        {
+          name: str({ default: '' }),
+          port: ref('io.k8s.api.networking.v1.ServiceBackendPort', { default: {} }),
+        },
+        { required: ['name'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressSpec',
+      obj({
+        defaultBackend: ref('io.k8s.api.networking.v1.IngressBackend'),
+        ingressClassName: str(),
+        rules: arr(ref('io.k8s.api.networking.v1.IngressRule', { default: {} }), { listType: 'atomic' }),
+        tls: arr(ref('io.k8s.api.networking.v1.IngressTLS', { default: {} }), { listType: 'atomic' }),
+      }),
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressStatus',
+      obj({ loadBalancer: ref('io.k8s.api.networking.v1.IngressLoadBalancerStatus', { default: {} }) }),
+    ),
+    def(
+      'io.k8s.api.networking.v1.IngressTLS',
+      obj({ hosts: arr(str({ default: '' }), { listType: 'atomic' }), secretName: str() }),
+    ),
+    def(
+      'io.k8s.api.networking.v1.NetworkPolicy',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.networking.v1.NetworkPolicySpec', { default: {} }),
+        status: ref('io.k8s.api.networking.v1.NetworkPolicyStatus', { default: {} }),
+      }),
+      [['networking.k8s.io', 'v1', 'NetworkPolicy']],
+    ),
+    def(
+      'io.k8s.api.networking.v1.NetworkPolicyEgressRule',
+      obj({
+        ports: arr(ref('io.k8s.api.networking.v1.NetworkPolicyPort', { default: {} })),
+        to: arr(ref('io.k8s.api.networking.v1.NetworkPolicyPeer', { default: {} })),
+      }),
+    ),
+    def(
+      'io.k8s.api.networking.v1.NetworkPolicyIngressRule',
+      obj({
+        from: arr(ref('io.k8s.api.networking.v1.NetworkPolicyPeer', { default: {} })),
+        ports: arr(ref('io.k8s.api.networking.v1.NetworkPolicyPort', { default: {} })),
+      }),
+    ),
+    def(
+      'io.k8s.api.networking.v1.NetworkPolicyList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.networking.v1.NetworkPolicy', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['networking.k8s.io', 'v1', 'NetworkPolicyList']],
+    ),
+    def(
+      'io.k8s.api.networking.v1.NetworkPolicyPeer',
+      obj({
+        ipBlock: ref('io.k8s.api.networking.v1.IPBlock'),
+        namespaceSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+        podSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+      }),
+    ),
+    def(
+      'io.k8s.api.networking.v1.NetworkPolicyPort',
+      obj({
+        endPort: int32(),
+        port: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
+        protocol: str({ enum: ['SCTP', 'TCP', 'UDP'] }),
+      }),
+    ),
+    def(
+      'io.k8s.api.networking.v1.NetworkPolicySpec',
+      obj(
+        {
+          egress: arr(ref('io.k8s.api.networking.v1.NetworkPolicyEgressRule', { default: {} })),
+          ingress: arr(ref('io.k8s.api.networking.v1.NetworkPolicyIngressRule', { default: {} })),
+          podSelector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', { default: {} }),
+          policyTypes: arr(str({ default: '' })),
+        },
+        { required: ['podSelector'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.networking.v1.NetworkPolicyStatus',
+      obj({
+        conditions: arr(ref('io.k8s.apimachinery.pkg.apis.meta.v1.Condition'), {
+          listType: 'map',
+          listMapKeys: ['type'],
+          patchStrategy: 'merge',
+          patchMergeKey: 'type',
+        }),
+      }),
+    ),
+    def('io.k8s.api.networking.v1.ServiceBackendPort', obj({ name: str(), number: int32() })),
+  ];
+}

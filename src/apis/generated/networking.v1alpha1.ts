@@ -4,71 +4,73 @@
 import type { Definition } from '../schema/types.js';
 import { arr, def, int32, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.networking.v1alpha1.ClusterCIDR',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.networking.v1alpha1.ClusterCIDRSpec', { default: {} }),
-    }),
-    [['networking.k8s.io', 'v1alpha1', 'ClusterCIDR']],
-  ),
-  def(
-    'io.k8s.api.networking.v1alpha1.ClusterCIDRList',
-    obj(
-      {
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.networking.v1alpha1.ClusterCIDR',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.api.networking.v1alpha1.ClusterCIDR', { default: {} })),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.networking.v1alpha1.ClusterCIDRSpec', { default: {} }),
+      }),
+      [['networking.k8s.io', 'v1alpha1', 'ClusterCIDR']],
     ),
-    [['networking.k8s.io', 'v1alpha1', 'ClusterCIDRList']],
-  ),
-  def(
-    'io.k8s.api.networking.v1alpha1.ClusterCIDRSpec',
-    obj(
-      {
-        ipv4: str({ default: '' }),
-        ipv6: str({ default: '' }),
-        nodeSelector: ref('io.k8s.api.core.v1.NodeSelector'),
-        perNodeHostBits: int32({ default: 0 }),
-      },
-      { required: ['perNodeHostBits'] },
+    def(
+      'io.k8s.api.networking.v1alpha1.ClusterCIDRList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.networking.v1alpha1.ClusterCIDR', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['networking.k8s.io', 'v1alpha1', 'ClusterCIDRList']],
     ),
-  ),
-  def(
-    'io.k8s.api.networking.v1alpha1.IPAddress',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.networking.v1alpha1.IPAddressSpec', { default: {} }),
-    }),
-    [['networking.k8s.io', 'v1alpha1', 'IPAddress']],
-  ),
-  def(
-    'io.k8s.api.networking.v1alpha1.IPAddressList',
-    obj(
-      {
+    def(
+      'io.k8s.api.networking.v1alpha1.ClusterCIDRSpec',
+      obj(
+        {
+          ipv4: str({ default: '' }),
+          ipv6: str({ default: '' }),
+          nodeSelector: ref('io.k8s.api.core.v1.NodeSelector'),
+          perNodeHostBits: int32({ default: 0 }),
+        },
+        { required: ['perNodeHostBits'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.networking.v1alpha1.IPAddress',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.api.networking.v1alpha1.IPAddress', { default: {} })),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.networking.v1alpha1.IPAddressSpec', { default: {} }),
+      }),
+      [['networking.k8s.io', 'v1alpha1', 'IPAddress']],
     ),
-    [['networking.k8s.io', 'v1alpha1', 'IPAddressList']],
-  ),
-  def(
-    'io.k8s.api.networking.v1alpha1.IPAddressSpec',
-    obj({ parentRef: ref('io.k8s.api.networking.v1alpha1.ParentReference') }),
-  ),
-  def(
-    'io.k8s.api.networking.v1alpha1.ParentReference',
-    obj({ group: str(), name: str(), namespace: str(), resource: str(), uid: str() }),
-  ),
-];
+    def(
+      'io.k8s.api.networking.v1alpha1.IPAddressList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.networking.v1alpha1.IPAddress', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['networking.k8s.io', 'v1alpha1', 'IPAddressList']],
+    ),
+    def(
+      'io.k8s.api.networking.v1alpha1.IPAddressSpec',
+      obj({ parentRef: ref('io.k8s.api.networking.v1alpha1.ParentReference') }),
+    ),
+    def(
+      'io.k8s.api.networking.v1alpha1.ParentReference',
+      obj({ group: str(), name: str(), namespace: str(), resource: str(), uid: str() }),
+    ),
+  ];
+}

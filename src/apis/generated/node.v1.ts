@@ -4,44 +4,46 @@
 import type { Definition } from '../schema/types.js';
 import { arr, def, map, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.node.v1.Overhead',
-    obj({ podFixed: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })) }),
-  ),
-  def(
-    'io.k8s.api.node.v1.RuntimeClass',
-    obj(
-      {
-        apiVersion: str(),
-        handler: str({ default: '' }),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        overhead: ref('io.k8s.api.node.v1.Overhead'),
-        scheduling: ref('io.k8s.api.node.v1.Scheduling'),
-      },
-      { required: ['handler'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.node.v1.Overhead',
+      obj({ podFixed: map(ref('io.k8s.apimachinery.pkg.api.resource.Quantity', { default: {} })) }),
     ),
-    [['node.k8s.io', 'v1', 'RuntimeClass']],
-  ),
-  def(
-    'io.k8s.api.node.v1.RuntimeClassList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.node.v1.RuntimeClass', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.node.v1.RuntimeClass',
+      obj(
+        {
+          apiVersion: str(),
+          handler: str({ default: '' }),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          overhead: ref('io.k8s.api.node.v1.Overhead'),
+          scheduling: ref('io.k8s.api.node.v1.Scheduling'),
+        },
+        { required: ['handler'] },
+      ),
+      [['node.k8s.io', 'v1', 'RuntimeClass']],
     ),
-    [['node.k8s.io', 'v1', 'RuntimeClassList']],
-  ),
-  def(
-    'io.k8s.api.node.v1.Scheduling',
-    obj({
-      nodeSelector: map(str({ default: '' }), { mapType: 'atomic' }),
-      tolerations: arr(ref('io.k8s.api.core.v1.Toleration', { default: {} }), { listType: 'atomic' }),
-    }),
-  ),
-];
+    def(
+      'io.k8s.api.node.v1.RuntimeClassList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.node.v1.RuntimeClass', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['node.k8s.io', 'v1', 'RuntimeClassList']],
+    ),
+    def(
+      'io.k8s.api.node.v1.Scheduling',
+      obj({
+        nodeSelector: map(str({ default: '' }), { mapType: 'atomic' }),
+        tolerations: arr(ref('io.k8s.api.core.v1.Toleration', { default: {} }), { listType: 'atomic' }),
+      }),
+    ),
+  ];
+}

@@ -4,68 +4,70 @@
 import type { Definition } from '../schema/types.js';
 import { arr, def, int32, int64, map, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.policy.v1.Eviction',
-    obj({
-      apiVersion: str(),
-      deleteOptions: ref('io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions'),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-    }),
-    [['policy', 'v1', 'Eviction']],
-  ),
-  def(
-    'io.k8s.api.policy.v1.PodDisruptionBudget',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      spec: ref('io.k8s.api.policy.v1.PodDisruptionBudgetSpec', { default: {} }),
-      status: ref('io.k8s.api.policy.v1.PodDisruptionBudgetStatus', { default: {} }),
-    }),
-    [['policy', 'v1', 'PodDisruptionBudget']],
-  ),
-  def(
-    'io.k8s.api.policy.v1.PodDisruptionBudgetList',
-    obj(
-      {
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.policy.v1.Eviction',
+      obj({
         apiVersion: str(),
-        items: arr(ref('io.k8s.api.policy.v1.PodDisruptionBudget', { default: {} })),
+        deleteOptions: ref('io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions'),
         kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+      }),
+      [['policy', 'v1', 'Eviction']],
     ),
-    [['policy', 'v1', 'PodDisruptionBudgetList']],
-  ),
-  def(
-    'io.k8s.api.policy.v1.PodDisruptionBudgetSpec',
-    obj({
-      maxUnavailable: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
-      minAvailable: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
-      selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', { patchStrategy: 'replace' }),
-      unhealthyPodEvictionPolicy: str({ enum: ['AlwaysAllow', 'IfHealthyBudget'] }),
-    }),
-  ),
-  def(
-    'io.k8s.api.policy.v1.PodDisruptionBudgetStatus',
-    obj(
-      {
-        conditions: arr(ref('io.k8s.apimachinery.pkg.apis.meta.v1.Condition', { default: {} }), {
-          listType: 'map',
-          listMapKeys: ['type'],
-          patchStrategy: 'merge',
-          patchMergeKey: 'type',
-        }),
-        currentHealthy: int32({ default: 0 }),
-        desiredHealthy: int32({ default: 0 }),
-        disruptedPods: map(ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} })),
-        disruptionsAllowed: int32({ default: 0 }),
-        expectedPods: int32({ default: 0 }),
-        observedGeneration: int64(),
-      },
-      { required: ['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods'] },
+    def(
+      'io.k8s.api.policy.v1.PodDisruptionBudget',
+      obj({
+        apiVersion: str(),
+        kind: str(),
+        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+        spec: ref('io.k8s.api.policy.v1.PodDisruptionBudgetSpec', { default: {} }),
+        status: ref('io.k8s.api.policy.v1.PodDisruptionBudgetStatus', { default: {} }),
+      }),
+      [['policy', 'v1', 'PodDisruptionBudget']],
     ),
-  ),
-];
+    def(
+      'io.k8s.api.policy.v1.PodDisruptionBudgetList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.policy.v1.PodDisruptionBudget', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['policy', 'v1', 'PodDisruptionBudgetList']],
+    ),
+    def(
+      'io.k8s.api.policy.v1.PodDisruptionBudgetSpec',
+      obj({
+        maxUnavailable: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
+        minAvailable: ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString'),
+        selector: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', { patchStrategy: 'replace' }),
+        unhealthyPodEvictionPolicy: str({ enum: ['AlwaysAllow', 'IfHealthyBudget'] }),
+      }),
+    ),
+    def(
+      'io.k8s.api.policy.v1.PodDisruptionBudgetStatus',
+      obj(
+        {
+          conditions: arr(ref('io.k8s.apimachinery.pkg.apis.meta.v1.Condition', { default: {} }), {
+            listType: 'map',
+            listMapKeys: ['type'],
+            patchStrategy: 'merge',
+            patchMergeKey: 'type',
+          }),
+          currentHealthy: int32({ default: 0 }),
+          desiredHealthy: int32({ default: 0 }),
+          disruptedPods: map(ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} })),
+          disruptionsAllowed: int32({ default: 0 }),
+          expectedPods: int32({ default: 0 }),
+          observedGeneration: int64(),
+        },
+        { required: ['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods'] },
+      ),
+    ),
+  ];
+}

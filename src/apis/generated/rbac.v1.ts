@@ -4,139 +4,141 @@
 import type { Definition } from '../schema/types.js';
 import { arr, def, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.rbac.v1.AggregationRule',
-    obj({
-      clusterRoleSelectors: arr(ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', { default: {} })),
-    }),
-  ),
-  def(
-    'io.k8s.api.rbac.v1.ClusterRole',
-    obj({
-      aggregationRule: ref('io.k8s.api.rbac.v1.AggregationRule'),
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      rules: arr(ref('io.k8s.api.rbac.v1.PolicyRule', { default: {} })),
-    }),
-    [['rbac.authorization.k8s.io', 'v1', 'ClusterRole']],
-  ),
-  def(
-    'io.k8s.api.rbac.v1.ClusterRoleBinding',
-    obj(
-      {
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.rbac.v1.AggregationRule',
+      obj({
+        clusterRoleSelectors: arr(ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', { default: {} })),
+      }),
+    ),
+    def(
+      'io.k8s.api.rbac.v1.ClusterRole',
+      obj({
+        aggregationRule: ref('io.k8s.api.rbac.v1.AggregationRule'),
         apiVersion: str(),
         kind: str(),
         metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        roleRef: ref('io.k8s.api.rbac.v1.RoleRef', { default: {} }),
-        subjects: arr(ref('io.k8s.api.rbac.v1.Subject', { default: {} })),
-      },
-      { required: ['roleRef'] },
+        rules: arr(ref('io.k8s.api.rbac.v1.PolicyRule', { default: {} })),
+      }),
+      [['rbac.authorization.k8s.io', 'v1', 'ClusterRole']],
     ),
-    [['rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding']],
-  ),
-  def(
-    'io.k8s.api.rbac.v1.ClusterRoleBindingList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.rbac.v1.ClusterRoleBinding', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.rbac.v1.ClusterRoleBinding',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          roleRef: ref('io.k8s.api.rbac.v1.RoleRef', { default: {} }),
+          subjects: arr(ref('io.k8s.api.rbac.v1.Subject', { default: {} })),
+        },
+        { required: ['roleRef'] },
+      ),
+      [['rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding']],
     ),
-    [['rbac.authorization.k8s.io', 'v1', 'ClusterRoleBindingList']],
-  ),
-  def(
-    'io.k8s.api.rbac.v1.ClusterRoleList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.rbac.v1.ClusterRole', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.rbac.v1.ClusterRoleBindingList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.rbac.v1.ClusterRoleBinding', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['rbac.authorization.k8s.io', 'v1', 'ClusterRoleBindingList']],
     ),
-    [['rbac.authorization.k8s.io', 'v1', 'ClusterRoleList']],
-  ),
-  def(
-    'io.k8s.api.rbac.v1.PolicyRule',
-    obj(
-      {
-        apiGroups: arr(str({ default: '' })),
-        nonResourceURLs: arr(str({ default: '' })),
-        resourceNames: arr(str({ default: '' })),
-        resources: arr(str({ default: '' })),
-        verbs: arr(str({ default: '' })),
-      },
-      { required: ['verbs'] },
+    def(
+      'io.k8s.api.rbac.v1.ClusterRoleList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.rbac.v1.ClusterRole', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['rbac.authorization.k8s.io', 'v1', 'ClusterRoleList']],
     ),
-  ),
-  def(
-    'io.k8s.api.rbac.v1.Role',
-    obj({
-      apiVersion: str(),
-      kind: str(),
-      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-      rules: arr(ref('io.k8s.api.rbac.v1.PolicyRule', { default: {} })),
-    }),
-    [['rbac.authorization.k8s.io', 'v1', 'Role']],
-  ),
-  def(
-    'io.k8s.api.rbac.v1.RoleBinding',
-    obj(
-      {
+    def(
+      'io.k8s.api.rbac.v1.PolicyRule',
+      obj(
+        {
+          apiGroups: arr(str({ default: '' })),
+          nonResourceURLs: arr(str({ default: '' })),
+          resourceNames: arr(str({ default: '' })),
+          resources: arr(str({ default: '' })),
+          verbs: arr(str({ default: '' })),
+        },
+        { required: ['verbs'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.rbac.v1.Role',
+      obj({
         apiVersion: str(),
         kind: str(),
         metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        roleRef: ref('io.k8s.api.rbac.v1.RoleRef', { default: {} }),
-        subjects: arr(ref('io.k8s.api.rbac.v1.Subject', { default: {} })),
-      },
-      { required: ['roleRef'] },
+        rules: arr(ref('io.k8s.api.rbac.v1.PolicyRule', { default: {} })),
+      }),
+      [['rbac.authorization.k8s.io', 'v1', 'Role']],
     ),
-    [['rbac.authorization.k8s.io', 'v1', 'RoleBinding']],
-  ),
-  def(
-    'io.k8s.api.rbac.v1.RoleBindingList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.rbac.v1.RoleBinding', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.rbac.v1.RoleBinding',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          roleRef: ref('io.k8s.api.rbac.v1.RoleRef', { default: {} }),
+          subjects: arr(ref('io.k8s.api.rbac.v1.Subject', { default: {} })),
+        },
+        { required: ['roleRef'] },
+      ),
+      [['rbac.authorization.k8s.io', 'v1', 'RoleBinding']],
     ),
-    [['rbac.authorization.k8s.io', 'v1', 'RoleBindingList']],
-  ),
-  def(
-    'io.k8s.api.rbac.v1.RoleList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.rbac.v1.Role', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.rbac.v1.RoleBindingList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.rbac.v1.RoleBinding', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['rbac.authorization.k8s.io', 'v1', 'RoleBindingList']],
     ),
-    [['rbac.authorization.k8s.io', 'v1', 'RoleList']],
-  ),
-  def(
-    'io.k8s.api.rbac.v1.RoleRef',
-    obj(
-      { apiGroup: str({ default: '' }), kind: str({ default: '' }), name: str({ default: '' }) },
-      { mapType: 'atomic', required: ['apiGroup', 'kind', 'name'] },
+    def(
+      'io.k8s.api.rbac.v1.RoleList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.rbac.v1.Role', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['rbac.authorization.k8s.io', 'v1', 'RoleList']],
     ),
-  ),
-  def(
-    'io.k8s.api.rbac.v1.Subject',
-    obj(
-      { apiGroup: str(), kind: str({ default: '' }), name: str({ default: '' }), namespace: str() },
-      { mapType: 'atomic', required: ['kind', 'name'] },
+    def(
+      'io.k8s.api.rbac.v1.RoleRef',
+      obj(
+        { apiGroup: str({ default: '' }), kind: str({ default: '' }), name: str({ default: '' }) },
+        { mapType: 'atomic', required: ['apiGroup', 'kind', 'name'] },
+      ),
     ),
-  ),
-];
+    def(
+      'io.k8s.api.rbac.v1.Subject',
+      obj(
+        { apiGroup: str(), kind: str({ default: '' }), name: str({ default: '' }), namespace: str() },
+        { mapType: 'atomic', required: ['kind', 'name'] },
+      ),
+    ),
+  ];
+}

@@ -4,200 +4,202 @@
 import type { Definition } from '../schema/types.js';
 import { arr, bool, def, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.resource.v1alpha2.AllocationResult',
-    obj({
-      availableOnNodes: ref('io.k8s.api.core.v1.NodeSelector'),
-      resourceHandles: arr(ref('io.k8s.api.resource.v1alpha2.ResourceHandle', { default: {} }), {
-        listType: 'atomic',
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.resource.v1alpha2.AllocationResult',
+      obj({
+        availableOnNodes: ref('io.k8s.api.core.v1.NodeSelector'),
+        resourceHandles: arr(ref('io.k8s.api.resource.v1alpha2.ResourceHandle', { default: {} }), {
+          listType: 'atomic',
+        }),
+        shareable: bool(),
       }),
-      shareable: bool(),
-    }),
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.PodSchedulingContext',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.resource.v1alpha2.PodSchedulingContextSpec', { default: {} }),
-        status: ref('io.k8s.api.resource.v1alpha2.PodSchedulingContextStatus', { default: {} }),
-      },
-      { required: ['spec'] },
     ),
-    [['resource.k8s.io', 'v1alpha2', 'PodSchedulingContext']],
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.PodSchedulingContextList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.resource.v1alpha2.PodSchedulingContext', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['resource.k8s.io', 'v1alpha2', 'PodSchedulingContextList']],
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.PodSchedulingContextSpec',
-    obj({ potentialNodes: arr(str({ default: '' }), { listType: 'set' }), selectedNode: str() }),
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.PodSchedulingContextStatus',
-    obj({
-      resourceClaims: arr(
-        ref('io.k8s.api.resource.v1alpha2.ResourceClaimSchedulingStatus', { default: {} }),
-        { listType: 'map', listMapKeys: ['name'] },
+    def(
+      'io.k8s.api.resource.v1alpha2.PodSchedulingContext',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.resource.v1alpha2.PodSchedulingContextSpec', { default: {} }),
+          status: ref('io.k8s.api.resource.v1alpha2.PodSchedulingContextStatus', { default: {} }),
+        },
+        { required: ['spec'] },
       ),
-    }),
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.ResourceClaim',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.resource.v1alpha2.ResourceClaimSpec', { default: {} }),
-        status: ref('io.k8s.api.resource.v1alpha2.ResourceClaimStatus', { default: {} }),
-      },
-      { required: ['spec'] },
+      [['resource.k8s.io', 'v1alpha2', 'PodSchedulingContext']],
     ),
-    [['resource.k8s.io', 'v1alpha2', 'ResourceClaim']],
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.ResourceClaimConsumerReference',
-    obj(
-      {
-        apiGroup: str(),
-        name: str({ default: '' }),
-        resource: str({ default: '' }),
-        uid: str({ default: '' }),
-      },
-      { required: ['resource', 'name', 'uid'] },
+    def(
+      'io.k8s.api.resource.v1alpha2.PodSchedulingContextList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.resource.v1alpha2.PodSchedulingContext', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['resource.k8s.io', 'v1alpha2', 'PodSchedulingContextList']],
     ),
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.ResourceClaimList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.resource.v1alpha2.ResourceClaim', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.resource.v1alpha2.PodSchedulingContextSpec',
+      obj({ potentialNodes: arr(str({ default: '' }), { listType: 'set' }), selectedNode: str() }),
     ),
-    [['resource.k8s.io', 'v1alpha2', 'ResourceClaimList']],
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.ResourceClaimParametersReference',
-    obj(
-      { apiGroup: str(), kind: str({ default: '' }), name: str({ default: '' }) },
-      { required: ['kind', 'name'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.ResourceClaimSchedulingStatus',
-    obj({ name: str(), unsuitableNodes: arr(str({ default: '' }), { listType: 'set' }) }),
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.ResourceClaimSpec',
-    obj(
-      {
-        allocationMode: str(),
-        parametersRef: ref('io.k8s.api.resource.v1alpha2.ResourceClaimParametersReference'),
-        resourceClassName: str({ default: '' }),
-      },
-      { required: ['resourceClassName'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.ResourceClaimStatus',
-    obj({
-      allocation: ref('io.k8s.api.resource.v1alpha2.AllocationResult'),
-      deallocationRequested: bool(),
-      driverName: str(),
-      reservedFor: arr(ref('io.k8s.api.resource.v1alpha2.ResourceClaimConsumerReference', { default: {} }), {
-        listType: 'map',
-        listMapKeys: ['uid'],
+    def(
+      'io.k8s.api.resource.v1alpha2.PodSchedulingContextStatus',
+      obj({
+        resourceClaims: arr(
+          ref('io.k8s.api.resource.v1alpha2.ResourceClaimSchedulingStatus', { default: {} }),
+          { listType: 'map', listMapKeys: ['name'] },
+        ),
       }),
-    }),
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.ResourceClaimTemplate',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.resource.v1alpha2.ResourceClaimTemplateSpec', { default: {} }),
-      },
-      { required: ['spec'] },
     ),
-    [['resource.k8s.io', 'v1alpha2', 'ResourceClaimTemplate']],
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.ResourceClaimTemplateList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.resource.v1alpha2.ResourceClaimTemplate', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.resource.v1alpha2.ResourceClaim',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.resource.v1alpha2.ResourceClaimSpec', { default: {} }),
+          status: ref('io.k8s.api.resource.v1alpha2.ResourceClaimStatus', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+      [['resource.k8s.io', 'v1alpha2', 'ResourceClaim']],
     ),
-    [['resource.k8s.io', 'v1alpha2', 'ResourceClaimTemplateList']],
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.ResourceClaimTemplateSpec',
-    obj(
-      {
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.resource.v1alpha2.ResourceClaimSpec', { default: {} }),
-      },
-      { required: ['spec'] },
+    def(
+      'io.k8s.api.resource.v1alpha2.ResourceClaimConsumerReference',
+      obj(
+        {
+          apiGroup: str(),
+          name: str({ default: '' }),
+          resource: str({ default: '' }),
+          uid: str({ default: '' }),
+        },
+        { required: ['resource', 'name', 'uid'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.ResourceClass',
-    obj(
-      {
-        apiVersion: str(),
-        driverName: str({ default: '' }),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        parametersRef: ref('io.k8s.api.resource.v1alpha2.ResourceClassParametersReference'),
-        suitableNodes: ref('io.k8s.api.core.v1.NodeSelector'),
-      },
-      { required: ['driverName'] },
+    def(
+      'io.k8s.api.resource.v1alpha2.ResourceClaimList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.resource.v1alpha2.ResourceClaim', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['resource.k8s.io', 'v1alpha2', 'ResourceClaimList']],
     ),
-    [['resource.k8s.io', 'v1alpha2', 'ResourceClass']],
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.ResourceClassList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.resource.v1alpha2.ResourceClass', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.resource.v1alpha2.ResourceClaimParametersReference',
+      obj(
+        { apiGroup: str(), kind: str({ default: '' }), name: str({ default: '' }) },
+        { required: ['kind', 'name'] },
+      ),
     ),
-    [['resource.k8s.io', 'v1alpha2', 'ResourceClassList']],
-  ),
-  def(
-    'io.k8s.api.resource.v1alpha2.ResourceClassParametersReference',
-    obj(
-      { apiGroup: str(), kind: str({ default: '' }), name: str({ default: '' }), namespace: str() },
-      { required: ['kind', 'name'] },
+    def(
+      'io.k8s.api.resource.v1alpha2.ResourceClaimSchedulingStatus',
+      obj({ name: str(), unsuitableNodes: arr(str({ default: '' }), { listType: 'set' }) }),
     ),
-  ),
-  def('io.k8s.api.resource.v1alpha2.ResourceHandle', obj({ data: str(), driverName: str() })),
-];
+    def(
+      'io.k8s.api.resource.v1alpha2.ResourceClaimSpec',
+      obj(
+        {
+          allocationMode: str(),
+          parametersRef: ref('io.k8s.api.resource.v1alpha2.ResourceClaimParametersReference'),
+          resourceClassName: str({ default: '' }),
+        },
+        { required: ['resourceClassName'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.resource.v1alpha2.ResourceClaimStatus',
+      obj({
+        allocation: ref('io.k8s.api.resource.v1alpha2.AllocationResult'),
+        deallocationRequested: bool(),
+        driverName: str(),
+        reservedFor: arr(
+          ref('io.k8s.api.resource.v1alpha2.ResourceClaimConsumerReference', { default: {} }),
+          { listType: 'map', listMapKeys: ['uid'] },
+        ),
+      }),
+    ),
+    def(
+      'io.k8s.api.resource.v1alpha2.ResourceClaimTemplate',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.resource.v1alpha2.ResourceClaimTemplateSpec', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+      [['resource.k8s.io', 'v1alpha2', 'ResourceClaimTemplate']],
+    ),
+    def(
+      'io.k8s.api.resource.v1alpha2.ResourceClaimTemplateList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.resource.v1alpha2.ResourceClaimTemplate', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['resource.k8s.io', 'v1alpha2', 'ResourceClaimTemplateList']],
+    ),
+    def(
+      'io.k8s.api.resource.v1alpha2.ResourceClaimTemplateSpec',
+      obj(
+        {
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.resource.v1alpha2.ResourceClaimSpec', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.resource.v1alpha2.ResourceClass',
+      obj(
+        {
+          apiVersion: str(),
+          driverName: str({ default: '' }),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          parametersRef: ref('io.k8s.api.resource.v1alpha2.ResourceClassParametersReference'),
+          suitableNodes: ref('io.k8s.api.core.v1.NodeSelector'),
+        },
+        { required: ['driverName'] },
+      ),
+      [['resource.k8s.io', 'v1alpha2', 'ResourceClass']],
+    ),
+    def(
+      'io.k8s.api.resource.v1alpha2.ResourceClassList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.resource.v1alpha2.ResourceClass', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['resource.k8s.io', 'v1alpha2', 'ResourceClassList']],
+    ),
+    def(
+      'io.k8s.api.resource.v1alpha2.ResourceClassParametersReference',
+      obj(
+        { apiGroup: str(), kind: str({ default: '' }), name: str({ default: '' }), namespace: str() },
+        { required: ['kind', 'name'] },
+      ),
+    ),
+    def('io.k8s.api.resource.v1alpha2.ResourceHandle', obj({ data: str(), driverName: str() })),
+  ];
+}

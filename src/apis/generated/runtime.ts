@@ -4,6 +4,6 @@
 import type { Definition } from '../schema/types.js';
 import { any, def } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def('io.k8s.apimachinery.pkg.runtime.RawExtension', any({ asObject: true })),
-];
+export function definitions(): readonly Definition[] {
+  return [def('io.k8s.apimachinery.pkg.runtime.RawExtension', any({ asObject: true }))];
+}

@@ -4,34 +4,36 @@
 import type { Definition } from '../schema/types.js';
 import { arr, bool, def, int32, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.scheduling.v1.PriorityClass',
-    obj(
-      {
-        apiVersion: str(),
-        description: str(),
-        globalDefault: bool(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        preemptionPolicy: str({ enum: ['Never', 'PreemptLowerPriority'] }),
-        value: int32({ default: 0 }),
-      },
-      { required: ['value'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.scheduling.v1.PriorityClass',
+      obj(
+        {
+          apiVersion: str(),
+          description: str(),
+          globalDefault: bool(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          preemptionPolicy: str({ enum: ['Never', 'PreemptLowerPriority'] }),
+          value: int32({ default: 0 }),
+        },
+        { required: ['value'] },
+      ),
+      [['scheduling.k8s.io', 'v1', 'PriorityClass']],
     ),
-    [['scheduling.k8s.io', 'v1', 'PriorityClass']],
-  ),
-  def(
-    'io.k8s.api.scheduling.v1.PriorityClassList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.scheduling.v1.PriorityClass', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.scheduling.v1.PriorityClassList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.scheduling.v1.PriorityClass', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['scheduling.k8s.io', 'v1', 'PriorityClassList']],
     ),
-    [['scheduling.k8s.io', 'v1', 'PriorityClassList']],
-  ),
-];
+  ];
+}

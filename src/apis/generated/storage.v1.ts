@@ -4,223 +4,227 @@
 import type { Definition } from '../schema/types.js';
 import { arr, bool, def, int32, int64, map, obj, ref, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.api.storage.v1.CSIDriver',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.storage.v1.CSIDriverSpec', { default: {} }),
-      },
-      { required: ['spec'] },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.api.storage.v1.CSIDriver',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.storage.v1.CSIDriverSpec', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+      [['storage.k8s.io', 'v1', 'CSIDriver']],
     ),
-    [['storage.k8s.io', 'v1', 'CSIDriver']],
-  ),
-  def(
-    'io.k8s.api.storage.v1.CSIDriverList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.storage.v1.CSIDriver', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.storage.v1.CSIDriverList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.storage.v1.CSIDriver', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['storage.k8s.io', 'v1', 'CSIDriverList']],
     ),
-    [['storage.k8s.io', 'v1', 'CSIDriverList']],
-  ),
-  def(
-    'io.k8s.api.storage.v1.CSIDriverSpec',
-    obj({
-      attachRequired: bool(),
-      fsGroupPolicy: str(),
-      podInfoOnMount: bool(),
-      requiresRepublish: bool(),
-      seLinuxMount: bool(),
-      storageCapacity: bool(),
-      tokenRequests: arr(ref('io.k8s.api.storage.v1.TokenRequest', { default: {} }), { listType: 'atomic' }),
-      volumeLifecycleModes: arr(str({ default: '' }), { listType: 'set' }),
-    }),
-  ),
-  def(
-    'io.k8s.api.storage.v1.CSINode',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.storage.v1.CSINodeSpec', { default: {} }),
-      },
-      { required: ['spec'] },
-    ),
-    [['storage.k8s.io', 'v1', 'CSINode']],
-  ),
-  def(
-    'io.k8s.api.storage.v1.CSINodeDriver',
-    obj(
-      {
-        allocatable: ref('io.k8s.api.storage.v1.VolumeNodeResources'),
-        name: str({ default: '' }),
-        nodeID: str({ default: '' }),
-        topologyKeys: arr(str({ default: '' })),
-      },
-      { required: ['name', 'nodeID'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.storage.v1.CSINodeList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.storage.v1.CSINode', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['storage.k8s.io', 'v1', 'CSINodeList']],
-  ),
-  def(
-    'io.k8s.api.storage.v1.CSINodeSpec',
-    obj(
-      {
-        drivers: arr(ref('io.k8s.api.storage.v1.CSINodeDriver', { default: {} }), {
-          patchStrategy: 'merge',
-          patchMergeKey: 'name',
-        }),
-      },
-      { required: ['drivers'] },
-    ),
-  ),
-  def(
-    'io.k8s.api.storage.v1.CSIStorageCapacity',
-    obj(
-      {
-        apiVersion: str(),
-        capacity: ref('io.k8s.apimachinery.pkg.api.resource.Quantity'),
-        kind: str(),
-        maximumVolumeSize: ref('io.k8s.apimachinery.pkg.api.resource.Quantity'),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        nodeTopology: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
-        storageClassName: str({ default: '' }),
-      },
-      { required: ['storageClassName'] },
-    ),
-    [['storage.k8s.io', 'v1', 'CSIStorageCapacity']],
-  ),
-  def(
-    'io.k8s.api.storage.v1.CSIStorageCapacityList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.storage.v1.CSIStorageCapacity', { default: {} }), {
-          listType: 'map',
-          listMapKeys: ['name'],
-        }),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
-    ),
-    [['storage.k8s.io', 'v1', 'CSIStorageCapacityList']],
-  ),
-  def(
-    'io.k8s.api.storage.v1.StorageClass',
-    obj(
-      {
-        allowVolumeExpansion: bool(),
-        allowedTopologies: arr(ref('io.k8s.api.core.v1.TopologySelectorTerm', { default: {} }), {
+    def(
+      'io.k8s.api.storage.v1.CSIDriverSpec',
+      obj({
+        attachRequired: bool(),
+        fsGroupPolicy: str(),
+        podInfoOnMount: bool(),
+        requiresRepublish: bool(),
+        seLinuxMount: bool(),
+        storageCapacity: bool(),
+        tokenRequests: arr(ref('io.k8s.api.storage.v1.TokenRequest', { default: {} }), {
           listType: 'atomic',
         }),
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        mountOptions: arr(str({ default: '' })),
-        parameters: map(str({ default: '' })),
-        provisioner: str({ default: '' }),
-        reclaimPolicy: str({ enum: ['Delete', 'Recycle', 'Retain'] }),
-        volumeBindingMode: str({ enum: ['Immediate', 'WaitForFirstConsumer'] }),
-      },
-      { required: ['provisioner'] },
+        volumeLifecycleModes: arr(str({ default: '' }), { listType: 'set' }),
+      }),
     ),
-    [['storage.k8s.io', 'v1', 'StorageClass']],
-  ),
-  def(
-    'io.k8s.api.storage.v1.StorageClassList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.storage.v1.StorageClass', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.storage.v1.CSINode',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.storage.v1.CSINodeSpec', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+      [['storage.k8s.io', 'v1', 'CSINode']],
     ),
-    [['storage.k8s.io', 'v1', 'StorageClassList']],
-  ),
-  def(
-    'io.k8s.api.storage.v1.TokenRequest',
-    obj({ audience: str({ default: '' }), expirationSeconds: int64() }, { required: ['audience'] }),
-  ),
-  def(
-    'io.k8s.api.storage.v1.VolumeAttachment',
-    obj(
-      {
-        apiVersion: str(),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
-        spec: ref('io.k8s.api.storage.v1.VolumeAttachmentSpec', { default: {} }),
-        status: ref('io.k8s.api.storage.v1.VolumeAttachmentStatus', { default: {} }),
-      },
-      { required: ['spec'] },
+    def(
+      'io.k8s.api.storage.v1.CSINodeDriver',
+      obj(
+        {
+          allocatable: ref('io.k8s.api.storage.v1.VolumeNodeResources'),
+          name: str({ default: '' }),
+          nodeID: str({ default: '' }),
+          topologyKeys: arr(str({ default: '' })),
+        },
+        { required: ['name', 'nodeID'] },
+      ),
     ),
-    [['storage.k8s.io', 'v1', 'VolumeAttachment']],
-  ),
-  def(
-    'io.k8s.api.storage.v1.VolumeAttachmentList',
-    obj(
-      {
-        apiVersion: str(),
-        items: arr(ref('io.k8s.api.storage.v1.VolumeAttachment', { default: {} })),
-        kind: str(),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
-      },
-      { required: ['items'] },
+    def(
+      'io.k8s.api.storage.v1.CSINodeList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.storage.v1.CSINode', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['storage.k8s.io', 'v1', 'CSINodeList']],
     ),
-    [['storage.k8s.io', 'v1', 'VolumeAttachmentList']],
-  ),
-  def(
-    'io.k8s.api.storage.v1.VolumeAttachmentSource',
-    obj({ inlineVolumeSpec: ref('io.k8s.api.core.v1.PersistentVolumeSpec'), persistentVolumeName: str() }),
-  ),
-  def(
-    'io.k8s.api.storage.v1.VolumeAttachmentSpec',
-    obj(
-      {
-        attacher: str({ default: '' }),
-        nodeName: str({ default: '' }),
-        source: ref('io.k8s.api.storage.v1.VolumeAttachmentSource', { default: {} }),
-      },
-      { required: ['attacher', 'source', 'nodeName'] },
+    def(
+      'io.k8s.api.storage.v1.CSINodeSpec',
+      obj(
+        {
+          drivers: arr(ref('io.k8s.api.storage.v1.CSINodeDriver', { default: {} }), {
+            patchStrategy: 'merge',
+            patchMergeKey: 'name',
+          }),
+        },
+        { required: ['drivers'] },
+      ),
     ),
-  ),
-  def(
-    'io.k8s.api.storage.v1.VolumeAttachmentStatus',
-    obj(
-      {
-        attachError: ref('io.k8s.api.storage.v1.VolumeError'),
-        attached: bool({ default: false }),
-        attachmentMetadata: map(str({ default: '' })),
-        detachError: ref('io.k8s.api.storage.v1.VolumeError'),
-      },
-      { required: ['attached'] },
+    def(
+      'io.k8s.api.storage.v1.CSIStorageCapacity',
+      obj(
+        {
+          apiVersion: str(),
+          capacity: ref('io.k8s.apimachinery.pkg.api.resource.Quantity'),
+          kind: str(),
+          maximumVolumeSize: ref('io.k8s.apimachinery.pkg.api.resource.Quantity'),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          nodeTopology: ref('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector'),
+          storageClassName: str({ default: '' }),
+        },
+        { required: ['storageClassName'] },
+      ),
+      [['storage.k8s.io', 'v1', 'CSIStorageCapacity']],
     ),
-  ),
-  def(
-    'io.k8s.api.storage.v1.VolumeError',
-    obj({ message: str(), time: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }) }),
-  ),
-  def('io.k8s.api.storage.v1.VolumeNodeResources', obj({ count: int32() })),
-];
+    def(
+      'io.k8s.api.storage.v1.CSIStorageCapacityList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.storage.v1.CSIStorageCapacity', { default: {} }), {
+            listType: 'map',
+            listMapKeys: ['name'],
+          }),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['storage.k8s.io', 'v1', 'CSIStorageCapacityList']],
+    ),
+    def(
+      'io.k8s.api.storage.v1.StorageClass',
+      obj(
+        {
+          allowVolumeExpansion: bool(),
+          allowedTopologies: arr(ref('io.k8s.api.core.v1.TopologySelectorTerm', { default: {} }), {
+            listType: 'atomic',
+          }),
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          mountOptions: arr(str({ default: '' })),
+          parameters: map(str({ default: '' })),
+          provisioner: str({ default: '' }),
+          reclaimPolicy: str({ enum: ['Delete', 'Recycle', 'Retain'] }),
+          volumeBindingMode: str({ enum: ['Immediate', 'WaitForFirstConsumer'] }),
+        },
+        { required: ['provisioner'] },
+      ),
+      [['storage.k8s.io', 'v1', 'StorageClass']],
+    ),
+    def(
+      'io.k8s.api.storage.v1.StorageClassList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.storage.v1.StorageClass', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['storage.k8s.io', 'v1', 'StorageClassList']],
+    ),
+    def(
+      'io.k8s.api.storage.v1.TokenRequest',
+      obj({ audience: str({ default: '' }), expirationSeconds: int64() }, { required: ['audience'] }),
+    ),
+    def(
+      'io.k8s.api.storage.v1.VolumeAttachment',
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { default: {} }),
+          spec: ref('io.k8s.api.storage.v1.VolumeAttachmentSpec', { default: {} }),
+          status: ref('io.k8s.api.storage.v1.VolumeAttachmentStatus', { default: {} }),
+        },
+        { required: ['spec'] },
+      ),
+      [['storage.k8s.io', 'v1', 'VolumeAttachment']],
+    ),
+    def(
+      'io.k8s.api.storage.v1.VolumeAttachmentList',
+      obj(
+        {
+          apiVersion: str(),
+          items: arr(ref('io.k8s.api.storage.v1.VolumeAttachment', { default: {} })),
+          kind: str(),
+          metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', { default: {} }),
+        },
+        { required: ['items'] },
+      ),
+      [['storage.k8s.io', 'v1', 'VolumeAttachmentList']],
+    ),
+    def(
+      'io.k8s.api.storage.v1.VolumeAttachmentSource',
+      obj({ inlineVolumeSpec: ref('io.k8s.api.core.v1.PersistentVolumeSpec'), persistentVolumeName: str() }),
+    ),
+    def(
+      'io.k8s.api.storage.v1.VolumeAttachmentSpec',
+      obj(
+        {
+          attacher: str({ default: '' }),
+          nodeName: str({ default: '' }),
+          source: ref('io.k8s.api.storage.v1.VolumeAttachmentSource', { default: {} }),
+        },
+        { required: ['attacher', 'source', 'nodeName'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.storage.v1.VolumeAttachmentStatus',
+      obj(
+        {
+          attachError: ref('io.k8s.api.storage.v1.VolumeError'),
+          attached: bool({ default: false }),
+          attachmentMetadata: map(str({ default: '' })),
+          detachError: ref('io.k8s.api.storage.v1.VolumeError'),
+        },
+        { required: ['attached'] },
+      ),
+    ),
+    def(
+      'io.k8s.api.storage.v1.VolumeError',
+      obj({ message: str(), time: ref('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { default: {} }) }),
+    ),
+    def('io.k8s.api.storage.v1.VolumeNodeResources', obj({ count: int32() })),
+  ];
+}

@@ -4,6 +4,6 @@
 import type { Definition } from '../schema/types.js';
 import { def, intOrString } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def('io.k8s.apimachinery.pkg.util.intstr.IntOrString', intOrString()),
-];
+export function definitions(): readonly Definition[] {
+  return [def('io.k8s.apimachinery.pkg.util.intstr.IntOrString', intOrString())];
+}

@@ -4,34 +4,36 @@
 import type { Definition } from '../schema/types.js';
 import { def, obj, str } from '../schema/dsl.js';
 
-export const definitions: readonly Definition[] = [
-  def(
-    'io.k8s.apimachinery.pkg.version.Info',
-    obj(
-      {
-        buildDate: str({ default: '' }),
-        compiler: str({ default: '' }),
-        gitCommit: str({ default: '' }),
-        gitTreeState: str({ default: '' }),
-        gitVersion: str({ default: '' }),
-        goVersion: str({ default: '' }),
-        major: str({ default: '' }),
-        minor: str({ default: '' }),
-        platform: str({ default: '' }),
-      },
-      {
-        required: [
-          'major',
-          'minor',
-          'gitVersion',
-          'gitCommit',
-          'gitTreeState',
-          'buildDate',
-          'goVersion',
-          'compiler',
-          'platform',
-        ],
-      },
+export function definitions(): readonly Definition[] {
+  return [
+    def(
+      'io.k8s.apimachinery.pkg.version.Info',
+      obj(
+        {
+          buildDate: str({ default: '' }),
+          compiler: str({ default: '' }),
+          gitCommit: str({ default: '' }),
+          gitTreeState: str({ default: '' }),
+          gitVersion: str({ default: '' }),
+          goVersion: str({ default: '' }),
+          major: str({ default: '' }),
+          minor: str({ default: '' }),
+          platform: str({ default: '' }),
+        },
+        {
+          required: [
+            'major',
+            'minor',
+            'gitVersion',
+            'gitCommit',
+            'gitTreeState',
+            'buildDate',
+            'goVersion',
+            'compiler',
+            'platform',
+          ],
+        },
+      ),
     ),
-  ),
-];
+  ];
+}

@@ -6,6 +6,6 @@ import type { SchemaRegistry } from './types.js';
 let cached: SchemaRegistry | undefined;
 
 export function builtinSchemas(): SchemaRegistry {
-  cached ??= createSchemaRegistry(allDefinitions);
+  cached ??= createSchemaRegistry(allDefinitions());
   return cached;
 }
