@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { FlagError, parseServeFlags, serveUsage } from './serve/flags.js';
 import { startServer } from './serve/start.js';
 import { FeatureGateError } from '../machinery/features.js';
+import { DatabaseInUseError } from '../storage/kv/sqlite/schema.js';
 
 async function serve(args: readonly string[]): Promise<void> {
   const options = parseServeFlags(args);
@@ -43,6 +44,10 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof DatabaseInUseError) {
+    process.stderr.write(`Error: ${err.message}\n`);
+    process.exit(1);
+  }
   if (err instanceof FlagError || err instanceof FeatureGateError) {
     process.stderr.write(`Error: ${err.message}\n`);
     process.exit(2);

@@ -40,10 +40,32 @@ CREATE TABLE IF NOT EXISTS lease (
 CREATE INDEX IF NOT EXISTS lease_expiry ON lease (expiry);
 `;
 
-export function prepareDatabase(db: Database, synchronous: SqliteSynchronous): void {
-  // Only takes effect before the first table exists, i.e. on a new file.
-  db.pragma('auto_vacuum = INCREMENTAL');
-  db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${synchronous}`);
+/** A second process opened the same database file: it is held by a running server. */
+export class DatabaseInUseError extends Error {
+  override readonly name = 'DatabaseInUseError';
+}
+
+export function prepareDatabase(db: Database, synchronous: SqliteSynchronous, path: string): void {
+  // This process is the only writer (revisions are counted and watches fanned out in memory):
+  // hold the file exclusively from the first transaction on, so a second server fails to start
+  // instead of interleaving revisions.
+  db.pragma('locking_mode = EXCLUSIVE');
+  try {
+    // Only takes effect before the first table exists, i.e. on a new file.
+    db.pragma('auto_vacuum = INCREMENTAL');
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${synchronous}`);
+    db.exec('BEGIN IMMEDIATE; COMMIT;');
+  } catch (err) {
+    if (
+      err instanceof Error &&
+      /SQLITE_BUSY|database is locked/i.test(`${(err as { code?: string }).code ?? ''} ${err.message}`)
+    ) {
+      throw new DatabaseInUseError(
+        `database ${path} is in use by another process (is another nanokube serving this data dir?)`,
+      );
+    }
+    throw err;
+  }
   db.exec(TABLES);
 }

@@ -239,9 +239,10 @@ class SqliteKv implements KvStore {
 export function openSqliteKv(options: SqliteKvOptions): Promise<KvStore> {
   return attempt(() => {
     options.signal?.throwIfAborted();
-    const db = new Database(options.path);
+    // A held database fails fast (the other holder keeps it for its whole life).
+    const db = new Database(options.path, { timeout: 1000 });
     try {
-      prepareDatabase(db, options.synchronous ?? 'FULL');
+      prepareDatabase(db, options.synchronous ?? 'FULL', options.path);
       return new SqliteKv(db, options);
     } catch (error) {
       db.close();

@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import { prefixEnd } from '../types.js';
 import { runKvConformance } from '../testing/conformance.js';
 import { EventReader, bytes, describeEvent, text } from '../testing/helpers.js';
+import { DatabaseInUseError } from './schema.js';
 import { openSqliteKv } from './sqlite-kv.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nanokube-sqlite-kv-'));
@@ -125,5 +126,18 @@ describe('sqlite kv periodic compaction', () => {
     } finally {
       await kv.close();
     }
+  });
+});
+
+describe('sqlite kv single writer', () => {
+  it('a second store on the same file is refused while the first is open, and allowed after close', async () => {
+    const file = freshPath();
+    const first = await openSqliteKv({ path: file });
+    await first.create('/x', bytes('1'));
+    await assert.rejects(openSqliteKv({ path: file }), (e: unknown) => e instanceof DatabaseInUseError);
+    await first.close();
+    const second = await openSqliteKv({ path: file });
+    assert.equal(await second.currentRevision(), 1);
+    await second.close();
   });
 });
