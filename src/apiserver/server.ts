@@ -31,7 +31,8 @@ export interface TlsMaterial {
 
 export interface ApiServerOptions {
   readonly endpoints: readonly Endpoint[];
-  readonly schemas: SchemaRegistry;
+  /** The schema registry, built on first use (building it costs start-up time). */
+  readonly schemas: () => SchemaRegistry;
   readonly features: FeatureGateReader;
   readonly version: JsonObject;
   readonly health: HealthChecks;
@@ -57,7 +58,7 @@ export class ApiServer {
     const resources = (): ResourceInfo[] => o.endpoints.map((e) => e.info);
     this.#discovery = new DiscoveryHandler({ resources, serverAddress: () => this.#address });
     this.#openapi = new OpenApiHandler(() => ({
-      registry: o.schemas,
+      registry: o.schemas(),
       resources: resources(),
       version: { gitVersion: typeof o.version['gitVersion'] === 'string' ? o.version['gitVersion'] : '' },
     }));
@@ -131,7 +132,7 @@ export class ApiServer {
           url,
           request: info,
           endpoint,
-          schemas: this.#o.schemas,
+          schemas: this.#o.schemas(),
           features: this.#o.features,
           signal: closed.signal,
         });

@@ -87,7 +87,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
 
   const server = new ApiServer({
     endpoints,
-    schemas: builtinSchemas(),
+    schemas: builtinSchemas,
     features,
     version: versionInfo(),
     health: {
