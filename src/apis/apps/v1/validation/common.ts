@@ -13,7 +13,7 @@ import { isNegativeErrorMsg } from '../../../../machinery/validation/objectmeta.
 import { isValidPercent } from '../../../../machinery/validation/names.js';
 import { isJsonObject, jsonEqual } from '../../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../../util/json.js';
-import { obj, strMap } from '../../../core/v1/access.js';
+import { num, obj, str, strMap } from '../../../core/v1/access.js';
 import { goIntOrString, goLabelSelector, goStringMap, invalidGo } from './gorender.js';
 
 export const immutableMsg = 'field is immutable';
@@ -141,4 +141,31 @@ export function notMoreThan100Percent(v: JsonValue | undefined, path: FieldPath)
   const p = percentValue(v);
   if (p === undefined || p <= 100) return [];
   return [invalidGo(path, goIntOrString(v), 'must not be greater than 100%')];
+}
+
+/**
+ * Pods of ReplicaSets, Deployments, StatefulSets and DaemonSets must restart Always and may not
+ * set activeDeadlineSeconds (upstream repeats this check per workload, naming the kind).
+ */
+export function validateWorkloadPodSpec(
+  podSpec: JsonObject | undefined,
+  templatePath: FieldPath,
+  kindWord: string,
+): FieldError[] {
+  const errs: FieldError[] = [];
+  const restartPolicy = str(podSpec, 'restartPolicy') ?? '';
+  if (restartPolicy !== 'Always') {
+    errs.push(
+      fieldErrors.notSupported(templatePath.child('spec', 'restartPolicy'), restartPolicy, ['Always']),
+    );
+  }
+  if (num(podSpec, 'activeDeadlineSeconds') !== undefined) {
+    errs.push(
+      fieldErrors.forbidden(
+        templatePath.child('spec', 'activeDeadlineSeconds'),
+        `activeDeadlineSeconds in ${kindWord} is not Supported`,
+      ),
+    );
+  }
+  return errs;
 }

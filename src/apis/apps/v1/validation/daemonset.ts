@@ -17,6 +17,7 @@ import {
   templateLabelsMismatch,
   toMetav1Selector,
   validatePositiveIntOrPercent,
+  validateWorkloadPodSpec,
 } from './common.js';
 import { goIntOrString, goLabelSelector, goStrategy, invalidGo, notSupportedGo } from './gorender.js';
 import { validateTemplate } from './podtemplate.js';
@@ -80,21 +81,7 @@ export function validateDaemonSetSpec(spec: JsonObject, path: FieldPath, ctx: St
     );
   }
   errs.push(...validateTemplate(template, path.child('template'), ctx));
-  const podSpec = obj(template, 'spec');
-  const restartPolicy = str(podSpec, 'restartPolicy') ?? '';
-  if (restartPolicy !== 'Always') {
-    errs.push(
-      fieldErrors.notSupported(path.child('template', 'spec', 'restartPolicy'), restartPolicy, ['Always']),
-    );
-  }
-  if (num(podSpec, 'activeDeadlineSeconds') !== undefined) {
-    errs.push(
-      fieldErrors.forbidden(
-        path.child('template', 'spec', 'activeDeadlineSeconds'),
-        'activeDeadlineSeconds in DaemonSet is not Supported',
-      ),
-    );
-  }
+  errs.push(...validateWorkloadPodSpec(obj(template, 'spec'), path.child('template'), 'DaemonSet'));
   errs.push(...nonNegative(num(spec, 'minReadySeconds') ?? 0, path.child('minReadySeconds')));
   errs.push(...validateUpdateStrategy(obj(spec, 'updateStrategy'), path.child('updateStrategy')));
   errs.push(...nonNegative(num(spec, 'revisionHistoryLimit'), path.child('revisionHistoryLimit')));

@@ -1,10 +1,10 @@
 /** ReplicaSet validation as pkg/apis/apps/validation (release-1.27), on apps/v1 JSON. */
-import { FieldPath, fieldErrors } from '../../../../machinery/field/errors.js';
+import { FieldPath } from '../../../../machinery/field/errors.js';
 import type { FieldError } from '../../../../machinery/field/errors.js';
 import type { KubeObject } from '../../../../machinery/object.js';
 import type { StrategyContext } from '../../../../machinery/validation-context.js';
 import type { JsonObject } from '../../../../util/json.js';
-import { num, obj, str } from '../../../core/v1/access.js';
+import { num, obj } from '../../../core/v1/access.js';
 import type { SelectorCheck } from './common.js';
 import {
   asSelector,
@@ -13,6 +13,7 @@ import {
   templateLabels,
   templateLabelsMismatch,
   validateRequiredSelector,
+  validateWorkloadPodSpec,
 } from './common.js';
 import { goLabelSelector, invalidGo } from './gorender.js';
 import { validateTemplate } from './podtemplate.js';
@@ -32,19 +33,7 @@ export function validateReplicaSetTemplate(
   const t = template ?? {};
   if (!selector.empty && !selector.matches(templateLabels(t))) errs.push(templateLabelsMismatch(t, path));
   errs.push(...validateTemplate(t, path, ctx));
-  const podSpec = obj(t, 'spec');
-  const restartPolicy = str(podSpec, 'restartPolicy') ?? '';
-  if (restartPolicy !== 'Always') {
-    errs.push(fieldErrors.notSupported(path.child('spec', 'restartPolicy'), restartPolicy, ['Always']));
-  }
-  if (num(podSpec, 'activeDeadlineSeconds') !== undefined) {
-    errs.push(
-      fieldErrors.forbidden(
-        path.child('spec', 'activeDeadlineSeconds'),
-        `activeDeadlineSeconds in ${kindWord} is not Supported`,
-      ),
-    );
-  }
+  errs.push(...validateWorkloadPodSpec(obj(t, 'spec'), path, kindWord));
   return errs;
 }
 

@@ -14,6 +14,7 @@ import {
   templateLabelsMismatch,
   validatePositiveIntOrPercent,
   validateRequiredSelector,
+  validateWorkloadPodSpec,
 } from './common.js';
 import { semanticEqual } from './semantic.js';
 import { fakePointer, goIntOrString, goLabelSelector, invalidGo } from './gorender.js';
@@ -121,21 +122,7 @@ export function validateStatefulSetSpec(spec: JsonObject, path: FieldPath): Fiel
   const template = obj(spec, 'template') ?? {};
   if (!selector.ok) errs.push(invalidGo(path.child('selector'), goLabelSelector(sel), ''));
   else errs.push(...validateTemplate(template, selector, path.child('template')));
-  const podSpec = obj(template, 'spec');
-  const restartPolicy = str(podSpec, 'restartPolicy') ?? '';
-  if (restartPolicy !== 'Always') {
-    errs.push(
-      fieldErrors.notSupported(path.child('template', 'spec', 'restartPolicy'), restartPolicy, ['Always']),
-    );
-  }
-  if (num(podSpec, 'activeDeadlineSeconds') !== undefined) {
-    errs.push(
-      fieldErrors.forbidden(
-        path.child('template', 'spec', 'activeDeadlineSeconds'),
-        'activeDeadlineSeconds in StatefulSet is not Supported',
-      ),
-    );
-  }
+  errs.push(...validateWorkloadPodSpec(obj(template, 'spec'), path.child('template'), 'StatefulSet'));
   return errs;
 }
 
