@@ -4,8 +4,31 @@ import type { KubeObject } from '../machinery/object.js';
 import type { TableConvertor } from '../machinery/table.js';
 import type { GracefulDeleteStrategy, RESTStrategy } from './strategy.js';
 
-export interface RegistryResource {
+/**
+ * One served version of a stored resource: what discovery and the handlers see, and the conversion
+ * between its objects and the storage version's (upstream's external ⇄ internal ⇄ storage codecs,
+ * collapsed: the storage version is the hub). Conversions return new objects and set
+ * apiVersion/kind; they never fail on an object the other side produced.
+ */
+export interface ServedVersion {
   readonly info: ResourceInfo;
+  /** A request object of this version (decoded, defaulted) as the storage version. */
+  toStorage(obj: KubeObject): KubeObject;
+  /** A stored object as this version. */
+  fromStorage(obj: KubeObject): KubeObject;
+}
+
+export interface RegistryResource {
+  /**
+   * The storage version: the group/version/kind objects are kept (and strategies see) in; its
+   * group/resource name the key space and its GVK the `storageVersionHash` of every served version.
+   */
+  readonly info: ResourceInfo;
+  /**
+   * The versions served from this storage (default: just `info`, without conversion). Several
+   * entries may name other groups (core and events.k8s.io Events share one key space).
+   */
+  readonly servedVersions?: readonly ServedVersion[];
   readonly strategy: RESTStrategy;
   /** Strategy of the `/status` subresource. */
   readonly statusStrategy?: RESTStrategy;
