@@ -31,3 +31,13 @@ export class KvLeaseNotFoundError extends Error {
     super(`lease ${id} not found`);
   }
 }
+
+/** A txn branch writes the same key twice (etcd: "duplicate key given in txn request"). */
+export class KvDuplicateKeyError extends Error {
+  override readonly name = 'KvDuplicateKeyError';
+  readonly key: string;
+  constructor(key: string) {
+    super(`duplicate key given in txn request: ${JSON.stringify(key)}`);
+    this.key = key;
+  }
+}

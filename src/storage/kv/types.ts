@@ -1,8 +1,8 @@
 /**
  * The revisioned key-value contract every storage backend implements (SQLite, memory, later etcd).
- * Semantics follow etcd v3: one global revision counter bumped by every successful write; each key
- * carries the revision it was created at and last modified at; reads may ask for a past revision
- * until it is compacted away.
+ * Semantics follow etcd v3: one global revision counter bumped by every successful write (all writes
+ * of one transaction share one revision); each key carries the revision it was created at and last
+ * modified at; reads may ask for a past revision until it is compacted away.
  */
 
 /** One key's state at some revision. `value` is opaque bytes (the object codec lives above). */
@@ -22,7 +22,8 @@ export type KvEventType = 'put' | 'delete';
 /**
  * One change. For `put`, `kv` is the new state. For `delete`, `kv.key` is the key, `kv.modRevision`
  * is the revision of the delete, and `kv.value` is empty. `prevKv` is the state just before the
- * change (absent for a put that created the key).
+ * change (absent for a put that created the key). Several events share a revision when one
+ * transaction (or one lease revocation) wrote several keys; they come in the order of its ops.
  */
 export interface KvEvent {
   readonly type: KvEventType;
@@ -86,6 +87,102 @@ export interface WatchOptions {
   readonly signal?: AbortSignal;
 }
 
+/** How a compared field relates to the given value: `<` holds when the key's field is smaller. */
+export type TxnCompareOperator = '=' | '!=' | '<' | '>';
+
+/**
+ * Compares a numeric field of one key: `mod` (modRevision), `create` (createRevision) or `lease`.
+ * An absent key has all three equal to 0, as in etcd (so `create = 0` means "absent").
+ */
+export interface TxnNumberCompare {
+  readonly key: string;
+  readonly target: 'mod' | 'create' | 'lease';
+  readonly operator: TxnCompareOperator;
+  readonly value: number;
+}
+
+/**
+ * Compares the value bytes of one key (`<`/`>` in byte-wise order). Never holds for an absent key,
+ * whatever the operator, as in etcd.
+ */
+export interface TxnValueCompare {
+  readonly key: string;
+  readonly target: 'value';
+  readonly operator: TxnCompareOperator;
+  readonly value: Uint8Array;
+}
+
+export type TxnCompare = TxnNumberCompare | TxnValueCompare;
+
+/** Writes `value` to `key`, creating it or replacing its value (and lease: absent means none). */
+export interface TxnPut {
+  readonly type: 'put';
+  readonly key: string;
+  readonly value: Uint8Array;
+  /** Attach the key to this lease; it must exist or the whole txn is refused. */
+  readonly lease?: number;
+}
+
+/** Deletes `key`; deleting an absent key is not an error (its result says `deleted: 0`). */
+export interface TxnDelete {
+  readonly type: 'delete';
+  readonly key: string;
+}
+
+/**
+ * Reads a range inside the txn, at the txn's point in the revision order: it sees the state before
+ * the txn plus the writes of the ops before it in the same txn (etcd's behaviour), so a range placed
+ * before every write reads the state as it was before the txn.
+ */
+export interface TxnRange extends Omit<RangeOptions, 'revision'> {
+  readonly type: 'range';
+}
+
+export type TxnOp = TxnPut | TxnDelete | TxnRange;
+
+/**
+ * An etcd Txn: if every comparison in `compare` holds (an empty list always holds), `success` runs,
+ * otherwise `failure`. All writes of the branch share one new revision; a branch that writes nothing
+ * leaves the revision unchanged. A key may be written (put or deleted) at most once per branch
+ * (KvDuplicateKeyError) and a put's lease must exist (KvLeaseNotFoundError); such a txn is refused as
+ * a whole before anything is written. Both branches are checked for duplicates, only the branch that
+ * runs for leases (like etcd).
+ */
+export interface TxnRequest {
+  readonly compare?: readonly TxnCompare[];
+  readonly success?: readonly TxnOp[];
+  readonly failure?: readonly TxnOp[];
+}
+
+/** A put's outcome: the new state, and the state it replaced (absent when it created the key). */
+export interface TxnPutResult {
+  readonly type: 'put';
+  readonly kv: KeyValue;
+  readonly prevKv?: KeyValue;
+}
+
+/** A delete's outcome: whether the key existed, and then its state before the delete. */
+export interface TxnDeleteResult {
+  readonly type: 'delete';
+  readonly deleted: 0 | 1;
+  readonly prevKv?: KeyValue;
+}
+
+export interface TxnRangeResult extends RangeResult {
+  readonly type: 'range';
+}
+
+export type TxnOpResult = TxnPutResult | TxnDeleteResult | TxnRangeResult;
+
+export interface TxnResponse {
+  /** Whether the comparisons held (so `success` ran rather than `failure`). */
+  readonly succeeded: boolean;
+  /** The txn's revision when it wrote, otherwise the current revision it was evaluated at. */
+  readonly revision: number;
+  /** One result per op of the branch that ran, in op order. */
+  readonly responses: readonly TxnOpResult[];
+}
+
 export interface Lease {
   readonly id: number;
   readonly ttlSeconds: number;
@@ -113,8 +210,16 @@ export interface KvStore {
   ): Promise<SwapResult>;
   /** Delete `key`; with `expectedModRevision` only if it matches. */
   delete(key: string, expectedModRevision?: number): Promise<DeleteResult>;
+  /**
+   * An atomic multi-key transaction with etcd Txn semantics (see TxnRequest); rejects with
+   * KvDuplicateKeyError or KvLeaseNotFoundError, having written nothing, when the request is invalid.
+   */
+  txn(request: TxnRequest): Promise<TxnResponse>;
 
-  /** Events in revision order, without gaps or duplicates, as an async iterable. */
+  /**
+   * Events in revision order, without gaps or duplicates, as an async iterable; the events of one
+   * revision come together, in the order of the ops that wrote them.
+   */
   watch(options: WatchOptions): AsyncIterable<KvEvent>;
 
   /** Forget history below `revision` (keeps each key's latest state). */
@@ -122,6 +227,7 @@ export interface KvStore {
 
   grantLease(ttlSeconds: number): Promise<Lease>;
   keepAliveLease(id: number): Promise<void>;
+  /** Ends the lease and deletes its keys, all at one new revision (none when it had no keys). */
   revokeLease(id: number): Promise<void>;
 
   /** Flush and release everything; pending watches end. */

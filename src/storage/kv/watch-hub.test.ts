@@ -24,20 +24,34 @@ class FakeBackend {
     this.#hub = hub;
   }
 
-  commit(ev: KvEvent): void {
-    this.log.push(ev);
-    this.#hub.publish([ev]);
+  /** Commits the events of one or more whole revisions (like a backend's batch). */
+  commit(...events: KvEvent[]): void {
+    this.log.push(...events);
+    this.#hub.publish(events);
   }
 
   readonly source: WatchHistorySource = {
     readHistory: (from, span, limit) => {
       if (from <= this.compacted) throw new KvCompactedError(from, this.compacted);
-      return this.log.filter((e) => e.kv.modRevision >= from && spanHas(span, e.kv.key)).slice(0, limit);
+      const matching = this.log.filter((e) => e.kv.modRevision >= from && spanHas(span, e.kv.key));
+      const page = matching.slice(0, limit);
+      const lastRev = page.length === limit ? page[page.length - 1]?.kv.modRevision : undefined;
+      for (const ev of matching.slice(limit)) {
+        if (ev.kv.modRevision !== lastRev) break;
+        page.push(ev);
+      }
+      return page;
     },
   };
 }
 
 const revs = (events: KvEvent[]): number[] => events.map((e) => e.kv.modRevision);
+const names = (events: KvEvent[]): string[] => events.map((e) => `${e.kv.key}@${e.kv.modRevision}`);
+
+/** The events of one revision that wrote several keys (a transaction). */
+function txn(rev: number, ...keys: string[]): KvEvent[] {
+  return keys.map((key) => put(rev, key));
+}
 
 describe('WatchHub', () => {
   it('replays in pages while live events arrive, without gaps or duplicates', async () => {
@@ -58,6 +72,62 @@ describe('WatchHub', () => {
     hub.closeAll();
     assert.equal(await reader.next(), 'done');
     assert.equal(hub.size, 0);
+  });
+
+  it('delivers every event of a revision that wrote several keys', async () => {
+    const hub = new WatchHub();
+    const b = new FakeBackend(hub);
+    const reader = new EventReader(hub.watch({ key: '/', end: '0' }, 0, b.source));
+    b.commit(...txn(1, '/b', '/a', '/c'), put(2, '/d'));
+    b.commit(...txn(3, '/e', '/f'));
+    assert.deepEqual(names(await reader.take(6)), ['/b@1', '/a@1', '/c@1', '/d@2', '/e@3', '/f@3']);
+    assert.equal(await reader.next(20), 'timeout');
+  });
+
+  it('replays whole revisions across pages smaller than a revision, then switches to live', async () => {
+    const hub = new WatchHub({ replayPageSize: 2 });
+    const b = new FakeBackend(hub);
+    b.commit(...txn(1, '/a', '/b', '/c'));
+    b.commit(put(2, '/d'));
+    b.commit(...txn(3, '/e', '/x', '/f'));
+    const reader = new EventReader(hub.watch({ key: '/', end: '0', startRevision: 1 }, 3, b.source));
+    const first = await reader.take(1); // reads revision 1 whole (3 events for a page of 2)
+    b.commit(...txn(4, '/g', '/h')); // buffered live and in history
+    const second = await reader.take(4);
+    b.commit(...txn(5, '/i', '/j', '/k')); // buffered live and in history
+    const rest = await reader.take(7);
+    b.commit(...txn(6, '/l', '/m'));
+    const live = await reader.take(2);
+    assert.deepEqual(names([...first, ...second, ...rest, ...live]), [
+      '/a@1',
+      '/b@1',
+      '/c@1',
+      '/d@2',
+      '/e@3',
+      '/x@3',
+      '/f@3',
+      '/g@4',
+      '/h@4',
+      '/i@5',
+      '/j@5',
+      '/k@5',
+      '/l@6',
+      '/m@6',
+    ]);
+    assert.equal(await reader.next(20), 'timeout');
+  });
+
+  it('a watch from a revision gets all its events; one from a future revision skips earlier ones', async () => {
+    const hub = new WatchHub({ replayPageSize: 1 });
+    const b = new FakeBackend(hub);
+    b.commit(...txn(1, '/a', '/b'));
+    b.commit(...txn(2, '/c', '/d'));
+    const from2 = new EventReader(hub.watch({ key: '/', end: '0', startRevision: 2 }, 2, b.source));
+    const from4 = new EventReader(hub.watch({ key: '/', end: '0', startRevision: 4 }, 2, b.source));
+    b.commit(...txn(3, '/e', '/f'), ...txn(4, '/g', '/h'));
+    assert.deepEqual(names(await from2.take(6)), ['/c@2', '/d@2', '/e@3', '/f@3', '/g@4', '/h@4']);
+    assert.deepEqual(names(await from4.take(2)), ['/g@4', '/h@4']);
+    assert.equal(await from4.next(20), 'timeout');
   });
 
   it('surfaces compaction that overtakes a replay as an error', async () => {

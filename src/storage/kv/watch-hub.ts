@@ -1,10 +1,14 @@
 /**
  * In-process fan-out of committed events to watchers, plus gap-free catch-up from history.
  *
- * A backend that is the only writer calls `publish` right after each commit. A watch starting at a
- * past revision registers its live listener first (live events are buffered), replays history page
- * by page as the consumer pulls, then drains the buffer skipping revisions it already delivered.
- * Each watcher buffers without bound when its consumer is slower than the writers.
+ * A backend that is the only writer calls `publish` right after each commit, with every event of
+ * the commit. A revision may hold several events (a transaction writing several keys); they are
+ * always committed, published and read from history together, so a watcher tracks whole revisions:
+ * everything below `#nextRev` has been delivered (or was not wanted). A watch starting at a past
+ * revision registers its live listener first (live events are buffered), replays history page by
+ * page (pages never split a revision) as the consumer pulls, then drains the buffer skipping the
+ * revisions it already delivered. Each watcher buffers without bound when its consumer is slower
+ * than the writers.
  */
 import type { KeySpan } from './key-range.js';
 import { keySpan, spanHas } from './key-range.js';
@@ -12,16 +16,20 @@ import type { KvEvent, WatchOptions } from './types.js';
 
 export interface WatchHistorySource {
   /**
-   * Up to `limit` committed events with revision >= `from` whose key is in `span`, in revision
-   * order, each with prevKv when the key existed before. Throws KvCompactedError when `from` is no
-   * longer available.
+   * Committed events with revision >= `from` whose key is in `span`, in revision order (op order
+   * within a revision), each with prevKv when the key existed before: up to `limit` of them, plus
+   * the remaining events of the last one's revision, so that a page never splits a revision. Throws
+   * KvCompactedError when `from` is no longer available.
    */
   readHistory(from: number, span: KeySpan, limit: number): readonly KvEvent[];
 }
 
 export interface WatchHubOptions {
-  /** Events read from history per step of a catch-up replay (default 500). */
-  readonly replayPageSize?: number;
+  /**
+   * Events read from history per step of a catch-up replay (default 500; a step may read more to
+   * finish a revision).
+   */
+  readonly replayPageSize?: number | undefined;
 }
 
 type Waiter = (result: IteratorResult<KvEvent>) => void;
@@ -41,8 +49,8 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
   #pendingLive: KvEvent[] = [];
   /** Next revision to read from history, or null once the watcher is live. */
   #replayFrom: number | null;
-  /** Highest revision queued so far; live events at or below it are duplicates. */
-  #lastRev: number;
+  /** Every event below this revision has been queued (or is not wanted); later ones are new. */
+  #nextRev: number;
   /** Pending `next()` calls, oldest first. */
   #waiters: Waiter[] = [];
   #done = false;
@@ -60,7 +68,7 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
     this.#source = source;
     this.#pageSize = pageSize;
     this.#unregister = unregister;
-    this.#lastRev = startRevision - 1;
+    this.#nextRev = startRevision;
     this.#replayFrom = startRevision <= currentRevision ? startRevision : null;
     this.#signal = options.signal;
     if (this.#signal !== undefined) {
@@ -77,13 +85,14 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
     this.#finish(false);
   };
 
+  /** Takes the events of one commit (whole revisions, in order). */
   offer(events: readonly KvEvent[]): void {
     if (this.#done) return;
-    for (const ev of events) {
-      if (!spanHas(this.#span, ev.kv.key)) continue;
-      if (this.#replayFrom !== null) this.#pendingLive.push(ev);
-      else if (ev.kv.modRevision > this.#lastRev) this.#enqueue(ev);
+    if (this.#replayFrom !== null) {
+      for (const ev of events) if (spanHas(this.#span, ev.kv.key)) this.#pendingLive.push(ev);
+      return;
     }
+    this.#enqueueNew(events);
     this.#wake();
   }
 
@@ -122,19 +131,32 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
     const from = this.#replayFrom;
     if (from === null) return;
     const page = this.#source.readHistory(from, this.#span, this.#pageSize);
-    for (const ev of page) this.#enqueue(ev);
+    this.#enqueueNew(page);
     if (page.length >= this.#pageSize) {
-      this.#replayFrom = this.#lastRev + 1;
+      // The page ends on a whole revision: continue after it.
+      this.#replayFrom = this.#nextRev;
       return;
     }
+    // History is exhausted: every revision it held is queued, and the buffered live events of
+    // those revisions are duplicates (a revision is either wholly in history or wholly newer).
     this.#replayFrom = null;
     const buffered = this.#pendingLive;
     this.#pendingLive = [];
-    for (const ev of buffered) if (ev.kv.modRevision > this.#lastRev) this.#enqueue(ev);
+    this.#enqueueNew(buffered);
+  }
+
+  /** Queues the events of `events` (in revision order) at or after `#nextRev`, then moves it on. */
+  #enqueueNew(events: readonly KvEvent[]): void {
+    const last = events[events.length - 1];
+    if (last === undefined) return;
+    const from = this.#nextRev;
+    for (const ev of events) {
+      if (ev.kv.modRevision >= from && spanHas(this.#span, ev.kv.key)) this.#enqueue(ev);
+    }
+    this.#nextRev = Math.max(from, last.kv.modRevision + 1);
   }
 
   #enqueue(ev: KvEvent): void {
-    this.#lastRev = ev.kv.modRevision;
     this.#queue.push(this.#withPrevKv || ev.prevKv === undefined ? ev : { type: ev.type, kv: ev.kv });
   }
 
@@ -201,7 +223,10 @@ export class WatchHub {
     return watcher;
   }
 
-  /** Delivers events of one commit (in revision order) to every matching watcher. */
+  /**
+   * Delivers the events of one commit (in revision order, every event of each revision, a
+   * revision's events in op order) to every matching watcher.
+   */
   publish(events: readonly KvEvent[]): void {
     if (events.length === 0) return;
     for (const watcher of this.#watchers) watcher.offer(events);

@@ -79,14 +79,19 @@ export class MemoryHistory {
     return { kvs, more: !countOnly && limit > 0 && count > limit, count };
   }
 
-  /** Up to `limit` events with revision >= `from` in `span`. */
+  /**
+   * Events with revision >= `from` in `span`, in log order: up to `limit`, plus the rest of the last
+   * one's revision so a page never splits a revision.
+   */
   history(from: number, span: KeySpan, limit: number): KvEvent[] {
     const out: KvEvent[] = [];
+    let lastRev = Infinity;
     for (let i = partition(this.#log, (ev) => revOf(ev) < from); i < this.#log.length; i++) {
       const ev = this.#log[i]!;
+      if (revOf(ev) > lastRev) break;
       if (!spanHas(span, ev.kv.key)) continue;
       out.push(ev);
-      if (out.length >= limit) break;
+      if (out.length === limit) lastRev = revOf(ev);
     }
     return out;
   }

@@ -15,17 +15,22 @@ import type {
   RangeOptions,
   RangeResult,
   SwapResult,
+  TxnRequest,
+  TxnResponse,
   WatchOptions,
 } from '../types.js';
+import type { KvTxnTarget } from '../txn-ops.js';
+import { runTxn } from '../txn-ops.js';
 import type { WatchHistorySource } from '../watch-hub.js';
 import { WatchHub } from '../watch-hub.js';
-import type { KvWriteTarget } from '../write-ops.js';
-import { createKey, deleteKey, updateKey } from '../write-ops.js';
+import { createKey, deleteKey, deleteKeys, updateKey } from '../write-ops.js';
 import { MemoryHistory } from './memory-history.js';
 
 export interface MemoryKvOptions extends MaintenanceSettings {
   /** Receives background errors (default: console.error). */
   readonly onError?: (error: unknown) => void;
+  /** Events a watch catching up reads from history per step (default 500). */
+  readonly watchReplayPageSize?: number;
 }
 
 interface LeaseEntry {
@@ -36,7 +41,7 @@ interface LeaseEntry {
 class MemoryKv implements KvStore {
   readonly backend = 'memory';
   readonly #state = new MemoryHistory();
-  readonly #hub = new WatchHub();
+  readonly #hub: WatchHub;
   readonly #leases = new Map<number, LeaseEntry>();
   readonly #maintenance: Maintenance;
   #rev = 0;
@@ -46,7 +51,7 @@ class MemoryKv implements KvStore {
   /** Events applied by the write in progress, published once it finishes. */
   #applied: KvEvent[] = [];
 
-  readonly #target: KvWriteTarget = {
+  readonly #target: KvTxnTarget = {
     get: (key) => this.#state.get(key),
     hasLease: (id) => this.#leases.has(id),
     nextRevision: () => ++this.#rev,
@@ -54,6 +59,8 @@ class MemoryKv implements KvStore {
       this.#state.append(ev);
       this.#applied.push(ev);
     },
+    revision: () => this.#rev,
+    range: (span, limit, countOnly) => this.#state.range(span, this.#rev, limit, countOnly),
   };
 
   readonly #history: WatchHistorySource = {
@@ -66,6 +73,7 @@ class MemoryKv implements KvStore {
 
   constructor(options: MemoryKvOptions) {
     const onError = options.onError ?? ((error: unknown) => console.error('memory kv:', error));
+    this.#hub = new WatchHub({ replayPageSize: options.watchReplayPageSize });
     this.#maintenance = startMaintenance(options, {
       currentRevision: () => this.#rev,
       compactedRevision: () => this.#compacted,
@@ -112,6 +120,10 @@ class MemoryKv implements KvStore {
     return this.#write((t) => deleteKey(t, key, expectedModRevision));
   }
 
+  txn(request: TxnRequest): Promise<TxnResponse> {
+    return this.#write((t) => runTxn(t, request));
+  }
+
   watch(options: WatchOptions): AsyncIterable<KvEvent> {
     this.#assertOpen();
     checkWatchStart(options.startRevision ?? 0, this.#compacted);
@@ -151,7 +163,7 @@ class MemoryKv implements KvStore {
   revokeLease(id: number): Promise<void> {
     return this.#write((t) => {
       if (!this.#leases.delete(id)) throw new KvLeaseNotFoundError(id);
-      for (const key of this.#state.keysWithLease(id)) deleteKey(t, key);
+      deleteKeys(t, this.#state.keysWithLease(id));
     });
   }
 
@@ -164,8 +176,8 @@ class MemoryKv implements KvStore {
     return Promise.resolve();
   }
 
-  /** Applies one write and publishes its events; failures become rejections. */
-  #write<T>(run: (target: KvWriteTarget) => T): Promise<T> {
+  /** Applies one write (of any number of events) and publishes its events; failures become rejections. */
+  #write<T>(run: (target: KvTxnTarget) => T): Promise<T> {
     return attempt(() => {
       this.#assertOpen();
       try {

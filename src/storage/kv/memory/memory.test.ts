@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { runKvConformance } from '../testing/conformance.js';
 import { createMemoryKv } from './memory-kv.js';
 
-runKvConformance('memory', () => Promise.resolve(createMemoryKv()));
+runKvConformance('memory', (options) => Promise.resolve(createMemoryKv(options)));
 
 describe('memory kv periodic compaction', () => {
   it('compacts on its interval while keeping the retained revisions', async () => {

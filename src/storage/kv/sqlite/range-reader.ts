@@ -2,7 +2,8 @@
  * Range reads for the SQLite backend. At the current revision only the current-state table is read.
  * At a past revision R the result merges (a) live rows not modified after R, which are their own
  * state at R, and (b) for the few keys written after R (log rows with rev > R), their version at R:
- * the first such row's prev_rev names it, and it is fetched from the log by revision.
+ * the first such row's prev_rev names it, and it is fetched from the log by key and revision (a
+ * revision may hold rows of several keys).
  */
 import type { KeySpan } from '../key-range.js';
 import type { KeyValue } from '../types.js';

@@ -1,12 +1,16 @@
-/** Connection settings and tables of the SQLite backend. */
+/** Connection settings, tables and schema versioning of the SQLite backend. */
 import type { Database } from 'better-sqlite3';
+import { SCHEMA_VERSION, migrate } from './migrations.js';
 
 export type SqliteSynchronous = 'FULL' | 'NORMAL' | 'OFF';
 
 /**
- * `kv` holds the current state (one row per live key); `log` is the append-only history, one row
- * per revision (type 0 = put, 1 = delete; `prev_rev` is the revision of the key's previous version,
- * 0 when the write created it); `meta` keeps the current and compacted revisions.
+ * The tables of schema version SCHEMA_VERSION, for a new file. `kv` holds the current state (one row
+ * per live key); `log` is the append-only history, one row per written key and revision: `id`
+ * orders the rows (by revision, then by op within a revision), a revision holds several rows when a
+ * transaction wrote several keys, and (key, rev) is unique (type 0 = put, 1 = delete; `prev_rev` is
+ * the revision of the same key's previous version, 0 when the write created it); `meta` keeps the
+ * current and compacted revisions.
  */
 const TABLES = `
 CREATE TABLE IF NOT EXISTS kv (
@@ -18,7 +22,8 @@ CREATE TABLE IF NOT EXISTS kv (
 );
 CREATE INDEX IF NOT EXISTS kv_lease ON kv (lease) WHERE lease != 0;
 CREATE TABLE IF NOT EXISTS log (
-  rev INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY,
+  rev INTEGER NOT NULL,
   key TEXT NOT NULL,
   type INTEGER NOT NULL,
   create_rev INTEGER NOT NULL,
@@ -26,7 +31,8 @@ CREATE TABLE IF NOT EXISTS log (
   value BLOB,
   lease INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS log_key_rev ON log (key, rev);
+CREATE INDEX IF NOT EXISTS log_rev ON log (rev);
+CREATE UNIQUE INDEX IF NOT EXISTS log_key_rev ON log (key, rev);
 CREATE TABLE IF NOT EXISTS meta (
   name TEXT PRIMARY KEY,
   value INTEGER NOT NULL
@@ -43,6 +49,31 @@ CREATE INDEX IF NOT EXISTS lease_expiry ON lease (expiry);
 /** A second process opened the same database file: it is held by a running server. */
 export class DatabaseInUseError extends Error {
   override readonly name = 'DatabaseInUseError';
+}
+
+/** The file was written by a newer nanokube whose schema this one does not know. */
+export class DatabaseTooNewError extends Error {
+  override readonly name = 'DatabaseTooNewError';
+}
+
+/**
+ * Brings the file to SCHEMA_VERSION in one transaction: a new file gets the tables, an older one is
+ * migrated step by step (see migrations.ts). An up-to-date file is left untouched.
+ */
+function ensureSchema(db: Database, path: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version === SCHEMA_VERSION) return;
+  if (version > SCHEMA_VERSION) {
+    throw new DatabaseTooNewError(
+      `database ${path} has schema version ${version}; this nanokube knows up to ${SCHEMA_VERSION}`,
+    );
+  }
+  db.transaction(() => {
+    const hasTables = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'log'").get();
+    if (hasTables !== undefined) migrate(db, version);
+    db.exec(TABLES);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
 }
 
 export function prepareDatabase(db: Database, synchronous: SqliteSynchronous, path: string): void {
@@ -67,5 +98,5 @@ export function prepareDatabase(db: Database, synchronous: SqliteSynchronous, pa
     }
     throw err;
   }
-  db.exec(TABLES);
+  ensureSchema(db, path);
 }

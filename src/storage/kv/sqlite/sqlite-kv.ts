@@ -1,6 +1,12 @@
 /** The default, durable KvStore: one SQLite file in WAL mode, written only by this process. */
 import Database from 'better-sqlite3';
-import { KvClosedError, KvCompactedError, KvFutureRevisionError, KvLeaseNotFoundError } from '../errors.js';
+import {
+  KvClosedError,
+  KvCompactedError,
+  KvDuplicateKeyError,
+  KvFutureRevisionError,
+  KvLeaseNotFoundError,
+} from '../errors.js';
 import { attempt } from '../attempt.js';
 import { keySpan } from '../key-range.js';
 import type { Maintenance, MaintenanceSettings } from '../maintenance.js';
@@ -16,12 +22,15 @@ import type {
   RangeOptions,
   RangeResult,
   SwapResult,
+  TxnRequest,
+  TxnResponse,
   WatchOptions,
 } from '../types.js';
+import type { KvTxnTarget } from '../txn-ops.js';
+import { runTxn } from '../txn-ops.js';
 import type { WatchHistorySource } from '../watch-hub.js';
 import { WatchHub } from '../watch-hub.js';
-import type { KvWriteTarget } from '../write-ops.js';
-import { createKey, deleteKey, updateKey } from '../write-ops.js';
+import { createKey, deleteKey, deleteKeys, updateKey } from '../write-ops.js';
 import { GroupCommit } from './group-commit.js';
 import { readRange } from './range-reader.js';
 import type { SqliteSynchronous } from './schema.js';
@@ -37,13 +46,15 @@ export interface SqliteKvOptions extends MaintenanceSettings {
   readonly signal?: AbortSignal;
   /** Receives background errors (default: console.error). */
   readonly onError?: (error: unknown) => void;
+  /** Events a watch catching up reads from history per step (default 500). */
+  readonly watchReplayPageSize?: number;
 }
 
 class SqliteKv implements KvStore {
   readonly backend = 'sqlite';
   readonly #db: Database.Database;
   readonly #stmts: SqliteStatements;
-  readonly #hub = new WatchHub();
+  readonly #hub: WatchHub;
   readonly #commit: GroupCommit;
   readonly #maintenance: Maintenance;
   readonly #signal: AbortSignal | undefined;
@@ -55,7 +66,7 @@ class SqliteKv implements KvStore {
   /** Events written by the batch in progress, published after it commits. */
   #batchEvents: KvEvent[] = [];
 
-  readonly #target: KvWriteTarget = {
+  readonly #target: KvTxnTarget = {
     get: (key) => this.#stmts.get(key),
     hasLease: (id) => this.#stmts.getLease.get(id) !== undefined,
     nextRevision: () => ++this.#rev,
@@ -63,6 +74,10 @@ class SqliteKv implements KvStore {
       this.#stmts.apply(ev);
       this.#batchEvents.push(ev);
     },
+    revision: () => this.#rev,
+    // Inside the batch: the current-state table already holds the batch's earlier writes.
+    range: (span, limit, countOnly) =>
+      readRange(this.#stmts, { span, revision: this.#rev, current: this.#rev, limit, countOnly }),
   };
 
   readonly #history: WatchHistorySource = {
@@ -82,6 +97,7 @@ class SqliteKv implements KvStore {
   constructor(db: Database.Database, options: SqliteKvOptions) {
     this.#db = db;
     this.#stmts = new SqliteStatements(db);
+    this.#hub = new WatchHub({ replayPageSize: options.watchReplayPageSize });
     this.#rev = this.#committedRev = this.#stmts.meta('rev');
     this.#compacted = this.#stmts.meta('compact');
     this.#onError = options.onError ?? ((error: unknown) => console.error('sqlite kv:', error));
@@ -102,7 +118,10 @@ class SqliteKv implements KvStore {
         this.#batchEvents = [];
         this.#compacted = this.#stmts.meta('compact');
       },
-      isOperationError: (e) => e instanceof KvLeaseNotFoundError || e instanceof KvFutureRevisionError,
+      isOperationError: (e) =>
+        e instanceof KvLeaseNotFoundError ||
+        e instanceof KvFutureRevisionError ||
+        e instanceof KvDuplicateKeyError,
     });
     this.#maintenance = startMaintenance(options, {
       currentRevision: () => this.#committedRev,
@@ -153,6 +172,11 @@ class SqliteKv implements KvStore {
 
   delete(key: string, expectedModRevision?: number): Promise<DeleteResult> {
     return this.#enqueue(() => deleteKey(this.#target, key, expectedModRevision));
+  }
+
+  /** One operation of the group commit, however many keys it writes. */
+  txn(request: TxnRequest): Promise<TxnResponse> {
+    return this.#enqueue(() => runTxn(this.#target, request));
   }
 
   watch(options: WatchOptions): AsyncIterable<KvEvent> {
@@ -211,10 +235,10 @@ class SqliteKv implements KvStore {
     });
   }
 
-  /** Deletes the lease's keys (one revision each) and the lease; false when it does not exist. */
+  /** Deletes the lease's keys (all at one revision) and the lease; false when it does not exist. */
   #revoke(id: number): boolean {
     if (this.#stmts.getLease.get(id) === undefined) return false;
-    for (const key of this.#stmts.keysWithLease(id)) deleteKey(this.#target, key);
+    deleteKeys(this.#target, this.#stmts.keysWithLease(id));
     this.#stmts.deleteLease.run(id);
     return true;
   }

@@ -14,8 +14,10 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 let seq = 0;
 const freshPath = (): string => path.join(dir, `kv-${++seq}.db`);
 
-runKvConformance('sqlite', () => openSqliteKv({ path: freshPath(), synchronous: 'NORMAL' }));
-runKvConformance('sqlite :memory:', () => openSqliteKv({ path: ':memory:' }));
+runKvConformance('sqlite', (options) =>
+  openSqliteKv({ ...options, path: freshPath(), synchronous: 'NORMAL' }),
+);
+runKvConformance('sqlite :memory:', (options) => openSqliteKv({ ...options, path: ':memory:' }));
 
 describe('sqlite kv durability and batching', () => {
   it('keeps objects, revisions, history and leases across a restart', async () => {

@@ -21,6 +21,7 @@ interface LogStateRow {
 }
 
 interface HistoryRow {
+  id: number;
   rev: number;
   key: string;
   type: number;
@@ -96,7 +97,7 @@ export class SqliteStatements {
   readonly #upsert: Statement<[string, number, number, Uint8Array, number]>;
   readonly #deleteKv: Statement<[string]>;
   readonly #insertLog: Statement<[number, string, number, number, number, Uint8Array | null, number]>;
-  readonly #logRow: Statement<[number], LogStateRow>;
+  readonly #logRow: Statement<[string, number], LogStateRow>;
   readonly #getMeta: Statement<[string], CountRow>;
   readonly #setMeta: Statement<[number, string]>;
   readonly #keysWithLease: Statement<[number], { key: string }>;
@@ -106,6 +107,7 @@ export class SqliteStatements {
   readonly #unchangedPage: SpanQuery<KvRow>;
   readonly #changes: SpanQuery<ChangeRow>;
   readonly #history: SpanQuery<HistoryRow>;
+  readonly #historyRest: SpanQuery<HistoryRow>;
   readonly insertLease: Statement<[number, number]>;
   readonly getLease: Statement<[number], LeaseRow>;
   readonly setLeaseExpiry: Statement<[number, number]>;
@@ -123,7 +125,9 @@ export class SqliteStatements {
     this.#insertLog = db.prepare(
       'INSERT INTO log (rev, key, type, create_rev, prev_rev, value, lease) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    this.#logRow = db.prepare('SELECT type, create_rev, rev, value, lease FROM log WHERE rev = ?');
+    this.#logRow = db.prepare(
+      'SELECT type, create_rev, rev, value, lease FROM log WHERE key = ? AND rev = ?',
+    );
     this.#getMeta = db.prepare('SELECT value AS n FROM meta WHERE name = ?');
     this.#setMeta = db.prepare('UPDATE meta SET value = ? WHERE name = ?');
     this.#keysWithLease = db.prepare('SELECT key FROM kv WHERE lease = ? AND lease != 0 ORDER BY key');
@@ -143,19 +147,23 @@ export class SqliteStatements {
       'key',
       (b) => `SELECT ${KV_COLUMNS} FROM kv WHERE key >= ? ${b} AND mod_rev <= ? ORDER BY key LIMIT ?`,
     );
-    // `+key` keeps the planner on the rev primary key: only rows newer than the read are scanned.
+    // `+key` keeps the planner on the rev index: only rows newer than the read are scanned.
     this.#changes = new SpanQuery(
       db,
       '+key',
-      (b) => `SELECT key, type, prev_rev FROM log WHERE +key >= ? ${b} AND rev > ? ORDER BY rev`,
+      (b) => `SELECT key, type, prev_rev FROM log WHERE +key >= ? ${b} AND rev > ? ORDER BY rev, id`,
     );
-    this.#history = new SpanQuery(
-      db,
-      '+l.key',
-      (b) => `SELECT l.rev, l.key, l.type, l.create_rev, l.value, l.lease, p.rev AS p_rev,
-                p.create_rev AS p_create_rev, p.value AS p_value, p.lease AS p_lease
-              FROM log AS l LEFT JOIN log AS p ON p.rev = l.prev_rev
-              WHERE +l.key >= ? ${b} AND l.rev >= ? ORDER BY l.rev LIMIT ?`,
+    // A key's previous version is the row of the same key at prev_rev (a revision has several rows).
+    const historyRows = (b: string, where: string): string =>
+      `SELECT l.id, l.rev, l.key, l.type, l.create_rev, l.value, l.lease, p.rev AS p_rev,
+         p.create_rev AS p_create_rev, p.value AS p_value, p.lease AS p_lease
+       FROM log AS l LEFT JOIN log AS p ON p.key = l.key AND p.rev = l.prev_rev
+       WHERE +l.key >= ? ${b} AND ${where}`;
+    this.#history = new SpanQuery(db, '+l.key', (b) =>
+      historyRows(b, 'l.rev >= ? ORDER BY l.rev, l.id LIMIT ?'),
+    );
+    this.#historyRest = new SpanQuery(db, '+l.key', (b) =>
+      historyRows(b, 'l.rev = ? AND l.id > ? ORDER BY l.rev, l.id'),
     );
     this.insertLease = db.prepare('INSERT INTO lease (ttl, expiry) VALUES (?, ?)');
     this.getLease = db.prepare('SELECT ttl, expiry FROM lease WHERE id = ?');
@@ -231,7 +239,7 @@ export class SqliteStatements {
 
   /** The version of `key` written at `rev` (a put still in the log). */
   versionAt(key: string, rev: number): KeyValue | undefined {
-    const row = this.#logRow.get(rev);
+    const row = this.#logRow.get(key, rev);
     if (row === undefined || row.type !== TYPE_PUT) return undefined;
     return {
       key,
@@ -242,7 +250,16 @@ export class SqliteStatements {
     };
   }
 
+  /**
+   * Events in `span` from revision `from` on, in log order: up to `limit`, plus the rest of the last
+   * one's revision so a page never splits a revision.
+   */
   history(from: number, span: KeySpan, limit: number): KvEvent[] {
-    return this.#history.all(span, from, limit).map(historyEvent);
+    const rows = this.#history.all(span, from, limit);
+    const last = rows[rows.length - 1];
+    if (last !== undefined && rows.length === limit) {
+      for (const row of this.#historyRest.all(span, last.rev, last.id)) rows.push(row);
+    }
+    return rows.map(historyEvent);
   }
 }

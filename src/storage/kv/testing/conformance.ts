@@ -6,17 +6,22 @@ import { describe } from 'node:test';
 import type { OpenKv } from './helpers.js';
 import { registerLeaseCases } from './lease-cases.js';
 import { registerRangeCases } from './range-cases.js';
+import { registerTxnCases } from './txn-cases.js';
 import { registerWatchCases } from './watch-cases.js';
 import { registerWriteCases } from './write-cases.js';
 
-export type { OpenKv } from './helpers.js';
+export type { OpenKv, OpenKvOptions } from './helpers.js';
 
-/** Registers the suite under `name`; `open` must return a new, empty store on every call. */
+/**
+ * Registers the suite under `name`; `open` must return a new, empty store on every call, honouring
+ * the options it is given.
+ */
 export function runKvConformance(name: string, open: OpenKv): void {
   void describe(`${name} kv conformance`, () => {
     void describe('writes', () => registerWriteCases(open));
     void describe('ranges and compaction', () => registerRangeCases(open));
     void describe('watches', () => registerWatchCases(open));
     void describe('leases', () => registerLeaseCases(open));
+    void describe('transactions', () => registerTxnCases(open));
   });
 }

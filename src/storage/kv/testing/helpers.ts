@@ -1,7 +1,12 @@
 /** Small helpers for the KvStore conformance suite. */
 import type { KvEvent, KvStore } from '../types.js';
 
-export type OpenKv = () => Promise<KvStore>;
+/** Settings a case may ask of the store it opens (every backend honours them). */
+export interface OpenKvOptions {
+  readonly watchReplayPageSize?: number;
+}
+
+export type OpenKv = (options?: OpenKvOptions) => Promise<KvStore>;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -15,8 +20,12 @@ export function text(value: Uint8Array): string {
 }
 
 /** Opens a fresh store, runs `body`, and always closes the store. */
-export async function withKv(open: OpenKv, body: (kv: KvStore) => Promise<void>): Promise<void> {
-  const kv = await open();
+export async function withKv(
+  open: OpenKv,
+  body: (kv: KvStore) => Promise<void>,
+  options: OpenKvOptions = {},
+): Promise<void> {
+  const kv = await open(options);
   try {
     await body(kv);
   } finally {

@@ -7,7 +7,7 @@ import type { OpenKv } from './helpers.js';
 import { EventReader, bytes, describeEvent, sleep, withKv } from './helpers.js';
 
 export function registerLeaseCases(open: OpenKv): void {
-  void it('revoking a lease deletes its keys with delete events', () =>
+  void it('revoking a lease deletes its keys with delete events, all at one revision', () =>
     withKv(open, async (kv) => {
       const lease = await kv.grantLease(60);
       assert.equal(lease.ttlSeconds, 60);
@@ -27,7 +27,7 @@ export function registerLeaseCases(open: OpenKv): void {
       await kv.revokeLease(lease.id);
       assert.deepEqual((await reader.take(2)).map(describeEvent), [
         'delete /a@6 (prev 1)',
-        'delete /b@7 (prev 2)',
+        'delete /b@6 (prev 2)',
       ]);
       const left = await kv.range({ key: '/', end: prefixEnd('/') });
       assert.deepEqual(
@@ -37,7 +37,11 @@ export function registerLeaseCases(open: OpenKv): void {
       await assert.rejects(kv.revokeLease(lease.id), KvLeaseNotFoundError);
       await assert.rejects(kv.keepAliveLease(lease.id), KvLeaseNotFoundError);
       await assert.rejects(kv.create('/e', bytes('1'), { lease: lease.id }), KvLeaseNotFoundError);
-      assert.equal(await kv.currentRevision(), 7);
+      assert.equal(await kv.currentRevision(), 6);
+      const bare = await kv.grantLease(60);
+      await kv.revokeLease(bare.id); // no keys: no revision
+      assert.equal(await kv.currentRevision(), 6);
+      assert.equal(await reader.next(30), 'timeout');
     }));
 
   void it('expired leases delete their keys; keepAlive extends a lease', () =>

@@ -1,0 +1,42 @@
+/**
+ * Schema migrations of the SQLite backend, run once on open inside the schema transaction. The
+ * version lives in `PRAGMA user_version`; each step's SQL is frozen as it was written, so later
+ * changes to the current tables (schema.ts) never alter an old step.
+ */
+import type { Database } from 'better-sqlite3';
+
+/** The version schema.ts creates. 0: the first release; 1: several log rows per revision. */
+export const SCHEMA_VERSION = 1;
+
+/**
+ * 0 → 1: `log` was keyed by `rev` (one row per revision); now an `id` orders the rows and a
+ * revision may hold several (one per key written by a transaction). Every row is kept with its
+ * revision, and `id = rev`, so ids keep the revision order and new rows (max id + 1) follow them.
+ * The indexes are created by schema.ts right after.
+ */
+function logRowsPerKey(db: Database): void {
+  db.exec(`
+    CREATE TABLE log_v1 (
+      id INTEGER PRIMARY KEY,
+      rev INTEGER NOT NULL,
+      key TEXT NOT NULL,
+      type INTEGER NOT NULL,
+      create_rev INTEGER NOT NULL,
+      prev_rev INTEGER NOT NULL,
+      value BLOB,
+      lease INTEGER NOT NULL
+    );
+    INSERT INTO log_v1 (id, rev, key, type, create_rev, prev_rev, value, lease)
+      SELECT rev, rev, key, type, create_rev, prev_rev, value, lease FROM log ORDER BY rev;
+    DROP TABLE log;
+    ALTER TABLE log_v1 RENAME TO log;
+  `);
+}
+
+/** Steps by the version they upgrade from. */
+const STEPS: readonly ((db: Database) => void)[] = [logRowsPerKey];
+
+/** Upgrades an existing database from `version` to SCHEMA_VERSION (inside a transaction). */
+export function migrate(db: Database, version: number): void {
+  for (let v = version; v < SCHEMA_VERSION; v++) STEPS[v]!(db);
+}
