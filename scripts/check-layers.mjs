@@ -11,7 +11,7 @@ const root = resolve('src');
 /** What each top-level folder of src/ may import (besides itself). */
 const allowed = {
   cmd: ['*'],
-  apiserver: ['registry', 'apis', 'machinery', 'util'],
+  apiserver: ['registry', 'auth', 'apis', 'machinery', 'util'],
   registry: ['storage', 'apis', 'machinery', 'util'],
   admission: ['apis', 'machinery', 'util'],
   auth: ['apis', 'machinery', 'util'],

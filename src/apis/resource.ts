@@ -27,6 +27,11 @@ export interface ResourceInfo {
   /** Other subresources answering with the kind itself, e.g. namespaces/finalize (update). */
   readonly extraSubresources?: readonly { readonly name: string; readonly verbs: readonly string[] }[];
   readonly scale?: ScaleSubresource;
+  /**
+   * The version objects of this resource are stored in, when it is not this one (discovery's
+   * `storageVersionHash` is derived from it, so every served version shows the same hash).
+   */
+  readonly storageVersion?: { readonly group: string; readonly version: string; readonly kind: string };
   /** Sets defaults on a decoded object of this kind (upstream SetDefaults_*), in place. */
   readonly defaulter?: (obj: JsonObject) => void;
 }

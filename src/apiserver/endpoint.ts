@@ -2,15 +2,23 @@
 import { apiErrors } from '../machinery/errors.js';
 import type { ResourceInfo } from '../apis/resource.js';
 import type { SchemaRegistry } from '../apis/schema/types.js';
-import type { GenericStore } from '../registry/generic/store.js';
+import type { UserInfo } from '../machinery/user.js';
 import type { FeatureGateReader } from '../registry/strategy.js';
+import type { VersionedStore } from '../registry/versioned-store.js';
 import type { ServerRequest } from './body.js';
 import type { RequestInfo } from './request-info.js';
 import type { ServerResponseLike } from './response.js';
 
+import type { WatchSupport } from './watch-encoder.js';
+
+/** One served group/version/resource: what discovery says of it and the store at that version. */
 export interface Endpoint {
   readonly info: ResourceInfo;
-  readonly store: GenericStore;
+  readonly store: VersionedStore;
+}
+
+export function endpointKey(info: Pick<ResourceInfo, 'group' | 'version' | 'resource'>): string {
+  return `${info.group}/${info.version}/${info.resource}`;
 }
 
 export interface HandlerContext {
@@ -21,8 +29,12 @@ export interface HandlerContext {
   readonly endpoint: Endpoint;
   readonly schemas: SchemaRegistry;
   readonly features: FeatureGateReader;
-  /** Aborted when the client goes away or the server shuts down. */
+  /** Aborted when the client goes away, the request's deadline passes or the server shuts down. */
   readonly signal: AbortSignal;
+  /** Who the request acts as (after authentication and impersonation). */
+  readonly user: UserInfo;
+  /** Shared watch machinery of the server (event encodings, bookmark interval). */
+  readonly watch: WatchSupport;
 }
 
 export type Handler = (ctx: HandlerContext) => Promise<void>;

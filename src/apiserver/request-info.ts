@@ -113,3 +113,11 @@ export function parseRequestInfo(method: string, url: URL, path = decodedOrRaw(u
     verb,
   };
 }
+
+const longRunningSubresources = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
+
+/** Watches and streaming subresources (upstream BasicLongRunningRequestCheck). */
+export function isLongRunning(info: RequestInfo): boolean {
+  if (!info.isResourceRequest) return false;
+  return info.verb === 'watch' || longRunningSubresources.has(info.subresource);
+}

@@ -6,9 +6,10 @@ import type { Status } from '../machinery/status.js';
 /** What handlers use of a response; both http.ServerResponse and http2's compat response fit. */
 export interface ServerResponseLike {
   readonly headersSent: boolean;
+  readonly statusCode?: number;
   writeHead(code: number, headers?: Record<string, string | string[]>): unknown;
   setHeader(name: string, value: string | string[]): unknown;
-  write(chunk: string): boolean;
+  write(chunk: string | Uint8Array): boolean;
   end(chunk?: string | Uint8Array): unknown;
   once(event: 'drain' | 'close', listener: () => void): unknown;
   flushHeaders?(): void;

@@ -1,6 +1,13 @@
 /**
- * The HTTP/2 (with HTTP/1.1 fallback) TLS front door: request lifecycle, non-resource paths
- * (health, version, discovery, OpenAPI) and resource requests routed to the verb handlers.
+ * The HTTP/2 (with HTTP/1.1 fallback) TLS front door. Every request, health and discovery
+ * included, runs through the request chain in upstream's order:
+ *
+ *   request info → audit ID → deadline → authentication → audit → impersonation
+ *   → max-in-flight → authorization → handler
+ *
+ * The handler answers non-resource paths (health, version, discovery, OpenAPI) and routes
+ * resource requests to the verb handlers. Served resources may be added and removed while
+ * serving; discovery and OpenAPI follow.
  */
 import { setMaxListeners } from 'node:events';
 import { createSecureServer } from 'node:http2';
@@ -8,36 +15,75 @@ import type { Http2SecureServer, Http2ServerRequest, Http2ServerResponse } from 
 import type { AddressInfo } from 'node:net';
 import type { ResourceInfo } from '../apis/resource.js';
 import type { SchemaRegistry } from '../apis/schema/types.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { Authorizer } from '../auth/authorizer.js';
 import { apiErrors } from '../machinery/errors.js';
 import type { FeatureGateReader } from '../registry/strategy.js';
 import type { Logger } from '../util/log.js';
 import type { JsonObject } from '../util/json.js';
+import type { Filter, RequestContext } from './context.js';
+import { buildChain, userOf } from './context.js';
 import { DiscoveryHandler } from './discovery/handler.js';
 import type { Endpoint } from './endpoint.js';
+import { endpointKey } from './endpoint.js';
+import { withAudit } from './filters/audit.js';
+import type { AuditSink } from './filters/audit.js';
+import { withAuditInit } from './filters/audit-init.js';
+import { withAuthentication } from './filters/authentication.js';
+import { withAuthorization } from './filters/authorization.js';
+import { ChainResponseError } from './filters/chain-response.js';
+import { withRequestDeadline } from './filters/deadline.js';
+import { withImpersonation } from './filters/impersonation.js';
+import { withMaxInFlight } from './filters/max-in-flight.js';
+import type { InFlightLimits } from './filters/max-in-flight.js';
 import { handleHealth } from './health.js';
 import type { HealthChecks } from './health.js';
 import { OpenApiHandler } from './openapi/handler.js';
-import { parseRequestInfo } from './request-info.js';
+import { isLongRunning, parseRequestInfo } from './request-info.js';
 import { decodedRequestPath } from './request-path.js';
 import { writeError, writeObject } from './response.js';
+import type { ServerResponseLike } from './response.js';
 import { routeResource } from './router.js';
+import { WatchEncoder } from './watch-encoder.js';
+import type { WatchSupport } from './watch-encoder.js';
 
 export interface TlsMaterial {
   readonly key: string;
   readonly cert: string;
-  /** CA bundle used to verify client certificates. */
+  /** CA bundle client certificates must chain to. */
   readonly ca: string;
 }
 
 export interface ApiServerOptions {
   readonly endpoints: readonly Endpoint[];
-  /** The schema registry, built on first use (building it costs start-up time). */
-  readonly schemas: () => SchemaRegistry;
+  /** This server's schema registry (built-in kinds plus those registered at runtime). */
+  readonly schemas: SchemaRegistry;
   readonly features: FeatureGateReader;
   readonly version: JsonObject;
   readonly health: HealthChecks;
   readonly log: Logger;
+  readonly authenticator: Authenticator;
+  readonly authorizer: Authorizer;
+  readonly audit?: AuditSink;
+  /** Default: upstream's 400 non-mutating, 200 mutating. */
+  readonly inFlight?: InFlightLimits;
+  /** `--request-timeout` (default 60 s). */
+  readonly requestTimeoutMs?: number;
+  /** Interval of watch BOOKMARK events (default 60 s). */
+  readonly watchBookmarkIntervalMs?: number;
 }
+
+const rootPaths = [
+  '/api',
+  '/api/v1',
+  '/apis',
+  '/healthz',
+  '/livez',
+  '/openapi/v2',
+  '/openapi/v3',
+  '/readyz',
+  '/version',
+];
 
 export class ApiServer {
   readonly #o: ApiServerOptions;
@@ -46,22 +92,71 @@ export class ApiServer {
   readonly #openapi: OpenApiHandler;
   readonly #shutdown = new AbortController();
   readonly #inflight = new Set<Promise<void>>();
+  readonly #chain: (ctx: RequestContext) => Promise<void>;
+  readonly #watch: WatchSupport;
+  #resources: readonly ResourceInfo[] = [];
   #server: Http2SecureServer | undefined;
   #address = '127.0.0.1:6443';
 
   constructor(o: ApiServerOptions) {
     this.#o = o;
-    // Every in-flight resource request listens for shutdown: many concurrent watches are normal.
+    this.#watch = { encoder: new WatchEncoder(), bookmarkIntervalMs: o.watchBookmarkIntervalMs ?? 60_000 };
+    // Every in-flight request listens for shutdown: many concurrent watches are normal.
     setMaxListeners(0, this.#shutdown.signal);
-    for (const e of o.endpoints)
-      this.#endpoints.set(`${e.info.group}/${e.info.version}/${e.info.resource}`, e);
-    const resources = (): ResourceInfo[] => o.endpoints.map((e) => e.info);
-    this.#discovery = new DiscoveryHandler({ resources, serverAddress: () => this.#address });
+    for (const e of o.endpoints) this.#endpoints.set(endpointKey(e.info), e);
+    this.#refreshResources();
+    this.#discovery = new DiscoveryHandler({
+      resources: () => this.#resources,
+      serverAddress: () => this.#address,
+    });
     this.#openapi = new OpenApiHandler(() => ({
-      registry: o.schemas(),
-      resources: resources(),
+      registry: o.schemas,
+      resources: this.#resources,
       version: { gitVersion: typeof o.version['gitVersion'] === 'string' ? o.version['gitVersion'] : '' },
     }));
+    const filters: Filter[] = [
+      withAuditInit,
+      withRequestDeadline(o.requestTimeoutMs ?? 60_000),
+      withAuthentication(o.authenticator, o.log),
+      withAudit(o.audit),
+      withImpersonation(o.authorizer),
+      withMaxInFlight(o.inFlight ?? { nonMutating: 400, mutating: 200 }),
+      withAuthorization(o.authorizer),
+    ];
+    this.#chain = buildChain(filters, (ctx) => this.#dispatch(ctx));
+  }
+
+  /** How many watch events were serialized (each once per type, version and format). */
+  get watchEncodings(): number {
+    return this.#watch.encoder.encodings;
+  }
+
+  /** The schema registry of this server (runtime-registered kinds add their definitions here). */
+  get schemas(): SchemaRegistry {
+    return this.#o.schemas;
+  }
+
+  /** Serves a resource from now on (replacing one at the same group/version/resource). */
+  addEndpoint(endpoint: Endpoint): void {
+    this.#endpoints.set(endpointKey(endpoint.info), endpoint);
+    this.#changed();
+  }
+
+  /** Stops serving a resource; returns false when it was not served. */
+  removeEndpoint(info: Pick<ResourceInfo, 'group' | 'version' | 'resource'>): boolean {
+    const removed = this.#endpoints.delete(endpointKey(info));
+    if (removed) this.#changed();
+    return removed;
+  }
+
+  #changed(): void {
+    this.#refreshResources();
+    this.#discovery.invalidate();
+    this.#openapi.invalidate();
+  }
+
+  #refreshResources(): void {
+    this.#resources = [...this.#endpoints.values()].map((e) => e.info);
   }
 
   /** Handles one request (also usable without a socket, e.g. from tests). */
@@ -77,71 +172,74 @@ export class ApiServer {
   };
 
   async #serve(req: Http2ServerRequest, res: Http2ServerResponse): Promise<void> {
-    const started = process.hrtime.bigint();
+    const received = process.hrtime.bigint();
     res.once('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const ms = Number(process.hrtime.bigint() - received) / 1e6;
       this.#o.log.v(4, `${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
     });
+    const closed = new AbortController();
+    const abort = (): void => closed.abort();
+    res.once('close', abort);
+    this.#shutdown.signal.addEventListener('abort', abort, { once: true });
     try {
       // Checked before URL parsing, which would resolve `..` segments into another path.
       const path = decodedRequestPath(req.url);
       const url = new URL(req.url, 'https://localhost');
-      const parts = path.split('/').filter((x) => x.length > 0);
-      if (await handleHealth(res, url, this.#o.health, this.#shutdown.signal.aborted)) return;
-      if (url.pathname === '/version' || url.pathname === '/version/') {
-        writeObject(res, 200, this.#o.version);
-        return;
-      }
-      if (url.pathname.startsWith('/openapi/') || url.pathname === '/swagger-2.0.0.pb-v1') {
-        if (await this.#openapi.handle(req, res, url)) return;
-      }
       const info = parseRequestInfo(req.method, url, path);
-      if (!info.isResourceRequest) {
-        if (this.#discovery.handle(req, res, parts)) return;
-        if (url.pathname === '/') {
-          writeObject(res, 200, {
-            paths: [
-              '/api',
-              '/api/v1',
-              '/apis',
-              '/healthz',
-              '/livez',
-              '/openapi/v2',
-              '/openapi/v3',
-              '/readyz',
-              '/version',
-            ],
-          });
-          return;
-        }
-        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end('404 page not found\n');
+      await this.#chain({
+        req,
+        res,
+        method: req.method,
+        url,
+        path,
+        info,
+        audit: { id: '', annotations: new Map() },
+        longRunning: isLongRunning(info),
+        signal: closed.signal,
+        received,
+      });
+    } catch (err) {
+      writeChainError(res, err);
+    } finally {
+      this.#shutdown.signal.removeEventListener('abort', abort);
+    }
+  }
+
+  async #dispatch(ctx: RequestContext): Promise<void> {
+    const { req, res, url, info } = ctx;
+    if (await handleHealth(res, url, this.#o.health, this.#shutdown.signal.aborted)) return;
+    if (url.pathname === '/version' || url.pathname === '/version/') {
+      writeObject(res, 200, this.#o.version);
+      return;
+    }
+    if (url.pathname.startsWith('/openapi/') || url.pathname === '/swagger-2.0.0.pb-v1') {
+      if (await this.#openapi.handle(req, res, url)) return;
+    }
+    if (!info.isResourceRequest) {
+      const parts = ctx.path.split('/').filter((x) => x.length > 0);
+      if (this.#discovery.handle(req, res, parts)) return;
+      if (url.pathname === '/') {
+        writeObject(res, 200, { paths: rootPaths });
         return;
       }
-      const endpoint = this.#endpoints.get(`${info.group}/${info.version}/${info.resource}`);
-      if (endpoint === undefined) throw apiErrors.notFoundPath();
-      const closed = new AbortController();
-      const onClose = (): void => closed.abort();
-      res.once('close', onClose);
-      const onShutdown = (): void => closed.abort();
-      this.#shutdown.signal.addEventListener('abort', onShutdown, { once: true });
-      try {
-        await routeResource({
-          req,
-          res,
-          url,
-          request: info,
-          endpoint,
-          schemas: this.#o.schemas(),
-          features: this.#o.features,
-          signal: closed.signal,
-        });
-      } finally {
-        this.#shutdown.signal.removeEventListener('abort', onShutdown);
-      }
-    } catch (err) {
-      writeError(res, err);
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('404 page not found\n');
+      return;
     }
+    const endpoint = this.#endpoints.get(endpointKey(info));
+    if (endpoint === undefined) throw apiErrors.notFoundPath();
+    await routeResource({
+      req,
+      res,
+      url,
+      request: info,
+      endpoint,
+      schemas: this.#o.schemas,
+      features: this.#o.features,
+      signal: ctx.signal,
+      user: userOf(ctx),
+      watch: this.#watch,
+    });
   }
 
   async listen(o: { host: string; port: number; tls: TlsMaterial }): Promise<number> {
@@ -150,6 +248,8 @@ export class ApiServer {
       cert: o.tls.cert,
       ca: o.tls.ca,
       allowHTTP1: true,
+      // Certificates are asked for and verified against `ca`; the chain's authentication stage
+      // refuses one that did not verify (401) and treats a request without one as anonymous.
       requestCert: true,
       rejectUnauthorized: false,
       settings: { maxConcurrentStreams: 250 },
@@ -179,4 +279,21 @@ export class ApiServer {
     // Sessions still open (idle keep-alive) would hold close() forever.
     await Promise.race([closed, new Promise((r) => setTimeout(r, 100).unref())]);
   }
+}
+
+function writeChainError(res: ServerResponseLike, err: unknown): void {
+  if (!(err instanceof ChainResponseError)) {
+    writeError(res, err);
+    return;
+  }
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(err.code, {
+    ...err.headers,
+    'content-type': 'text/plain; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(err.message);
 }

@@ -184,6 +184,16 @@ export const apiErrors = {
     const subject = name === '' ? groupResourceString(gr) : `${groupResourceString(gr)} "${name}"`;
     return new StatusError(403, 'Forbidden', `${subject} is forbidden: ${reason}`, grDetails(gr, name));
   },
+  /** A 403 for a request the authorizer did not allow (upstream NewForbidden with the authorizer's text). */
+  forbiddenRequest(gr: GroupResource, name: string, message: string): StatusError {
+    if (gr.group === '' && gr.resource === '') {
+      return new StatusError(403, 'Forbidden', `forbidden: ${message}`, {});
+    }
+    return apiErrors.forbidden(gr, name, message);
+  },
+  unauthorized(): StatusError {
+    return new StatusError(401, 'Unauthorized', 'Unauthorized');
+  },
   notFoundPath(): StatusError {
     return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
   },

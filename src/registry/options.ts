@@ -1,4 +1,5 @@
 /** Request options the generic store understands (decoded from query parameters by the handlers). */
+import type { UserInfo } from '../machinery/user.js';
 
 export interface ListRequest {
   readonly labelSelector?: string;
@@ -22,8 +23,12 @@ export interface DeleteRequest {
   readonly propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   readonly orphanDependents?: boolean;
   readonly dryRun: boolean;
+  /** Who asks (admission sees it). */
+  readonly user: UserInfo;
 }
 
 export interface WriteRequest {
   readonly dryRun: boolean;
+  /** Who asks (admission sees it). */
+  readonly user: UserInfo;
 }

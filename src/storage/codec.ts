@@ -25,7 +25,7 @@ export function decodeObject(kv: KeyValue): KubeObject {
   const text = Buffer.from(kv.value.buffer, kv.value.byteOffset, kv.value.byteLength).toString('utf8');
   const parsed: unknown = JSON.parse(text);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new StorageError('InvalidObject', kv.key, `stored object at ${kv.key} is not a JSON object`);
+    throw new StorageError('CorruptObject', kv.key, `stored object at ${kv.key} is not a JSON object`);
   }
   // Stored bytes were produced by encodeObject from a validated object.
   const obj = parsed as KubeObject;

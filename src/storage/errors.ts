@@ -4,7 +4,11 @@ export type StorageErrorCode =
   | 'NotFound'
   | 'KeyExists'
   | 'ResourceVersionConflicts'
+  /** A uid or resourceVersion precondition did not hold (upstream: an invalid-object error). */
+  | 'PreconditionFailed'
   | 'InvalidObject'
+  /** Stored bytes that do not decode. */
+  | 'CorruptObject'
   | 'Expired'
   | 'TooLargeResourceVersion'
   | 'RequestTooLarge'

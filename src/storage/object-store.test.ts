@@ -30,7 +30,7 @@ test('preconditions and missing keys are typed errors', async () => {
   await s.create('/r/ns/a', cm('a'));
   await assert.rejects(
     s.delete('/r/ns/a', { preconditions: { uid: 'other' } }),
-    (e: unknown) => e instanceof StorageError && e.code === 'InvalidObject',
+    (e: unknown) => e instanceof StorageError && e.code === 'PreconditionFailed',
   );
   await assert.rejects(
     s.guaranteedUpdate('/r/ns/missing', (c) => c!),

@@ -42,14 +42,14 @@ function checkPreconditions(key: string, obj: KubeObject, p: Preconditions | und
   if (p === undefined) return;
   if (p.uid !== undefined && p.uid !== obj.metadata.uid) {
     throw new StorageError(
-      'InvalidObject',
+      'PreconditionFailed',
       key,
       `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`,
     );
   }
   if (p.resourceVersion !== undefined && p.resourceVersion !== obj.metadata.resourceVersion) {
     throw new StorageError(
-      'ResourceVersionConflicts',
+      'PreconditionFailed',
       key,
       `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
     );
@@ -65,11 +65,29 @@ function translateKvError(err: unknown, key: string): never {
   throw err;
 }
 
+function decodeEvent(ev: KvEvent): ObjectWatchEvent | null {
+  if (ev.type === 'put') {
+    const object = decodeObject(ev.kv);
+    if (ev.prevKv === undefined) return { type: 'ADDED', object };
+    return { type: 'MODIFIED', object, prevObject: decodeObject(ev.prevKv) };
+  }
+  if (ev.prevKv === undefined) return null;
+  const object = decodeObject(ev.prevKv);
+  object.metadata.resourceVersion = String(ev.kv.modRevision);
+  return { type: 'DELETED', object, prevObject: decodeObject(ev.prevKv) };
+}
+
 /** Objects created within this window share one lease (upstream's lease manager reuses leases too). */
 const leaseReuseSeconds = 60;
 
 export class KvObjectStore implements ObjectStore {
   readonly #kv: KvStore;
+  /**
+   * Each committed event is decoded once: the watch fan-out hands the same KvEvent to every
+   * watcher of its key, so they all receive the same object (and the API server can serialize it
+   * once). Watchers must treat event objects as read-only.
+   */
+  readonly #decoded = new WeakMap<KvEvent, ObjectWatchEvent | null>();
   readonly #leases = new Map<number, { readonly id: number; readonly until: number }>();
 
   constructor(kv: KvStore) {
@@ -248,15 +266,12 @@ export class KvObjectStore implements ObjectStore {
     }
     try {
       for await (const ev of events) {
-        if (ev.type === 'put') {
-          const object = decodeObject(ev.kv);
-          if (ev.prevKv === undefined) yield { type: 'ADDED', object };
-          else yield { type: 'MODIFIED', object, prevObject: decodeObject(ev.prevKv) };
-        } else if (ev.prevKv !== undefined) {
-          const object = decodeObject(ev.prevKv);
-          object.metadata.resourceVersion = String(ev.kv.modRevision);
-          yield { type: 'DELETED', object, prevObject: decodeObject(ev.prevKv) };
+        let decoded = this.#decoded.get(ev);
+        if (decoded === undefined) {
+          decoded = decodeEvent(ev);
+          this.#decoded.set(ev, decoded);
         }
+        if (decoded !== null) yield decoded;
       }
     } catch (err) {
       translateKvError(err, options.key);

@@ -20,6 +20,8 @@ export interface RequestOptions {
   readonly contentType?: string;
   readonly accept?: string;
   readonly headers?: Record<string, string>;
+  /** The client certificate to present: the admin's by default; 'none' sends none. */
+  readonly credentials?: { readonly cert: string; readonly key: string } | 'none';
 }
 
 export interface TestResponse {
@@ -73,7 +75,18 @@ export async function startTestServer(
           headers['content-length'] = String(Buffer.byteLength(body));
         }
         const req = request(
-          { host: '127.0.0.1', port: server.port, method, path, headers, ...agentOptions },
+          {
+            host: '127.0.0.1',
+            port: server.port,
+            method,
+            path,
+            headers,
+            ...(o.credentials === 'none'
+              ? { ca: server.pki.caCert, agent: false }
+              : o.credentials !== undefined
+                ? { ca: server.pki.caCert, ...o.credentials, agent: false }
+                : agentOptions),
+          },
           (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));

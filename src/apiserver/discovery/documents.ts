@@ -64,8 +64,9 @@ export function groupsOf(resources: readonly ResourceInfo[]): GroupVersions[] {
 }
 
 export function storageVersionHash(r: ResourceInfo): string {
+  const s = r.storageVersion ?? r;
   return createHash('sha256')
-    .update(`${r.group}/${r.version}/${r.kind}`)
+    .update(`${s.group}/${s.version}/${s.kind}`)
     .digest()
     .subarray(0, 8)
     .toString('base64');

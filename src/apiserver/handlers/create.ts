@@ -13,9 +13,12 @@ export async function handleCreate(ctx: HandlerContext): Promise<void> {
   const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req));
   const { info, store } = ctx.endpoint;
   const typed = decodeTyped({ info, schemas: ctx.schemas, body, fieldValidation });
-  const result = await store.create(ctx.request.namespace, typed.object, { dryRun: dryRun(ctx.url) });
+  const result = await store.create(ctx.request.namespace, typed.object, {
+    dryRun: dryRun(ctx.url),
+    user: ctx.user,
+  });
   const out = representObject(result.object, negotiated, {
-    convertor: store.resource.table,
+    convertor: store.table,
     includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
   });
   writeObject(ctx.res, 201, out, {

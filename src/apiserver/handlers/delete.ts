@@ -15,7 +15,10 @@ const policies = ['Orphan', 'Background', 'Foreground'] as const;
 /** DeleteOptions from the body (if any) and the query, query winning as upstream. */
 async function deleteRequestOf(ctx: HandlerContext): Promise<DeleteRequest> {
   const bytes = await readBody(ctx.req);
-  const opts: { -readonly [K in keyof DeleteRequest]: DeleteRequest[K] } = { dryRun: dryRun(ctx.url) };
+  const opts: { -readonly [K in keyof DeleteRequest]: DeleteRequest[K] } = {
+    dryRun: dryRun(ctx.url),
+    user: ctx.user,
+  };
   if (bytes.byteLength > 0) {
     const { value } = decodeBody(ctx.req.headers['content-type'], bytes);
     if (!isJsonObject(value)) throw apiErrors.badRequest('DeleteOptions must be an object');

@@ -14,7 +14,7 @@ export async function handleGet(ctx: HandlerContext): Promise<void> {
     queryString(ctx.url, 'resourceVersion'),
   );
   const body = representObject(obj, negotiated, {
-    convertor: store.resource.table,
+    convertor: store.table,
     includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
   });
   writeObject(ctx.res, 200, body, { format: negotiated.format });

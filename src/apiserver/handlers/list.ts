@@ -15,7 +15,7 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
   if (result.continue !== undefined) meta.continue = result.continue;
   if (result.remainingItemCount !== undefined) meta.remainingItemCount = result.remainingItemCount;
   const body = representList(info, result.items, meta, negotiated, {
-    convertor: store.resource.table,
+    convertor: store.table,
     includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
   });
   writeObject(ctx.res, 200, body, { format: negotiated.format });

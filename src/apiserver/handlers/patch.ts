@@ -60,10 +60,10 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
       warnings.push(...typed.warnings);
       return typed.object;
     },
-    { dryRun: dryRun(ctx.url), ...subresourceStrategy(ctx) },
+    { dryRun: dryRun(ctx.url), user: ctx.user, ...subresourceStrategy(ctx) },
   );
   const out = representObject(result.object, negotiated, {
-    convertor: store.resource.table,
+    convertor: store.table,
     includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
   });
   writeObject(ctx.res, 200, out, { format: negotiated.format, warnings: [...warnings, ...result.warnings] });

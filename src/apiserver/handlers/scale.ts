@@ -125,7 +125,7 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
       setAt(obj, scale.specReplicasPath, typeof replicas === 'number' ? replicas : 0);
       return obj;
     },
-    { dryRun: dryRun(ctx.url) },
+    { dryRun: dryRun(ctx.url), user: ctx.user },
   );
   writeObject(ctx.res, 200, scaleOf(result.object, scale), {
     format: negotiated.format,

@@ -17,10 +17,11 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
   const sub = subresourceStrategy(ctx);
   const result = await store.update(ctx.request.namespace, ctx.request.name, () => typed.object, {
     dryRun: dryRun(ctx.url),
+    user: ctx.user,
     ...sub,
   });
   const out = representObject(result.object, negotiated, {
-    convertor: store.resource.table,
+    convertor: store.table,
     includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
   });
   writeObject(ctx.res, result.created ? 201 : 200, out, {

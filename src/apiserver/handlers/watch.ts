@@ -1,4 +1,9 @@
-/** Watch: a stream of JSON watch events, one per line, over chunked HTTP/1.1 or an HTTP/2 stream. */
+/**
+ * Watch: a stream of JSON watch events, one per line, over chunked HTTP/1.1 or an HTTP/2 stream.
+ * Events come from storage in the storage version; each is converted to the served version and
+ * serialized once, the bytes shared by every watcher (Table output is per watcher: it carries
+ * column headers only in its first event). BOOKMARKs carry the store's progress.
+ */
 import { apiVersionOf } from '../../apis/resource.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { openWatch } from '../../registry/generic/watch.js';
@@ -12,8 +17,9 @@ import { listRequestOf } from './list-request.js';
 
 /** Upstream's --min-request-timeout default: watches without timeoutSeconds last 30-60 minutes. */
 const minRequestTimeoutSeconds = 1800;
-const bookmarkIntervalMs = 60_000;
 const maxTimerMs = 2 ** 31 - 1;
+
+const TICK = Symbol('bookmark tick');
 
 export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const negotiated = negotiateObject(ctx.req.headers.accept);
@@ -31,7 +37,7 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   let events: AsyncIterable<WatchEvent>;
   try {
     events = await openWatch(
-      store,
+      store.hub,
       ctx.request.namespace,
       {
         ...listRequestOf(ctx.url),
@@ -49,41 +55,61 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const res = ctx.res;
   res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
   res.flushHeaders?.();
-  let lastRV = ctx.url.searchParams.get('resourceVersion') ?? '';
+  const apiVersion = apiVersionOf(info);
   let headersSent = false;
   const includeObject = queryString(ctx.url, 'includeObject') ?? 'Metadata';
-  const encode = (ev: WatchEvent): string => {
-    let object: JsonObject = ev.object;
-    if (
-      negotiated.as === 'table' &&
-      (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED')
-    ) {
-      const obj = ev.object as KubeObject;
-      object = toTable([obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, negotiated, {
-        convertor: store.resource.table,
+  const encode = (ev: WatchEvent): string | Buffer => {
+    const data = ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED';
+    if (data && negotiated.as === 'table') {
+      const obj = store.out(ev.object as KubeObject);
+      const object = toTable([obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, negotiated, {
+        convertor: store.table,
         includeObject,
         noHeaders: headersSent,
       });
       headersSent = true;
+      return `${JSON.stringify({ type: ev.type, object })}\n`;
     }
-    return `${JSON.stringify({ type: ev.type, object })}\n`;
+    if (!data) return `${JSON.stringify(ev)}\n`;
+    return ctx.watch.encoder.encode(
+      ev.object,
+      `${ev.type} ${apiVersion}`,
+      () => `${JSON.stringify({ type: ev.type, object: store.out(ev.object as KubeObject) })}\n`,
+    );
   };
-  const bookmarkTimer = bookmarks
-    ? setInterval(() => {
-        if (lastRV === '') return;
-        const object = {
-          kind: info.kind,
-          apiVersion: apiVersionOf(info),
-          metadata: { resourceVersion: lastRV },
-        };
-        res.write(`${JSON.stringify({ type: 'BOOKMARK', object })}\n`);
-      }, bookmarkIntervalMs)
-    : undefined;
+  const bookmark = (resourceVersion: string): string => {
+    const object: JsonObject = { kind: info.kind, apiVersion, metadata: { resourceVersion } };
+    return `${JSON.stringify({ type: 'BOOKMARK', object })}\n`;
+  };
+  let tick: (() => void) | undefined;
+  const ticks = bookmarks ? setInterval(() => tick?.(), ctx.watch.bookmarkIntervalMs) : undefined;
+  const it = events[Symbol.asyncIterator]();
   try {
-    for await (const ev of events) {
-      const rv = (ev.object as KubeObject).metadata?.resourceVersion;
-      if (typeof rv === 'string') lastRV = rv;
-      if (!res.write(encode(ev))) {
+    let pending: Promise<IteratorResult<WatchEvent>> | undefined;
+    for (;;) {
+      pending ??= it.next();
+      const next = await Promise.race([
+        pending,
+        new Promise<typeof TICK>((resolve) => {
+          tick = () => resolve(TICK);
+          controller.signal.addEventListener('abort', tick, { once: true });
+        }),
+      ]);
+      if (tick !== undefined) controller.signal.removeEventListener('abort', tick);
+      tick = undefined;
+      if (controller.signal.aborted) break;
+      let chunk: string | Buffer;
+      if (next === TICK) {
+        // Idle here means every event the store committed so far has reached this watch (fan-out
+        // and history replay are synchronous, and this runs in a later macrotask than any of them),
+        // so the store's revision is this watch's progress.
+        chunk = bookmark(String(await store.hub.storage.currentRevision()));
+      } else {
+        pending = undefined;
+        if (next.done === true) break;
+        chunk = encode(next.value);
+      }
+      if (!res.write(chunk)) {
         await new Promise<void>((resolve) => {
           const done = (): void => {
             controller.signal.removeEventListener('abort', done);
@@ -97,9 +123,10 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
     }
   } finally {
     clearTimeout(timer);
-    if (bookmarkTimer !== undefined) clearInterval(bookmarkTimer);
+    if (ticks !== undefined) clearInterval(ticks);
     ctx.signal.removeEventListener('abort', onAbort);
     controller.abort();
+    await it.return?.();
     res.end();
   }
 }

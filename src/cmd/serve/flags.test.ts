@@ -43,3 +43,10 @@ test('bad flags and gates are refused with clear errors', () => {
   );
   assert.throws(() => parseServeFlags(['--feature-gates=CronJobTimeZone=false']), FeatureGateError);
 });
+
+test('--anonymous-auth is a boolean flag, on by default (issue #5)', () => {
+  assert.equal(parseServeFlags([]).anonymousAuth, true);
+  assert.equal(parseServeFlags(['--anonymous-auth=false']).anonymousAuth, false);
+  assert.equal(parseServeFlags(['--anonymous-auth', '--storage=memory']).anonymousAuth, true);
+  assert.throws(() => parseServeFlags(['--anonymous-auth=maybe']), FlagError);
+});

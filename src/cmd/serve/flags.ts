@@ -16,6 +16,8 @@ Flags:
   --storage sqlite|memory     storage backend (default sqlite)
   --sqlite-synchronous MODE   SQLite synchronous setting: FULL (default, durable), NORMAL, OFF
   --feature-gates k=v,...     Kubernetes v1.27 feature gates
+  --anonymous-auth[=BOOL]     requests without credentials are system:anonymous (default true);
+                              false: they get 401
   -v N                        log verbosity (default 0)
 `;
 
@@ -28,6 +30,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let featureGates: Record<string, boolean> = {};
   let verbosity = 0;
   let synchronous: 'FULL' | 'NORMAL' | 'OFF' | undefined;
+  let anonymousAuth = true;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const eq = arg.indexOf('=');
@@ -76,6 +79,15 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       case 'feature-gates':
         featureGates = { ...featureGates, ...FeatureGates.parse(value()) };
         break;
+      case 'anonymous-auth': {
+        // A boolean flag: bare means true; only --anonymous-auth=VALUE takes a value.
+        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
+        if (v !== 'true' && v !== 'false') {
+          throw new FlagError(`invalid argument "${v}" for "--anonymous-auth" flag: must be true or false`);
+        }
+        anonymousAuth = v === 'true';
+        break;
+      }
       case 'v':
         verbosity = Number(value());
         break;
@@ -91,6 +103,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     storage,
     featureGates,
     verbosity,
+    anonymousAuth,
     ...(kubeconfigPath !== undefined ? { kubeconfigPath } : {}),
     ...(synchronous !== undefined ? { synchronous } : {}),
   };

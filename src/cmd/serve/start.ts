@@ -6,12 +6,26 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { namespaceLifecycle } from '../../admission/namespace-lifecycle.js';
 import { builtinSchemas } from '../../apis/schema/builtin.js';
+import { ServerSchemaRegistry } from '../../apis/schema/server-registry.js';
 import { ApiServer } from '../../apiserver/server.js';
 import type { Endpoint } from '../../apiserver/endpoint.js';
+import type { Definition } from '../../apis/schema/types.js';
+import type { RegistryResource } from '../../registry/resource.js';
+import {
+  authenticatedUsersAuthorizer,
+  privilegedGroupAuthorizer,
+  publicInfoAuthorizer,
+} from '../../auth/builtin-authorizers.js';
+import { unionAuthenticator } from '../../auth/union-authenticator.js';
+import { unionAuthorizer } from '../../auth/union-authorizer.js';
+import { refuseUnverifiableCredentials } from '../../auth/unsupported-credentials.js';
+import { x509Authenticator } from '../../auth/x509.js';
 import { StatusError } from '../../machinery/errors.js';
 import { FeatureGates } from '../../machinery/features.js';
+import { serverUser } from '../../machinery/user.js';
 import { resourcePrefix } from '../../registry/generic/keys.js';
 import { GenericStore } from '../../registry/generic/store.js';
+import { VersionedStore, servedVersionsOf } from '../../registry/versioned-store.js';
 import { ObjectCache } from '../../storage/object-cache.js';
 import { KvObjectStore } from '../../storage/object-store.js';
 import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
@@ -41,6 +55,10 @@ export interface ServerOptions {
   readonly synchronous?: 'FULL' | 'NORMAL' | 'OFF';
   /** Run the built-in controllers in-process (default true); tests of raw API semantics turn them off. */
   readonly controllers?: boolean;
+  /** `--anonymous-auth`: requests without credentials are system:anonymous (default true). */
+  readonly anonymousAuth?: boolean;
+  /** Interval of watch BOOKMARK events (default 60 s; tests shorten it). */
+  readonly watchBookmarkIntervalMs?: number;
 }
 
 export interface RunningServer {
@@ -48,6 +66,17 @@ export interface RunningServer {
   readonly port: number;
   readonly kubeconfigPath: string;
   readonly pki: Pki;
+  /** The API server itself. */
+  readonly api: ApiServer;
+  /**
+   * Resources served from now on or no longer (the seam custom resources use): every served
+   * version of `resource` with its schema definitions; discovery and OpenAPI follow at once.
+   * Stored objects stay when a resource is removed.
+   */
+  readonly resources: {
+    add(resource: RegistryResource, definitions?: readonly Definition[]): void;
+    remove(resource: RegistryResource, definitions?: readonly string[]): void;
+  };
   /** Drains requests, ends watches and closes the store. */
   close(): Promise<void>;
 }
@@ -77,18 +106,40 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const namespaceCache = new ObjectCache(storage, namespacePrefix);
   const cacheRun = namespaceCache.run(background.signal);
   const admission = namespaceLifecycle((name) => namespaceCache.get(namespacePrefix + name));
+  /** The endpoints of one stored resource: one per served version, over one generic store. */
+  const endpointsOf = (resource: RegistryResource): { store: GenericStore; endpoints: Endpoint[] } => {
+    const store = new GenericStore({ resource, storage, features, admission });
+    const endpoints = servedVersionsOf(resource).map((version) => ({
+      info: version.info,
+      store: new VersionedStore(store, version),
+    }));
+    return { store, endpoints };
+  };
   const endpoints: Endpoint[] = [];
   for (const resource of servedResources()) {
-    const store = new GenericStore({ resource, storage, features, admission });
-    if (resource.info.group === '') stores.set(resource.info.resource, store);
-    endpoints.push({ info: resource.info, store });
+    const built = endpointsOf(resource);
+    if (resource.info.group === '') stores.set(resource.info.resource, built.store);
+    endpoints.push(...built.endpoints);
   }
   await ensureNamespaces(namespaces());
+  const schemas = new ServerSchemaRegistry(builtinSchemas);
 
   const server = new ApiServer({
     endpoints,
-    schemas: builtinSchemas,
+    schemas,
     features,
+    authenticator: unionAuthenticator({
+      authenticators: [x509Authenticator(), refuseUnverifiableCredentials()],
+      anonymous: o.anonymousAuth ?? true,
+    }),
+    authorizer: unionAuthorizer([
+      privilegedGroupAuthorizer(),
+      publicInfoAuthorizer(),
+      authenticatedUsersAuthorizer(),
+    ]),
+    ...(o.watchBookmarkIntervalMs !== undefined
+      ? { watchBookmarkIntervalMs: o.watchBookmarkIntervalMs }
+      : {}),
     version: versionInfo(),
     health: {
       livez: [],
@@ -123,6 +174,17 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     port,
     kubeconfigPath,
     pki,
+    api: server,
+    resources: {
+      add(resource, definitions = []) {
+        schemas.add(definitions);
+        for (const e of endpointsOf(resource).endpoints) server.addEndpoint(e);
+      },
+      remove(resource, definitions = []) {
+        for (const v of servedVersionsOf(resource)) server.removeEndpoint(v.info);
+        schemas.remove(definitions);
+      },
+    },
     close() {
       closing ??= (async () => {
         await controllers.stop();
@@ -147,7 +209,7 @@ async function ensureNamespaces(store: GenericStore): Promise<void> {
           await store.create(
             '',
             { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
-            { dryRun: false },
+            { dryRun: false, user: serverUser },
           );
         } catch (err) {
           if (!(err instanceof StatusError && err.code === 409)) throw err;

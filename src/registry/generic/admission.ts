@@ -1,9 +1,12 @@
 /**
- * Validating admission arrives in the registry as a callback (the registry does not import
- * admission/): it runs after validation, right before the write, and throws a StatusError to deny.
+ * Admission arrives in the registry as callbacks (the registry does not import admission/):
+ * mutating admission runs before the strategy prepares and validates an object and may change it;
+ * validating admission runs after validation, right before the write. Both throw a StatusError to
+ * deny.
  */
 import type { ResourceInfo } from '../../apis/resource.js';
 import type { KubeObject } from '../../machinery/object.js';
+import type { UserInfo } from '../../machinery/user.js';
 
 export interface AdmissionAttributes {
   readonly operation: 'CREATE' | 'UPDATE' | 'DELETE';
@@ -14,6 +17,13 @@ export interface AdmissionAttributes {
   readonly object?: KubeObject;
   readonly oldObject?: KubeObject;
   readonly dryRun: boolean;
+  /** Who asks. */
+  readonly user: UserInfo;
 }
 
 export type ValidatingAdmission = (attrs: AdmissionAttributes) => Promise<void>;
+
+/** May change `attrs.object` in place (creates and updates). */
+export type MutatingAdmission = (
+  attrs: AdmissionAttributes & { readonly object: KubeObject },
+) => Promise<void>;

@@ -1,3 +1,4 @@
+import { serverUser } from '../../machinery/user.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FeatureGates } from '../../machinery/features.js';
@@ -20,7 +21,7 @@ test('an unconditional update retried after a concurrent write still applies (no
     storage: new KvObjectStore(createMemoryKv()),
     features: new FeatureGates(),
   });
-  await s.create('ns', cm('race', { v: '0' }), { dryRun: false });
+  await s.create('ns', cm('race', { v: '0' }), { dryRun: false, user: serverUser });
   // A PUT body without resourceVersion; the handler hands the same object to every attempt.
   const body = cm('race', { v: 'put' });
   let calls = 0;
@@ -31,11 +32,11 @@ test('an unconditional update retried after a concurrent write still applies (no
       calls++;
       if (calls === 1) {
         // Another writer commits between this attempt's read and its write.
-        await s.update('ns', 'race', () => cm('race', { v: 'other' }), { dryRun: false });
+        await s.update('ns', 'race', () => cm('race', { v: 'other' }), { dryRun: false, user: serverUser });
       }
       return body;
     },
-    { dryRun: false },
+    { dryRun: false, user: serverUser },
   );
   assert.equal(calls, 2);
   assert.deepEqual(result.object.data, { v: 'put' });
@@ -49,7 +50,7 @@ test('a delete that races a concurrent update is retried instead of answering 40
   await s.create(
     'ns',
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'r' }, data: { a: '0' } },
-    { dryRun: false },
+    { dryRun: false, user: serverUser },
   );
   // Interleave: many updates while deleting.
   const updates = Array.from({ length: 20 }, (_, i) =>
@@ -57,7 +58,7 @@ test('a delete that races a concurrent update is retried instead of answering 40
       .guaranteedUpdate(s.key('ns', 'r'), (cur) => ({ ...cur!, data: { a: String(i) } }))
       .catch(() => undefined),
   );
-  const deleted = await s.delete('ns', 'r', { dryRun: false });
+  const deleted = await s.delete('ns', 'r', { dryRun: false, user: serverUser });
   await Promise.all(updates);
   assert.equal(deleted.deleted, true);
   await kv.close();

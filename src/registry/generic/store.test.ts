@@ -1,3 +1,4 @@
+import { serverUser } from '../../machinery/user.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { StatusError } from '../../machinery/errors.js';
@@ -23,31 +24,37 @@ const cm = (meta: Record<string, unknown>): KubeObject =>
 
 test('a generateName collision answers 500 ServerTimeout as upstream, so clients retry', async () => {
   const s = store(() => 'fixed-name');
-  await s.create('ns', cm({ generateName: 'fixed-' }), { dryRun: false });
-  await assert.rejects(s.create('ns', cm({ generateName: 'fixed-' }), { dryRun: false }), (e: unknown) => {
-    assert.ok(e instanceof StatusError);
-    assert.deepEqual(e.status, {
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: 'The POST operation against ConfigMap could not be completed at this time, please try again.',
-      reason: 'ServerTimeout',
-      details: { name: 'POST', kind: 'ConfigMap' },
-      code: 500,
-    });
-    return true;
-  });
+  await s.create('ns', cm({ generateName: 'fixed-' }), { dryRun: false, user: serverUser });
+  await assert.rejects(
+    s.create('ns', cm({ generateName: 'fixed-' }), { dryRun: false, user: serverUser }),
+    (e: unknown) => {
+      assert.ok(e instanceof StatusError);
+      assert.deepEqual(e.status, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message:
+          'The POST operation against ConfigMap could not be completed at this time, please try again.',
+        reason: 'ServerTimeout',
+        details: { name: 'POST', kind: 'ConfigMap' },
+        code: 500,
+      });
+      return true;
+    },
+  );
 });
 
 test('system fields are set on create and kept on update; a stale resourceVersion conflicts', async () => {
   const s = store();
-  const created = (await s.create('ns', cm({ name: 'a', uid: 'mine' }), { dryRun: false })).object;
+  const created = (await s.create('ns', cm({ name: 'a', uid: 'mine' }), { dryRun: false, user: serverUser }))
+    .object;
   assert.notEqual(created.metadata.uid, 'mine');
   assert.match(created.metadata.creationTimestamp ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   const updated = (
     await s.update('ns', 'a', () => cm({ name: 'a', resourceVersion: created.metadata.resourceVersion! }), {
       dryRun: false,
+      user: serverUser,
     })
   ).object;
   assert.equal(updated.metadata.uid, created.metadata.uid);
@@ -55,6 +62,7 @@ test('system fields are set on create and kept on update; a stale resourceVersio
   await assert.rejects(
     s.update('ns', 'a', () => cm({ name: 'a', resourceVersion: created.metadata.resourceVersion! }), {
       dryRun: false,
+      user: serverUser,
     }),
     (e: unknown) => e instanceof StatusError && e.code === 409,
   );
@@ -62,10 +70,13 @@ test('system fields are set on create and kept on update; a stale resourceVersio
 
 test('dry-run create and update persist nothing', async () => {
   const s = store();
-  await s.create('ns', cm({ name: 'd' }), { dryRun: true });
+  await s.create('ns', cm({ name: 'd' }), { dryRun: true, user: serverUser });
   await assert.rejects(s.get('ns', 'd'), (e: unknown) => e instanceof StatusError && e.code === 404);
-  const real = (await s.create('ns', cm({ name: 'e' }), { dryRun: false })).object;
-  await s.update('ns', 'e', () => ({ ...cm({ name: 'e' }), data: { a: 'changed' } }), { dryRun: true });
+  const real = (await s.create('ns', cm({ name: 'e' }), { dryRun: false, user: serverUser })).object;
+  await s.update('ns', 'e', () => ({ ...cm({ name: 'e' }), data: { a: 'changed' } }), {
+    dryRun: true,
+    user: serverUser,
+  });
   const after = await s.get('ns', 'e');
   assert.deepEqual(after['data'], { a: 'b' });
   assert.equal(after.metadata.resourceVersion, real.metadata.resourceVersion);
@@ -78,11 +89,11 @@ test('after compaction an old continue token is 410 Expired and an old watch get
     storage: new KvObjectStore(kv),
     features: new FeatureGates(),
   });
-  for (const name of ['a', 'b', 'c']) await s.create('ns', cm({ name }), { dryRun: false });
+  for (const name of ['a', 'b', 'c']) await s.create('ns', cm({ name }), { dryRun: false, user: serverUser });
   const page = await s.list('ns', { limit: 1 });
   assert.ok(page.continue);
   const oldRv = page.resourceVersion;
-  await s.create('ns', cm({ name: 'd' }), { dryRun: false });
+  await s.create('ns', cm({ name: 'd' }), { dryRun: false, user: serverUser });
   await kv.compact(await kv.currentRevision());
   await assert.rejects(s.list('ns', { limit: 1, continue: page.continue }), (e: unknown) => {
     assert.ok(e instanceof StatusError);

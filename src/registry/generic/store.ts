@@ -13,7 +13,7 @@ import type { ObjectStore } from '../../storage/interfaces.js';
 import type { DeleteRequest, ListRequest, WriteRequest } from '../options.js';
 import type { RegistryResource } from '../resource.js';
 import type { FeatureGateReader, RESTStrategy, StrategyContext } from '../strategy.js';
-import type { ValidatingAdmission } from './admission.js';
+import type { AdmissionAttributes, MutatingAdmission, ValidatingAdmission } from './admission.js';
 import { collectionPrefix, objectKey } from './keys.js';
 import { fillSystemFields, formatTime, generateName } from './metadata.js';
 import { buildPredicate } from './predicate.js';
@@ -25,6 +25,7 @@ export interface GenericStoreOptions {
   readonly storage: ObjectStore;
   readonly features: FeatureGateReader;
   readonly admission?: ValidatingAdmission;
+  readonly mutatingAdmission?: MutatingAdmission;
   readonly clock?: () => Date;
   /** Name generator for generateName (default: upstream's 5 random characters). */
   readonly generateName?: (base: string) => string;
@@ -59,6 +60,7 @@ export class GenericStore {
   readonly #storage: ObjectStore;
   readonly #features: FeatureGateReader;
   readonly #admission: ValidatingAdmission | undefined;
+  readonly #mutating: MutatingAdmission | undefined;
   readonly #clock: () => Date;
   readonly #generateName: (base: string) => string;
 
@@ -67,6 +69,7 @@ export class GenericStore {
     this.#storage = o.storage;
     this.#features = o.features;
     this.#admission = o.admission;
+    this.#mutating = o.mutatingAdmission;
     this.#clock = o.clock ?? (() => new Date());
     this.#generateName = o.generateName ?? generateName;
   }
@@ -170,10 +173,18 @@ export class GenericStore {
   }
 
   /** Everything of a create up to (not including) the write: returns the object to store and warnings. */
-  async #prepareCreate(namespace: string, obj: KubeObject, dryRun: boolean): Promise<string[]> {
+  async #prepareCreate(namespace: string, obj: KubeObject, req: WriteRequest): Promise<string[]> {
     const strategy = this.resource.strategy;
     const ctx = this.#ctx(namespace);
     this.#checkNamespace(obj, namespace);
+    await this.#mutate({
+      operation: 'CREATE',
+      subresource: '',
+      namespace,
+      name: obj.metadata.name ?? '',
+      object: obj,
+      ...req,
+    });
     delete obj.metadata.deletionTimestamp;
     delete obj.metadata.deletionGracePeriodSeconds;
     // System fields come first (upstream fills them in the handler): strategies such as Job's
@@ -194,13 +205,34 @@ export class GenericStore {
       namespace,
       name: obj.metadata.name ?? '',
       object: obj,
-      dryRun,
+      dryRun: req.dryRun,
+      user: req.user,
     });
     return warnings;
   }
 
+  /** Mutating admission of a create or update (the object may change in place). */
+  async #mutate(
+    a: Omit<AdmissionAttributes, 'resource' | 'dryRun' | 'user'> & {
+      readonly object: KubeObject;
+    } & WriteRequest,
+  ): Promise<void> {
+    if (this.#mutating === undefined) return;
+    await this.#mutating({
+      operation: a.operation,
+      resource: this.resource.info,
+      subresource: a.subresource,
+      namespace: a.namespace,
+      name: a.name,
+      object: a.object,
+      ...(a.oldObject !== undefined ? { oldObject: a.oldObject } : {}),
+      dryRun: a.dryRun,
+      user: a.user,
+    });
+  }
+
   async create(namespace: string, obj: KubeObject, req: WriteRequest): Promise<WriteResult> {
-    const warnings = await this.#prepareCreate(namespace, obj, req.dryRun);
+    const warnings = await this.#prepareCreate(namespace, obj, req);
     const name = obj.metadata.name ?? '';
     if (req.dryRun) {
       if ((await this.#storage.get(this.key(namespace, name))) !== undefined) {
@@ -259,7 +291,7 @@ export class GenericStore {
           throw apiErrors.badRequest('the name of the object does not match the name on the URL');
         }
         delete obj.metadata.resourceVersion;
-        warnings = await this.#prepareCreate(namespace, obj, req.dryRun);
+        warnings = await this.#prepareCreate(namespace, obj, req);
         created = true;
         return obj;
       }
@@ -292,6 +324,16 @@ export class GenericStore {
       } else delete obj.metadata.deletionGracePeriodSeconds;
       if (old.generation !== undefined) obj.metadata.generation = old.generation;
       else delete obj.metadata.generation;
+      await this.#mutate({
+        operation: 'UPDATE',
+        subresource: req.subresource ?? '',
+        namespace,
+        name,
+        object: obj,
+        oldObject: current,
+        dryRun: req.dryRun,
+        user: req.user,
+      });
       strategy.prepareForUpdate(ctx, obj, current);
       const errs: FieldError[] = [
         ...validateObjectMetaUpdate(obj.metadata, current.metadata),
@@ -313,6 +355,7 @@ export class GenericStore {
         object: obj,
         oldObject: current,
         dryRun: req.dryRun,
+        user: req.user,
       });
       // Removing the last finalizer of an object being deleted completes the deletion.
       deleteAfter =
@@ -353,7 +396,7 @@ export class GenericStore {
       } catch (err) {
         const raced =
           err instanceof StorageError &&
-          err.code === 'ResourceVersionConflicts' &&
+          (err.code === 'ResourceVersionConflicts' || err.code === 'PreconditionFailed') &&
           req.preconditions?.resourceVersion === undefined;
         if (!raced || attempt >= 16) throw translateStorageError(err, this.#gr, name, 'delete');
       }
@@ -390,6 +433,7 @@ export class GenericStore {
       name,
       oldObject: current,
       dryRun: req.dryRun,
+      user: req.user,
     });
     if (hasFinalizers || grace > 0 || keep) {
       return await this.#markDeleting(key, current, grace, req);

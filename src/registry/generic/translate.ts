@@ -14,16 +14,15 @@ export function translateStorageError(err: unknown, gr: GroupResource, name: str
     case 'KeyExists':
       return op === 'create' ? apiErrors.alreadyExists(gr, name) : apiErrors.modifiedConflict(gr, name);
     case 'ResourceVersionConflicts':
-      return err.message.startsWith('Precondition failed')
-        ? apiErrors.conflict(gr, name, err.message)
-        : apiErrors.modifiedConflict(gr, name);
+      return apiErrors.modifiedConflict(gr, name);
+    case 'PreconditionFailed':
+      return apiErrors.conflict(gr, name, err.message);
     case 'InvalidObject':
-      // Otherwise upstream's store returns a plain error, which ErrorToAPIStatus turns into a 500
-      // with no reason and the bare message (e.g. a create with resourceVersion set).
-      if (err.message.startsWith('Precondition failed')) return apiErrors.conflict(gr, name, err.message);
-      return err.message.startsWith('stored object')
-        ? apiErrors.internal(err)
-        : new StatusError(500, '', err.message);
+      // Upstream's store returns a plain error, which ErrorToAPIStatus turns into a 500 with no
+      // reason and the bare message (e.g. a create with resourceVersion set).
+      return new StatusError(500, '', err.message);
+    case 'CorruptObject':
+      return apiErrors.internal(err);
     case 'Expired':
       return apiErrors.resourceExpired(
         op === 'watch' ? err.message : 'The resourceVersion for the provided list is too old.',

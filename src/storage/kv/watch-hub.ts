@@ -30,6 +30,12 @@ export interface WatchHubOptions {
    * finish a revision).
    */
   readonly replayPageSize?: number | undefined;
+  /**
+   * Events a watcher may hold undelivered (default 10,000): a watcher whose consumer falls further
+   * behind is closed (its iterator ends) instead of buffering without bound, as upstream's watch
+   * cache terminates watchers that cannot keep up; clients watch again from their last revision.
+   */
+  readonly maxQueuedEvents?: number | undefined;
 }
 
 type Waiter = (result: IteratorResult<KvEvent>) => void;
@@ -41,6 +47,7 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
   readonly #withPrevKv: boolean;
   readonly #source: WatchHistorySource;
   readonly #pageSize: number;
+  readonly #maxQueued: number;
   readonly #unregister: (w: Watcher) => void;
   readonly #signal: AbortSignal | undefined;
   #queue: KvEvent[] = [];
@@ -61,12 +68,14 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
     currentRevision: number,
     source: WatchHistorySource,
     pageSize: number,
+    maxQueued: number,
     unregister: (w: Watcher) => void,
   ) {
     this.#span = keySpan(options.key, options.end);
     this.#withPrevKv = options.prevKv === true;
     this.#source = source;
     this.#pageSize = pageSize;
+    this.#maxQueued = maxQueued;
     this.#unregister = unregister;
     this.#nextRev = startRevision;
     this.#replayFrom = startRevision <= currentRevision ? startRevision : null;
@@ -90,9 +99,12 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
     if (this.#done) return;
     if (this.#replayFrom !== null) {
       for (const ev of events) if (spanHas(this.#span, ev.kv.key)) this.#pendingLive.push(ev);
+      if (this.#pendingLive.length > this.#maxQueued) this.#finish(false);
       return;
     }
     this.#enqueueNew(events);
+    // A consumer this far behind is stalled: end the watch rather than hold events for it.
+    if (this.#queue.length - this.#head > this.#maxQueued) this.#finish(false);
     this.#wake();
   }
 
@@ -197,9 +209,11 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
 export class WatchHub {
   readonly #watchers = new Set<Watcher>();
   readonly #pageSize: number;
+  readonly #maxQueued: number;
 
   constructor(options: WatchHubOptions = {}) {
     this.#pageSize = Math.max(1, options.replayPageSize ?? 500);
+    this.#maxQueued = Math.max(1, options.maxQueuedEvents ?? 10_000);
   }
 
   /** Number of active watchers (for metrics and tests). */
@@ -216,8 +230,14 @@ export class WatchHub {
       options.startRevision !== undefined && options.startRevision > 0
         ? options.startRevision
         : currentRevision + 1;
-    const watcher = new Watcher(options, start, currentRevision, source, this.#pageSize, (w) =>
-      this.#watchers.delete(w),
+    const watcher = new Watcher(
+      options,
+      start,
+      currentRevision,
+      source,
+      this.#pageSize,
+      this.#maxQueued,
+      (w) => this.#watchers.delete(w),
     );
     if (!watcher.ended) this.#watchers.add(watcher);
     return watcher;

@@ -31,6 +31,8 @@ export interface MemoryKvOptions extends MaintenanceSettings {
   readonly onError?: (error: unknown) => void;
   /** Events a watch catching up reads from history per step (default 500). */
   readonly watchReplayPageSize?: number;
+  /** Undelivered events after which a stalled watcher is closed (default 10,000). */
+  readonly watchMaxQueuedEvents?: number;
 }
 
 interface LeaseEntry {
@@ -73,7 +75,10 @@ class MemoryKv implements KvStore {
 
   constructor(options: MemoryKvOptions) {
     const onError = options.onError ?? ((error: unknown) => console.error('memory kv:', error));
-    this.#hub = new WatchHub({ replayPageSize: options.watchReplayPageSize });
+    this.#hub = new WatchHub({
+      replayPageSize: options.watchReplayPageSize,
+      maxQueuedEvents: options.watchMaxQueuedEvents,
+    });
     this.#maintenance = startMaintenance(options, {
       currentRevision: () => this.#rev,
       compactedRevision: () => this.#compacted,

@@ -48,6 +48,8 @@ export interface SqliteKvOptions extends MaintenanceSettings {
   readonly onError?: (error: unknown) => void;
   /** Events a watch catching up reads from history per step (default 500). */
   readonly watchReplayPageSize?: number;
+  /** Undelivered events after which a stalled watcher is closed (default 10,000). */
+  readonly watchMaxQueuedEvents?: number;
 }
 
 class SqliteKv implements KvStore {
@@ -97,7 +99,10 @@ class SqliteKv implements KvStore {
   constructor(db: Database.Database, options: SqliteKvOptions) {
     this.#db = db;
     this.#stmts = new SqliteStatements(db);
-    this.#hub = new WatchHub({ replayPageSize: options.watchReplayPageSize });
+    this.#hub = new WatchHub({
+      replayPageSize: options.watchReplayPageSize,
+      maxQueuedEvents: options.watchMaxQueuedEvents,
+    });
     this.#rev = this.#committedRev = this.#stmts.meta('rev');
     this.#compacted = this.#stmts.meta('compact');
     this.#onError = options.onError ?? ((error: unknown) => console.error('sqlite kv:', error));

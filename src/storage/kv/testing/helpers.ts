@@ -4,6 +4,7 @@ import type { KvEvent, KvStore } from '../types.js';
 /** Settings a case may ask of the store it opens (every backend honours them). */
 export interface OpenKvOptions {
   readonly watchReplayPageSize?: number;
+  readonly watchMaxQueuedEvents?: number;
 }
 
 export type OpenKv = (options?: OpenKvOptions) => Promise<KvStore>;

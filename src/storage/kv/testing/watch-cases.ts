@@ -7,6 +7,22 @@ import type { OpenKv } from './helpers.js';
 import { EventReader, bytes, describeEvent, text, withKv } from './helpers.js';
 
 export function registerWatchCases(open: OpenKv): void {
+  void it('closes a watcher whose consumer stalls past the queue bound; others keep going', async () => {
+    const kv = await open({ watchMaxQueuedEvents: 5 });
+    try {
+      const stalled = kv.watch({ key: '/', end: prefixEnd('/') })[Symbol.asyncIterator]();
+      const healthy = new EventReader(kv.watch({ key: '/', end: prefixEnd('/') }));
+      for (let i = 0; i < 8; i++) {
+        await kv.create(`/k${i}`, bytes('v'));
+        assert.equal(describeEvent((await healthy.take(1))[0]!), `put /k${i}@${i + 1}`);
+      }
+      // The stalled watcher held more than 5 undelivered events: it ended, holding nothing.
+      assert.deepEqual(await stalled.next(), { done: true, value: undefined });
+    } finally {
+      await kv.close();
+    }
+  });
+
   void it('replays history from a past revision with prevKv, then continues live', () =>
     withKv(open, async (kv) => {
       await kv.create('/a', bytes('1')); // 1

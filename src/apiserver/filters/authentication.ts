@@ -1,0 +1,30 @@
+/**
+ * Authentication (upstream WithAuthentication): the authenticator names the user from the
+ * request's credentials; a request whose credentials do not verify gets 401 Unauthorized. The
+ * Authorization header is not passed further down.
+ */
+import type { Authenticator } from '../../auth/authenticator.js';
+import { apiErrors } from '../../machinery/errors.js';
+import type { Logger } from '../../util/log.js';
+import type { Filter } from '../context.js';
+import { clientCertificate } from './tls-peer.js';
+
+export function withAuthentication(authenticator: Authenticator, log: Logger): Filter {
+  return async (ctx, next) => {
+    const certificate = clientCertificate(ctx.req);
+    const authorization = ctx.req.headers.authorization;
+    const result = await authenticator.authenticate({
+      ...(certificate !== undefined ? { certificate } : {}),
+      ...(authorization !== undefined ? { authorization } : {}),
+    });
+    if (result.kind !== 'authenticated') {
+      log.v(
+        2,
+        `unable to authenticate the request ${ctx.audit.id}: ${result.kind === 'failed' ? result.reason : 'no credentials'}`,
+      );
+      throw apiErrors.unauthorized();
+    }
+    delete ctx.req.headers.authorization;
+    return next({ ...ctx, user: result.user });
+  };
+}

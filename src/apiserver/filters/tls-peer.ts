@@ -1,0 +1,30 @@
+/** The client certificate of a request's TLS connection (HTTP/2 or HTTP/1.1), as authentication sees it. */
+import { TLSSocket } from 'node:tls';
+import type { ClientCertificate } from '../../auth/authenticator.js';
+import type { ServerRequest } from '../body.js';
+
+function socketOf(req: ServerRequest): unknown {
+  if ('stream' in req) return req.stream.session?.socket;
+  return req.socket;
+}
+
+function values(v: string | string[] | undefined): string[] {
+  if (v === undefined) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+/** Undefined when the connection is not TLS or the client sent no certificate. */
+export function clientCertificate(req: ServerRequest): ClientCertificate | undefined {
+  const socket = socketOf(req);
+  if (!(socket instanceof TLSSocket)) return undefined;
+  const cert = socket.getPeerCertificate();
+  // Without a client certificate Node answers with an empty object.
+  if (cert === null || typeof cert !== 'object' || Object.keys(cert).length === 0) return undefined;
+  const error = socket.authorizationError;
+  return {
+    verified: socket.authorized,
+    ...(error !== undefined && error !== null ? { error: String(error) } : {}),
+    commonName: values(cert.subject?.CN)[0] ?? '',
+    organizations: values(cert.subject?.O),
+  };
+}

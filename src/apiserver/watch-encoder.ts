@@ -1,0 +1,38 @@
+/**
+ * Watch events serialized once and shared: every watcher of a resource receives the same decoded
+ * event object from storage, so the bytes for one (event type, served version, format) are made by
+ * the first watcher that needs them and reused by the rest. Entries live as long as the event
+ * object (a WeakMap), so nothing is kept after the last watcher moved on.
+ */
+export class WatchEncoder {
+  readonly #cache = new WeakMap<object, Map<string, Buffer>>();
+  #encodings = 0;
+
+  /** How many events were serialized (a metric, and what the fan-out test counts). */
+  get encodings(): number {
+    return this.#encodings;
+  }
+
+  /** The bytes for `event` under `key`, rendered by `render` only the first time. */
+  encode(event: object, key: string, render: () => string): Buffer {
+    let forEvent = this.#cache.get(event);
+    if (forEvent === undefined) {
+      forEvent = new Map();
+      this.#cache.set(event, forEvent);
+    }
+    let bytes = forEvent.get(key);
+    if (bytes === undefined) {
+      bytes = Buffer.from(render(), 'utf8');
+      this.#encodings++;
+      forEvent.set(key, bytes);
+    }
+    return bytes;
+  }
+}
+
+/** What the watch handler shares across requests of one server. */
+export interface WatchSupport {
+  readonly encoder: WatchEncoder;
+  /** How often watches with `allowWatchBookmarks` get a BOOKMARK (upstream: about a minute). */
+  readonly bookmarkIntervalMs: number;
+}

@@ -1,0 +1,33 @@
+/**
+ * The authentication contract (upstream authenticator.Request): an authenticator looks at a
+ * request's credentials and either names the user, finds nothing it understands, or fails. A
+ * presented credential that cannot be verified fails the request (401); it is never ignored.
+ */
+import type { UserInfo } from '../machinery/user.js';
+
+/** What the TLS layer learnt about the client's certificate. */
+export interface ClientCertificate {
+  /** The TLS handshake verified the chain against the client CA (validity period and usage too). */
+  readonly verified: boolean;
+  /** OpenSSL's verification error when not verified (e.g. CERT_HAS_EXPIRED). */
+  readonly error?: string;
+  readonly commonName: string;
+  readonly organizations: readonly string[];
+}
+
+/** The credentials of one request. */
+export interface Credentials {
+  /** Absent when the client sent no certificate. */
+  readonly certificate?: ClientCertificate;
+  /** The `Authorization` header, when sent. */
+  readonly authorization?: string;
+}
+
+export type AuthenticationResult =
+  | { readonly kind: 'authenticated'; readonly user: UserInfo }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'failed'; readonly reason: string };
+
+export interface Authenticator {
+  authenticate(credentials: Credentials): AuthenticationResult | Promise<AuthenticationResult>;
+}

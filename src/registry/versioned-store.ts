@@ -1,0 +1,102 @@
+/**
+ * A stored resource seen at one served version: the generic store works in the storage version;
+ * this converts request objects into it and results, lists and table rows out of it. For the
+ * storage version itself every conversion is the identity and costs nothing.
+ */
+import type { ResourceInfo } from '../apis/resource.js';
+import type { KubeObject } from '../machinery/object.js';
+import type { TableConvertor } from '../machinery/table.js';
+import type { DeleteResult, GenericStore, ListResult, UpdatedObject, WriteResult } from './generic/store.js';
+import type { DeleteRequest, ListRequest, WriteRequest } from './options.js';
+import type { RegistryResource, ServedVersion } from './resource.js';
+import type { RESTStrategy } from './strategy.js';
+
+/** The identity conversion of a resource served only at its storage version. */
+export function storageVersionOf(info: ResourceInfo): ServedVersion {
+  return { info, toStorage: (o) => o, fromStorage: (o) => o };
+}
+
+/** Each served version of a resource, with what discovery shows of it (the storage version's hash). */
+export function servedVersionsOf(resource: RegistryResource): readonly ServedVersion[] {
+  const storage = resource.info;
+  const versions = resource.servedVersions ?? [storageVersionOf(storage)];
+  return versions.map((v) => {
+    const same = v.info.group === storage.group && v.info.version === storage.version;
+    if (same) return v;
+    const storageVersion = { group: storage.group, version: storage.version, kind: storage.kind };
+    return { ...v, info: { ...v.info, storageVersion } };
+  });
+}
+
+export class VersionedStore {
+  readonly hub: GenericStore;
+  readonly version: ServedVersion;
+  readonly #identity: boolean;
+  /** Table rows for objects of this version (printers work on storage-version objects). */
+  readonly table: TableConvertor | undefined;
+
+  constructor(hub: GenericStore, version: ServedVersion) {
+    this.hub = hub;
+    this.version = version;
+    const storage = hub.resource.info;
+    this.#identity = version.info.group === storage.group && version.info.version === storage.version;
+    const printer = hub.resource.table;
+    this.table =
+      printer === undefined || this.#identity
+        ? printer
+        : { columns: printer.columns, cells: (obj, now) => printer.cells(version.toStorage(obj), now) };
+  }
+
+  get resource(): RegistryResource {
+    return this.hub.resource;
+  }
+
+  /** A stored object as this version. */
+  out(obj: KubeObject): KubeObject {
+    return this.#identity ? obj : this.version.fromStorage(obj);
+  }
+
+  /** A request object of this version as the storage version. */
+  in(obj: KubeObject): KubeObject {
+    return this.#identity ? obj : this.version.toStorage(obj);
+  }
+
+  async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
+    return this.out(await this.hub.get(namespace, name, resourceVersion));
+  }
+
+  async list(namespace: string, req: ListRequest): Promise<ListResult> {
+    const r = await this.hub.list(namespace, req);
+    return this.#identity ? r : { ...r, items: r.items.map((o) => this.version.fromStorage(o)) };
+  }
+
+  async create(namespace: string, obj: KubeObject, req: WriteRequest): Promise<WriteResult> {
+    const r = await this.hub.create(namespace, this.in(obj), req);
+    return { ...r, object: this.out(r.object) };
+  }
+
+  async update(
+    namespace: string,
+    name: string,
+    updatedObject: UpdatedObject,
+    req: WriteRequest & { readonly strategy?: RESTStrategy; readonly subresource?: string },
+  ): Promise<WriteResult> {
+    const converted: UpdatedObject = this.#identity
+      ? updatedObject
+      : async (current) =>
+          this.version.toStorage(
+            await updatedObject(current === undefined ? undefined : this.version.fromStorage(current)),
+          );
+    const r = await this.hub.update(namespace, name, converted, req);
+    return { ...r, object: this.out(r.object) };
+  }
+
+  async delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
+    const r = await this.hub.delete(namespace, name, req);
+    return { ...r, object: this.out(r.object) };
+  }
+
+  async deleteCollection(namespace: string, list: ListRequest, req: DeleteRequest): Promise<KubeObject[]> {
+    return (await this.hub.deleteCollection(namespace, list, req)).map((o) => this.out(o));
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * Issue #5, security: client certificates are verified against nanokube's CA (CN = user,
+ * O = groups); a certificate from another CA or an expired one gets 401; a request without
+ * credentials is system:anonymous and reaches only the public information paths; unverifiable
+ * bearer tokens are refused; impersonation acts as the impersonated user.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:http2';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { clientCert, newCa } from '../support/certs.js';
+import type { CertAndKey } from '../support/certs.js';
+import { startTestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
+
+const unauthorized = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message: 'Unauthorized',
+  reason: 'Unauthorized',
+  code: 401,
+};
+
+const paths = {
+  secrets: '/api/v1/namespaces/kube-system/secrets',
+  configmaps: '/api/v1/namespaces/default/configmaps',
+  health: ['/healthz', '/livez', '/readyz', '/version'],
+  discovery: ['/api', '/apis', '/api/v1', '/apis/apps/v1', '/openapi/v2', '/openapi/v3'],
+};
+
+const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: 'b' } };
+
+describe('authentication and the anonymous user (issue #5)', () => {
+  let server: TestServer;
+  let ours: CertAndKey;
+  let foreign: CertAndKey;
+  let expired: CertAndKey;
+  let alice: CertAndKey;
+
+  before(async () => {
+    server = await startTestServer({ controllers: false });
+    const pki = join(server.dataDir, 'pki');
+    ours = {
+      cert: readFileSync(join(pki, 'ca.crt'), 'utf8'),
+      key: readFileSync(join(pki, 'ca.key'), 'utf8'),
+    };
+    foreign = await clientCert(await newCa(), 'CN=mallory, O=system:masters');
+    const longAgo = new Date(Date.now() - 10 * 86_400_000);
+    expired = await clientCert(ours, 'CN=old-admin, O=system:masters', {
+      notBefore: longAgo,
+      notAfter: new Date(longAgo.getTime() + 86_400_000),
+    });
+    alice = await clientCert(ours, 'CN=alice, O=dev, O=qa');
+  });
+  after(() => server.stop());
+
+  test('no certificate: resources are forbidden to system:anonymous with upstream messages', async () => {
+    const list = await server.request('GET', paths.secrets, { credentials: 'none' });
+    assert.equal(list.status, 403);
+    assert.deepEqual(list.json(), {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message:
+        'secrets is forbidden: User "system:anonymous" cannot list resource "secrets" in API group "" in the namespace "kube-system"',
+      reason: 'Forbidden',
+      details: { kind: 'secrets' },
+      code: 403,
+    });
+    const get = await server.request('GET', `${paths.secrets}/token`, { credentials: 'none' });
+    assert.equal(
+      get.json()['message'],
+      'secrets "token" is forbidden: User "system:anonymous" cannot get resource "secrets" in API group "" in the namespace "kube-system"',
+    );
+    assert.deepEqual(get.json()['details'], { name: 'token', kind: 'secrets' });
+    const create = await server.request('POST', paths.configmaps, { credentials: 'none', body: configMap });
+    assert.equal(create.status, 403);
+    assert.equal(
+      create.json()['message'],
+      'configmaps is forbidden: User "system:anonymous" cannot create resource "configmaps" in API group "" in the namespace "default"',
+    );
+    const nodes = await server.request('GET', '/api/v1/nodes', { credentials: 'none' });
+    assert.equal(
+      nodes.json()['message'],
+      'nodes is forbidden: User "system:anonymous" cannot list resource "nodes" in API group "" at the cluster scope',
+    );
+    const deploy = await server.request('DELETE', '/apis/apps/v1/namespaces/default/deployments/web', {
+      credentials: 'none',
+    });
+    assert.equal(
+      deploy.json()['message'],
+      'deployments.apps "web" is forbidden: User "system:anonymous" cannot delete resource "deployments" in API group "apps" in the namespace "default"',
+    );
+    // Nothing was written.
+    const admin = await server.request('GET', `${paths.configmaps}/x`);
+    assert.equal(admin.status, 404);
+  });
+
+  test('no certificate: health and version answer, discovery and OpenAPI are forbidden', async () => {
+    for (const path of paths.health) {
+      const r = await server.request('GET', path, { credentials: 'none' });
+      assert.equal(r.status, 200, path);
+    }
+    const verbose = await server.request('GET', '/readyz?verbose', { credentials: 'none' });
+    assert.match(verbose.text, /readyz check passed/);
+    for (const path of paths.discovery) {
+      const r = await server.request('GET', path, { credentials: 'none' });
+      assert.equal(r.status, 403, path);
+      assert.deepEqual(r.json(), {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `forbidden: User "system:anonymous" cannot get path "${path}"`,
+        reason: 'Forbidden',
+        details: {},
+        code: 403,
+      });
+    }
+    // public-info-viewer names exact paths: individual checks are not public.
+    const ping = await server.request('GET', '/healthz/ping', { credentials: 'none' });
+    assert.equal(ping.status, 403);
+  });
+
+  test('no certificate over HTTP/2 is anonymous too', async () => {
+    const session = connect(server.url, { ca: server.pki.caCert });
+    try {
+      const status = (path: string): Promise<number> =>
+        new Promise((resolve, reject) => {
+          const stream = session.request({ ':path': path, accept: 'application/json' });
+          stream.on('response', (h) => resolve(Number(h[':status'])));
+          stream.on('error', reject);
+          stream.resume();
+          stream.end();
+        });
+      assert.equal(await status('/version'), 200);
+      assert.equal(await status(paths.secrets), 403);
+    } finally {
+      session.close();
+    }
+  });
+
+  for (const [name, creds] of [
+    ['a certificate from another CA', () => foreign],
+    ['an expired certificate from our CA', () => expired],
+  ] as const) {
+    test(`${name} gets 401 everywhere, health included`, async () => {
+      for (const path of [paths.secrets, ...paths.health, ...paths.discovery]) {
+        const r = await server.request('GET', path, { credentials: creds() });
+        assert.equal(r.status, 401, path);
+        assert.deepEqual(r.json(), unauthorized);
+      }
+      const create = await server.request('POST', paths.configmaps, {
+        credentials: creds(),
+        body: configMap,
+      });
+      assert.equal(create.status, 401);
+      assert.equal((await server.request('GET', `${paths.configmaps}/x`)).status, 404);
+    });
+  }
+
+  test('a bearer token nanokube cannot verify gets 401, with or without a certificate of no user', async () => {
+    const r = await server.request('GET', paths.secrets, {
+      credentials: 'none',
+      headers: { authorization: 'Bearer not-a-token' },
+    });
+    assert.equal(r.status, 401);
+    assert.deepEqual(r.json(), unauthorized);
+  });
+
+  test('a certificate from our CA names the user and groups; authenticated users may act (until RBAC)', async () => {
+    const create = await server.request('POST', paths.configmaps, { credentials: alice, body: configMap });
+    assert.equal(create.status, 201, create.text);
+    assert.match(String(create.headers['audit-id']), /^[0-9a-f-]{36}$/);
+    const del = await server.request('DELETE', `${paths.configmaps}/x`, { credentials: alice });
+    assert.equal(del.status, 200);
+  });
+
+  test('the client audit ID is echoed', async () => {
+    const r = await server.request('GET', '/version', { headers: { 'audit-id': 'my-audit-id' } });
+    assert.equal(r.headers['audit-id'], 'my-audit-id');
+  });
+
+  test('impersonation acts as the impersonated user and is refused without a user', async () => {
+    const asAnonymous = await server.request('GET', paths.secrets, {
+      headers: { 'impersonate-user': 'system:anonymous' },
+    });
+    assert.equal(asAnonymous.status, 403);
+    assert.match(String(asAnonymous.json()['message']), /User "system:anonymous" cannot list/);
+    const asBob = await server.request('GET', paths.secrets, {
+      credentials: alice,
+      headers: { 'impersonate-user': 'bob', 'impersonate-group': 'system:unauthenticated' },
+    });
+    // bob in system:unauthenticated only (no system:authenticated added): nothing allows him.
+    assert.equal(asBob.status, 403);
+    assert.match(String(asBob.json()['message']), /User "bob" cannot list resource "secrets"/);
+    const groupOnly = await server.request('GET', paths.secrets, { headers: { 'impersonate-group': 'g' } });
+    assert.equal(groupOnly.status, 500);
+    assert.equal(
+      groupOnly.text,
+      `Internal Server Error: "${paths.secrets}": requested [{Group  g    }] without impersonating a user\n`,
+    );
+  });
+});
+
+describe('--anonymous-auth=false (issue #5)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ controllers: false, anonymousAuth: false });
+  });
+  after(() => server.stop());
+
+  test('requests without credentials get 401, health included', async () => {
+    for (const path of [paths.secrets, ...paths.health]) {
+      const r = await server.request('GET', path, { credentials: 'none' });
+      assert.equal(r.status, 401, path);
+    }
+    assert.equal((await server.request('GET', paths.secrets)).status, 200);
+  });
+});

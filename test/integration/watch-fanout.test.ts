@@ -1,0 +1,128 @@
+/**
+ * Issue #5, seam 4: watch events are serialized once and the bytes shared by every watcher; a
+ * watcher that stops reading is closed instead of buffering without bound; BOOKMARKs carry the
+ * store's progress, not the watcher's last event.
+ */
+import assert from 'node:assert/strict';
+import { connect } from 'node:http2';
+import type { ClientHttp2Session } from 'node:http2';
+import { after, before, test } from 'node:test';
+import { startTestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
+
+let server: TestServer;
+let session: ClientHttp2Session;
+
+before(async () => {
+  server = await startTestServer({ controllers: false, watchBookmarkIntervalMs: 150 });
+  session = connect(server.url, {
+    ca: server.pki.caCert,
+    cert: server.pki.adminCert,
+    key: server.pki.adminKey,
+  });
+});
+after(async () => {
+  session.close();
+  await server.stop();
+});
+
+interface Line {
+  readonly type: string;
+  readonly object: {
+    metadata: { name?: string; resourceVersion?: string; annotations?: Record<string, string> };
+  };
+}
+
+/** Opens a watch over the shared HTTP/2 session; `lines` fills as events arrive. */
+function watch(path: string): {
+  lines: Line[];
+  ready: Promise<void>;
+  close: () => void;
+  ended: Promise<void>;
+} {
+  const lines: Line[] = [];
+  const stream = session.request({ ':path': path, accept: 'application/json' });
+  let buf = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    buf += chunk;
+    let nl: number;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      lines.push(JSON.parse(buf.slice(0, nl)) as Line);
+      buf = buf.slice(nl + 1);
+    }
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    stream.on('response', (h) =>
+      h[':status'] === 200 ? resolve() : reject(new Error(`status ${String(h[':status'])}`)),
+    );
+  });
+  const ended = new Promise<void>((resolve) => stream.on('close', () => resolve()));
+  return { lines, ready, close: () => stream.close(), ended };
+}
+
+async function until(cond: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const cm = (name: string): unknown => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name },
+  data: { k: name },
+});
+
+test('100 watchers: each event is encoded once per format and version', async () => {
+  await server.request('POST', '/api/v1/namespaces', {
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fan' } },
+  });
+  const current = (await server.request('GET', '/api/v1/namespaces/fan/configmaps')).json<{
+    metadata: { resourceVersion: string };
+  }>();
+  const rv = current.metadata.resourceVersion;
+  const watchers = Array.from({ length: 100 }, () =>
+    watch(`/api/v1/namespaces/fan/configmaps?watch=1&resourceVersion=${rv}`),
+  );
+  await Promise.all(watchers.map((w) => w.ready));
+  const before = server.api.watchEncodings;
+  for (let i = 0; i < 5; i++)
+    assert.equal(
+      (await server.request('POST', '/api/v1/namespaces/fan/configmaps', { body: cm(`c${i}`) })).status,
+      201,
+    );
+  await server.request('DELETE', '/api/v1/namespaces/fan/configmaps/c0');
+  await until(() => watchers.every((w) => w.lines.length >= 6));
+  for (const w of watchers) {
+    assert.deepEqual(
+      w.lines.map((l) => `${l.type} ${l.object.metadata.name ?? ''}`),
+      ['ADDED c0', 'ADDED c1', 'ADDED c2', 'ADDED c3', 'ADDED c4', 'DELETED c0'],
+    );
+  }
+  assert.equal(server.api.watchEncodings - before, 6, 'six events, each serialized once for 100 watchers');
+  for (const w of watchers) w.close();
+});
+
+test('a BOOKMARK carries the store progress, past the watcher’s own last event', async () => {
+  await server.request('POST', '/api/v1/namespaces', {
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'quiet' } },
+  });
+  const w = watch('/api/v1/namespaces/quiet/configmaps?watch=1&allowWatchBookmarks=true');
+  await w.ready;
+  // Writes elsewhere move the store on; this watch sees none of them.
+  let last = '';
+  for (let i = 0; i < 3; i++) {
+    const r = await server.request('POST', '/api/v1/namespaces/default/configmaps', {
+      body: cm(`elsewhere-${i}`),
+    });
+    last = r.json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion;
+  }
+  await until(() =>
+    w.lines.some((l) => l.type === 'BOOKMARK' && Number(l.object.metadata.resourceVersion) >= Number(last)),
+  );
+  assert.ok(w.lines.every((l) => l.type === 'BOOKMARK'));
+  w.close();
+});
