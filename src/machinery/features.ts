@@ -25,6 +25,8 @@ export const v127Gates: Readonly<Record<string, GateSpec>> = {
   CronJobTimeZone: { default: true, stage: 'GA', locked: true },
   DynamicResourceAllocation: { default: false, stage: 'ALPHA' },
   GRPCContainerProbe: { default: true, stage: 'GA', locked: true },
+  HPAContainerMetrics: { default: true, stage: 'BETA' },
+  HPAScaleToZero: { default: false, stage: 'ALPHA' },
   InPlacePodVerticalScaling: { default: false, stage: 'ALPHA' },
   KMSv2: { default: true, stage: 'BETA' },
   LegacyServiceAccountTokenTracking: { default: true, stage: 'BETA' },

@@ -41,7 +41,7 @@ describe('discovery and OpenAPI', () => {
     }>();
     assert.deepEqual(
       apis.groups.map((g) => g.preferredVersion.groupVersion),
-      ['apps/v1', 'batch/v1', 'coordination.k8s.io/v1'],
+      ['apps/v1', 'autoscaling/v2', 'batch/v1', 'coordination.k8s.io/v1'],
     );
   });
 
@@ -49,6 +49,8 @@ describe('discovery and OpenAPI', () => {
     for (const [path, file] of [
       ['/api/v1', 'api_v1.json'],
       ['/apis/apps/v1', 'apis_apps_v1.json'],
+      ['/apis/autoscaling/v1', 'apis_autoscaling_v1.json'],
+      ['/apis/autoscaling/v2', 'apis_autoscaling_v2.json'],
       ['/apis/batch/v1', 'apis_batch_v1.json'],
       ['/apis/coordination.k8s.io/v1', 'apis_coordination.k8s.io_v1.json'],
     ] as const) {
@@ -77,7 +79,7 @@ describe('discovery and OpenAPI', () => {
     assert.equal(doc.kind, 'APIGroupDiscoveryList');
     assert.deepEqual(
       doc.items.map((i) => i.metadata.name),
-      ['apps', 'batch', 'coordination.k8s.io'],
+      ['apps', 'autoscaling', 'batch', 'coordination.k8s.io'],
     );
     const again = await s.request('GET', '/apis', {
       accept: aggregatedAccept,

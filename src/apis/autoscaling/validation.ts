@@ -29,12 +29,6 @@ export interface HorizontalPodAutoscalerSpecValidationOptions {
   readonly containerMetrics: boolean;
 }
 
-/**
- * Gate HPAContainerMetrics is beta and on in v1.27. The server's gate list does not carry it, so it
- * cannot be turned off and reads as on here.
- */
-const containerMetricsEnabled = true;
-
 /** The options upstream's strategy passes (validationOptionsForHorizontalPodAutoscaler). */
 export function validationOptions(
   ctx: StrategyContext,
@@ -42,7 +36,10 @@ export function validationOptions(
 ): HorizontalPodAutoscalerSpecValidationOptions {
   const oldMin = num(obj(old, 'spec'), 'minReplicas');
   const zeroAllowed = ctx.features.enabled('HPAScaleToZero') || oldMin === 0;
-  return { minReplicasLowerBound: zeroAllowed ? 0 : 1, containerMetrics: containerMetricsEnabled };
+  return {
+    minReplicasLowerBound: zeroAllowed ? 0 : 1,
+    containerMetrics: ctx.features.enabled('HPAContainerMetrics'),
+  };
 }
 
 /** Upstream ValidateCrossVersionObjectReference. */

@@ -7,6 +7,7 @@ import { defaultTable } from './default.js';
 import { deploymentTable } from './deployment.js';
 import { endpointsTable } from './endpoints.js';
 import { eventTable } from './event.js';
+import { horizontalPodAutoscalerTable } from './hpa.js';
 import { jobTable } from './job.js';
 import { leaseTable } from './lease.js';
 import { namespaceTable } from './namespace.js';
@@ -33,6 +34,7 @@ const byGroupKind: ReadonlyMap<string, TableConvertor> = new Map([
   ['ReplicaSet.apps', replicaSetTable],
   ['StatefulSet.apps', statefulSetTable],
   ['DaemonSet.apps', daemonSetTable],
+  ['HorizontalPodAutoscaler.autoscaling', horizontalPodAutoscalerTable],
   ['Job.batch', jobTable],
   ['CronJob.batch', cronJobTable],
   ['Lease.coordination.k8s.io', leaseTable],
