@@ -9,6 +9,8 @@ export type StorageErrorCode =
   | 'InvalidObject'
   /** Stored bytes that do not decode. */
   | 'CorruptObject'
+  /** A condition of a create's side writes did not hold; nothing was written. */
+  | 'SideConditionFailed'
   | 'Expired'
   | 'TooLargeResourceVersion'
   | 'RequestTooLarge'

@@ -4,6 +4,24 @@
  * function. Backends (SQLite, memory, etcd) sit below it as KvStores.
  */
 import type { KubeObject } from '../machinery/object.js';
+import type { TxnCompare, TxnDelete, TxnPut } from './kv/types.js';
+
+/**
+ * Writes to other keys committed in the same transaction as an object write (allocator state,
+ * claims), under conditions on those keys. When a condition fails nothing is written and the
+ * object write is retried from the start (for updates and deletes) or refused with
+ * `SideConditionFailed` (creates), so the caller can look again and decide.
+ */
+export interface SideWrites {
+  readonly compare?: readonly TxnCompare[];
+  readonly ops?: readonly (TxnPut | TxnDelete)[];
+}
+
+/** Side writes for one attempt of an update or delete: `updated` is absent for a delete. */
+export type SideWritesFor = (
+  current: KubeObject | undefined,
+  updated: KubeObject | undefined,
+) => Promise<SideWrites | undefined> | SideWrites | undefined;
 
 export interface Preconditions {
   readonly uid?: string;
@@ -52,7 +70,11 @@ export interface ObjectWatchOptions {
 export type TryUpdate = (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
 
 export interface ObjectStore {
-  create(key: string, obj: KubeObject, options?: { readonly ttlSeconds?: number }): Promise<KubeObject>;
+  create(
+    key: string,
+    obj: KubeObject,
+    options?: { readonly ttlSeconds?: number; readonly sideWrites?: SideWrites },
+  ): Promise<KubeObject>;
   get(key: string): Promise<KubeObject | undefined>;
   list(options: ObjectListOptions): Promise<ObjectList>;
   /**
@@ -62,7 +84,12 @@ export interface ObjectStore {
   guaranteedUpdate(
     key: string,
     tryUpdate: TryUpdate,
-    options?: { readonly ignoreNotFound?: boolean; readonly preconditions?: Preconditions },
+    options?: {
+      readonly ignoreNotFound?: boolean;
+      readonly preconditions?: Preconditions;
+      /** Asked on every attempt, after `tryUpdate`, for writes to commit with this one. */
+      readonly sideWrites?: SideWritesFor;
+    },
   ): Promise<KubeObject>;
   delete(
     key: string,
@@ -70,6 +97,8 @@ export interface ObjectStore {
       readonly preconditions?: Preconditions;
       /** Checked against the current object inside the CAS loop; throw to refuse. */
       readonly validateDeletion?: (obj: KubeObject) => void | Promise<void>;
+      /** Asked on every attempt for writes to commit with the delete. */
+      readonly sideWrites?: SideWritesFor;
     },
   ): Promise<KubeObject>;
   watch(options: ObjectWatchOptions): AsyncIterable<ObjectWatchEvent>;

@@ -10,6 +10,8 @@ import type {
   ObjectWatchEvent,
   ObjectWatchOptions,
   Preconditions,
+  SideWrites,
+  SideWritesFor,
   TryUpdate,
 } from './interfaces.js';
 import { KvCompactedError, KvFutureRevisionError } from './kv/errors.js';
@@ -97,7 +99,7 @@ export class KvObjectStore implements ObjectStore {
   async create(
     key: string,
     obj: KubeObject,
-    options: { readonly ttlSeconds?: number } = {},
+    options: { readonly ttlSeconds?: number; readonly sideWrites?: SideWrites } = {},
   ): Promise<KubeObject> {
     if (isNonZeroUint64(obj.metadata.resourceVersion ?? '')) {
       throw new StorageError(
@@ -111,11 +113,53 @@ export class KvObjectStore implements ObjectStore {
       options.ttlSeconds !== undefined && options.ttlSeconds > 0
         ? await this.#leaseFor(options.ttlSeconds)
         : 0;
-    const r = await this.#kv.create(key, bytes, lease > 0 ? { lease } : {});
-    if (!r.ok) throw new StorageError('KeyExists', key, `key exists: ${key}`);
-    // The stored bytes are this object: hand it back with its revision instead of re-parsing.
-    obj.metadata.resourceVersion = String(r.kv.modRevision);
+    const side = options.sideWrites;
+    if (side === undefined) {
+      const r = await this.#kv.create(key, bytes, lease > 0 ? { lease } : {});
+      if (!r.ok) throw new StorageError('KeyExists', key, `key exists: ${key}`);
+      // The stored bytes are this object: hand it back with its revision instead of re-parsing.
+      obj.metadata.resourceVersion = String(r.kv.modRevision);
+      return obj;
+    }
+    const r = await this.#kv.txn({
+      compare: [{ key, target: 'create', operator: '=', value: 0 }, ...(side.compare ?? [])],
+      success: [{ type: 'put', key, value: bytes, ...(lease > 0 ? { lease } : {}) }, ...(side.ops ?? [])],
+      failure: [{ type: 'range', key, countOnly: true }],
+    });
+    if (!r.succeeded) {
+      const exists = r.responses[0]?.type === 'range' && r.responses[0].count > 0;
+      if (exists) throw new StorageError('KeyExists', key, `key exists: ${key}`);
+      throw new StorageError(
+        'SideConditionFailed',
+        key,
+        `a condition of the writes with ${key} did not hold`,
+      );
+    }
+    obj.metadata.resourceVersion = String(r.revision);
     return obj;
+  }
+
+  /**
+   * Writes `bytes` at `key` if it is still at `expected` (0: absent), with the side writes;
+   * false when any condition failed (nothing written).
+   */
+  async #swap(
+    key: string,
+    bytes: Uint8Array,
+    expected: KeyValue | undefined,
+    side: SideWrites,
+  ): Promise<number | undefined> {
+    const lease = expected !== undefined && expected.lease > 0 ? { lease: expected.lease } : {};
+    const r = await this.#kv.txn({
+      compare: [
+        expected === undefined
+          ? { key, target: 'create', operator: '=', value: 0 }
+          : { key, target: 'mod', operator: '=', value: expected.modRevision },
+        ...(side.compare ?? []),
+      ],
+      success: [{ type: 'put', key, value: bytes, ...lease }, ...(side.ops ?? [])],
+    });
+    return r.succeeded ? r.revision : undefined;
   }
 
   /** A lease that expires `ttl` (plus at most the reuse window) from now. */
@@ -205,7 +249,11 @@ export class KvObjectStore implements ObjectStore {
   async guaranteedUpdate(
     key: string,
     tryUpdate: TryUpdate,
-    options: { readonly ignoreNotFound?: boolean; readonly preconditions?: Preconditions } = {},
+    options: {
+      readonly ignoreNotFound?: boolean;
+      readonly preconditions?: Preconditions;
+      readonly sideWrites?: SideWritesFor;
+    } = {},
   ): Promise<KubeObject> {
     for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
       const kv = await this.#getKv(key);
@@ -215,6 +263,16 @@ export class KvObjectStore implements ObjectStore {
       }
       if (current !== undefined) checkPreconditions(key, current, options.preconditions);
       const updated = await tryUpdate(current);
+      const side = await options.sideWrites?.(current, updated);
+      if (side !== undefined) {
+        if (kv === undefined) delete updated.metadata.resourceVersion;
+        const bytes = encodeObject(key, updated);
+        const unchanged = kv !== undefined && bytesEqual(bytes, kv.value);
+        if (unchanged && (side.ops ?? []).length === 0) return withRevision(updated, kv.modRevision);
+        const revision = await this.#swap(key, bytes, kv, side);
+        if (revision !== undefined) return withRevision(updated, revision);
+        continue;
+      }
       if (kv === undefined) {
         delete updated.metadata.resourceVersion;
         const r = await this.#kv.create(key, encodeObject(key, updated));
@@ -234,6 +292,7 @@ export class KvObjectStore implements ObjectStore {
     options: {
       readonly preconditions?: Preconditions;
       readonly validateDeletion?: (obj: KubeObject) => void | Promise<void>;
+      readonly sideWrites?: SideWritesFor;
     } = {},
   ): Promise<KubeObject> {
     for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
@@ -242,6 +301,15 @@ export class KvObjectStore implements ObjectStore {
       const current = decodeObject(kv);
       checkPreconditions(key, current, options.preconditions);
       await options.validateDeletion?.(current);
+      const side = await options.sideWrites?.(current, undefined);
+      if (side !== undefined) {
+        const r = await this.#kv.txn({
+          compare: [{ key, target: 'mod', operator: '=', value: kv.modRevision }, ...(side.compare ?? [])],
+          success: [{ type: 'delete', key }, ...(side.ops ?? [])],
+        });
+        if (r.succeeded) return decodeObject(kv);
+        continue;
+      }
       const r = await this.#kv.delete(key, kv.modRevision);
       if (r.ok) {
         const last = decodeObject(r.prevKv);

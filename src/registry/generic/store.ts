@@ -9,11 +9,12 @@ import type { KubeObject } from '../../machinery/object.js';
 import { cloneJson } from '../../util/json.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../machinery/validation/objectmeta.js';
 import { StorageError } from '../../storage/errors.js';
-import type { ObjectStore } from '../../storage/interfaces.js';
+import type { ObjectStore, SideWrites } from '../../storage/interfaces.js';
 import type { DeleteRequest, ListRequest, WriteRequest } from '../options.js';
 import type { RegistryResource } from '../resource.js';
 import type { FeatureGateReader, RESTStrategy, StrategyContext } from '../strategy.js';
 import type { AdmissionAttributes, MutatingAdmission, ValidatingAdmission } from './admission.js';
+import type { HookContext, WriteHooks, WriteOutcome } from './hooks.js';
 import { collectionPrefix, objectKey } from './keys.js';
 import { fillSystemFields, formatTime, generateName } from './metadata.js';
 import { buildPredicate } from './predicate.js';
@@ -26,6 +27,8 @@ export interface GenericStoreOptions {
   readonly features: FeatureGateReader;
   readonly admission?: ValidatingAdmission;
   readonly mutatingAdmission?: MutatingAdmission;
+  /** Code that writes with the object in one transaction (allocators). */
+  readonly hooks?: WriteHooks;
   readonly clock?: () => Date;
   /** Name generator for generateName (default: upstream's 5 random characters). */
   readonly generateName?: (base: string) => string;
@@ -61,6 +64,7 @@ export class GenericStore {
   readonly #features: FeatureGateReader;
   readonly #admission: ValidatingAdmission | undefined;
   readonly #mutating: MutatingAdmission | undefined;
+  readonly #hooks: WriteHooks;
   readonly #clock: () => Date;
   readonly #generateName: (base: string) => string;
 
@@ -70,6 +74,7 @@ export class GenericStore {
     this.#features = o.features;
     this.#admission = o.admission;
     this.#mutating = o.mutatingAdmission;
+    this.#hooks = o.hooks ?? {};
     this.#clock = o.clock ?? (() => new Date());
     this.#generateName = o.generateName ?? generateName;
   }
@@ -231,24 +236,41 @@ export class GenericStore {
     });
   }
 
+  async #afterWrite(ctx: HookContext, outcome: WriteOutcome): Promise<void> {
+    await this.#hooks.afterWrite?.(ctx, outcome);
+  }
+
   async create(namespace: string, obj: KubeObject, req: WriteRequest): Promise<WriteResult> {
     const warnings = await this.#prepareCreate(namespace, obj, req);
     const name = obj.metadata.name ?? '';
+    const hookCtx: HookContext = { namespace, dryRun: req.dryRun, user: req.user };
+    const before = this.#hooks.beforeCreate;
     if (req.dryRun) {
+      await before?.(hookCtx, obj);
       if ((await this.#storage.get(this.key(namespace, name))) !== undefined) {
         throw apiErrors.alreadyExists(this.#gr, name);
       }
+      await this.#afterWrite(hookCtx, { operation: 'CREATE', ok: true, object: obj });
       return { object: obj, warnings, created: true };
     }
+    let stored: KubeObject | undefined;
     try {
       const ttl = this.resource.ttlSeconds;
-      const stored = await this.#storage.create(
-        this.key(namespace, name),
-        obj,
-        ttl !== undefined ? { ttlSeconds: ttl } : {},
-      );
-      return { object: stored, warnings, created: true };
+      // A side condition that failed means another write moved what the hook looked at: ask again.
+      for (let attempt = 0; stored === undefined; attempt++) {
+        const sideWrites = await before?.(hookCtx, obj);
+        try {
+          stored = await this.#storage.create(this.key(namespace, name), obj, {
+            ...(ttl !== undefined ? { ttlSeconds: ttl } : {}),
+            ...(sideWrites !== undefined ? { sideWrites } : {}),
+          });
+        } catch (err) {
+          const retry = err instanceof StorageError && err.code === 'SideConditionFailed' && attempt < 16;
+          if (!retry) throw err;
+        }
+      }
     } catch (err) {
+      await this.#afterWrite(hookCtx, { operation: 'CREATE', ok: false, error: err });
       if (
         err instanceof StorageError &&
         err.code === 'KeyExists' &&
@@ -258,6 +280,8 @@ export class GenericStore {
       }
       throw translateStorageError(err, this.#gr, name, 'create');
     }
+    await this.#afterWrite(hookCtx, { operation: 'CREATE', ok: true, object: stored });
+    return { object: stored, warnings, created: true };
   }
 
   // ---- update ----
@@ -366,23 +390,51 @@ export class GenericStore {
       return obj;
     };
 
+    const hookCtx: HookContext = { namespace, dryRun: req.dryRun, user: req.user };
+    const sideWrites = (current: KubeObject | undefined, updated: KubeObject | undefined) =>
+      updated === undefined
+        ? undefined
+        : current === undefined
+          ? this.#hooks.beforeCreate?.(hookCtx, updated)
+          : this.#hooks.beforeUpdate?.(hookCtx, updated, current);
+    const operation = (): WriteOutcome['operation'] => (created ? 'CREATE' : 'UPDATE');
+    let result: WriteResult;
     try {
       if (req.dryRun) {
         const current = await this.#storage.get(key);
         const obj = await tryUpdate(current);
-        return { object: obj, warnings, created };
-      }
-      const stored = await this.#storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: true });
-      if (deleteAfter) {
-        const last = await this.#storage.delete(key, {
-          preconditions: { resourceVersion: stored.metadata.resourceVersion! },
+        await sideWrites(current, obj);
+        result = { object: obj, warnings, created };
+      } else {
+        const stored = await this.#storage.guaranteedUpdate(key, tryUpdate, {
+          ignoreNotFound: true,
+          sideWrites,
         });
-        return { object: last, warnings, created };
+        if (deleteAfter) {
+          const last = await this.#storage.delete(key, {
+            preconditions: { resourceVersion: stored.metadata.resourceVersion! },
+            ...this.#deleteSideWrites(hookCtx),
+          });
+          await this.#afterWrite(hookCtx, { operation: 'DELETE', ok: true, object: last });
+          return { object: last, warnings, created };
+        }
+        result = { object: stored, warnings, created };
       }
-      return { object: stored, warnings, created };
     } catch (err) {
+      await this.#afterWrite(hookCtx, { operation: operation(), ok: false, error: err });
       throw translateStorageError(err, this.#gr, name, created ? 'create' : 'update');
     }
+    await this.#afterWrite(hookCtx, { operation: operation(), ok: true, object: result.object });
+    return result;
+  }
+
+  /** The delete hook as the storage's side-write callback (none when there is no hook). */
+  #deleteSideWrites(ctx: HookContext): {
+    sideWrites?: (current: KubeObject | undefined) => Promise<SideWrites | undefined>;
+  } {
+    const before = this.#hooks.beforeDelete;
+    if (before === undefined) return {};
+    return { sideWrites: async (current) => (current === undefined ? undefined : before(ctx, current)) };
   }
 
   // ---- delete ----
@@ -438,10 +490,22 @@ export class GenericStore {
     if (hasFinalizers || grace > 0 || keep) {
       return await this.#markDeleting(key, current, grace, req);
     }
-    if (req.dryRun) return { object: current, deleted: true };
-    const last = await this.#storage.delete(key, {
-      preconditions: { resourceVersion: current.metadata.resourceVersion! },
-    });
+    const hookCtx: HookContext = { namespace, dryRun: req.dryRun, user: req.user };
+    if (req.dryRun) {
+      await this.#hooks.beforeDelete?.(hookCtx, current);
+      return { object: current, deleted: true };
+    }
+    let last: KubeObject;
+    try {
+      last = await this.#storage.delete(key, {
+        preconditions: { resourceVersion: current.metadata.resourceVersion! },
+        ...this.#deleteSideWrites(hookCtx),
+      });
+    } catch (err) {
+      await this.#afterWrite(hookCtx, { operation: 'DELETE', ok: false, error: err });
+      throw err;
+    }
+    await this.#afterWrite(hookCtx, { operation: 'DELETE', ok: true, object: last });
     return { object: last, deleted: true };
   }
 

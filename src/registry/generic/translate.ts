@@ -14,6 +14,7 @@ export function translateStorageError(err: unknown, gr: GroupResource, name: str
     case 'KeyExists':
       return op === 'create' ? apiErrors.alreadyExists(gr, name) : apiErrors.modifiedConflict(gr, name);
     case 'ResourceVersionConflicts':
+    case 'SideConditionFailed':
       return apiErrors.modifiedConflict(gr, name);
     case 'PreconditionFailed':
       return apiErrors.conflict(gr, name, err.message);

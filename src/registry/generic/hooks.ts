@@ -1,0 +1,37 @@
+/**
+ * Write hooks: per-store code that runs around a write and may do I/O, for what must change in
+ * the same transaction as the object (an allocator's state: a Service's ClusterIP and ports).
+ * A `before*` hook runs after validation and admission, on every attempt of the write; the side
+ * writes it returns are committed with the object or not at all. `afterWrite` runs once the write
+ * committed, or after an attempt that failed (e.g. to release what was reserved outside storage;
+ * it may see a failed attempt before the one that commits). Dry runs call the
+ * hooks with `dryRun` set and commit nothing.
+ */
+import type { KubeObject } from '../../machinery/object.js';
+import type { UserInfo } from '../../machinery/user.js';
+import type { SideWrites } from '../../storage/interfaces.js';
+
+export interface HookContext {
+  readonly namespace: string;
+  readonly dryRun: boolean;
+  readonly user: UserInfo;
+}
+
+export interface WriteOutcome {
+  readonly operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  readonly ok: boolean;
+  /** The object as written (create, update) or as it was (delete), when the write committed. */
+  readonly object?: KubeObject;
+  readonly error?: unknown;
+}
+
+export interface WriteHooks {
+  readonly beforeCreate?: (ctx: HookContext, obj: KubeObject) => Promise<SideWrites | undefined>;
+  readonly beforeUpdate?: (
+    ctx: HookContext,
+    obj: KubeObject,
+    old: KubeObject,
+  ) => Promise<SideWrites | undefined>;
+  readonly beforeDelete?: (ctx: HookContext, old: KubeObject) => Promise<SideWrites | undefined>;
+  readonly afterWrite?: (ctx: HookContext, outcome: WriteOutcome) => Promise<void>;
+}
