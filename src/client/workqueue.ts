@@ -1,13 +1,48 @@
 /**
  * A de-duplicating work queue (client-go's workqueue in spirit): a key is queued at most once,
- * a key being processed that is added again is processed once more afterwards, and failures are
- * retried after a delay.
+ * a key being processed that is added again is processed once more afterwards, a failing key is
+ * retried after a per-key exponential backoff (5 ms doubling to 1000 s by default, reset when
+ * the key succeeds), and a key can be re-queued after a delay of the caller's choosing.
+ *
+ * Waiting never leaks: every listener the queue adds to an AbortSignal is removed when its wait
+ * ends, and delayed keys share one listener per signal.
  */
+import { ItemExponentialBackoff } from './item-backoff.js';
+
+export interface WorkQueueOptions {
+  /** Per-key failure backoff (default: client-go's default item rate limiter). */
+  readonly backoff?: ItemExponentialBackoff;
+  /** Called with each failure of `process` (the key is retried after its backoff). */
+  readonly onError?: (err: unknown, key: string) => void;
+}
+
+/** A delayed add: its timer and the signal that cancels it. */
+interface Delayed {
+  readonly timer: NodeJS.Timeout;
+  readonly at: number;
+  readonly signal: AbortSignal;
+}
+
 export class WorkQueue {
   readonly #pending = new Set<string>();
   readonly #active = new Set<string>();
   readonly #dirty = new Set<string>();
-  #wake: (() => void) | undefined;
+  readonly #delayed = new Map<string, Delayed>();
+  /** One abort listener per signal that has delayed keys, with those keys. */
+  readonly #cancels = new Map<AbortSignal, { readonly keys: Set<string>; readonly onAbort: () => void }>();
+  readonly #waiters = new Set<() => void>();
+  readonly #backoff: ItemExponentialBackoff;
+  readonly #onError: ((err: unknown, key: string) => void) | undefined;
+
+  constructor(o: WorkQueueOptions = {}) {
+    this.#backoff = o.backoff ?? new ItemExponentialBackoff();
+    this.#onError = o.onError;
+  }
+
+  /** Keys waiting to be processed (not counting delayed or active ones). */
+  get length(): number {
+    return this.#pending.size;
+  }
 
   add(key: string): void {
     if (this.#active.has(key)) {
@@ -15,39 +50,117 @@ export class WorkQueue {
       return;
     }
     this.#pending.add(key);
-    this.#wake?.();
+    for (const wake of [...this.#waiters]) wake();
   }
 
+  /**
+   * Adds `key` after `ms` (unless `signal` aborts first). A key already delayed keeps the earlier
+   * of its two times. The timer does not hold the process open.
+   */
   addAfter(key: string, ms: number, signal: AbortSignal): void {
-    const t = setTimeout(() => this.add(key), ms);
-    t.unref();
-    signal.addEventListener('abort', () => clearTimeout(t), { once: true });
+    if (signal.aborted) return;
+    if (ms <= 0) {
+      this.add(key);
+      return;
+    }
+    const at = Date.now() + ms;
+    const existing = this.#delayed.get(key);
+    if (existing !== undefined) {
+      if (existing.at <= at) return;
+      this.#cancelDelayed(key, existing);
+    }
+    const timer = setTimeout(() => {
+      const d = this.#delayed.get(key);
+      if (d !== undefined) this.#cancelDelayed(key, d);
+      this.add(key);
+    }, ms);
+    timer.unref();
+    this.#delayed.set(key, { timer, at, signal });
+    let cancel = this.#cancels.get(signal);
+    if (cancel === undefined) {
+      const keys = new Set<string>();
+      const onAbort = (): void => {
+        for (const k of [...keys]) {
+          const d = this.#delayed.get(k);
+          if (d !== undefined) this.#cancelDelayed(k, d);
+        }
+      };
+      cancel = { keys, onAbort };
+      this.#cancels.set(signal, cancel);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    cancel.keys.add(key);
   }
 
-  /** Runs `process` for each key until `signal` aborts; `process` returns a retry delay or undefined. */
+  /** Adds `key` after its backoff, counting one more failure of it. */
+  addRateLimited(key: string, signal: AbortSignal): void {
+    this.addAfter(key, this.#backoff.when(key), signal);
+  }
+
+  /** Resets `key`'s backoff (it succeeded). */
+  forget(key: string): void {
+    this.#backoff.forget(key);
+  }
+
+  /** Failures of `key` since it was last forgotten. */
+  numRequeues(key: string): number {
+    return this.#backoff.failures(key);
+  }
+
+  /**
+   * Runs `process` for each key until `signal` aborts. `process` resolves undefined when done
+   * with the key (its backoff is reset), or a delay after which to process it again; when it
+   * throws, the key is retried after its backoff.
+   */
   async run(process: (key: string) => Promise<number | undefined>, signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       const next = this.#pending.values().next();
       if (next.done === true) {
-        await new Promise<void>((resolve) => {
-          this.#wake = resolve;
-          signal.addEventListener('abort', () => resolve(), { once: true });
-        });
-        this.#wake = undefined;
+        await this.#idle(signal);
         continue;
       }
       const key = next.value;
       this.#pending.delete(key);
       this.#active.add(key);
       let retry: number | undefined;
+      let failed = false;
       try {
         retry = await process(key);
-      } catch {
-        retry = 1000;
+      } catch (err) {
+        failed = true;
+        this.#onError?.(err, key);
       }
       this.#active.delete(key);
-      if (this.#dirty.delete(key)) this.add(key);
-      else if (retry !== undefined && !signal.aborted) this.addAfter(key, retry, signal);
+      const again = this.#dirty.delete(key);
+      if (failed) retry = this.#backoff.when(key);
+      else if (retry === undefined) this.#backoff.forget(key);
+      if (again) this.add(key);
+      else if (retry !== undefined) this.addAfter(key, retry, signal);
+    }
+  }
+
+  /** Until a key is added or `signal` aborts. */
+  #idle(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.#waiters.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.#waiters.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  #cancelDelayed(key: string, d: Delayed): void {
+    clearTimeout(d.timer);
+    this.#delayed.delete(key);
+    const cancel = this.#cancels.get(d.signal);
+    if (cancel === undefined) return;
+    cancel.keys.delete(key);
+    if (cancel.keys.size === 0) {
+      d.signal.removeEventListener('abort', cancel.onAbort);
+      this.#cancels.delete(d.signal);
     }
   }
 }

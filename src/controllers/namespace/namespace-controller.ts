@@ -1,21 +1,27 @@
 /**
  * The namespace controller: when a namespace is deleted (Terminating), delete everything in it,
  * then remove the `kubernetes` finalizer through /finalize so the API server removes the
- * namespace. Talks to the cluster only through the client.
+ * namespace. Talks to the cluster only through the client; learns of namespaces from the shared
+ * namespace informer.
  */
-import { ApiError } from '../../client/rest-client.js';
-import type { RestClient } from '../../client/rest-client.js';
+import { ApiError } from '../../client/api-error.js';
 import { collectionPath, discoverResources } from '../../client/discovery.js';
 import type { ServedResource } from '../../client/discovery.js';
-import { runInformer } from '../../client/informer.js';
+import type { SharedInformerFactory } from '../../client/informer-factory.js';
+import type { RestClient } from '../../client/rest-client.js';
 import { WorkQueue } from '../../client/workqueue.js';
 import { isJsonObject } from '../../util/json.js';
 import type { JsonObject } from '../../util/json.js';
 
 export interface NamespaceControllerOptions {
   readonly client: RestClient;
+  /** Where the namespace informer comes from (shared with other controllers). */
+  readonly informers: SharedInformerFactory;
   readonly onError?: (err: unknown) => void;
 }
+
+/** The collection the controller follows (its informer is shared through the factory). */
+const namespacesPath = '/api/v1/namespaces';
 
 function terminating(ns: JsonObject): string | undefined {
   const meta = ns['metadata'];
@@ -30,27 +36,38 @@ function ignoreGone(err: unknown): void {
 
 export class NamespaceController {
   readonly #client: RestClient;
-  readonly #queue = new WorkQueue();
-  readonly #onError: (err: unknown) => void;
+  readonly #informers: SharedInformerFactory;
+  readonly #queue: WorkQueue;
 
   constructor(o: NamespaceControllerOptions) {
     this.#client = o.client;
-    this.#onError = o.onError ?? (() => {});
+    this.#informers = o.informers;
+    const onError = o.onError;
+    this.#queue = new WorkQueue(
+      onError !== undefined
+        ? {
+            onError: (err, ns) =>
+              onError(new Error(`namespace ${ns}: ${err instanceof Error ? err.message : String(err)}`)),
+          }
+        : {},
+    );
   }
 
-  /** Runs until `signal` aborts. */
+  /** Runs until `signal` aborts (the informer factory is started by the caller). */
   async run(signal: AbortSignal): Promise<void> {
     const enqueue = (ns: JsonObject): void => {
       const name = terminating(ns);
       if (name !== undefined) this.#queue.add(name);
     };
-    await Promise.all([
-      runInformer(
-        { client: this.#client, path: '/api/v1/namespaces', onObject: enqueue, onError: this.#onError },
-        signal,
-      ),
-      this.#queue.run((ns) => this.#sync(ns, signal), signal),
-    ]);
+    const registration = this.#informers.informerFor(namespacesPath).addEventHandler({
+      onAdd: enqueue,
+      onUpdate: (_old, ns) => enqueue(ns),
+    });
+    try {
+      await this.#queue.run((ns) => this.#sync(ns, signal), signal);
+    } finally {
+      registration.remove();
+    }
   }
 
   /** Deletes the namespace's content; returns a retry delay while content remains. */

@@ -1,10 +1,13 @@
 /**
  * A controller that keeps one named object in every active namespace, recreating it when it is
  * deleted: upstream's service-account controller (`default` ServiceAccount) and root-CA publisher
- * (`kube-root-ca.crt` ConfigMap) both have this shape.
+ * (`kube-root-ca.crt` ConfigMap) both have this shape. It follows the shared namespace informer
+ * and an informer of the kept objects (all namespaces, selected by name), and creates what their
+ * stores lack.
  */
-import { nameOf, runInformer } from '../../client/informer.js';
-import { ApiError } from '../../client/rest-client.js';
+import { ApiError } from '../../client/api-error.js';
+import type { SharedInformerFactory } from '../../client/informer-factory.js';
+import { keyFor, nameOf } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import { WorkQueue } from '../../client/workqueue.js';
 import { isJsonObject } from '../../util/json.js';
@@ -12,6 +15,8 @@ import type { JsonObject } from '../../util/json.js';
 
 export interface EnsureOptions {
   readonly client: RestClient;
+  /** Where the informers come from (the namespace one is shared with other controllers). */
+  readonly informers: SharedInformerFactory;
   /** Collection path inside a namespace, e.g. `/api/v1/namespaces/{ns}/serviceaccounts`. */
   readonly collection: (namespace: string) => string;
   /** All-namespaces collection path of the kept kind, e.g. `/api/v1/serviceaccounts`. */
@@ -22,6 +27,9 @@ export interface EnsureOptions {
   readonly onError?: (err: unknown) => void;
 }
 
+/** The namespace informer's path: the same informer as the namespace controller's. */
+const namespacesPath = '/api/v1/namespaces';
+
 function active(ns: JsonObject): boolean {
   const meta = ns['metadata'];
   const status = ns['status'];
@@ -31,59 +39,65 @@ function active(ns: JsonObject): boolean {
 
 export class EnsureInNamespaces {
   readonly #o: EnsureOptions;
-  readonly #queue = new WorkQueue();
-  readonly #active = new Set<string>();
+  readonly #queue: WorkQueue;
 
   constructor(o: EnsureOptions) {
     this.#o = o;
+    const onError = o.onError;
+    this.#queue = new WorkQueue(
+      onError !== undefined
+        ? {
+            onError: (err, ns) =>
+              onError(
+                new Error(
+                  `${o.name} in namespace ${ns}: ${err instanceof Error ? err.message : String(err)}`,
+                ),
+              ),
+          }
+        : {},
+    );
   }
 
+  /** The informer of the kept objects: every namespace's, selected by name. */
+  #keptPath(): string {
+    return `${this.#o.allNamespaces}?fieldSelector=${encodeURIComponent(`metadata.name=${this.#o.name}`)}`;
+  }
+
+  /** Runs until `signal` aborts (the informer factory is started by the caller). */
   async run(signal: AbortSignal): Promise<void> {
-    const onError = this.#o.onError;
-    await Promise.all([
-      runInformer(
-        {
-          client: this.#o.client,
-          path: '/api/v1/namespaces',
-          onObject: (ns) => {
-            const { name } = nameOf(ns);
-            if (active(ns)) {
-              this.#active.add(name);
-              this.#queue.add(name);
-            } else this.#active.delete(name);
-          },
-          onDelete: (ns) => this.#active.delete(nameOf(ns).name),
-          ...(onError !== undefined ? { onError } : {}),
-        },
-        signal,
-      ),
-      runInformer(
-        {
-          client: this.#o.client,
-          path: `${this.#o.allNamespaces}?fieldSelector=${encodeURIComponent(`metadata.name=${this.#o.name}`)}`,
-          onObject: () => undefined,
-          onDelete: (obj) => this.#queue.add(nameOf(obj).namespace),
-          ...(onError !== undefined ? { onError } : {}),
-        },
-        signal,
-      ),
-      this.#queue.run((ns) => this.#ensure(ns, signal), signal),
-    ]);
+    const enqueue = (ns: JsonObject): void => {
+      if (active(ns)) this.#queue.add(nameOf(ns).name);
+    };
+    const registrations = [
+      this.#o.informers.informerFor(namespacesPath).addEventHandler({
+        onAdd: enqueue,
+        onUpdate: (_old, ns) => enqueue(ns),
+      }),
+      this.#o.informers.informerFor(this.#keptPath()).addEventHandler({
+        onDelete: (obj) => this.#queue.add(nameOf(obj).namespace),
+      }),
+    ];
+    try {
+      await this.#queue.run((ns) => this.#ensure(ns, signal), signal);
+    } finally {
+      for (const r of registrations) r.remove();
+    }
   }
 
   async #ensure(namespace: string, signal: AbortSignal): Promise<number | undefined> {
-    if (!this.#active.has(namespace)) return undefined;
-    const path = this.#o.collection(namespace);
+    const namespaces = this.#o.informers.informerFor(namespacesPath);
+    const kept = this.#o.informers.informerFor(this.#keptPath());
+    if (!(await namespaces.synced) || !(await kept.synced)) return undefined;
+    const ns = namespaces.store.get(namespace);
+    if (ns === undefined || !active(ns)) return undefined;
+    if (kept.store.get(keyFor(namespace, this.#o.name)) !== undefined) return undefined;
     try {
-      await this.#o.client.request('GET', `${path}/${encodeURIComponent(this.#o.name)}`, { signal });
-      return undefined;
+      await this.#o.client.request('POST', this.#o.collection(namespace), {
+        body: this.#o.build(namespace),
+        signal,
+      });
     } catch (err) {
-      if (!(err instanceof ApiError && err.code === 404)) throw err;
-    }
-    try {
-      await this.#o.client.request('POST', path, { body: this.#o.build(namespace), signal });
-    } catch (err) {
-      // Already there (a race), or the namespace began terminating: nothing to do.
+      // Already there (the store lags), or the namespace began terminating: nothing to do.
       if (err instanceof ApiError && (err.code === 409 || err.code === 403 || err.code === 404))
         return undefined;
       throw err;
