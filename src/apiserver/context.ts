@@ -34,6 +34,8 @@ export interface RequestContext {
   /** Long-running requests (watch, exec, logs…) are exempt from deadlines and in-flight limits. */
   readonly longRunning: boolean;
   readonly signal: AbortSignal;
+  /** Aborts `signal` (the deadline passed): the request's work stops early. */
+  readonly abort: (reason: Error) => void;
   /** When the request arrived (hrtime, ns). */
   readonly received: bigint;
 }

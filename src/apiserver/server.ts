@@ -73,6 +73,8 @@ export interface ApiServerOptions {
   readonly watchBookmarkIntervalMs?: number;
 }
 
+const requestEnded = new Error('the request ended: client gone or server shutting down');
+
 const rootPaths = [
   '/api',
   '/api/v1',
@@ -178,8 +180,12 @@ export class ApiServer {
       this.#o.log.v(4, `${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
     });
     const closed = new AbortController();
-    const abort = (): void => closed.abort();
-    res.once('close', abort);
+    // A shared reason: aborting without one builds a DOMException (and its stack) every time.
+    const abort = (): void => closed.abort(requestEnded);
+    // Only a response that did not finish (client gone mid-way, a watch) needs its work stopped.
+    res.once('close', () => {
+      if (!res.writableFinished) abort();
+    });
     this.#shutdown.signal.addEventListener('abort', abort, { once: true });
     try {
       // Checked before URL parsing, which would resolve `..` segments into another path.
@@ -196,6 +202,7 @@ export class ApiServer {
         audit: { id: '', annotations: new Map() },
         longRunning: isLongRunning(info),
         signal: closed.signal,
+        abort: (reason) => closed.abort(reason),
         received,
       });
     } catch (err) {

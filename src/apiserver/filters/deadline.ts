@@ -7,6 +7,7 @@ import { GoDurationError, parseGoDuration } from '../../util/go-duration.js';
 import type { Filter } from '../context.js';
 
 const invalidTimeout = 'invalid timeout specified in the request URL';
+const deadlinePassed = new Error('the request deadline passed');
 
 export function withRequestDeadline(maximumMs: number): Filter {
   return async (ctx, next) => {
@@ -25,14 +26,10 @@ export function withRequestDeadline(maximumMs: number): Filter {
     }
     const started = Number(ctx.received / 1_000_000n);
     const remaining = Math.max(0, timeout - (Number(process.hrtime.bigint() / 1_000_000n) - started));
-    const expired = new AbortController();
-    const timer = setTimeout(() => expired.abort(), remaining);
+    // The request's own signal aborts at the deadline (no second signal per request).
+    const timer = setTimeout(() => ctx.abort(deadlinePassed), remaining);
     try {
-      await next({
-        ...ctx,
-        deadline: Date.now() + remaining,
-        signal: AbortSignal.any([ctx.signal, expired.signal]),
-      });
+      await next({ ...ctx, deadline: Date.now() + remaining });
     } finally {
       clearTimeout(timer);
     }

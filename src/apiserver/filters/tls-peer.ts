@@ -13,10 +13,22 @@ function values(v: string | string[] | undefined): string[] {
   return Array.isArray(v) ? v : [v];
 }
 
+/** What each connection presented: a TLS handshake happens once, requests on it are many. */
+const byConnection = new WeakMap<TLSSocket, ClientCertificate | null>();
+
 /** Undefined when the connection is not TLS or the client sent no certificate. */
 export function clientCertificate(req: ServerRequest): ClientCertificate | undefined {
   const socket = socketOf(req);
   if (!(socket instanceof TLSSocket)) return undefined;
+  let known = byConnection.get(socket);
+  if (known === undefined) {
+    known = presented(socket) ?? null;
+    byConnection.set(socket, known);
+  }
+  return known ?? undefined;
+}
+
+function presented(socket: TLSSocket): ClientCertificate | undefined {
   const cert = socket.getPeerCertificate();
   // Without a client certificate Node answers with an empty object.
   if (cert === null || typeof cert !== 'object' || Object.keys(cert).length === 0) return undefined;

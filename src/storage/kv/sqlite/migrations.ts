@@ -11,7 +11,8 @@ export const SCHEMA_VERSION = 1;
 /**
  * 0 → 1: `log` was keyed by `rev` (one row per revision); now an `id` orders the rows and a
  * revision may hold several (one per key written by a transaction). Every row is kept with its
- * revision, and `id = rev`, so ids keep the revision order and new rows (max id + 1) follow them.
+ * revision; `id = rev * 2^20` (statements.ts: a row's id is its revision times 2^20 plus its
+ * position in the revision), so ids keep the revision order without an index on `rev`.
  * The indexes are created by schema.ts right after.
  */
 function logRowsPerKey(db: Database): void {
@@ -27,7 +28,7 @@ function logRowsPerKey(db: Database): void {
       lease INTEGER NOT NULL
     );
     INSERT INTO log_v1 (id, rev, key, type, create_rev, prev_rev, value, lease)
-      SELECT rev, rev, key, type, create_rev, prev_rev, value, lease FROM log ORDER BY rev;
+      SELECT rev * 1048576, rev, key, type, create_rev, prev_rev, value, lease FROM log ORDER BY rev;
     DROP TABLE log;
     ALTER TABLE log_v1 RENAME TO log;
   `);

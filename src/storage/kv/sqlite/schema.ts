@@ -7,7 +7,8 @@ export type SqliteSynchronous = 'FULL' | 'NORMAL' | 'OFF';
 /**
  * The tables of schema version SCHEMA_VERSION, for a new file. `kv` holds the current state (one row
  * per live key); `log` is the append-only history, one row per written key and revision: `id`
- * orders the rows (by revision, then by op within a revision), a revision holds several rows when a
+ * (revision × 2^20 + the op's place in its transaction, see statements.ts) orders the rows by
+ * revision and op without an index on `rev`, a revision holds several rows when a
  * transaction wrote several keys, and (key, rev) is unique (type 0 = put, 1 = delete; `prev_rev` is
  * the revision of the same key's previous version, 0 when the write created it); `meta` keeps the
  * current and compacted revisions.
@@ -31,7 +32,6 @@ CREATE TABLE IF NOT EXISTS log (
   value BLOB,
   lease INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS log_rev ON log (rev);
 CREATE UNIQUE INDEX IF NOT EXISTS log_key_rev ON log (key, rev);
 CREATE TABLE IF NOT EXISTS meta (
   name TEXT PRIMARY KEY,

@@ -92,11 +92,24 @@ function historyEvent(row: HistoryRow): KvEvent {
   return { type, kv, prevKv };
 }
 
+/**
+ * A log row's id is its revision times this plus its position in the revision's transaction, so
+ * the primary key orders rows by revision and finds a revision's rows without a second index.
+ */
+export const opsPerRevision = 2 ** 20;
+
+/** The first log id of revision `rev`. */
+export function logId(rev: number): number {
+  return rev * opsPerRevision;
+}
+
 export class SqliteStatements {
+  #lastRevision = -1;
+  #opInRevision = 0;
   readonly #get: Statement<[string], KvRow>;
   readonly #upsert: Statement<[string, number, number, Uint8Array, number]>;
   readonly #deleteKv: Statement<[string]>;
-  readonly #insertLog: Statement<[number, string, number, number, number, Uint8Array | null, number]>;
+  readonly #insertLog: Statement<[number, number, string, number, number, number, Uint8Array | null, number]>;
   readonly #logRow: Statement<[string, number], LogStateRow>;
   readonly #getMeta: Statement<[string], CountRow>;
   readonly #setMeta: Statement<[number, string]>;
@@ -123,7 +136,7 @@ export class SqliteStatements {
     );
     this.#deleteKv = db.prepare('DELETE FROM kv WHERE key = ?');
     this.#insertLog = db.prepare(
-      'INSERT INTO log (rev, key, type, create_rev, prev_rev, value, lease) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO log (id, rev, key, type, create_rev, prev_rev, value, lease) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.#logRow = db.prepare(
       'SELECT type, create_rev, rev, value, lease FROM log WHERE key = ? AND rev = ?',
@@ -133,7 +146,7 @@ export class SqliteStatements {
     this.#keysWithLease = db.prepare('SELECT key FROM kv WHERE lease = ? AND lease != 0 ORDER BY key');
     // Rows at or below the compact revision go, except each key's newest one when it is a put.
     this.#compact = db.prepare(
-      `DELETE FROM log WHERE rev <= ? AND (type = ${TYPE_DELETE} OR EXISTS (
+      `DELETE FROM log WHERE id < ? AND (type = ${TYPE_DELETE} OR EXISTS (
          SELECT 1 FROM log AS newer WHERE newer.key = log.key AND newer.rev > log.rev AND newer.rev <= ?))`,
     );
     this.#currentPage = new SpanQuery(
@@ -147,11 +160,11 @@ export class SqliteStatements {
       'key',
       (b) => `SELECT ${KV_COLUMNS} FROM kv WHERE key >= ? ${b} AND mod_rev <= ? ORDER BY key LIMIT ?`,
     );
-    // `+key` keeps the planner on the rev index: only rows newer than the read are scanned.
+    // `+key` keeps the planner on the primary key: only rows newer than the read are scanned.
     this.#changes = new SpanQuery(
       db,
       '+key',
-      (b) => `SELECT key, type, prev_rev FROM log WHERE +key >= ? ${b} AND rev > ? ORDER BY rev, id`,
+      (b) => `SELECT key, type, prev_rev FROM log WHERE +key >= ? ${b} AND id >= ? ORDER BY id`,
     );
     // A key's previous version is the row of the same key at prev_rev (a revision has several rows).
     const historyRows = (b: string, where: string): string =>
@@ -159,11 +172,9 @@ export class SqliteStatements {
          p.create_rev AS p_create_rev, p.value AS p_value, p.lease AS p_lease
        FROM log AS l LEFT JOIN log AS p ON p.key = l.key AND p.rev = l.prev_rev
        WHERE +l.key >= ? ${b} AND ${where}`;
-    this.#history = new SpanQuery(db, '+l.key', (b) =>
-      historyRows(b, 'l.rev >= ? ORDER BY l.rev, l.id LIMIT ?'),
-    );
+    this.#history = new SpanQuery(db, '+l.key', (b) => historyRows(b, 'l.id >= ? ORDER BY l.id LIMIT ?'));
     this.#historyRest = new SpanQuery(db, '+l.key', (b) =>
-      historyRows(b, 'l.rev = ? AND l.id > ? ORDER BY l.rev, l.id'),
+      historyRows(b, 'l.id > ? AND l.id < ? ORDER BY l.id'),
     );
     this.insertLease = db.prepare('INSERT INTO lease (ttl, expiry) VALUES (?, ?)');
     this.getLease = db.prepare('SELECT ttl, expiry FROM lease WHERE id = ?');
@@ -181,11 +192,18 @@ export class SqliteStatements {
   apply(ev: KvEvent): void {
     const kv = ev.kv;
     const prevRev = ev.prevKv?.modRevision ?? 0;
+    const rev = kv.modRevision;
+    this.#opInRevision = rev === this.#lastRevision ? this.#opInRevision + 1 : 0;
+    this.#lastRevision = rev;
+    if (this.#opInRevision >= opsPerRevision) {
+      throw new Error(`a revision holds at most ${opsPerRevision} writes`);
+    }
+    const id = logId(rev) + this.#opInRevision;
     if (ev.type === 'put') {
-      this.#insertLog.run(kv.modRevision, kv.key, TYPE_PUT, kv.createRevision, prevRev, kv.value, kv.lease);
-      this.#upsert.run(kv.key, kv.createRevision, kv.modRevision, kv.value, kv.lease);
+      this.#insertLog.run(id, rev, kv.key, TYPE_PUT, kv.createRevision, prevRev, kv.value, kv.lease);
+      this.#upsert.run(kv.key, kv.createRevision, rev, kv.value, kv.lease);
     } else {
-      this.#insertLog.run(kv.modRevision, kv.key, TYPE_DELETE, 0, prevRev, null, 0);
+      this.#insertLog.run(id, rev, kv.key, TYPE_DELETE, 0, prevRev, null, 0);
       this.#deleteKv.run(kv.key);
     }
   }
@@ -204,7 +222,7 @@ export class SqliteStatements {
 
   /** Deletes obsolete history at or below `rev`; returns the number of log rows removed. */
   compact(rev: number): number {
-    return this.#compact.run(rev, rev).changes;
+    return this.#compact.run(logId(rev + 1), rev).changes;
   }
 
   /** Live keys in `span` in key order (`limit` <= 0: all). */
@@ -227,7 +245,7 @@ export class SqliteStatements {
    */
   changesAfter(span: KeySpan, rev: number): Map<string, KeyChange> {
     const changes = new Map<string, KeyChange>();
-    for (const row of this.#changes.all(span, rev)) {
+    for (const row of this.#changes.all(span, logId(rev + 1))) {
       const seen = changes.get(row.key);
       changes.set(row.key, {
         revisionAtRead: seen === undefined ? row.prev_rev : seen.revisionAtRead,
@@ -255,10 +273,10 @@ export class SqliteStatements {
    * one's revision so a page never splits a revision.
    */
   history(from: number, span: KeySpan, limit: number): KvEvent[] {
-    const rows = this.#history.all(span, from, limit);
+    const rows = this.#history.all(span, logId(from), limit);
     const last = rows[rows.length - 1];
     if (last !== undefined && rows.length === limit) {
-      for (const row of this.#historyRest.all(span, last.rev, last.id)) rows.push(row);
+      for (const row of this.#historyRest.all(span, last.id, logId(last.rev + 1))) rows.push(row);
     }
     return rows.map(historyEvent);
   }
