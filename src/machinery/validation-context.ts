@@ -9,6 +9,11 @@ export interface StrategyContext {
   readonly namespace: string;
   /** Enabled feature gates. */
   readonly features: FeatureGateReader;
+  /**
+   * The group/version the request was made at, when it is not the storage version (upstream's
+   * request info: events.k8s.io/v1 validates Events more strictly than core/v1).
+   */
+  readonly requestVersion?: { readonly group: string; readonly version: string };
 }
 
 /**

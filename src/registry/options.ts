@@ -31,4 +31,6 @@ export interface WriteRequest {
   readonly dryRun: boolean;
   /** Who asks (admission sees it). */
   readonly user: UserInfo;
+  /** The served group/version of the request, when not the storage version (strategies see it). */
+  readonly requestVersion?: { readonly group: string; readonly version: string };
 }

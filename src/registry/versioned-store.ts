@@ -70,8 +70,14 @@ export class VersionedStore {
     return this.#identity ? r : { ...r, items: r.items.map((o) => this.version.fromStorage(o)) };
   }
 
+  /** The request's version for strategies, when it is not the storage version. */
+  #request<T extends WriteRequest>(req: T): T {
+    if (this.#identity) return req;
+    return { ...req, requestVersion: { group: this.version.info.group, version: this.version.info.version } };
+  }
+
   async create(namespace: string, obj: KubeObject, req: WriteRequest): Promise<WriteResult> {
-    const r = await this.hub.create(namespace, this.in(obj), req);
+    const r = await this.hub.create(namespace, this.in(obj), this.#request(req));
     return { ...r, object: this.out(r.object) };
   }
 
@@ -87,7 +93,7 @@ export class VersionedStore {
           this.version.toStorage(
             await updatedObject(current === undefined ? undefined : this.version.fromStorage(current)),
           );
-    const r = await this.hub.update(namespace, name, converted, req);
+    const r = await this.hub.update(namespace, name, converted, this.#request(req));
     return { ...r, object: this.out(r.object) };
   }
 

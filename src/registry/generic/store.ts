@@ -87,8 +87,13 @@ export class GenericStore {
     return { group: this.resource.info.group, kind: this.resource.info.kind };
   }
 
-  #ctx(namespace: string): StrategyContext {
-    return { namespace, features: this.#features };
+  #ctx(namespace: string, req?: WriteRequest): StrategyContext {
+    const version = req?.requestVersion;
+    return {
+      namespace,
+      features: this.#features,
+      ...(version !== undefined ? { requestVersion: version } : {}),
+    };
   }
 
   key(namespace: string, name: string): string {
@@ -180,7 +185,7 @@ export class GenericStore {
   /** Everything of a create up to (not including) the write: returns the object to store and warnings. */
   async #prepareCreate(namespace: string, obj: KubeObject, req: WriteRequest): Promise<string[]> {
     const strategy = this.resource.strategy;
-    const ctx = this.#ctx(namespace);
+    const ctx = this.#ctx(namespace, req);
     this.#checkNamespace(obj, namespace);
     await this.#mutate({
       operation: 'CREATE',
@@ -297,7 +302,7 @@ export class GenericStore {
     req: WriteRequest & { readonly strategy?: RESTStrategy; readonly subresource?: string },
   ): Promise<WriteResult> {
     const strategy = req.strategy ?? this.resource.strategy;
-    const ctx = this.#ctx(namespace);
+    const ctx = this.#ctx(namespace, req);
     const key = this.key(namespace, name);
     let warnings: string[] = [];
     let created = false;
