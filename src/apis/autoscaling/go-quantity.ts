@@ -6,38 +6,29 @@
  * follow resource.ParseQuantity.
  */
 import { goQuote } from '../../machinery/field/errors.js';
-import { parseQuantity, splitQuantityString } from '../../machinery/quantity/parse.js';
+import {
+  binarySuffixes,
+  decimalSuffixes,
+  parseQuantity,
+  splitQuantityString,
+} from '../../machinery/quantity/parse.js';
 
 /** A fixed stand-in for an *inf.Dec pointer (real addresses differ per process anyway). */
 const fakePointer = '0xc000010000';
 
 const int64Max = 2n ** 63n - 1n;
 
-const binaryExponents: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
-const decimalExponents: Record<string, number> = {
-  '': 0,
-  n: -9,
-  u: -6,
-  m: -3,
-  k: 3,
-  M: 6,
-  G: 9,
-  T: 12,
-  P: 15,
-  E: 18,
-};
-
 /** Whether ParseQuantity keeps `text` in its int64 fast path (else it builds an inf.Dec). */
 function usesInt64Amount(text: string): boolean {
   const { num, denom, suffix } = splitQuantityString(text);
   const digits = BigInt(num + denom);
-  const binary = binaryExponents[suffix];
+  const binary = binarySuffixes[suffix];
   if (binary !== undefined) {
     if (denom.length > 0) return false;
     const precision = 15 - num.length - Math.trunc((binary * 3) / 10) - 1;
     return precision >= 0 && digits * (1n << BigInt(binary)) <= int64Max;
   }
-  const exponent = decimalExponents[suffix] ?? Number(suffix.slice(1));
+  const exponent = decimalSuffixes[suffix] ?? Number(suffix.slice(1));
   const precision = 18 - (num.length + denom.length);
   return precision >= 0 && exponent - denom.length >= -9 && digits <= int64Max;
 }

@@ -81,7 +81,8 @@ interface Interpreted {
   readonly format: QuantityFormat;
 }
 
-const decimalSuffixes: Record<string, number> = {
+/** Exponents of ten of the decimal SI suffixes. */
+export const decimalSuffixes: Readonly<Record<string, number>> = {
   '': 0,
   n: -9,
   u: -6,
@@ -93,7 +94,15 @@ const decimalSuffixes: Record<string, number> = {
   P: 15,
   E: 18,
 };
-const binarySuffixes: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+/** Exponents of two of the binary SI suffixes. */
+export const binarySuffixes: Readonly<Record<string, number>> = {
+  Ki: 10,
+  Mi: 20,
+  Gi: 30,
+  Ti: 40,
+  Pi: 50,
+  Ei: 60,
+};
 
 function interpretSuffix(s: string): Interpreted | undefined {
   if (Object.hasOwn(decimalSuffixes, s))

@@ -187,14 +187,9 @@ export class GenericStore {
     const strategy = this.resource.strategy;
     const ctx = this.#ctx(namespace, req);
     this.#checkNamespace(obj, namespace);
-    await this.#mutate({
-      operation: 'CREATE',
-      subresource: '',
-      namespace,
-      name: obj.metadata.name ?? '',
-      object: obj,
-      ...req,
-    });
+    await this.#mutating?.(
+      this.#attributes('CREATE', { namespace, name: obj.metadata.name ?? '' }, req, obj),
+    );
     delete obj.metadata.deletionTimestamp;
     delete obj.metadata.deletionGracePeriodSeconds;
     // System fields come first (upstream fills them in the handler): strategies such as Job's
@@ -208,37 +203,31 @@ export class GenericStore {
     this.#validateCreate(strategy, ctx, obj);
     const warnings = strategy.warningsOnCreate(ctx, obj);
     strategy.canonicalize(obj);
-    await this.#admission?.({
-      operation: 'CREATE',
-      resource: this.resource.info,
-      subresource: '',
-      namespace,
-      name: obj.metadata.name ?? '',
-      object: obj,
-      dryRun: req.dryRun,
-      user: req.user,
-    });
+    await this.#admission?.(
+      this.#attributes('CREATE', { namespace, name: obj.metadata.name ?? '' }, req, obj),
+    );
     return warnings;
   }
 
-  /** Mutating admission of a create or update (the object may change in place). */
-  async #mutate(
-    a: Omit<AdmissionAttributes, 'resource' | 'dryRun' | 'user'> & {
-      readonly object: KubeObject;
-    } & WriteRequest,
-  ): Promise<void> {
-    if (this.#mutating === undefined) return;
-    await this.#mutating({
-      operation: a.operation,
+  /** What admission sees of one write. */
+  #attributes(
+    operation: AdmissionAttributes['operation'],
+    target: { readonly namespace: string; readonly name: string; readonly subresource?: string },
+    req: WriteRequest,
+    object: KubeObject,
+    oldObject?: KubeObject,
+  ): AdmissionAttributes & { readonly object: KubeObject } {
+    return {
+      operation,
       resource: this.resource.info,
-      subresource: a.subresource,
-      namespace: a.namespace,
-      name: a.name,
-      object: a.object,
-      ...(a.oldObject !== undefined ? { oldObject: a.oldObject } : {}),
-      dryRun: a.dryRun,
-      user: a.user,
-    });
+      subresource: target.subresource ?? '',
+      namespace: target.namespace,
+      name: target.name,
+      object,
+      ...(oldObject !== undefined ? { oldObject } : {}),
+      dryRun: req.dryRun,
+      user: req.user,
+    };
   }
 
   async #afterWrite(ctx: HookContext, outcome: WriteOutcome): Promise<void> {
@@ -353,16 +342,9 @@ export class GenericStore {
       } else delete obj.metadata.deletionGracePeriodSeconds;
       if (old.generation !== undefined) obj.metadata.generation = old.generation;
       else delete obj.metadata.generation;
-      await this.#mutate({
-        operation: 'UPDATE',
-        subresource: req.subresource ?? '',
-        namespace,
-        name,
-        object: obj,
-        oldObject: current,
-        dryRun: req.dryRun,
-        user: req.user,
-      });
+      const target = { namespace, name, subresource: req.subresource ?? '' };
+      const attributes = this.#attributes('UPDATE', target, req, obj, current);
+      await this.#mutating?.(attributes);
       strategy.prepareForUpdate(ctx, obj, current);
       const errs: FieldError[] = [
         ...validateObjectMetaUpdate(obj.metadata, current.metadata),
@@ -375,17 +357,7 @@ export class GenericStore {
       if (errs.length > 0) throw apiErrors.invalid(this.#gk, name, errs);
       warnings = strategy.warningsOnUpdate(ctx, obj, current);
       strategy.canonicalize(obj);
-      await this.#admission?.({
-        operation: 'UPDATE',
-        resource: this.resource.info,
-        subresource: req.subresource ?? '',
-        namespace,
-        name,
-        object: obj,
-        oldObject: current,
-        dryRun: req.dryRun,
-        user: req.user,
-      });
+      await this.#admission?.(attributes);
       // Removing the last finalizer of an object being deleted completes the deletion.
       deleteAfter =
         obj.metadata.deletionTimestamp !== undefined &&
