@@ -54,13 +54,22 @@ export function checkTypeMeta(info: ResourceInfo, value: unknown, raw: string): 
   return value;
 }
 
-/** Decodes and defaults a full object body (create, update, and a patched object). */
-export function decodeTyped(options: {
+/** What a decoder gets: the endpoint's resource, the server's schemas, the body, the validation mode. */
+export interface DecodeOptions {
   readonly info: ResourceInfo;
   readonly schemas: SchemaRegistry;
   readonly body: DecodedBody | { readonly value: unknown; readonly raw?: string };
   readonly fieldValidation: FieldValidation;
-}): TypedBody {
+}
+
+/**
+ * Turns a request body into an object of the endpoint's kind. Each endpoint may bring its own
+ * (custom resources: a structural-schema decoder with pruning); built-ins use `decodeTyped`.
+ */
+export type BodyDecoder = (options: DecodeOptions) => TypedBody;
+
+/** Decodes and defaults a full object body (create, update, and a patched object). */
+export function decodeTyped(options: DecodeOptions): TypedBody {
   const { info, body } = options;
   const raw = body.raw ?? '';
   const value = checkTypeMeta(info, body.value, raw);

@@ -3,6 +3,7 @@ import { apiErrors } from '../machinery/errors.js';
 import type { ResourceInfo } from '../apis/resource.js';
 import type { SchemaRegistry } from '../apis/schema/types.js';
 import type { UserInfo } from '../machinery/user.js';
+import type { BodyDecoder } from './decode-request.js';
 import type { FeatureGateReader } from '../registry/strategy.js';
 import type { VersionedStore } from '../registry/versioned-store.js';
 import type { ServerRequest } from './body.js';
@@ -15,6 +16,8 @@ import type { WatchSupport } from './watch-encoder.js';
 export interface Endpoint {
   readonly info: ResourceInfo;
   readonly store: VersionedStore;
+  /** How request bodies become objects (default: the typed decoder of built-in kinds). */
+  readonly decode?: BodyDecoder;
 }
 
 export function endpointKey(info: Pick<ResourceInfo, 'group' | 'version' | 'resource'>): string {

@@ -8,6 +8,8 @@ import { after, before, test } from 'node:test';
 import { arr, def, int32, obj, ref, str } from '../../src/apis/schema/dsl.js';
 import type { ResourceInfo } from '../../src/apis/resource.js';
 import { allVerbs } from '../../src/apis/resource.js';
+import { decodeTyped } from '../../src/apiserver/decode-request.js';
+import type { BodyDecoder } from '../../src/apiserver/decode-request.js';
 import type { RegistryResource } from '../../src/registry/resource.js';
 import { defineStrategy } from '../../src/registry/strategies/base.js';
 import { startTestServer } from '../support/server.js';
@@ -151,4 +153,42 @@ test('a resource added at runtime is served, discovered and published; removed, 
     widgets,
     definitions.map((d) => d.name),
   );
+});
+
+test('each resource chooses its decoder: a runtime resource brings its own', async () => {
+  const seen: string[] = [];
+  const decode: BodyDecoder = (o) => {
+    seen.push(o.info.kind);
+    const typed = decodeTyped(o);
+    typed.object.metadata.labels = { ...typed.object.metadata.labels, 'decoded-by': 'widget-decoder' };
+    return { object: typed.object, warnings: [...typed.warnings, 'decoded by the widget decoder'] };
+  };
+  server.resources.add(widgets, definitions, decode);
+  try {
+    const r = await server.request('POST', collection, {
+      body: {
+        apiVersion: 'example.nanokube.io/v1',
+        kind: 'Widget',
+        metadata: { name: 'w3' },
+        spec: { size: 1 },
+      },
+    });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.json<{ metadata: { labels: Record<string, string> } }>().metadata.labels, {
+      'decoded-by': 'widget-decoder',
+    });
+    assert.deepEqual(r.warnings, ['decoded by the widget decoder']);
+    assert.deepEqual(seen, ['Widget']);
+    // Built-in kinds keep the typed decoder.
+    const cm = await server.request('POST', '/api/v1/namespaces/default/configmaps', {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'plain' } },
+    });
+    assert.equal(cm.status, 201);
+    assert.deepEqual(seen, ['Widget']);
+  } finally {
+    server.resources.remove(
+      widgets,
+      definitions.map((d) => d.name),
+    );
+  }
 });

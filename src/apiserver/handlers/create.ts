@@ -12,7 +12,7 @@ export async function handleCreate(ctx: HandlerContext): Promise<void> {
   const fieldValidation = fieldValidationOf(ctx.url);
   const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req));
   const { info, store } = ctx.endpoint;
-  const typed = decodeTyped({ info, schemas: ctx.schemas, body, fieldValidation });
+  const typed = (ctx.endpoint.decode ?? decodeTyped)({ info, schemas: ctx.schemas, body, fieldValidation });
   const result = await store.create(ctx.request.namespace, typed.object, {
     dryRun: dryRun(ctx.url),
     user: ctx.user,

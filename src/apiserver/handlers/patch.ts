@@ -55,7 +55,12 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
         if (err instanceof RangeError) throw apiErrors.badRequest('error applying patch: exceeded max depth');
         throw err;
       }
-      const typed = decodeTyped({ info, schemas: ctx.schemas, body: { value: patched }, fieldValidation });
+      const typed = (ctx.endpoint.decode ?? decodeTyped)({
+        info,
+        schemas: ctx.schemas,
+        body: { value: patched },
+        fieldValidation,
+      });
       warnings.length = 0;
       warnings.push(...typed.warnings);
       return typed.object;

@@ -13,7 +13,7 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
   const fieldValidation = fieldValidationOf(ctx.url);
   const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req));
   const { info, store } = ctx.endpoint;
-  const typed = decodeTyped({ info, schemas: ctx.schemas, body, fieldValidation });
+  const typed = (ctx.endpoint.decode ?? decodeTyped)({ info, schemas: ctx.schemas, body, fieldValidation });
   const sub = subresourceStrategy(ctx);
   const result = await store.update(ctx.request.namespace, ctx.request.name, () => typed.object, {
     dryRun: dryRun(ctx.url),

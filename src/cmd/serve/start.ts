@@ -8,6 +8,7 @@ import { namespaceLifecycle } from '../../admission/namespace-lifecycle.js';
 import { builtinSchemas } from '../../apis/schema/builtin.js';
 import { ServerSchemaRegistry } from '../../apis/schema/server-registry.js';
 import { ApiServer } from '../../apiserver/server.js';
+import type { BodyDecoder } from '../../apiserver/decode-request.js';
 import type { Endpoint } from '../../apiserver/endpoint.js';
 import type { Definition } from '../../apis/schema/types.js';
 import type { RegistryResource } from '../../registry/resource.js';
@@ -74,7 +75,7 @@ export interface RunningServer {
    * Stored objects stay when a resource is removed.
    */
   readonly resources: {
-    add(resource: RegistryResource, definitions?: readonly Definition[]): void;
+    add(resource: RegistryResource, definitions?: readonly Definition[], decode?: BodyDecoder): void;
     remove(resource: RegistryResource, definitions?: readonly string[]): void;
   };
   /** Drains requests, ends watches and closes the store. */
@@ -107,11 +108,15 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const cacheRun = namespaceCache.run(background.signal);
   const admission = namespaceLifecycle((name) => namespaceCache.get(namespacePrefix + name));
   /** The endpoints of one stored resource: one per served version, over one generic store. */
-  const endpointsOf = (resource: RegistryResource): { store: GenericStore; endpoints: Endpoint[] } => {
+  const endpointsOf = (
+    resource: RegistryResource,
+    decode?: BodyDecoder,
+  ): { store: GenericStore; endpoints: Endpoint[] } => {
     const store = new GenericStore({ resource, storage, features, admission });
     const endpoints = servedVersionsOf(resource).map((version) => ({
       info: version.info,
       store: new VersionedStore(store, version),
+      ...(decode !== undefined ? { decode } : {}),
     }));
     return { store, endpoints };
   };
@@ -176,9 +181,9 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     pki,
     api: server,
     resources: {
-      add(resource, definitions = []) {
+      add(resource, definitions = [], decode) {
         schemas.add(definitions);
-        for (const e of endpointsOf(resource).endpoints) server.addEndpoint(e);
+        for (const e of endpointsOf(resource, decode).endpoints) server.addEndpoint(e);
       },
       remove(resource, definitions = []) {
         for (const v of servedVersionsOf(resource)) server.removeEndpoint(v.info);
