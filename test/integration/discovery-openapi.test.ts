@@ -41,7 +41,7 @@ describe('discovery and OpenAPI', () => {
     }>();
     assert.deepEqual(
       apis.groups.map((g) => g.preferredVersion.groupVersion),
-      ['apps/v1', 'autoscaling/v2', 'batch/v1', 'coordination.k8s.io/v1'],
+      ['apps/v1', 'events.k8s.io/v1', 'autoscaling/v2', 'batch/v1', 'coordination.k8s.io/v1'],
     );
   });
 
@@ -53,6 +53,7 @@ describe('discovery and OpenAPI', () => {
       ['/apis/autoscaling/v2', 'apis_autoscaling_v2.json'],
       ['/apis/batch/v1', 'apis_batch_v1.json'],
       ['/apis/coordination.k8s.io/v1', 'apis_coordination.k8s.io_v1.json'],
+      ['/apis/events.k8s.io/v1', 'apis_events.k8s.io_v1.json'],
     ] as const) {
       const ours = (await s.request('GET', path)).json<{ resources: ApiResource[] }>().resources;
       const ref = (
@@ -79,7 +80,7 @@ describe('discovery and OpenAPI', () => {
     assert.equal(doc.kind, 'APIGroupDiscoveryList');
     assert.deepEqual(
       doc.items.map((i) => i.metadata.name),
-      ['apps', 'autoscaling', 'batch', 'coordination.k8s.io'],
+      ['apps', 'events.k8s.io', 'autoscaling', 'batch', 'coordination.k8s.io'],
     );
     const again = await s.request('GET', '/apis', {
       accept: aggregatedAccept,
