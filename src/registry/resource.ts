@@ -16,6 +16,11 @@ export interface ServedVersion {
   toStorage(obj: KubeObject): KubeObject;
   /** A stored object as this version. */
   fromStorage(obj: KubeObject): KubeObject;
+  /**
+   * A field-selector label of this version as the storage version's label, undefined when this
+   * version cannot select on it (upstream's field label conversion; default: the same label).
+   */
+  readonly fieldLabel?: (label: string) => string | undefined;
 }
 
 export interface RegistryResource {

@@ -4,6 +4,8 @@
  * storage version itself every conversion is the identity and costs nothing.
  */
 import type { ResourceInfo } from '../apis/resource.js';
+import { apiErrors } from '../machinery/errors.js';
+import { FieldSelector, parseFieldSelector } from '../machinery/fields/selector.js';
 import type { KubeObject } from '../machinery/object.js';
 import type { TableConvertor } from '../machinery/table.js';
 import type { DeleteResult, GenericStore, ListResult, UpdatedObject, WriteResult } from './generic/store.js';
@@ -65,8 +67,30 @@ export class VersionedStore {
     return this.out(await this.hub.get(namespace, name, resourceVersion));
   }
 
+  /**
+   * The request with its field selector in the storage version's labels (upstream converts each
+   * label through the served version's field label conversion; unknown labels are a 400).
+   */
+  listRequest<T extends ListRequest>(req: T): T {
+    const convert = this.version.fieldLabel;
+    const selector = req.fieldSelector;
+    if (convert === undefined || selector === undefined || selector === '') return req;
+    let parsed: FieldSelector;
+    try {
+      parsed = parseFieldSelector(selector);
+    } catch {
+      return req; // The generic store reports the parse error.
+    }
+    const converted = parsed.requirements().map((r) => {
+      const field = convert(r.field);
+      if (field === undefined) throw apiErrors.badRequest(`field label not supported: ${r.field}`);
+      return { ...r, field };
+    });
+    return { ...req, fieldSelector: new FieldSelector(converted).toString() };
+  }
+
   async list(namespace: string, req: ListRequest): Promise<ListResult> {
-    const r = await this.hub.list(namespace, req);
+    const r = await this.hub.list(namespace, this.listRequest(req));
     return this.#identity ? r : { ...r, items: r.items.map((o) => this.version.fromStorage(o)) };
   }
 
@@ -103,6 +127,6 @@ export class VersionedStore {
   }
 
   async deleteCollection(namespace: string, list: ListRequest, req: DeleteRequest): Promise<KubeObject[]> {
-    return (await this.hub.deleteCollection(namespace, list, req)).map((o) => this.out(o));
+    return (await this.hub.deleteCollection(namespace, this.listRequest(list), req)).map((o) => this.out(o));
   }
 }

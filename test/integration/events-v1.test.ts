@@ -295,3 +295,43 @@ test('discovery: both versions carry the core/v1 storage version hash; /apis lis
   const rows = table.json<{ rows: { cells: unknown[] }[] }>().rows;
   assert.ok(rows.length > 0);
 });
+
+test('field selectors use each version’s labels (regarding.* and reportingController at events.k8s.io/v1)', async () => {
+  await server.request('POST', v1, {
+    body: newEvent('selectable', { regarding: { ...pod, name: 'picked' } }),
+  });
+  const names = async (path: string): Promise<string[]> => {
+    const r = await server.request('GET', path);
+    assert.equal(r.status, 200, r.text);
+    return r.json<{ items: { metadata: { name: string } }[] }>().items.map((i) => i.metadata.name);
+  };
+  assert.deepEqual(await names(`${v1}?fieldSelector=${encodeURIComponent('regarding.name=picked')}`), [
+    'selectable',
+  ]);
+  assert.deepEqual(await names(`${core}?fieldSelector=${encodeURIComponent('involvedObject.name=picked')}`), [
+    'selectable',
+  ]);
+  assert.ok(
+    (await names(`${v1}?fieldSelector=${encodeURIComponent('reportingController=k8s.io/kubelet')}`)).includes(
+      'selectable',
+    ),
+  );
+  const refused = await server.request(
+    'GET',
+    `${v1}?fieldSelector=${encodeURIComponent('involvedObject.name=picked')}`,
+  );
+  assert.equal(refused.status, 400);
+  assert.equal(refused.json()['message'], 'field label not supported: involvedObject.name');
+  const watch = await server.request(
+    'GET',
+    `${v1}?watch=1&timeoutSeconds=1&fieldSelector=${encodeURIComponent('regarding.name=picked')}`,
+  );
+  assert.equal(watch.status, 200);
+  assert.deepEqual(
+    watch.text
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { object: { metadata: { name: string } } }).object.metadata.name),
+    ['selectable'],
+  );
+});

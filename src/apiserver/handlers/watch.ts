@@ -40,7 +40,7 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
       store.hub,
       ctx.request.namespace,
       {
-        ...listRequestOf(ctx.url),
+        ...store.listRequest(listRequestOf(ctx.url)),
         ...(sendInitial !== undefined ? { sendInitialEvents: sendInitial === 'true' } : {}),
         ...(bookmarks ? { allowWatchBookmarks: true } : {}),
         signal: controller.signal,

@@ -63,9 +63,30 @@ function withoutCommonMetaErrors(event: KubeObject, errs: FieldError[]): FieldEr
 
 const identity = (event: KubeObject): KubeObject => event;
 
+/** events.k8s.io/v1 field-selector labels as the core ones (upstream's field label conversion). */
+const eventV1FieldLabels: ReadonlyMap<string, string> = new Map([
+  ['reason', 'reason'],
+  ['regarding.kind', 'involvedObject.kind'],
+  ['regarding.namespace', 'involvedObject.namespace'],
+  ['regarding.name', 'involvedObject.name'],
+  ['regarding.uid', 'involvedObject.uid'],
+  ['regarding.apiVersion', 'involvedObject.apiVersion'],
+  ['regarding.resourceVersion', 'involvedObject.resourceVersion'],
+  ['regarding.fieldPath', 'involvedObject.fieldPath'],
+  ['reportingController', 'reportingComponent'],
+  ['source', 'source'],
+  ['type', 'type'],
+  ['metadata.namespace', 'metadata.namespace'],
+  ['metadata.name', 'metadata.name'],
+]);
+
+function eventV1FieldLabel(label: string): string | undefined {
+  return eventV1FieldLabels.get(label);
+}
+
 const servedVersions: readonly ServedVersion[] = [
   { info: eventsInfo, toStorage: identity, fromStorage: identity },
-  { info: eventV1Info, toStorage: eventToCore, fromStorage: eventToV1 },
+  { info: eventV1Info, toStorage: eventToCore, fromStorage: eventToV1, fieldLabel: eventV1FieldLabel },
 ];
 
 export const eventsResource: RegistryResource = {
