@@ -12,6 +12,7 @@ export interface ServerResponseLike {
   write(chunk: string | Uint8Array): boolean;
   end(chunk?: string | Uint8Array): unknown;
   once(event: 'drain' | 'close', listener: () => void): unknown;
+  off(event: 'drain' | 'close', listener: () => void): unknown;
   flushHeaders?(): void;
 }
 

@@ -126,3 +126,36 @@ test('a BOOKMARK carries the store progress, past the watcher’s own last event
   assert.ok(w.lines.every((l) => l.type === 'BOOKMARK'));
   w.close();
 });
+
+test('a watcher that stops reading is closed once it is too far behind; others keep going', async () => {
+  const small = await startTestServer({ controllers: false, watchMaxQueuedEvents: 20 });
+  const h2 = connect(small.url, { ca: small.pki.caCert, cert: small.pki.adminCert, key: small.pki.adminKey });
+  try {
+    const path = '/api/v1/namespaces/default/configmaps?watch=1';
+    const stalled = h2.request({ ':path': path });
+    stalled.pause(); // never reads: HTTP/2 flow control stops the server's writes
+    let stalledClosed = false;
+    stalled.on('close', () => (stalledClosed = true));
+    const healthy = h2.request({ ':path': path });
+    let healthyEvents = 0;
+    healthy.setEncoding('utf8');
+    healthy.on('data', (c: string) => (healthyEvents += c.split('\n').length - 1));
+    await new Promise((r) => setTimeout(r, 100));
+    const big = 'x'.repeat(4096);
+    const total = 120; // ~500 KiB: far past the stream window, the write buffer and 20 queued events
+    for (let i = 0; i < total; i++) {
+      const r = await small.request('POST', '/api/v1/namespaces/default/configmaps', {
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big-${i}` }, data: { big } },
+      });
+      assert.equal(r.status, 201);
+    }
+    await until(() => healthyEvents >= total);
+    // The server ended the stalled watch: once the client reads again it sees the end.
+    stalled.resume();
+    await until(() => stalledClosed);
+    assert.equal(healthyEvents, total);
+  } finally {
+    h2.close();
+    await small.stop();
+  }
+});

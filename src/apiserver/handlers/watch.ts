@@ -110,14 +110,27 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
         chunk = encode(next.value);
       }
       if (!res.write(chunk)) {
-        await new Promise<void>((resolve) => {
-          const done = (): void => {
-            controller.signal.removeEventListener('abort', done);
-            resolve();
+        // Keep one read ahead while the client is slow: storage closes a watcher that falls too
+        // far behind, and this response must end then too (the client watches again).
+        pending ??= it.next();
+        const ended = pending.then(
+          (r) => r.done === true,
+          () => true,
+        );
+        const closed = await new Promise<boolean>((resolve) => {
+          const finish = (storageEnded: boolean): void => {
+            controller.signal.removeEventListener('abort', onAbortOrDrain);
+            res.off('drain', onAbortOrDrain);
+            resolve(storageEnded);
           };
-          res.once('drain', done);
-          controller.signal.addEventListener('abort', done, { once: true });
+          const onAbortOrDrain = (): void => finish(false);
+          res.once('drain', onAbortOrDrain);
+          controller.signal.addEventListener('abort', onAbortOrDrain, { once: true });
+          void ended.then((yes) => {
+            if (yes) finish(true);
+          });
         });
+        if (closed) break;
       }
       if (controller.signal.aborted) break;
     }

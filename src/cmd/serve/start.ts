@@ -58,6 +58,8 @@ export interface ServerOptions {
   readonly controllers?: boolean;
   /** `--anonymous-auth`: requests without credentials are system:anonymous (default true). */
   readonly anonymousAuth?: boolean;
+  /** Undelivered events after which a stalled watch is closed (default 10,000; tests shorten it). */
+  readonly watchMaxQueuedEvents?: number;
   /** Interval of watch BOOKMARK events (default 60 s; tests shorten it). */
   readonly watchBookmarkIntervalMs?: number;
 }
@@ -92,9 +94,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const pkiPromise = ensurePki(join(dataDir, 'pki'), [o.bindAddress]);
   const kv: KvStore =
     o.storage === 'memory'
-      ? createMemoryKv()
+      ? createMemoryKv(
+          o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {},
+        )
       : await openSqliteKv({
           path: join(dataDir, 'state.db'),
+          ...(o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {}),
           ...(o.synchronous !== undefined ? { synchronous: o.synchronous } : {}),
           onError: (err) => log.error(`storage: ${err instanceof Error ? err.message : String(err)}`),
         });
