@@ -41,7 +41,14 @@ describe('discovery and OpenAPI', () => {
     }>();
     assert.deepEqual(
       apis.groups.map((g) => g.preferredVersion.groupVersion),
-      ['apps/v1', 'events.k8s.io/v1', 'autoscaling/v2', 'batch/v1', 'coordination.k8s.io/v1'],
+      [
+        'apps/v1',
+        'events.k8s.io/v1',
+        'autoscaling/v2',
+        'batch/v1',
+        'rbac.authorization.k8s.io/v1',
+        'coordination.k8s.io/v1',
+      ],
     );
   });
 
@@ -52,6 +59,7 @@ describe('discovery and OpenAPI', () => {
       ['/apis/autoscaling/v1', 'apis_autoscaling_v1.json'],
       ['/apis/autoscaling/v2', 'apis_autoscaling_v2.json'],
       ['/apis/batch/v1', 'apis_batch_v1.json'],
+      ['/apis/rbac.authorization.k8s.io/v1', 'apis_rbac.authorization.k8s.io_v1.json'],
       ['/apis/coordination.k8s.io/v1', 'apis_coordination.k8s.io_v1.json'],
       ['/apis/events.k8s.io/v1', 'apis_events.k8s.io_v1.json'],
     ] as const) {
@@ -80,7 +88,7 @@ describe('discovery and OpenAPI', () => {
     assert.equal(doc.kind, 'APIGroupDiscoveryList');
     assert.deepEqual(
       doc.items.map((i) => i.metadata.name),
-      ['apps', 'events.k8s.io', 'autoscaling', 'batch', 'coordination.k8s.io'],
+      ['apps', 'events.k8s.io', 'autoscaling', 'batch', 'rbac.authorization.k8s.io', 'coordination.k8s.io'],
     );
     const again = await s.request('GET', '/apis', {
       accept: aggregatedAccept,

@@ -4,6 +4,7 @@ import { autoscalingResources } from '../../registry/resources/autoscaling/index
 import { batchV1Resources } from '../../registry/resources/batch/index.js';
 import { coordinationV1Resources } from '../../registry/resources/coordination/index.js';
 import { coreV1Resources } from '../../registry/resources/core/index.js';
+import { rbacV1Resources } from '../../registry/resources/rbac/index.js';
 import type { RegistryResource } from '../../registry/resource.js';
 
 export function servedResources(): readonly RegistryResource[] {
@@ -13,5 +14,6 @@ export function servedResources(): readonly RegistryResource[] {
     ...autoscalingResources,
     ...batchV1Resources,
     ...coordinationV1Resources,
+    ...rbacV1Resources,
   ];
 }
