@@ -38,6 +38,8 @@ export interface HandlerContext {
   readonly user: UserInfo;
   /** Shared watch machinery of the server (event encodings, bookmark interval). */
   readonly watch: WatchSupport;
+  /** Aborted when the endpoint stops being served (watches on it end, as upstream's do). */
+  readonly served: AbortSignal;
 }
 
 export type Handler = (ctx: HandlerContext) => Promise<void>;

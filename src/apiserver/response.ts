@@ -1,4 +1,5 @@
 /** Writing responses: JSON/YAML objects, Status errors and Warning headers. */
+import { constants as http2constants } from 'node:http2';
 import { stringify as yamlStringify } from 'yaml';
 import { apiErrors, StatusError } from '../machinery/errors.js';
 import type { Status } from '../machinery/status.js';
@@ -6,7 +7,7 @@ import type { Status } from '../machinery/status.js';
 /** What handlers use of a response; both http.ServerResponse and http2's compat response fit. */
 export interface ServerResponseLike {
   readonly headersSent: boolean;
-  readonly statusCode?: number;
+  readonly statusCode?: number | undefined;
   writeHead(code: number, headers?: Record<string, string | string[]>): unknown;
   setHeader(name: string, value: string | string[]): unknown;
   write(chunk: string | Uint8Array): boolean;
@@ -14,6 +15,30 @@ export interface ServerResponseLike {
   once(event: 'drain' | 'close', listener: () => void): unknown;
   off(event: 'drain' | 'close', listener: () => void): unknown;
   flushHeaders?(): void;
+}
+
+/**
+ * Resets a response's stream (HTTP/2 RST_STREAM CANCEL; HTTP/1.1: the connection) without waiting
+ * for buffered data to reach a client that is not reading.
+ */
+export function cancelResponse(res: ServerResponseLike): void {
+  if ('stream' in res) {
+    const stream: unknown = res.stream;
+    if (
+      typeof stream === 'object' &&
+      stream !== null &&
+      'close' in stream &&
+      typeof stream.close === 'function'
+    ) {
+      (stream.close as (code: number) => void).call(stream, http2constants.NGHTTP2_CANCEL);
+      return;
+    }
+  }
+  if ('destroy' in res && typeof res.destroy === 'function') {
+    (res.destroy as () => void).call(res);
+    return;
+  }
+  res.end();
 }
 
 /** `Warning: 299 - "text"` headers, as kube-apiserver sends them. */

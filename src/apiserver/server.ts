@@ -90,6 +90,8 @@ const rootPaths = [
 export class ApiServer {
   readonly #o: ApiServerOptions;
   readonly #endpoints = new Map<string, Endpoint>();
+  /** Aborted when an endpoint stops being served (its open watches end). */
+  readonly #served = new Map<string, AbortController>();
   readonly #discovery: DiscoveryHandler;
   readonly #openapi: OpenApiHandler;
   readonly #shutdown = new AbortController();
@@ -140,15 +142,32 @@ export class ApiServer {
 
   /** Serves a resource from now on (replacing one at the same group/version/resource). */
   addEndpoint(endpoint: Endpoint): void {
-    this.#endpoints.set(endpointKey(endpoint.info), endpoint);
+    const key = endpointKey(endpoint.info);
+    this.#served.get(key)?.abort();
+    this.#served.delete(key);
+    this.#endpoints.set(key, endpoint);
     this.#changed();
   }
 
   /** Stops serving a resource; returns false when it was not served. */
   removeEndpoint(info: Pick<ResourceInfo, 'group' | 'version' | 'resource'>): boolean {
-    const removed = this.#endpoints.delete(endpointKey(info));
+    const key = endpointKey(info);
+    const removed = this.#endpoints.delete(key);
+    this.#served.get(key)?.abort();
+    this.#served.delete(key);
     if (removed) this.#changed();
     return removed;
+  }
+
+  /** The signal that aborts when the endpoint at `key` is removed or replaced. */
+  #servedSignal(key: string): AbortSignal {
+    let c = this.#served.get(key);
+    if (c === undefined) {
+      c = new AbortController();
+      setMaxListeners(0, c.signal);
+      this.#served.set(key, c);
+    }
+    return c.signal;
   }
 
   #changed(): void {
@@ -233,7 +252,8 @@ export class ApiServer {
       res.end('404 page not found\n');
       return;
     }
-    const endpoint = this.#endpoints.get(endpointKey(info));
+    const key = endpointKey(info);
+    const endpoint = this.#endpoints.get(key);
     if (endpoint === undefined) throw apiErrors.notFoundPath();
     await routeResource({
       req,
@@ -246,6 +266,7 @@ export class ApiServer {
       signal: ctx.signal,
       user: userOf(ctx),
       watch: this.#watch,
+      served: this.#servedSignal(key),
     });
   }
 

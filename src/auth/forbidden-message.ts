@@ -1,8 +1,8 @@
 /** The text of a 403 (upstream responsewriters.forbiddenMessage). */
 import type { AuthorizationAttributes } from './authorizer.js';
 
-/** Upstream escapes HTML-significant characters in the message. */
-function sanitize(text: string): string {
+/** Upstream escapes HTML-significant characters in error texts it writes (its `sanitizer`). */
+export function sanitize(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -15,6 +15,8 @@ export interface WatchRequest extends ListRequest {
   readonly sendInitialEvents?: boolean;
   /** Ends the watch (client gone, timeout, shutdown). */
   readonly signal: AbortSignal;
+  /** Called when storage closed the watch because its consumer fell too far behind. */
+  readonly onStalled?: () => void;
 }
 
 export interface DeleteRequest {

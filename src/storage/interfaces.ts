@@ -64,6 +64,8 @@ export interface ObjectWatchOptions {
   /** Deliver events after this revision (0: from now). */
   readonly afterRevision: number;
   readonly signal?: AbortSignal;
+  /** Called when storage closes the watch because its consumer fell too far behind. */
+  readonly onStalled?: () => void;
 }
 
 /** Called with the current object (undefined when absent); returns the object to store. */

@@ -328,6 +328,7 @@ export class KvObjectStore implements ObjectStore {
         ...(options.afterRevision > 0 ? { startRevision: options.afterRevision + 1 } : {}),
         prevKv: true,
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
+        ...(options.onStalled !== undefined ? { onStalled: options.onStalled } : {}),
       });
     } catch (err) {
       translateKvError(err, options.key);

@@ -7,8 +7,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:http2';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { AuditEvent } from '../../src/apiserver/filters/audit.js';
 import { clientCert, newCa } from '../support/certs.js';
 import type { CertAndKey } from '../support/certs.js';
 import { startTestServer } from '../support/server.js';
@@ -220,5 +222,108 @@ describe('--anonymous-auth=false (issue #5)', () => {
       assert.equal(r.status, 401, path);
     }
     assert.equal((await server.request('GET', paths.secrets)).status, 200);
+  });
+});
+
+describe('request deadlines (issue #5)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ controllers: false });
+  });
+  after(() => server.stop());
+
+  test('an invalid ?timeout= is a 400 with upstream text; a good one passes', async () => {
+    const bad = await server.request('GET', '/api/v1/namespaces?timeout=soon');
+    assert.equal(bad.status, 400);
+    assert.equal(
+      bad.json()['message'],
+      'invalid timeout specified in the request URL - time: invalid duration "soon"',
+    );
+    assert.equal((await server.request('GET', '/api/v1/namespaces?timeout=30s')).status, 200);
+  });
+
+  test('a request still running at its deadline gets upstream 504', async () => {
+    // A 3 MiB body the client sends slowly keeps the create handler reading past a 200ms timeout.
+    const r = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpsRequest(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: 'POST',
+          path: '/api/v1/namespaces/default/configmaps?timeout=200ms',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          ca: server.pki.caCert,
+          cert: server.pki.adminCert,
+          key: server.pki.adminKey,
+          agent: false,
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.write('{"apiVersion":"v1",');
+      setTimeout(() => req.end('"kind":"ConfigMap","metadata":{"name":"late"}}'), 1000);
+    });
+    assert.equal(r.status, 504);
+    assert.deepEqual(JSON.parse(r.body), {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Timeout: request did not complete within requested timeout - context deadline exceeded',
+      reason: 'Timeout',
+      details: {},
+      code: 504,
+    });
+  });
+});
+
+describe('the audit stage (issue #5)', () => {
+  let server: TestServer;
+  const events: AuditEvent[] = [];
+  let throwing = false;
+  before(async () => {
+    server = await startTestServer({
+      controllers: false,
+      audit: {
+        process: (e) => {
+          if (throwing) throw new Error('sink down');
+          events.push(e);
+        },
+      },
+    });
+  });
+  after(() => server.stop());
+
+  test('every request becomes an event with its user, impersonated user, object and outcome', async () => {
+    await server.request('GET', '/api/v1/namespaces/kube-system/secrets', {
+      headers: { 'audit-id': 'audit-1', 'impersonate-user': 'system:anonymous' },
+    });
+    await server.request('GET', '/version', { credentials: 'none', headers: { 'audit-id': 'audit-2' } });
+    const until = Date.now() + 5000;
+    while (events.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const one = events.find((e) => e.auditID === 'audit-1');
+    assert.ok(one);
+    assert.equal(one.user.name, 'kubernetes-admin');
+    assert.deepEqual(one.user.groups, ['system:masters', 'system:authenticated']);
+    assert.equal(one.impersonatedUser?.name, 'system:anonymous');
+    assert.deepEqual(one.objectRef, { resource: 'secrets', namespace: 'kube-system', apiVersion: 'v1' });
+    assert.equal(one.verb, 'list');
+    assert.equal(one.responseStatus.code, 403);
+    assert.equal(one.annotations['authorization.k8s.io/decision'], 'forbid');
+    const two = events.find((e) => e.auditID === 'audit-2');
+    assert.equal(two?.user.name, 'system:anonymous');
+    assert.equal(two?.responseStatus.code, 200);
+  });
+
+  test('a failing sink does not take the server down', async () => {
+    throwing = true;
+    assert.equal((await server.request('GET', '/version')).status, 200);
+    assert.equal((await server.request('GET', '/healthz')).status, 200);
+    throwing = false;
   });
 });

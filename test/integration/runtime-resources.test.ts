@@ -4,6 +4,7 @@
  * from all of them. A second server in the same process sees none of it.
  */
 import assert from 'node:assert/strict';
+import { connect } from 'node:http2';
 import { after, before, test } from 'node:test';
 import { arr, def, int32, obj, ref, str } from '../../src/apis/schema/dsl.js';
 import type { ResourceInfo } from '../../src/apis/resource.js';
@@ -190,5 +191,30 @@ test('each resource chooses its decoder: a runtime resource brings its own', asy
       widgets,
       definitions.map((d) => d.name),
     );
+  }
+});
+
+test('removing a resource ends the watches open on it', async () => {
+  server.resources.add(widgets, definitions);
+  const h2 = connect(server.url, {
+    ca: server.pki.caCert,
+    cert: server.pki.adminCert,
+    key: server.pki.adminKey,
+  });
+  try {
+    const stream = h2.request({ ':path': `${collection}?watch=1` });
+    stream.resume();
+    const status = await new Promise<number>((resolve) =>
+      stream.on('response', (h) => resolve(Number(h[':status']))),
+    );
+    assert.equal(status, 200);
+    const ended = new Promise<void>((resolve) => stream.on('close', () => resolve()));
+    server.resources.remove(
+      widgets,
+      definitions.map((d) => d.name),
+    );
+    await ended;
+  } finally {
+    h2.close();
   }
 });

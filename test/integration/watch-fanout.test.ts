@@ -4,7 +4,7 @@
  * store's progress, not the watcher's last event.
  */
 import assert from 'node:assert/strict';
-import { connect } from 'node:http2';
+import { connect, constants } from 'node:http2';
 import type { ClientHttp2Session } from 'node:http2';
 import { after, before, test } from 'node:test';
 import { startTestServer } from '../support/server.js';
@@ -150,9 +150,9 @@ test('a watcher that stops reading is closed once it is too far behind; others k
       assert.equal(r.status, 201);
     }
     await until(() => healthyEvents >= total);
-    // The server ended the stalled watch: once the client reads again it sees the end.
-    stalled.resume();
+    // The server cut the stalled watch off (RST_STREAM CANCEL) without waiting for it to read.
     await until(() => stalledClosed);
+    assert.equal(stalled.rstCode, constants.NGHTTP2_CANCEL);
     assert.equal(healthyEvents, total);
   } finally {
     h2.close();

@@ -51,6 +51,13 @@ export function withAudit(sink: AuditSink | undefined): Filter {
     if (sink === undefined) return next(ctx);
     const received = new Date().toISOString();
     ctx.res.once('close', () => {
+      try {
+        record();
+      } catch {
+        // A failing sink must not take the server down with it (this runs in an event listener).
+      }
+    });
+    const record = (): void => {
       const impersonated = ctx.audit.impersonatedUser;
       const ref = objectRef(ctx);
       sink.process({
@@ -66,7 +73,7 @@ export function withAudit(sink: AuditSink | undefined): Filter {
         requestReceivedTimestamp: received,
         stageTimestamp: new Date().toISOString(),
       });
-    });
+    };
     return next(ctx);
   };
 }

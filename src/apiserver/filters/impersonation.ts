@@ -5,7 +5,7 @@
  * or userextras/<key> first. Refusals are upstream's 403s; headers are removed once applied.
  */
 import type { AuthorizationAttributes, Authorizer } from '../../auth/authorizer.js';
-import { forbiddenMessage } from '../../auth/forbidden-message.js';
+import { forbiddenMessage, sanitize } from '../../auth/forbidden-message.js';
 import { apiErrors } from '../../machinery/errors.js';
 import { wellKnownGroups, wellKnownUsers } from '../../machinery/user.js';
 import type { ServerRequest } from '../body.js';
@@ -83,10 +83,7 @@ function requests(headers: Map<string, string[]>, requestURI: string): Impersona
   if (user === '' && out.length > 0) {
     // Upstream answers with responsewriters.InternalError (plain text, HTML-escaped).
     const text = `Internal Server Error: ${JSON.stringify(requestURI)}: requested ${goRefs(out)} without impersonating a user`;
-    throw new ChainResponseError(
-      500,
-      `${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}\n`,
-    );
+    throw new ChainResponseError(500, `${sanitize(text)}\n`);
   }
   return out;
 }

@@ -13,6 +13,7 @@ import type { HandlerContext } from '../endpoint.js';
 import { queryBool, queryInt, queryString } from '../endpoint.js';
 import { negotiateObject } from '../negotiate.js';
 import { toTable } from '../representation.js';
+import { cancelResponse } from '../response.js';
 import { listRequestOf } from './list-request.js';
 
 /** Upstream's --min-request-timeout default: watches without timeoutSeconds last 30-60 minutes. */
@@ -30,10 +31,13 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
+  ctx.served.addEventListener('abort', onAbort, { once: true });
   // setTimeout fires at once past 2^31-1 ms: longer timeouts are capped there (about 24 days).
   const timer = setTimeout(onAbort, Math.min(Math.max(timeout, 0) * 1000, maxTimerMs));
   const bookmarks = queryBool(ctx.url, 'allowWatchBookmarks') === true;
   const sendInitial = queryString(ctx.url, 'sendInitialEvents');
+  // Storage closed the watch because this client fell too far behind (it may not be reading).
+  let stalled = false;
   let events: AsyncIterable<WatchEvent>;
   try {
     events = await openWatch(
@@ -44,12 +48,17 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
         ...(sendInitial !== undefined ? { sendInitialEvents: sendInitial === 'true' } : {}),
         ...(bookmarks ? { allowWatchBookmarks: true } : {}),
         signal: controller.signal,
+        onStalled: () => {
+          stalled = true;
+          controller.abort();
+        },
       },
       ctx.features,
     );
   } catch (err) {
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onAbort);
+    ctx.served.removeEventListener('abort', onAbort);
     throw err;
   }
   const res = ctx.res;
@@ -103,34 +112,22 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
         // Idle here means every event the store committed so far has reached this watch (fan-out
         // and history replay are synchronous, and this runs in a later macrotask than any of them),
         // so the store's revision is this watch's progress.
-        chunk = bookmark(String(await store.hub.storage.currentRevision()));
+        chunk = bookmark(String(await store.hub.currentRevision()));
       } else {
         pending = undefined;
         if (next.done === true) break;
         chunk = encode(next.value);
       }
       if (!res.write(chunk)) {
-        // Keep one read ahead while the client is slow: storage closes a watcher that falls too
-        // far behind, and this response must end then too (the client watches again).
-        pending ??= it.next();
-        const ended = pending.then(
-          (r) => r.done === true,
-          () => true,
-        );
-        const closed = await new Promise<boolean>((resolve) => {
-          const finish = (storageEnded: boolean): void => {
-            controller.signal.removeEventListener('abort', onAbortOrDrain);
-            res.off('drain', onAbortOrDrain);
-            resolve(storageEnded);
+        await new Promise<void>((resolve) => {
+          const done = (): void => {
+            controller.signal.removeEventListener('abort', done);
+            res.off('drain', done);
+            resolve();
           };
-          const onAbortOrDrain = (): void => finish(false);
-          res.once('drain', onAbortOrDrain);
-          controller.signal.addEventListener('abort', onAbortOrDrain, { once: true });
-          void ended.then((yes) => {
-            if (yes) finish(true);
-          });
+          res.once('drain', done);
+          controller.signal.addEventListener('abort', done, { once: true });
         });
-        if (closed) break;
       }
       if (controller.signal.aborted) break;
     }
@@ -138,8 +135,12 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
     clearTimeout(timer);
     if (ticks !== undefined) clearInterval(ticks);
     ctx.signal.removeEventListener('abort', onAbort);
+    ctx.served.removeEventListener('abort', onAbort);
     controller.abort();
     await it.return?.();
-    res.end();
+    // A client too far behind is cut off (upstream's watch cache does the same; it watches again
+    // from its last resourceVersion). Ending the stream politely would wait for it to read.
+    if (stalled) cancelResponse(res);
+    else res.end();
   }
 }

@@ -10,6 +10,7 @@ import { ServerSchemaRegistry } from '../../apis/schema/server-registry.js';
 import { ApiServer } from '../../apiserver/server.js';
 import type { BodyDecoder } from '../../apiserver/decode-request.js';
 import type { Endpoint } from '../../apiserver/endpoint.js';
+import type { AuditSink } from '../../apiserver/filters/audit.js';
 import type { Definition } from '../../apis/schema/types.js';
 import type { RegistryResource } from '../../registry/resource.js';
 import {
@@ -56,6 +57,8 @@ export interface ServerOptions {
   readonly synchronous?: 'FULL' | 'NORMAL' | 'OFF';
   /** Run the built-in controllers in-process (default true); tests of raw API semantics turn them off. */
   readonly controllers?: boolean;
+  /** Receives an audit event for every request (none by default; policy files come with issue #12). */
+  readonly audit?: AuditSink;
   /** `--anonymous-auth`: requests without credentials are system:anonymous (default true). */
   readonly anonymousAuth?: boolean;
   /** Undelivered events after which a stalled watch is closed (default 10,000; tests shorten it). */
@@ -150,6 +153,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ...(o.watchBookmarkIntervalMs !== undefined
       ? { watchBookmarkIntervalMs: o.watchBookmarkIntervalMs }
       : {}),
+    ...(o.audit !== undefined ? { audit: o.audit } : {}),
     version: versionInfo(),
     health: {
       livez: [],

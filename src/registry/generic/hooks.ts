@@ -1,11 +1,11 @@
 /**
  * Write hooks: per-store code that runs around a write and may do I/O, for what must change in
  * the same transaction as the object (an allocator's state: a Service's ClusterIP and ports).
- * A `before*` hook runs after validation and admission, on every attempt of the write; the side
- * writes it returns are committed with the object or not at all. `afterWrite` runs once the write
- * committed, or after an attempt that failed (e.g. to release what was reserved outside storage;
- * it may see a failed attempt before the one that commits). Dry runs call the
- * hooks with `dryRun` set and commit nothing.
+ * A `before*` hook runs after validation and admission, once per attempt of the write (a write
+ * retried after a conflict asks again), so it must only compute: what it returns is committed with
+ * the object or not at all. `afterWrite` runs once, when the write committed or finally failed
+ * (e.g. to release what a dry run or an external system reserved); it must not throw. Dry runs
+ * call the hooks with `dryRun` set and commit nothing.
  */
 import type { KubeObject } from '../../machinery/object.js';
 import type { UserInfo } from '../../machinery/user.js';

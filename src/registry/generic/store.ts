@@ -230,8 +230,18 @@ export class GenericStore {
     };
   }
 
+  /** Tells the hooks how a write ended; a hook that throws cannot undo or hide that outcome. */
   async #afterWrite(ctx: HookContext, outcome: WriteOutcome): Promise<void> {
-    await this.#hooks.afterWrite?.(ctx, outcome);
+    try {
+      await this.#hooks.afterWrite?.(ctx, outcome);
+    } catch {
+      // The contract says afterWrite does not throw; the write's own outcome stands either way.
+    }
+  }
+
+  /** The store's current revision (a watch's progress for bookmarks). */
+  currentRevision(): Promise<number> {
+    return this.#storage.currentRevision();
   }
 
   async create(namespace: string, obj: KubeObject, req: WriteRequest): Promise<WriteResult> {
@@ -242,7 +252,9 @@ export class GenericStore {
     if (req.dryRun) {
       await before?.(hookCtx, obj);
       if ((await this.#storage.get(this.key(namespace, name))) !== undefined) {
-        throw apiErrors.alreadyExists(this.#gr, name);
+        const err = apiErrors.alreadyExists(this.#gr, name);
+        await this.#afterWrite(hookCtx, { operation: 'CREATE', ok: false, error: err });
+        throw err;
       }
       await this.#afterWrite(hookCtx, { operation: 'CREATE', ok: true, object: obj });
       return { object: obj, warnings, created: true };
@@ -319,6 +331,11 @@ export class GenericStore {
       if ((obj.metadata.name ?? '') !== name) {
         throw apiErrors.badRequest('the name of the object does not match the name on the URL');
       }
+      // Mutating admission sees the object as sent (upstream: before BeforeUpdate restores the
+      // system fields below, so a plugin cannot change them).
+      const target = { namespace, name, subresource: req.subresource ?? '' };
+      const attributes = this.#attributes('UPDATE', target, req, obj, current);
+      await this.#mutating?.(attributes);
       this.#checkNamespace(obj, namespace);
       const rv = obj.metadata.resourceVersion ?? '';
       if (rv === '') {
@@ -342,9 +359,6 @@ export class GenericStore {
       } else delete obj.metadata.deletionGracePeriodSeconds;
       if (old.generation !== undefined) obj.metadata.generation = old.generation;
       else delete obj.metadata.generation;
-      const target = { namespace, name, subresource: req.subresource ?? '' };
-      const attributes = this.#attributes('UPDATE', target, req, obj, current);
-      await this.#mutating?.(attributes);
       strategy.prepareForUpdate(ctx, obj, current);
       const errs: FieldError[] = [
         ...validateObjectMetaUpdate(obj.metadata, current.metadata),

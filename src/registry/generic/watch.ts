@@ -59,6 +59,7 @@ export async function openWatch(
         recursive: true,
         afterRevision: after,
         signal: req.signal,
+        ...(req.onStalled !== undefined ? { onStalled: req.onStalled } : {}),
       })) {
         const now = predicate.matches(ev.object);
         if (ev.type === 'ADDED') {

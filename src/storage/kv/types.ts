@@ -85,6 +85,11 @@ export interface WatchOptions {
   readonly prevKv?: boolean;
   /** Ends the watch: the iterator finishes normally. */
   readonly signal?: AbortSignal;
+  /**
+   * Called when the store closed this watch because its consumer fell too far behind (the
+   * iterator has ended; a consumer that is not pulling learns of it here).
+   */
+  readonly onStalled?: () => void;
 }
 
 /** How a compared field relates to the given value: `<` holds when the key's field is smaller. */

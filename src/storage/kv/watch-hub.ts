@@ -7,8 +7,8 @@
  * everything below `#nextRev` has been delivered (or was not wanted). A watch starting at a past
  * revision registers its live listener first (live events are buffered), replays history page by
  * page (pages never split a revision) as the consumer pulls, then drains the buffer skipping the
- * revisions it already delivered. Each watcher buffers without bound when its consumer is slower
- * than the writers.
+ * revisions it already delivered. A watcher whose consumer falls more than `maxQueuedEvents` behind
+ * is closed (its `onStalled` callback tells the consumer, which may not be pulling).
  */
 import type { KeySpan } from './key-range.js';
 import { keySpan, spanHas } from './key-range.js';
@@ -50,6 +50,7 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
   readonly #maxQueued: number;
   readonly #unregister: (w: Watcher) => void;
   readonly #signal: AbortSignal | undefined;
+  readonly #onStalled: (() => void) | undefined;
   #queue: KvEvent[] = [];
   #head = 0;
   /** Live events that arrived while history was still being replayed. */
@@ -80,6 +81,7 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
     this.#nextRev = startRevision;
     this.#replayFrom = startRevision <= currentRevision ? startRevision : null;
     this.#signal = options.signal;
+    this.#onStalled = options.onStalled;
     if (this.#signal !== undefined) {
       if (this.#signal.aborted) this.#finish(false);
       else this.#signal.addEventListener('abort', this.#onAbort, { once: true });
@@ -97,15 +99,25 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
   /** Takes the events of one commit (whole revisions, in order). */
   offer(events: readonly KvEvent[]): void {
     if (this.#done) return;
+    // A consumer still this far behind from earlier commits is stalled: end the watch rather than
+    // hold events for it. (Checked before taking this commit, so one large commit alone never
+    // closes a watcher that keeps up.)
+    const backlog = this.#replayFrom !== null ? this.#pendingLive.length : this.#queue.length - this.#head;
+    if (backlog > this.#maxQueued) {
+      this.#stalled();
+      return;
+    }
     if (this.#replayFrom !== null) {
       for (const ev of events) if (spanHas(this.#span, ev.kv.key)) this.#pendingLive.push(ev);
-      if (this.#pendingLive.length > this.#maxQueued) this.#finish(false);
       return;
     }
     this.#enqueueNew(events);
-    // A consumer this far behind is stalled: end the watch rather than hold events for it.
-    if (this.#queue.length - this.#head > this.#maxQueued) this.#finish(false);
     this.#wake();
+  }
+
+  #stalled(): void {
+    this.#finish(false);
+    this.#onStalled?.();
   }
 
   /** Ends the watch; `drain` keeps already queued events deliverable (used on store close). */

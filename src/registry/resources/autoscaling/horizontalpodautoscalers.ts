@@ -5,6 +5,7 @@
  * (release-1.27): status is reset on create and kept on update, /status writes only status, and
  * metadata.generation is left alone (v1.27 does not track it for autoscalers).
  */
+import { storageVersionOf } from '../../versioned-store.js';
 import {
   horizontalPodAutoscalerToV1,
   horizontalPodAutoscalerToV2,
@@ -17,7 +18,6 @@ import {
   validateHorizontalPodAutoscalerStatusUpdate,
   validateHorizontalPodAutoscalerUpdate,
 } from '../../../apis/autoscaling/validation.js';
-import type { KubeObject } from '../../../machinery/object.js';
 import { cloneJson, isJsonObject } from '../../../util/json.js';
 import type { JsonObject } from '../../../util/json.js';
 import type { RegistryResource, ServedVersion } from '../../resource.js';
@@ -64,15 +64,13 @@ const statusStrategy: RESTStrategy = {
   warningsOnUpdate: () => [],
 };
 
-const identity = (obj: KubeObject): KubeObject => obj;
-
 const servedVersions: readonly ServedVersion[] = [
   {
     info: horizontalPodAutoscalerV1Info,
     toStorage: horizontalPodAutoscalerToV2,
     fromStorage: horizontalPodAutoscalerToV1,
   },
-  { info: horizontalPodAutoscalerV2Info, toStorage: identity, fromStorage: identity },
+  storageVersionOf(horizontalPodAutoscalerV2Info),
 ];
 
 export const horizontalPodAutoscalers: RegistryResource = {

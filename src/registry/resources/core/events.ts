@@ -4,6 +4,7 @@
  * strategy validates by request version: core/v1 gets the legacy rules, events.k8s.io/v1 the
  * strict ones (../../../apis/core/v1/validation/event.ts).
  */
+import { storageVersionOf } from '../../versioned-store.js';
 import { obj, str } from '../../../apis/core/v1/access.js';
 import { eventsInfo } from '../../../apis/core/v1/resources.js';
 import { validateEventCreate, validateEventUpdate } from '../../../apis/core/v1/validation/event.js';
@@ -61,8 +62,6 @@ function withoutCommonMetaErrors(event: KubeObject, errs: FieldError[]): FieldEr
   });
 }
 
-const identity = (event: KubeObject): KubeObject => event;
-
 /** events.k8s.io/v1 field-selector labels as the core ones (upstream's field label conversion). */
 const eventV1FieldLabels: ReadonlyMap<string, string> = new Map([
   ['reason', 'reason'],
@@ -85,7 +84,7 @@ function eventV1FieldLabel(label: string): string | undefined {
 }
 
 const servedVersions: readonly ServedVersion[] = [
-  { info: eventsInfo, toStorage: identity, fromStorage: identity },
+  storageVersionOf(eventsInfo),
   { info: eventV1Info, toStorage: eventToCore, fromStorage: eventToV1, fieldLabel: eventV1FieldLabel },
 ];
 

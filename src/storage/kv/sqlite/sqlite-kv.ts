@@ -119,6 +119,7 @@ class SqliteKv implements KvStore {
         this.#hub.publish(events);
       },
       rolledBack: () => {
+        this.#stmts.rolledBack();
         this.#rev = this.#committedRev;
         this.#batchEvents = [];
         this.#compacted = this.#stmts.meta('compact');

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { prefixEnd } from '../types.js';
 import { runKvConformance } from '../testing/conformance.js';
 import { EventReader, bytes, describeEvent, text } from '../testing/helpers.js';
@@ -141,5 +142,36 @@ describe('sqlite kv single writer', () => {
     const second = await openSqliteKv({ path: file });
     assert.equal(await second.currentRevision(), 1);
     await second.close();
+  });
+});
+
+describe('sqlite kv revisions past 2^33', () => {
+  it('keeps several events per revision apart once revision × 2^20 passes 2^53', async () => {
+    const file = freshPath();
+    await (await openSqliteKv({ path: file })).close();
+    const high = 2 ** 40;
+    const raw = new Database(file);
+    raw.prepare("UPDATE meta SET value = ? WHERE name = 'rev'").run(high);
+    raw.close();
+    const kv = await openSqliteKv({ path: file, watchReplayPageSize: 1 });
+    try {
+      const r = await kv.txn({
+        success: [
+          { type: 'put', key: '/a', value: bytes('1') },
+          { type: 'put', key: '/b', value: bytes('2') },
+        ],
+      });
+      assert.equal(r.revision, high + 1);
+      await kv.txn({ success: [{ type: 'put', key: '/c', value: bytes('3') }] });
+      const reader = new EventReader(kv.watch({ key: '/', end: '0', startRevision: high + 1 }));
+      assert.deepEqual((await reader.take(3)).map(describeEvent), [
+        `put /a@${high + 1}`,
+        `put /b@${high + 1}`,
+        `put /c@${high + 2}`,
+      ]);
+      assert.equal((await kv.range({ key: '/', end: '0', revision: high + 1 })).count, 2);
+    } finally {
+      await kv.close();
+    }
   });
 });

@@ -21,7 +21,6 @@ interface LogStateRow {
 }
 
 interface HistoryRow {
-  id: number;
   rev: number;
   key: string;
   type: number;
@@ -97,10 +96,12 @@ function historyEvent(row: HistoryRow): KvEvent {
  * the primary key orders rows by revision and finds a revision's rows without a second index.
  */
 export const opsPerRevision = 2 ** 20;
+const opBits = 20n;
 
 /** The first log id of revision `rev`. */
-export function logId(rev: number): number {
-  return rev * opsPerRevision;
+export function logId(rev: number): bigint {
+  // A BigInt: revision × 2^20 passes 2^53 (JS numbers' exact range) at revision 2^33.
+  return BigInt(rev) << opBits;
 }
 
 export class SqliteStatements {
@@ -109,12 +110,12 @@ export class SqliteStatements {
   readonly #get: Statement<[string], KvRow>;
   readonly #upsert: Statement<[string, number, number, Uint8Array, number]>;
   readonly #deleteKv: Statement<[string]>;
-  readonly #insertLog: Statement<[number, number, string, number, number, number, Uint8Array | null, number]>;
+  readonly #insertLog: Statement<[bigint, number, string, number, number, number, Uint8Array | null, number]>;
   readonly #logRow: Statement<[string, number], LogStateRow>;
   readonly #getMeta: Statement<[string], CountRow>;
   readonly #setMeta: Statement<[number, string]>;
   readonly #keysWithLease: Statement<[number], { key: string }>;
-  readonly #compact: Statement<[number, number]>;
+  readonly #compact: Statement<[bigint, number]>;
   readonly #currentPage: SpanQuery<KvRow>;
   readonly #currentCount: SpanQuery<CountRow>;
   readonly #unchangedPage: SpanQuery<KvRow>;
@@ -168,13 +169,13 @@ export class SqliteStatements {
     );
     // A key's previous version is the row of the same key at prev_rev (a revision has several rows).
     const historyRows = (b: string, where: string): string =>
-      `SELECT l.id, l.rev, l.key, l.type, l.create_rev, l.value, l.lease, p.rev AS p_rev,
+      `SELECT l.rev, l.key, l.type, l.create_rev, l.value, l.lease, p.rev AS p_rev,
          p.create_rev AS p_create_rev, p.value AS p_value, p.lease AS p_lease
        FROM log AS l LEFT JOIN log AS p ON p.key = l.key AND p.rev = l.prev_rev
        WHERE +l.key >= ? ${b} AND ${where}`;
     this.#history = new SpanQuery(db, '+l.key', (b) => historyRows(b, 'l.id >= ? ORDER BY l.id LIMIT ?'));
     this.#historyRest = new SpanQuery(db, '+l.key', (b) =>
-      historyRows(b, 'l.id > ? AND l.id < ? ORDER BY l.id'),
+      historyRows(b, 'l.id >= ? AND l.id < ? ORDER BY l.id'),
     );
     this.insertLease = db.prepare('INSERT INTO lease (ttl, expiry) VALUES (?, ?)');
     this.getLease = db.prepare('SELECT ttl, expiry FROM lease WHERE id = ?');
@@ -188,6 +189,12 @@ export class SqliteStatements {
     return row === undefined ? undefined : toKv(row);
   }
 
+  /** Forgets the op counter of the revision being written (its batch was rolled back). */
+  rolledBack(): void {
+    this.#lastRevision = -1;
+    this.#opInRevision = 0;
+  }
+
   /** Writes one event to the log and the current-state table. */
   apply(ev: KvEvent): void {
     const kv = ev.kv;
@@ -198,7 +205,7 @@ export class SqliteStatements {
     if (this.#opInRevision >= opsPerRevision) {
       throw new Error(`a revision holds at most ${opsPerRevision} writes`);
     }
-    const id = logId(rev) + this.#opInRevision;
+    const id = logId(rev) + BigInt(this.#opInRevision);
     if (ev.type === 'put') {
       this.#insertLog.run(id, rev, kv.key, TYPE_PUT, kv.createRevision, prevRev, kv.value, kv.lease);
       this.#upsert.run(kv.key, kv.createRevision, rev, kv.value, kv.lease);
@@ -276,7 +283,11 @@ export class SqliteStatements {
     const rows = this.#history.all(span, logId(from), limit);
     const last = rows[rows.length - 1];
     if (last !== undefined && rows.length === limit) {
-      for (const row of this.#historyRest.all(span, last.id, logId(last.rev + 1))) rows.push(row);
+      // The page may end inside a revision: read the whole revision and add the rows not yet seen.
+      let seen = 0;
+      for (let i = rows.length - 1; i >= 0 && rows[i]!.rev === last.rev; i--) seen++;
+      const whole = this.#historyRest.all(span, logId(last.rev), logId(last.rev + 1));
+      for (const row of whole.slice(seen)) rows.push(row);
     }
     return rows.map(historyEvent);
   }

@@ -23,6 +23,24 @@ export function registerWatchCases(open: OpenKv): void {
     }
   });
 
+  void it('one commit larger than the queue bound does not close a watcher that keeps up', async () => {
+    const kv = await open({ watchMaxQueuedEvents: 3 });
+    try {
+      const reader = new EventReader(kv.watch({ key: '/', end: prefixEnd('/') }));
+      const puts = Array.from({ length: 10 }, (_, i) => ({
+        type: 'put' as const,
+        key: `/t${i}`,
+        value: bytes('v'),
+      }));
+      await kv.txn({ success: puts });
+      assert.equal((await reader.take(10)).length, 10);
+      await kv.create('/after', bytes('v'));
+      assert.equal(describeEvent((await reader.take(1))[0]!), 'put /after@2');
+    } finally {
+      await kv.close();
+    }
+  });
+
   void it('replays history from a past revision with prevKv, then continues live', () =>
     withKv(open, async (kv) => {
       await kv.create('/a', bytes('1')); // 1
