@@ -46,8 +46,12 @@ describe('discovery and OpenAPI', () => {
         'events.k8s.io/v1',
         'autoscaling/v2',
         'batch/v1',
+        'networking.k8s.io/v1',
+        'policy/v1',
         'rbac.authorization.k8s.io/v1',
+        'scheduling.k8s.io/v1',
         'coordination.k8s.io/v1',
+        'node.k8s.io/v1',
       ],
     );
   });
@@ -60,6 +64,10 @@ describe('discovery and OpenAPI', () => {
       ['/apis/autoscaling/v2', 'apis_autoscaling_v2.json'],
       ['/apis/batch/v1', 'apis_batch_v1.json'],
       ['/apis/rbac.authorization.k8s.io/v1', 'apis_rbac.authorization.k8s.io_v1.json'],
+      ['/apis/networking.k8s.io/v1', 'apis_networking.k8s.io_v1.json'],
+      ['/apis/policy/v1', 'apis_policy_v1.json'],
+      ['/apis/scheduling.k8s.io/v1', 'apis_scheduling.k8s.io_v1.json'],
+      ['/apis/node.k8s.io/v1', 'apis_node.k8s.io_v1.json'],
       ['/apis/coordination.k8s.io/v1', 'apis_coordination.k8s.io_v1.json'],
       ['/apis/events.k8s.io/v1', 'apis_events.k8s.io_v1.json'],
     ] as const) {
@@ -88,7 +96,18 @@ describe('discovery and OpenAPI', () => {
     assert.equal(doc.kind, 'APIGroupDiscoveryList');
     assert.deepEqual(
       doc.items.map((i) => i.metadata.name),
-      ['apps', 'events.k8s.io', 'autoscaling', 'batch', 'rbac.authorization.k8s.io', 'coordination.k8s.io'],
+      [
+        'apps',
+        'events.k8s.io',
+        'autoscaling',
+        'batch',
+        'networking.k8s.io',
+        'policy',
+        'rbac.authorization.k8s.io',
+        'scheduling.k8s.io',
+        'coordination.k8s.io',
+        'node.k8s.io',
+      ],
     );
     const again = await s.request('GET', '/apis', {
       accept: aggregatedAccept,

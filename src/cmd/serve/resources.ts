@@ -4,7 +4,11 @@ import { autoscalingResources } from '../../registry/resources/autoscaling/index
 import { batchV1Resources } from '../../registry/resources/batch/index.js';
 import { coordinationV1Resources } from '../../registry/resources/coordination/index.js';
 import { coreV1Resources } from '../../registry/resources/core/index.js';
+import { networkingV1Resources } from '../../registry/resources/networking/index.js';
+import { nodeV1Resources } from '../../registry/resources/node/index.js';
+import { policyV1Resources } from '../../registry/resources/policy/index.js';
 import { rbacV1Resources } from '../../registry/resources/rbac/index.js';
+import { schedulingV1Resources } from '../../registry/resources/scheduling/index.js';
 import type { RegistryResource } from '../../registry/resource.js';
 
 export function servedResources(): readonly RegistryResource[] {
@@ -14,6 +18,10 @@ export function servedResources(): readonly RegistryResource[] {
     ...autoscalingResources,
     ...batchV1Resources,
     ...coordinationV1Resources,
+    ...networkingV1Resources,
+    ...nodeV1Resources,
+    ...policyV1Resources,
     ...rbacV1Resources,
+    ...schedulingV1Resources,
   ];
 }

@@ -24,7 +24,9 @@ import { refuseUnverifiableCredentials } from '../../auth/unsupported-credential
 import { x509Authenticator } from '../../auth/x509.js';
 import { StatusError } from '../../machinery/errors.js';
 import { FeatureGates } from '../../machinery/features.js';
+import type { KubeObject } from '../../machinery/object.js';
 import { serverUser } from '../../machinery/user.js';
+import { systemPriorityClasses } from '../../registry/resources/scheduling/index.js';
 import { resourcePrefix } from '../../registry/generic/keys.js';
 import { GenericStore } from '../../registry/generic/store.js';
 import { VersionedStore, servedVersionsOf } from '../../registry/versioned-store.js';
@@ -108,7 +110,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         });
   const storage = new KvObjectStore(kv);
   const stores = new Map<string, GenericStore>();
-  const namespaces = (): GenericStore => stores.get('namespaces')!;
+  const storeOf = (group: string, resource: string): GenericStore => stores.get(`${group}/${resource}`)!;
   // NamespaceLifecycle reads namespaces on every create: serve it from a watched mirror.
   const background = new AbortController();
   const namespacePrefix = resourcePrefix({ group: '', resource: 'namespaces' });
@@ -131,10 +133,16 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const endpoints: Endpoint[] = [];
   for (const resource of servedResources()) {
     const built = endpointsOf(resource);
-    if (resource.info.group === '') stores.set(resource.info.resource, built.store);
+    stores.set(`${resource.info.group}/${resource.info.resource}`, built.store);
     endpoints.push(...built.endpoints);
   }
-  await ensureNamespaces(namespaces());
+  await Promise.all([
+    ensureObjects(
+      storeOf('', 'namespaces'),
+      bootstrapNamespaces.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
+    ),
+    ensureObjects(storeOf('scheduling.k8s.io', 'priorityclasses'), systemPriorityClasses()),
+  ]);
   const schemas = new ServerSchemaRegistry(builtinSchemas);
 
   const server = new ApiServer({
@@ -212,19 +220,15 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   };
 }
 
-/** Creates the system namespaces that are missing (one read on a restart, no writes). */
-async function ensureNamespaces(store: GenericStore): Promise<void> {
-  const existing = new Set((await store.list('', {})).items.map((ns) => ns.metadata.name));
+/** Creates the bootstrap objects (cluster-scoped) that are missing: one list on a restart, no writes. */
+async function ensureObjects(store: GenericStore, objects: readonly KubeObject[]): Promise<void> {
+  const existing = new Set((await store.list('', {})).items.map((o) => o.metadata.name));
   await Promise.all(
-    bootstrapNamespaces
-      .filter((name) => !existing.has(name))
-      .map(async (name) => {
+    objects
+      .filter((o) => !existing.has(o.metadata.name))
+      .map(async (o) => {
         try {
-          await store.create(
-            '',
-            { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
-            { dryRun: false, user: serverUser },
-          );
+          await store.create('', o, { dryRun: false, user: serverUser });
         } catch (err) {
           if (!(err instanceof StatusError && err.code === 409)) throw err;
         }
