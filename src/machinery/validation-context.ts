@@ -1,4 +1,5 @@
-/** What validation and strategies may know about a request: its namespace and the feature gates. */
+/** What validation and strategies may know about a request: its namespace, user and the feature gates. */
+import type { UserInfo } from './user.js';
 
 export interface FeatureGateReader {
   enabled(name: string): boolean;
@@ -14,6 +15,8 @@ export interface StrategyContext {
    * request info: events.k8s.io/v1 validates Events more strictly than core/v1).
    */
   readonly requestVersion?: { readonly group: string; readonly version: string };
+  /** Who asks (CertificateSigningRequests record the requesting user on create). */
+  readonly user?: UserInfo;
 }
 
 /**

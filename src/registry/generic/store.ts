@@ -93,6 +93,7 @@ export class GenericStore {
       namespace,
       features: this.#features,
       ...(version !== undefined ? { requestVersion: version } : {}),
+      ...(req !== undefined ? { user: req.user } : {}),
     };
   }
 
