@@ -52,6 +52,7 @@ describe('discovery and OpenAPI', () => {
         'scheduling.k8s.io/v1',
         'coordination.k8s.io/v1',
         'node.k8s.io/v1',
+        'discovery.k8s.io/v1',
       ],
     );
   });
@@ -70,6 +71,7 @@ describe('discovery and OpenAPI', () => {
       ['/apis/node.k8s.io/v1', 'apis_node.k8s.io_v1.json'],
       ['/apis/coordination.k8s.io/v1', 'apis_coordination.k8s.io_v1.json'],
       ['/apis/events.k8s.io/v1', 'apis_events.k8s.io_v1.json'],
+      ['/apis/discovery.k8s.io/v1', 'apis_discovery.k8s.io_v1.json'],
     ] as const) {
       const ours = (await s.request('GET', path)).json<{ resources: ApiResource[] }>().resources;
       const ref = (
@@ -107,6 +109,7 @@ describe('discovery and OpenAPI', () => {
         'scheduling.k8s.io',
         'coordination.k8s.io',
         'node.k8s.io',
+        'discovery.k8s.io',
       ],
     );
     const again = await s.request('GET', '/apis', {

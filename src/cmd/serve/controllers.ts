@@ -7,12 +7,14 @@
 import type { ClientCredentials } from '../../client/credentials.js';
 import { SharedInformerFactory } from '../../client/informer-factory.js';
 import { RestClient } from '../../client/rest-client.js';
+import { ApiserverServiceController } from '../../controllers/apiserver-service/controller.js';
 import { NamespaceController } from '../../controllers/namespace/namespace-controller.js';
 import {
   defaultServiceAccountController,
   rootCaPublisher,
 } from '../../controllers/namespaced-defaults/defaults.js';
 import type { Logger } from '../../util/log.js';
+import { defaultAdvertiseAddress, defaultServiceClusterIPRange, firstServiceIP } from './flags.js';
 
 export interface RunningControllers {
   stop(): Promise<void>;
@@ -22,7 +24,20 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-export function startControllers(credentials: ClientCredentials, log: Logger): RunningControllers {
+/** What the `kubernetes` Service controller needs of the server's flags. */
+export interface ApiserverServiceFlags {
+  /** The port the server listens on (the Service's targetPort and the Endpoints port). */
+  readonly securePort: number;
+  readonly bindAddress: string;
+  readonly serviceClusterIPRange?: string;
+  readonly advertiseAddress?: string;
+}
+
+export function startControllers(
+  credentials: ClientCredentials,
+  log: Logger,
+  flags: ApiserverServiceFlags,
+): RunningControllers {
   const client = new RestClient(credentials);
   const abort = new AbortController();
   const informers = new SharedInformerFactory({
@@ -46,6 +61,28 @@ export function startControllers(credentials: ClientCredentials, log: Logger): R
       onError: onError('root-ca-cert-publisher'),
     }).run(abort.signal),
   ];
+  const range = flags.serviceClusterIPRange ?? defaultServiceClusterIPRange;
+  const serviceIP = firstServiceIP(range);
+  const endpointIP = flags.advertiseAddress ?? defaultAdvertiseAddress(flags.bindAddress);
+  if (serviceIP === undefined) {
+    log.error(`--service-cluster-ip-range ${range}: not a valid CIDR; not keeping the kubernetes Service`);
+  } else {
+    if (endpointIP === undefined) {
+      log.error(
+        'no non-loopback IPv4 address to advertise: the kubernetes Service is kept without Endpoints',
+      );
+    }
+    running.push(
+      new ApiserverServiceController({
+        client,
+        informers,
+        serviceIP,
+        ...(endpointIP !== undefined ? { endpointIP } : {}),
+        endpointPort: flags.securePort,
+        onError: onError('kubernetes-service-controller'),
+      }).run(abort.signal),
+    );
+  }
   informers.start(abort.signal);
   return {
     async stop() {

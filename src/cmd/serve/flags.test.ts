@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FeatureGateError } from '../../machinery/features.js';
-import { FlagError, parseServeFlags } from './flags.js';
+import {
+  FlagError,
+  defaultAdvertiseAddress,
+  defaultServiceClusterIPRange,
+  firstServiceIP,
+  parseServeFlags,
+} from './flags.js';
 
 test('defaults match the documented flags', () => {
   const o = parseServeFlags([]);
@@ -49,4 +55,36 @@ test('--anonymous-auth is a boolean flag, on by default (issue #5)', () => {
   assert.equal(parseServeFlags(['--anonymous-auth=false']).anonymousAuth, false);
   assert.equal(parseServeFlags(['--anonymous-auth', '--storage=memory']).anonymousAuth, true);
   assert.throws(() => parseServeFlags(['--anonymous-auth=maybe']), FlagError);
+});
+
+test('--service-cluster-ip-range and --advertise-address (issue #6)', () => {
+  const none = parseServeFlags([]);
+  assert.equal(none.serviceClusterIPRange, undefined);
+  assert.equal(none.advertiseAddress, undefined);
+  const o = parseServeFlags(['--service-cluster-ip-range=10.0.0.0/24', '--advertise-address', '192.168.1.5']);
+  assert.equal(o.serviceClusterIPRange, '10.0.0.0/24');
+  assert.equal(o.advertiseAddress, '192.168.1.5');
+  assert.throws(() => parseServeFlags(['--service-cluster-ip-range=10.0.0.0']), FlagError);
+  assert.throws(() => parseServeFlags(['--service-cluster-ip-range=10.0.0.0/31']), FlagError);
+  assert.throws(() => parseServeFlags(['--advertise-address=host.example']), /failed to parse IP/);
+  assert.throws(
+    () => parseServeFlags(['--advertise-address=fd00::5']),
+    /must match advertise address family/,
+  );
+  assert.equal(
+    parseServeFlags(['--service-cluster-ip-range=fd00:10::/108', '--advertise-address=fd00::5'])
+      .advertiseAddress,
+    'fd00::5',
+  );
+});
+
+test("the kubernetes Service IP is the range's first address; the advertise default skips loopback", () => {
+  assert.equal(firstServiceIP(defaultServiceClusterIPRange), '10.96.0.1');
+  assert.equal(firstServiceIP('10.0.0.7/24'), '10.0.0.1');
+  assert.equal(firstServiceIP('10.0.0.255/32'), undefined);
+  assert.equal(firstServiceIP('fd00:10:96::/112,10.96.0.0/12'), 'fd00:10:96::1');
+  assert.equal(defaultAdvertiseAddress('192.168.7.7'), '192.168.7.7');
+  const chosen = defaultAdvertiseAddress('127.0.0.1');
+  assert.ok(chosen === undefined || !chosen.startsWith('127.'), chosen);
+  assert.notEqual(defaultAdvertiseAddress('0.0.0.0'), '0.0.0.0');
 });

@@ -1,5 +1,8 @@
 /** `nanokube serve` flags (names kept stable; more will come). */
+import { networkInterfaces } from 'node:os';
+import { parseCIDRSloppy } from '../../apis/networking/v1/validation/cidr.js';
 import { FeatureGates } from '../../machinery/features.js';
+import { parseIPSloppy } from '../../machinery/validation/ip.js';
 import type { ServerOptions } from './start.js';
 
 export class FlagError extends Error {
@@ -18,8 +21,68 @@ Flags:
   --feature-gates k=v,...     Kubernetes v1.27 feature gates
   --anonymous-auth[=BOOL]     requests without credentials are system:anonymous (default true);
                               false: they get 401
+  --service-cluster-ip-range CIDR
+                              Service IP range; its first address is the \`kubernetes\` Service's
+                              cluster IP (default 10.96.0.0/12)
+  --advertise-address IP      address published in the \`kubernetes\` Endpoints (default: the bind
+                              address when it is a specific non-loopback one, else the first
+                              non-loopback IPv4 address of this machine; with none, the Service
+                              is kept without Endpoints)
   -v N                        log verbosity (default 0)
 `;
+
+/** kubeadm's (not kube-apiserver's 10.0.0.0/24) default range. */
+export const defaultServiceClusterIPRange = '10.96.0.0/12';
+
+/** Go's net.IP String() of 4 or 16 bytes (IPv6 through the URL parser, which compresses alike). */
+function formatIP(b: Uint8Array): string {
+  if (b.length === 4) return [...b].join('.');
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(((b[i]! << 8) | b[i + 1]!).toString(16));
+  return new URL(`http://[${groups.join(':')}]`).hostname.slice(1, -1);
+}
+
+function isIPv4(b: Uint8Array): boolean {
+  return b.length === 4 || (b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff);
+}
+
+/**
+ * The `kubernetes` Service's cluster IP: the first address after the network address of the
+ * (primary) range, as upstream's GetIndexedIP(range, 1); undefined when the range is malformed.
+ */
+export function firstServiceIP(range: string): string | undefined {
+  const net = parseCIDRSloppy(range.split(',')[0]!.trim());
+  if (net === undefined || net.bits - net.ones < 2) return undefined;
+  const ip = Uint8Array.from(net.ip);
+  for (let i = ip.length - 1; i >= 0; i--) {
+    ip[i] = (ip[i]! + 1) & 0xff;
+    if (ip[i] !== 0) break;
+  }
+  return formatIP(ip);
+}
+
+function usableIPv4(address: string): boolean {
+  const b = parseIPSloppy(address);
+  if (b === undefined || !isIPv4(b)) return false;
+  const v4 = b.slice(-4);
+  return !(v4[0] === 127 || v4.every((x) => x === 0) || (v4[0] === 169 && v4[1] === 254));
+}
+
+/**
+ * The default --advertise-address: the bind address when it names one non-loopback IPv4
+ * interface, else the first non-internal IPv4 address of os.networkInterfaces() (upstream asks
+ * the default route's interface). Undefined when the machine has none: loopback addresses are
+ * invalid in Endpoints, so the server then keeps the Service without Endpoints.
+ */
+export function defaultAdvertiseAddress(bindAddress: string): string | undefined {
+  if (usableIPv4(bindAddress)) return bindAddress;
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const a of addresses ?? []) {
+      if (a.family === 'IPv4' && !a.internal && usableIPv4(a.address)) return a.address;
+    }
+  }
+  return undefined;
+}
 
 export function parseServeFlags(args: readonly string[]): ServerOptions {
   let dataDir = './.nanokube';
@@ -31,6 +94,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let verbosity = 0;
   let synchronous: 'FULL' | 'NORMAL' | 'OFF' | undefined;
   let anonymousAuth = true;
+  let serviceClusterIPRange: string | undefined;
+  let advertiseAddress: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const eq = arg.indexOf('=');
@@ -88,6 +153,26 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         anonymousAuth = v === 'true';
         break;
       }
+      case 'service-cluster-ip-range': {
+        const v = value();
+        if (firstServiceIP(v) === undefined) {
+          throw new FlagError(
+            `invalid argument "${v}" for "--service-cluster-ip-range" flag: not a valid CIDR`,
+          );
+        }
+        serviceClusterIPRange = v;
+        break;
+      }
+      case 'advertise-address': {
+        const v = value();
+        if (parseIPSloppy(v) === undefined) {
+          throw new FlagError(
+            `invalid argument "${v}" for "--advertise-address" flag: failed to parse IP: "${v}"`,
+          );
+        }
+        advertiseAddress = v;
+        break;
+      }
       case 'v':
         verbosity = Number(value());
         break;
@@ -96,6 +181,14 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     }
   }
   new FeatureGates(featureGates);
+  if (advertiseAddress !== undefined) {
+    const serviceIP = parseIPSloppy(firstServiceIP(serviceClusterIPRange ?? defaultServiceClusterIPRange)!)!;
+    if (isIPv4(serviceIP) !== isIPv4(parseIPSloppy(advertiseAddress)!)) {
+      throw new FlagError(
+        `service IP family "${formatIP(serviceIP)}" must match advertise address family "${advertiseAddress}"`,
+      );
+    }
+  }
   return {
     dataDir,
     bindAddress,
@@ -106,5 +199,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     anonymousAuth,
     ...(kubeconfigPath !== undefined ? { kubeconfigPath } : {}),
     ...(synchronous !== undefined ? { synchronous } : {}),
+    ...(serviceClusterIPRange !== undefined ? { serviceClusterIPRange } : {}),
+    ...(advertiseAddress !== undefined ? { advertiseAddress } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { autoscalingResources } from '../../registry/resources/autoscaling/index
 import { batchV1Resources } from '../../registry/resources/batch/index.js';
 import { coordinationV1Resources } from '../../registry/resources/coordination/index.js';
 import { coreV1Resources } from '../../registry/resources/core/index.js';
+import { discoveryV1Resources } from '../../registry/resources/discovery/index.js';
 import { networkingV1Resources } from '../../registry/resources/networking/index.js';
 import { nodeV1Resources } from '../../registry/resources/node/index.js';
 import { policyV1Resources } from '../../registry/resources/policy/index.js';
@@ -18,6 +19,7 @@ export function servedResources(): readonly RegistryResource[] {
     ...autoscalingResources,
     ...batchV1Resources,
     ...coordinationV1Resources,
+    ...discoveryV1Resources,
     ...networkingV1Resources,
     ...nodeV1Resources,
     ...policyV1Resources,

@@ -67,6 +67,10 @@ export interface ServerOptions {
   readonly watchMaxQueuedEvents?: number;
   /** Interval of watch BOOKMARK events (default 60 s; tests shorten it). */
   readonly watchBookmarkIntervalMs?: number;
+  /** `--service-cluster-ip-range` (default 10.96.0.0/12): the `kubernetes` Service's cluster IP is its first address. */
+  readonly serviceClusterIPRange?: string;
+  /** `--advertise-address`: published in the `kubernetes` Endpoints (default: see flags.ts). */
+  readonly advertiseAddress?: string;
 }
 
 export interface RunningServer {
@@ -189,7 +193,14 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const controllers =
     o.controllers === false
       ? { stop: () => Promise.resolve() }
-      : startControllers({ server: url, ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey }, log);
+      : startControllers({ server: url, ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey }, log, {
+          securePort: port,
+          bindAddress: o.bindAddress,
+          ...(o.serviceClusterIPRange !== undefined
+            ? { serviceClusterIPRange: o.serviceClusterIPRange }
+            : {}),
+          ...(o.advertiseAddress !== undefined ? { advertiseAddress: o.advertiseAddress } : {}),
+        });
   let closing: Promise<void> | undefined;
   return {
     url,
