@@ -36,6 +36,7 @@ export const v127Gates: Readonly<Record<string, GateSpec>> = {
   OpenAPIV3: { default: true, stage: 'GA', locked: true },
   PDBUnhealthyPodEvictionPolicy: { default: true, stage: 'BETA' },
   PodSchedulingReadiness: { default: true, stage: 'BETA' },
+  SELinuxMountReadWriteOncePod: { default: true, stage: 'BETA' },
   ServerSideApply: { default: true, stage: 'GA', locked: true },
   ServerSideFieldValidation: { default: true, stage: 'GA', locked: true },
   ServiceIPStaticSubrange: { default: true, stage: 'GA', locked: true },

@@ -46,13 +46,16 @@ describe('discovery and OpenAPI', () => {
         'events.k8s.io/v1',
         'autoscaling/v2',
         'batch/v1',
+        'certificates.k8s.io/v1',
         'networking.k8s.io/v1',
         'policy/v1',
         'rbac.authorization.k8s.io/v1',
+        'storage.k8s.io/v1',
         'scheduling.k8s.io/v1',
         'coordination.k8s.io/v1',
         'node.k8s.io/v1',
         'discovery.k8s.io/v1',
+        'flowcontrol.apiserver.k8s.io/v1beta3',
       ],
     );
   });
@@ -69,9 +72,13 @@ describe('discovery and OpenAPI', () => {
       ['/apis/policy/v1', 'apis_policy_v1.json'],
       ['/apis/scheduling.k8s.io/v1', 'apis_scheduling.k8s.io_v1.json'],
       ['/apis/node.k8s.io/v1', 'apis_node.k8s.io_v1.json'],
+      ['/apis/certificates.k8s.io/v1', 'apis_certificates.k8s.io_v1.json'],
+      ['/apis/flowcontrol.apiserver.k8s.io/v1beta2', 'apis_flowcontrol.apiserver.k8s.io_v1beta2.json'],
+      ['/apis/flowcontrol.apiserver.k8s.io/v1beta3', 'apis_flowcontrol.apiserver.k8s.io_v1beta3.json'],
       ['/apis/coordination.k8s.io/v1', 'apis_coordination.k8s.io_v1.json'],
       ['/apis/events.k8s.io/v1', 'apis_events.k8s.io_v1.json'],
       ['/apis/discovery.k8s.io/v1', 'apis_discovery.k8s.io_v1.json'],
+      ['/apis/storage.k8s.io/v1', 'apis_storage.k8s.io_v1.json'],
     ] as const) {
       const ours = (await s.request('GET', path)).json<{ resources: ApiResource[] }>().resources;
       const ref = (
@@ -103,13 +110,16 @@ describe('discovery and OpenAPI', () => {
         'events.k8s.io',
         'autoscaling',
         'batch',
+        'certificates.k8s.io',
         'networking.k8s.io',
         'policy',
         'rbac.authorization.k8s.io',
+        'storage.k8s.io',
         'scheduling.k8s.io',
         'coordination.k8s.io',
         'node.k8s.io',
         'discovery.k8s.io',
+        'flowcontrol.apiserver.k8s.io',
       ],
     );
     const again = await s.request('GET', '/apis', {
