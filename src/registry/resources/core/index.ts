@@ -9,6 +9,12 @@ import { podsResource } from './pods.js';
 import { secretsResource } from './secrets.js';
 import { serviceAccountsResource } from './serviceaccounts.js';
 import { servicesResource } from './services.js';
+import { limitRangesResource } from './limitranges.js';
+import { persistentVolumeClaimsResource } from './persistentvolumeclaims.js';
+import { persistentVolumesResource } from './persistentvolumes.js';
+import { podTemplatesResource } from './podtemplates.js';
+import { replicationControllersResource } from './replicationcontrollers.js';
+import { resourceQuotasResource } from './resourcequotas.js';
 
 export { namespaceFinalizeStrategy } from './namespaces.js';
 
@@ -22,4 +28,10 @@ export const coreV1Resources: readonly RegistryResource[] = [
   secretsResource,
   serviceAccountsResource,
   servicesResource,
+  limitRangesResource,
+  persistentVolumeClaimsResource,
+  persistentVolumesResource,
+  podTemplatesResource,
+  replicationControllersResource,
+  resourceQuotasResource,
 ];

@@ -1,0 +1,17 @@
+/** podtemplates (upstream pkg/registry/core/podtemplate): generation follows template changes. */
+import { podTemplatesInfo } from '../../../apis/core/v1/resources-more.js';
+import { validatePodTemplate } from '../../../apis/core/v1/validation/replicationcontroller.js';
+import { podTemplateTable } from '../../printers/podtemplate.js';
+import type { RegistryResource } from '../../resource.js';
+import { defineStrategy } from '../../strategies/base.js';
+
+export const podTemplatesResource: RegistryResource = {
+  info: podTemplatesInfo,
+  strategy: defineStrategy({
+    namespaced: true,
+    tracksGeneration: true,
+    validate: validatePodTemplate,
+    validateUpdate: (ctx, pt) => validatePodTemplate(ctx, pt),
+  }),
+  table: podTemplateTable,
+};

@@ -1,0 +1,35 @@
+/**
+ * replicationcontrollers (upstream pkg/registry/core/replicationcontroller): status through
+ * /status, replicas through /scale (autoscaling/v1 Scale), generation follows spec changes.
+ */
+import { validateAppsStatusUpdate } from '../../../apis/apps/v1/validation/status.js';
+import { num, obj } from '../../../apis/core/v1/access.js';
+import { replicationControllersInfo } from '../../../apis/core/v1/resources-more.js';
+import {
+  validateReplicationController,
+  validateReplicationControllerUpdate,
+} from '../../../apis/core/v1/validation/replicationcontroller.js';
+import { replicationControllerTable } from '../../printers/replicationcontroller.js';
+import type { RegistryResource } from '../../resource.js';
+import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
+import { podNameWarnings } from '../../strategies/workload-warnings.js';
+
+const strategy = defineStrategy({
+  namespaced: true,
+  hasStatus: true,
+  tracksGeneration: true,
+  validate: validateReplicationController,
+  validateUpdate: (ctx, rc) => validateReplicationControllerUpdate(ctx, rc),
+  warningsOnCreate: (_ctx, rc) => podNameWarnings(rc),
+});
+
+export const replicationControllersResource: RegistryResource = {
+  info: replicationControllersInfo,
+  strategy,
+  // ReplicationControllerStatus validates as ReplicaSetStatus does (same counters and bounds).
+  statusStrategy: defineStatusStrategy(strategy, {
+    validateUpdate: (_ctx, rc, old) => validateAppsStatusUpdate('ReplicaSet', rc, old),
+  }),
+  table: replicationControllerTable,
+  selectableFields: (rc) => ({ 'status.replicas': String(num(obj(rc, 'status'), 'replicas') ?? 0) }),
+};
