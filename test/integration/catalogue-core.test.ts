@@ -91,8 +91,8 @@ describe('ReplicationController', () => {
     assert.equal(put.status, 200, put.text);
     const rc = (await s.request('GET', `${ns}/replicationcontrollers/web`)).json<Obj>();
     assert.equal(rc.spec?.['replicas'], 5);
-    // Upstream bumps generation here too (3); the shared scale handler edits the stored spec in
-    // place, so the strategy sees no spec change (reported with issue #6).
+    // A replicas change through /scale is a spec change: generation goes up, as upstream.
+    assert.equal(rc.metadata.generation, 3);
   });
 
   it('writes status only through /status and validates it', async () => {

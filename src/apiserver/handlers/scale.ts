@@ -7,7 +7,7 @@ import { isPatchError } from '../../machinery/patch/errors.js';
 import { applyJsonPatch } from '../../machinery/patch/json-patch.js';
 import { applyMergePatch } from '../../machinery/patch/merge-patch.js';
 import { formatLabelSelector } from '../../registry/printers/selectors.js';
-import { isJsonObject } from '../../util/json.js';
+import { cloneJson, isJsonObject } from '../../util/json.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import { decodeBody, readBody } from '../body.js';
 import type { HandlerContext } from '../endpoint.js';
@@ -120,7 +120,8 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
         ]);
       }
       const rv = at(desired, 'metadata.resourceVersion');
-      const obj = { ...current, metadata: { ...current.metadata } };
+      // A deep copy: the strategy compares it with `current` (a changed spec bumps generation).
+      const obj = cloneJson(current);
       if (typeof rv === 'string' && rv !== '') obj.metadata.resourceVersion = rv;
       setAt(obj, scale.specReplicasPath, typeof replicas === 'number' ? replicas : 0);
       return obj;
