@@ -34,6 +34,8 @@ export interface RegistryResource {
    * entries may name other groups (core and events.k8s.io Events share one key space).
    */
   readonly servedVersions?: readonly ServedVersion[];
+  /** Served only while this feature gate is on (alpha kinds; their group-version also needs --runtime-config). */
+  readonly featureGate?: string;
   readonly strategy: RESTStrategy;
   /** Strategy of the `/status` subresource. */
   readonly statusStrategy?: RESTStrategy;

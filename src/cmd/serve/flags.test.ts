@@ -88,3 +88,13 @@ test("the kubernetes Service IP is the range's first address; the advertise defa
   assert.ok(chosen === undefined || !chosen.startsWith('127.'), chosen);
   assert.notEqual(defaultAdvertiseAddress('0.0.0.0'), '0.0.0.0');
 });
+
+test('--runtime-config is checked and accumulates (issue #6)', () => {
+  assert.equal(parseServeFlags([]).runtimeConfig, undefined);
+  assert.equal(
+    parseServeFlags(['--runtime-config=api/alpha=true', '--runtime-config', 'resource.k8s.io/v1alpha2=false'])
+      .runtimeConfig,
+    'api/alpha=true,resource.k8s.io/v1alpha2=false',
+  );
+  assert.throws(() => parseServeFlags(['--runtime-config=apps/v1=sometimes']), FlagError);
+});

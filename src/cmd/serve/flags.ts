@@ -3,6 +3,7 @@ import { networkInterfaces } from 'node:os';
 import { parseCIDRSloppy } from '../../apis/networking/v1/validation/cidr.js';
 import { FeatureGates } from '../../machinery/features.js';
 import { parseIPSloppy } from '../../machinery/validation/ip.js';
+import { parseRuntimeConfig } from './runtime-config.js';
 import type { ServerOptions } from './start.js';
 
 export class FlagError extends Error {
@@ -19,6 +20,7 @@ Flags:
   --storage sqlite|memory     storage backend (default sqlite)
   --sqlite-synchronous MODE   SQLite synchronous setting: FULL (default, durable), NORMAL, OFF
   --feature-gates k=v,...     Kubernetes v1.27 feature gates
+  --runtime-config k=v,...    group-versions to serve, e.g. certificates.k8s.io/v1alpha1=true, api/alpha=true
   --anonymous-auth[=BOOL]     requests without credentials are system:anonymous (default true);
                               false: they get 401
   --service-cluster-ip-range CIDR
@@ -94,6 +96,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let verbosity = 0;
   let synchronous: 'FULL' | 'NORMAL' | 'OFF' | undefined;
   let anonymousAuth = true;
+  let runtimeConfig = '';
   let serviceClusterIPRange: string | undefined;
   let advertiseAddress: string | undefined;
   for (let i = 0; i < args.length; i++) {
@@ -139,6 +142,18 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
           );
         }
         synchronous = v;
+        break;
+      }
+      case 'runtime-config': {
+        const v = value();
+        try {
+          parseRuntimeConfig(v);
+        } catch (err) {
+          throw new FlagError(
+            `invalid argument "${v}" for "--runtime-config" flag: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        }
+        runtimeConfig = runtimeConfig === '' ? v : `${runtimeConfig},${v}`;
         break;
       }
       case 'feature-gates':
@@ -197,6 +212,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     featureGates,
     verbosity,
     anonymousAuth,
+    ...(runtimeConfig !== '' ? { runtimeConfig } : {}),
     ...(kubeconfigPath !== undefined ? { kubeconfigPath } : {}),
     ...(synchronous !== undefined ? { synchronous } : {}),
     ...(serviceClusterIPRange !== undefined ? { serviceClusterIPRange } : {}),

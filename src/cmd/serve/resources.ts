@@ -1,9 +1,15 @@
-/** The resources this server serves (issue #2's kinds; the full v1.27 catalogue grows here). */
+/**
+ * Every resource this server knows; start.ts serves those whose group-version --runtime-config
+ * enables and whose feature gate (alpha kinds) is on.
+ */
 import { appsV1Resources } from '../../registry/resources/apps/index.js';
 import { autoscalingResources } from '../../registry/resources/autoscaling/index.js';
 import { batchV1Resources } from '../../registry/resources/batch/index.js';
 import { coordinationV1Resources } from '../../registry/resources/coordination/index.js';
-import { certificatesV1Resources } from '../../registry/resources/certificates/index.js';
+import {
+  certificatesV1Resources,
+  certificatesV1alpha1Resources,
+} from '../../registry/resources/certificates/index.js';
 import { coreV1Resources } from '../../registry/resources/core/index.js';
 import { flowcontrolResources } from '../../registry/resources/flowcontrol/index.js';
 import { discoveryV1Resources } from '../../registry/resources/discovery/index.js';
@@ -22,6 +28,7 @@ export function servedResources(): readonly RegistryResource[] {
     ...autoscalingResources,
     ...batchV1Resources,
     ...certificatesV1Resources,
+    ...certificatesV1alpha1Resources,
     ...coordinationV1Resources,
     ...flowcontrolResources,
     ...discoveryV1Resources,

@@ -42,6 +42,8 @@ import { writeKubeconfig } from './kubeconfig.js';
 import { ensurePki } from './pki.js';
 import type { Pki } from './pki.js';
 import { servedResources } from './resources.js';
+import { parseRuntimeConfig } from './runtime-config.js';
+import type { RuntimeConfig } from './runtime-config.js';
 import { versionInfo } from './version.js';
 
 export interface ServerOptions {
@@ -59,6 +61,8 @@ export interface ServerOptions {
   readonly synchronous?: 'FULL' | 'NORMAL' | 'OFF';
   /** Run the built-in controllers in-process (default true); tests of raw API semantics turn them off. */
   readonly controllers?: boolean;
+  /** `--runtime-config`: group-versions to serve beyond (or instead of) the v1.27 defaults. */
+  readonly runtimeConfig?: string;
   /** Receives an audit event for every request (none by default; policy files come with issue #12). */
   readonly audit?: AuditSink;
   /** `--anonymous-auth`: requests without credentials are system:anonymous (default true). */
@@ -134,8 +138,11 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     }));
     return { store, endpoints };
   };
+  const runtimeConfig = parseRuntimeConfig(o.runtimeConfig ?? '');
   const endpoints: Endpoint[] = [];
-  for (const resource of servedResources()) {
+  for (const known of servedResources()) {
+    const resource = enabledVersions(known, runtimeConfig, features);
+    if (resource === undefined) continue;
     const built = endpointsOf(resource);
     stores.set(`${resource.info.group}/${resource.info.resource}`, built.store);
     endpoints.push(...built.endpoints);
@@ -229,6 +236,23 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       return closing;
     },
   };
+}
+
+/**
+ * The resource with only the served versions --runtime-config enables, or undefined when none is
+ * (or its feature gate is off). The storage version stays as it is even when not served.
+ */
+function enabledVersions(
+  resource: RegistryResource,
+  runtimeConfig: RuntimeConfig,
+  features: FeatureGates,
+): RegistryResource | undefined {
+  if (resource.featureGate !== undefined && !features.enabled(resource.featureGate)) return undefined;
+  const versions = servedVersionsOf(resource).filter((v) =>
+    runtimeConfig.enabled(v.info.group, v.info.version),
+  );
+  if (versions.length === 0) return undefined;
+  return { ...resource, servedVersions: versions };
 }
 
 /** Creates the bootstrap objects (cluster-scoped) that are missing: one list on a restart, no writes. */

@@ -16,6 +16,7 @@ import { defineStrategy } from '../../strategies/base.js';
 
 export const clusterTrustBundles: RegistryResource = {
   info: clusterTrustBundleInfo,
+  featureGate: 'ClusterTrustBundle',
   strategy: defineStrategy({
     namespaced: false,
     // The name rule depends on spec.signerName and is checked by validation.
