@@ -3,7 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { parseDocument } from 'yaml';
 import { apiErrors } from '../machinery/errors.js';
-import { exceedsJsonDepth } from './json-depth.js';
+import type { StatusError } from '../machinery/errors.js';
+import { goJsonSyntaxError } from '../machinery/gojson/syntax.js';
+import { exceedsJsonDepth, maxJsonDepth } from './json-depth.js';
 import { bodyMediaType } from './negotiate.js';
 
 /** kube-apiserver's default maximum request body (3 MiB). */
@@ -30,26 +32,54 @@ export interface DecodedBody {
   readonly value: unknown;
   /** The JSON text (for duplicate-field detection); for YAML bodies the re-serialized JSON. */
   readonly raw: string;
+  /** The request body as sent (upstream summarizes it in "the object provided is unrecognized"). */
+  readonly bytes?: Uint8Array;
 }
 
-/** Go's encoding/json wording for the common syntax errors JSON.parse reports. */
-function goJsonError(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
-  if (/Unexpected end of JSON input/i.test(msg)) return 'unexpected end of JSON input';
-  const token = /Unexpected token '?(.)'?/.exec(msg);
-  if (token !== null) return `invalid character '${token[1] ?? ''}' looking for beginning of value`;
-  return msg;
+/**
+ * Go encoding/json's message for a body JSON.parse refused (or that nests deeper than we decode):
+ * the first syntax error as Go's scanner finds it, V8's text only if Go would have accepted it.
+ */
+export function goJsonErrorText(bytes: Uint8Array, err?: unknown): string {
+  const found = goJsonSyntaxError(bytes, maxJsonDepth);
+  if (found !== undefined) return found.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Upstream's `summarizeData(body, 30)`: an object's first 30 bytes as text, anything else in hex. */
+export function summarizeBody(bytes: Uint8Array, max = 30): string {
+  if (bytes.length === 0) return '<empty>';
+  const head = Buffer.from(bytes.subarray(0, max));
+  const more = bytes.length > max ? ' ...' : '';
+  return (bytes[0] === 0x7b ? head.toString('utf8') : head.toString('hex')) + more;
+}
+
+/**
+ * Upstream's `transformDecodeError` when the body's kind could not be read: `the object provided
+ * is unrecognized (must be of type <Kind>): <error> (<summary>)`.
+ */
+export function unrecognizedBody(kind: string, message: string, bytes: Uint8Array): StatusError {
+  return apiErrors.badRequest(
+    `the object provided is unrecognized (must be of type ${kind}): ${message} (${summarizeBody(bytes)})`,
+  );
 }
 
 const accepted = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
-export function decodeBody(contentType: string | undefined, bytes: Buffer): DecodedBody {
+/**
+ * Reads a JSON or YAML body. `into` names the kind the body must decode into (create, update):
+ * its syntax errors then read as upstream's typed decoders word them; without it (DeleteOptions)
+ * the decoder's own message is the Status message, as upstream's.
+ */
+export function decodeBody(contentType: string | undefined, bytes: Buffer, into?: string): DecodedBody {
   const media = bodyMediaType(contentType);
   const text = bytes.toString('utf8');
+  const fail = (message: string): StatusError =>
+    into === undefined ? apiErrors.badRequest(message) : unrecognizedBody(into, message, bytes);
   if (media === 'application/yaml' || media === 'application/x-yaml' || media === 'text/yaml') {
     const doc = parseDocument(text, { uniqueKeys: false, version: '1.1' });
     if (doc.errors.length > 0) {
-      throw apiErrors.badRequest(`error converting YAML to JSON: ${doc.errors[0]!.message}`);
+      throw fail(`error converting YAML to JSON: ${doc.errors[0]!.message}`);
     }
     let value: unknown;
     let raw: string;
@@ -60,21 +90,21 @@ export function decodeBody(contentType: string | undefined, bytes: Buffer): Deco
       raw = JSON.stringify(value) ?? 'null';
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      throw apiErrors.badRequest(`error converting YAML to JSON: ${message}`);
+      throw fail(`error converting YAML to JSON: ${message}`);
     }
-    return { value, raw };
+    return { value, raw, bytes };
   }
   if (media === 'application/json' || media === '' || media.endsWith('+json')) {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (err) {
-      throw apiErrors.badRequest(`couldn't get version/kind; json parse error: ${goJsonError(err)}`);
+      throw fail(`couldn't get version/kind; json parse error: ${goJsonErrorText(bytes, err)}`);
     }
     if (exceedsJsonDepth(value)) {
-      throw apiErrors.badRequest("couldn't get version/kind; json parse error: exceeded max depth");
+      throw fail(`couldn't get version/kind; json parse error: ${goJsonErrorText(bytes)}`);
     }
-    return { value, raw: text };
+    return { value, raw: text, bytes };
   }
   throw apiErrors.unsupportedMediaType(media, accepted);
 }

@@ -12,6 +12,7 @@ import type { KubeObject } from '../machinery/object.js';
 import { isJsonObject } from '../util/json.js';
 import type { JsonObject } from '../util/json.js';
 import type { DecodedBody } from './body.js';
+import { unrecognizedBody } from './body.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -27,8 +28,54 @@ export interface TypedBody {
   readonly warnings: string[];
 }
 
+/** reflect's name of the struct upstream's SimpleMetaFactory.Interpret unmarshals a body into. */
+const findKindType =
+  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+/** How encoding/json names a JSON value's kind in an UnmarshalTypeError. */
+function goJsonValueKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  return 'object';
+}
+
+/**
+ * The error of upstream's `json.Unmarshal(body, &findKind)` (apiVersion and kind read before
+ * anything else) for a syntactically valid body, or undefined. Go matches the two field names
+ * case-insensitively and keeps the first type error in document order.
+ */
+export function interpretError(value: unknown): string | undefined {
+  if (value === null) return undefined;
+  if (!isJsonObject(value)) {
+    return `json: cannot unmarshal ${goJsonValueKind(value)} into Go value of type ${findKindType}`;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    const field = key.toLowerCase();
+    if (field !== 'apiversion' && field !== 'kind') continue;
+    if (v === null || typeof v === 'string') continue;
+    const name = field === 'kind' ? 'kind' : 'apiVersion';
+    return `json: cannot unmarshal ${goJsonValueKind(v)} into Go struct field .${name} of type string`;
+  }
+  return undefined;
+}
+
 /** Checks apiVersion and kind of a body meant for `info` (upstream's decoding with a target GVK). */
-export function checkTypeMeta(info: ResourceInfo, value: unknown, raw: string): JsonObject {
+export function checkTypeMeta(
+  info: ResourceInfo,
+  value: unknown,
+  raw: string,
+  bytes?: Uint8Array,
+): JsonObject {
+  if (bytes !== undefined) {
+    const err = interpretError(value);
+    if (err !== undefined) {
+      throw unrecognizedBody(info.kind, `couldn't get version/kind; json parse error: ${err}`, bytes);
+    }
+    // `null` reads as an empty object of the endpoint's kind.
+    if (value === null) value = {};
+  }
   if (!isJsonObject(value)) {
     throw apiErrors.badRequest(`Object 'Kind' is missing in '${raw.slice(0, 200)}'`);
   }
@@ -72,7 +119,7 @@ export type BodyDecoder = (options: DecodeOptions) => TypedBody;
 export function decodeTyped(options: DecodeOptions): TypedBody {
   const { info, body } = options;
   const raw = body.raw ?? '';
-  const value = checkTypeMeta(info, body.value, raw);
+  const value = checkTypeMeta(info, body.value, raw, 'bytes' in body ? body.bytes : undefined);
   const r = decodeObject({
     registry: options.schemas,
     definition: info.definition,

@@ -10,8 +10,8 @@ import { writeObject } from '../response.js';
 export async function handleCreate(ctx: HandlerContext): Promise<void> {
   const negotiated = negotiateObject(ctx.req.headers.accept);
   const fieldValidation = fieldValidationOf(ctx.url);
-  const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req));
   const { info, store } = ctx.endpoint;
+  const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req), info.kind);
   const typed = (ctx.endpoint.decode ?? decodeTyped)({ info, schemas: ctx.schemas, body, fieldValidation });
   const result = await store.create(ctx.request.namespace, typed.object, {
     dryRun: dryRun(ctx.url),

@@ -1,6 +1,8 @@
 /** Reading a PATCH body: a supported patch media type, JSON, bounded nesting. */
 import { apiErrors } from '../../machinery/errors.js';
-import { readBody } from '../body.js';
+import type { StatusError } from '../../machinery/errors.js';
+import type { FieldValidation } from '../decode-request.js';
+import { goJsonErrorText, readBody } from '../body.js';
 import type { ServerRequest } from '../body.js';
 import { exceedsJsonDepth } from '../json-depth.js';
 import { bodyMediaType } from '../negotiate.js';
@@ -18,15 +20,32 @@ export function patchMediaType(req: ServerRequest): string {
   return media;
 }
 
-/** Reads and parses the patch document (400 BadRequest when it is not JSON or nests too deeply). */
-export async function readPatch(req: ServerRequest): Promise<unknown> {
-  const text = (await readBody(req)).toString('utf8');
+/**
+ * Reads and parses the patch document (400 BadRequest when it is not JSON or nests too deeply),
+ * worded as upstream's patcher words it: json-patch and merge-patch bodies checked with field
+ * validation (Warn, the default, or Strict) say `error decoding patch: <Go's error>`; with Ignore a
+ * json-patch says Go's error alone and a merge patch `Invalid JSON Patch`; a strategic merge patch
+ * always says Go's error alone.
+ */
+export async function readPatch(
+  req: ServerRequest,
+  media: string,
+  fieldValidation: FieldValidation,
+): Promise<unknown> {
+  const bytes = await readBody(req);
+  const fail = (err?: unknown): StatusError => {
+    const message = goJsonErrorText(bytes, err);
+    if (media === 'application/strategic-merge-patch+json') return apiErrors.badRequest(message);
+    if (fieldValidation !== 'Ignore') return apiErrors.badRequest(`error decoding patch: ${message}`);
+    if (media === 'application/merge-patch+json') return apiErrors.badRequest('Invalid JSON Patch');
+    return apiErrors.badRequest(message);
+  };
   let patch: unknown;
   try {
-    patch = JSON.parse(text);
+    patch = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
-    throw apiErrors.badRequest(`error decoding patch: ${err instanceof Error ? err.message : String(err)}`);
+    throw fail(err);
   }
-  if (exceedsJsonDepth(patch)) throw apiErrors.badRequest('error decoding patch: exceeded max depth');
+  if (exceedsJsonDepth(patch)) throw fail();
   return patch;
 }

@@ -20,7 +20,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
   const negotiated = negotiateObject(ctx.req.headers.accept);
   const media = patchMediaType(ctx.req);
   const fieldValidation = fieldValidationOf(ctx.url);
-  const patch = await readPatch(ctx.req);
+  const patch = await readPatch(ctx.req, media, fieldValidation);
   const { info, store } = ctx.endpoint;
   const apply = (current: KubeObject): JsonValue => {
     switch (media) {

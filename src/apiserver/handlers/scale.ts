@@ -11,6 +11,7 @@ import { cloneJson, isJsonObject } from '../../util/json.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import { decodeBody, readBody } from '../body.js';
 import type { HandlerContext } from '../endpoint.js';
+import { fieldValidationOf } from '../decode-request.js';
 import { dryRun } from '../endpoint.js';
 import { negotiateObject } from '../negotiate.js';
 import { writeObject } from '../response.js';
@@ -76,10 +77,10 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
   let body: unknown;
   let media = '';
   if (verb === 'update') {
-    body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req)).value;
+    body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req), 'Scale').value;
   } else {
     media = patchMediaType(ctx.req);
-    body = await readPatch(ctx.req);
+    body = await readPatch(ctx.req, media, fieldValidationOf(ctx.url));
   }
   const result = await store.update(
     namespace,

@@ -11,8 +11,8 @@ import { subresourceStrategy } from './subresource.js';
 export async function handleUpdate(ctx: HandlerContext): Promise<void> {
   const negotiated = negotiateObject(ctx.req.headers.accept);
   const fieldValidation = fieldValidationOf(ctx.url);
-  const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req));
   const { info, store } = ctx.endpoint;
+  const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req), info.kind);
   const typed = (ctx.endpoint.decode ?? decodeTyped)({ info, schemas: ctx.schemas, body, fieldValidation });
   const sub = subresourceStrategy(ctx);
   const result = await store.update(ctx.request.namespace, ctx.request.name, () => typed.object, {
