@@ -32,6 +32,8 @@ export interface ResourceInfo {
    * `storageVersionHash` is derived from it, so every served version shows the same hash).
    */
   readonly storageVersion?: { readonly group: string; readonly version: string; readonly kind: string };
+  /** False for computed, never-stored kinds (reviews): discovery shows no storageVersionHash. */
+  readonly stored?: boolean;
   /** Sets defaults on a decoded object of this kind (upstream SetDefaults_*), in place. */
   readonly defaulter?: (obj: JsonObject) => void;
 }

@@ -44,6 +44,8 @@ import { decodedRequestPath } from './request-path.js';
 import { writeError, writeObject } from './response.js';
 import type { ServerResponseLike } from './response.js';
 import { routeResource } from './router.js';
+import { handleVirtual } from './handlers/virtual.js';
+import type { VirtualEndpoint } from './virtual-endpoint.js';
 import { WatchEncoder } from './watch-encoder.js';
 import type { WatchSupport } from './watch-encoder.js';
 
@@ -56,6 +58,8 @@ export interface TlsMaterial {
 
 export interface ApiServerOptions {
   readonly endpoints: readonly Endpoint[];
+  /** Create-only computed resources (reviews). */
+  readonly virtualEndpoints?: readonly VirtualEndpoint[];
   /** This server's schema registry (built-in kinds plus those registered at runtime). */
   readonly schemas: SchemaRegistry;
   readonly features: FeatureGateReader;
@@ -90,6 +94,7 @@ const rootPaths = [
 export class ApiServer {
   readonly #o: ApiServerOptions;
   readonly #endpoints = new Map<string, Endpoint>();
+  readonly #virtual = new Map<string, VirtualEndpoint>();
   /** Aborted when an endpoint stops being served (its open watches end). */
   readonly #served = new Map<string, AbortController>();
   readonly #discovery: DiscoveryHandler;
@@ -108,6 +113,7 @@ export class ApiServer {
     // Every in-flight request listens for shutdown: many concurrent watches are normal.
     setMaxListeners(0, this.#shutdown.signal);
     for (const e of o.endpoints) this.#endpoints.set(endpointKey(e.info), e);
+    for (const e of o.virtualEndpoints ?? []) this.#virtual.set(endpointKey(e.info), e);
     this.#refreshResources();
     this.#discovery = new DiscoveryHandler({
       resources: () => this.#resources,
@@ -177,7 +183,13 @@ export class ApiServer {
   }
 
   #refreshResources(): void {
-    this.#resources = [...this.#endpoints.values()].map((e) => e.info);
+    this.#resources = [...this.#endpoints.values(), ...this.#virtual.values()].map((e) => e.info);
+  }
+
+  /** Serves a create-only computed resource (a review) from now on. */
+  addVirtualEndpoint(endpoint: VirtualEndpoint): void {
+    this.#virtual.set(endpointKey(endpoint.info), endpoint);
+    this.#changed();
   }
 
   /** Handles one request (also usable without a socket, e.g. from tests). */
@@ -253,6 +265,20 @@ export class ApiServer {
       return;
     }
     const key = endpointKey(info);
+    const virtual = this.#virtual.get(key);
+    if (virtual !== undefined) {
+      await handleVirtual({
+        req,
+        res,
+        url,
+        request: info,
+        endpoint: virtual,
+        schemas: this.#o.schemas,
+        user: userOf(ctx),
+        signal: ctx.signal,
+      });
+      return;
+    }
     const endpoint = this.#endpoints.get(key);
     if (endpoint === undefined) throw apiErrors.notFoundPath();
     await routeResource({

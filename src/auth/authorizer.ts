@@ -26,8 +26,35 @@ export interface AuthorizationResult {
   readonly reason: string;
 }
 
+/** Rules a user has in a namespace (SelfSubjectRulesReview), as authorization.k8s.io/v1 spells them. */
+export interface UserRules {
+  readonly resourceRules: readonly {
+    readonly verbs: readonly string[];
+    readonly apiGroups: readonly string[];
+    readonly resources: readonly string[];
+    readonly resourceNames?: readonly string[];
+  }[];
+  readonly nonResourceRules: readonly {
+    readonly verbs: readonly string[];
+    readonly nonResourceURLs: readonly string[];
+  }[];
+  /** True when the authorizer cannot list everything it would allow. */
+  readonly incomplete: boolean;
+}
+
 export interface Authorizer {
   authorize(attributes: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult>;
+  /** What `user` may do in `namespace` (upstream's RuleResolver); absent: this authorizer cannot tell. */
+  rulesFor?(user: UserInfo, namespace: string): UserRules | Promise<UserRules>;
 }
+
+/** Every verb on everything: what an authorizer that allows a user outright reports for it. */
+export const allRules: UserRules = {
+  resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+  nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+  incomplete: false,
+};
+
+export const noRules: UserRules = { resourceRules: [], nonResourceRules: [], incomplete: false };
 
 export const noOpinion: AuthorizationResult = { decision: 'noOpinion', reason: '' };

@@ -7,12 +7,15 @@
  */
 import { isPrivileged, wellKnownGroups } from '../machinery/user.js';
 import type { AuthorizationAttributes, AuthorizationResult, Authorizer } from './authorizer.js';
-import { noOpinion } from './authorizer.js';
+import { allRules, noOpinion, noRules } from './authorizer.js';
 
 const allow: AuthorizationResult = { decision: 'allow', reason: '' };
 
 export function privilegedGroupAuthorizer(): Authorizer {
-  return { authorize: (a) => (isPrivileged(a.user) ? allow : noOpinion) };
+  return {
+    authorize: (a) => (isPrivileged(a.user) ? allow : noOpinion),
+    rulesFor: (user) => (isPrivileged(user) ? allRules : noRules),
+  };
 }
 
 /** system:public-info-viewer's nonResourceURLs (matched exactly, verb get). */
@@ -22,6 +25,11 @@ export function publicInfoAuthorizer(): Authorizer {
   return {
     authorize: (a: AuthorizationAttributes) =>
       !a.isResourceRequest && a.verb === 'get' && publicInfoPaths.has(a.path) ? allow : noOpinion,
+    rulesFor: () => ({
+      resourceRules: [],
+      nonResourceRules: [{ verbs: ['get'], nonResourceURLs: [...publicInfoPaths] }],
+      incomplete: false,
+    }),
   };
 }
 
@@ -29,5 +37,6 @@ export function publicInfoAuthorizer(): Authorizer {
 export function authenticatedUsersAuthorizer(): Authorizer {
   return {
     authorize: (a) => (a.user.groups.includes(wellKnownGroups.authenticated) ? allow : noOpinion),
+    rulesFor: (user) => (user.groups.includes(wellKnownGroups.authenticated) ? allRules : noRules),
   };
 }

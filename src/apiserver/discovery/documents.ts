@@ -153,7 +153,7 @@ export function apiResourceListDocument(
     };
     if (r.shortNames !== undefined && r.shortNames.length > 0) entry['shortNames'] = [...r.shortNames];
     if (r.categories !== undefined && r.categories.length > 0) entry['categories'] = [...r.categories];
-    entry['storageVersionHash'] = storageVersionHash(r);
+    if (r.stored !== false) entry['storageVersionHash'] = storageVersionHash(r);
     list.push(entry);
     for (const s of subresourcesOf(r)) {
       const sub: JsonObject = { name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced };

@@ -42,6 +42,7 @@ import { writeKubeconfig } from './kubeconfig.js';
 import { ensurePki } from './pki.js';
 import type { Pki } from './pki.js';
 import { servedResources } from './resources.js';
+import { reviewEndpoints } from './reviews.js';
 import { parseRuntimeConfig } from './runtime-config.js';
 import type { RuntimeConfig } from './runtime-config.js';
 import { versionInfo } from './version.js';
@@ -155,6 +156,11 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ensureObjects(storeOf('scheduling.k8s.io', 'priorityclasses'), systemPriorityClasses()),
   ]);
   const schemas = new ServerSchemaRegistry(builtinSchemas);
+  const authorizer = unionAuthorizer([
+    privilegedGroupAuthorizer(),
+    publicInfoAuthorizer(),
+    authenticatedUsersAuthorizer(),
+  ]);
 
   const server = new ApiServer({
     endpoints,
@@ -164,11 +170,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       authenticators: [x509Authenticator(), refuseUnverifiableCredentials()],
       anonymous: o.anonymousAuth ?? true,
     }),
-    authorizer: unionAuthorizer([
-      privilegedGroupAuthorizer(),
-      publicInfoAuthorizer(),
-      authenticatedUsersAuthorizer(),
-    ]),
+    authorizer,
+    virtualEndpoints: reviewEndpoints(authorizer).filter(
+      (e) =>
+        runtimeConfig.enabled(e.info.group, e.info.version) &&
+        (e.info.kind !== 'SelfSubjectReview' || features.enabled('APISelfSubjectReview')),
+    ),
     ...(o.watchBookmarkIntervalMs !== undefined
       ? { watchBookmarkIntervalMs: o.watchBookmarkIntervalMs }
       : {}),

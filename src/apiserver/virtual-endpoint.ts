@@ -1,0 +1,24 @@
+/**
+ * Resources whose answers are computed, never stored (upstream's create-only REST storage for
+ * reviews: TokenReview, SubjectAccessReview…): a POST returns the request object with its status
+ * filled in. They are discovered and published like any resource.
+ */
+import type { ResourceInfo } from '../apis/resource.js';
+import type { KubeObject } from '../machinery/object.js';
+import type { UserInfo } from '../machinery/user.js';
+
+export interface VirtualCreate {
+  /** The decoded, defaulted request object. */
+  readonly object: KubeObject;
+  /** Who asks (after impersonation). */
+  readonly user: UserInfo;
+  /** The request's namespace ('' for cluster-scoped). */
+  readonly namespace: string;
+  readonly signal: AbortSignal;
+}
+
+export interface VirtualEndpoint {
+  readonly info: ResourceInfo;
+  /** Answers a create (201): the object to send back. */
+  readonly create: (request: VirtualCreate) => Promise<KubeObject>;
+}
