@@ -1,5 +1,6 @@
 /** Everything the generic store needs to serve one resource. */
 import type { ResourceInfo } from '../apis/resource.js';
+import type { FieldLabelConversion } from '../machinery/fields/selector.js';
 import type { KubeObject } from '../machinery/object.js';
 import type { TableConvertor } from '../machinery/table.js';
 import type { GracefulDeleteStrategy, RESTStrategy } from './strategy.js';
@@ -17,10 +18,10 @@ export interface ServedVersion {
   /** A stored object as this version. */
   fromStorage(obj: KubeObject): KubeObject;
   /**
-   * A field-selector label of this version as the storage version's label, undefined when this
-   * version cannot select on it (upstream's field label conversion; default: the same label).
+   * This version's field label conversion: a field-selector label as the storage version's, or
+   * upstream's error for it (default: the resource's `fieldLabels`, else metadata.name/namespace).
    */
-  readonly fieldLabel?: (label: string) => string | undefined;
+  readonly fieldLabel?: FieldLabelConversion;
 }
 
 export interface RegistryResource {
@@ -44,9 +45,14 @@ export interface RegistryResource {
   readonly table?: TableConvertor;
   /**
    * Field-selector attributes beyond metadata.name/metadata.namespace (added generically), e.g.
-   * `spec.nodeName` for pods. Selecting on anything else is rejected.
+   * `spec.nodeName` for pods. Which labels a request may use is `fieldLabels`.
    */
   readonly selectableFields?: (obj: KubeObject) => Record<string, string>;
+  /**
+   * The storage version's field label conversion (upstream's per-kind conversion func, with its
+   * own message); without one, upstream's default: metadata.name and metadata.namespace only.
+   */
+  readonly fieldLabels?: FieldLabelConversion;
   /** DELETE answers with the deleted object instead of a Success Status (upstream ReturnDeletedObject). */
   readonly returnDeletedObject?: boolean;
   /** Objects expire this long after creation (events: kube-apiserver's --event-ttl, 1h). */

@@ -5,7 +5,11 @@
  */
 import type { ResourceInfo } from '../apis/resource.js';
 import { apiErrors } from '../machinery/errors.js';
-import { FieldSelector, parseFieldSelector } from '../machinery/fields/selector.js';
+import {
+  defaultFieldLabelConversion,
+  FieldSelector,
+  parseFieldSelector,
+} from '../machinery/fields/selector.js';
 import type { KubeObject } from '../machinery/object.js';
 import type { TableConvertor } from '../machinery/table.js';
 import type { DeleteResult, GenericStore, ListResult, UpdatedObject, WriteResult } from './generic/store.js';
@@ -68,13 +72,17 @@ export class VersionedStore {
   }
 
   /**
-   * The request with its field selector in the storage version's labels (upstream converts each
-   * label through the served version's field label conversion; unknown labels are a 400).
+   * The request with its field selector in the storage version's labels: each label goes through
+   * this version's field label conversion (upstream's list/watch/deletecollection handlers call
+   * `ConvertFieldLabel` with the served kind); an unsupported one is a 400 with its message.
    */
   listRequest<T extends ListRequest>(req: T): T {
-    const convert = this.version.fieldLabel;
+    const convert =
+      this.version.fieldLabel ??
+      (this.#identity ? this.resource.fieldLabels : undefined) ??
+      defaultFieldLabelConversion;
     const selector = req.fieldSelector;
-    if (convert === undefined || selector === undefined || selector === '') return req;
+    if (selector === undefined || selector === '') return req;
     let parsed: FieldSelector;
     try {
       parsed = parseFieldSelector(selector);
@@ -82,9 +90,9 @@ export class VersionedStore {
       return req; // The generic store reports the parse error.
     }
     const converted = parsed.requirements().map((r) => {
-      const field = convert(r.field);
-      if (field === undefined) throw apiErrors.badRequest(`field label not supported: ${r.field}`);
-      return { ...r, field };
+      const result = convert(r.field);
+      if ('error' in result) throw apiErrors.badRequest(result.error);
+      return { ...r, field: result.label };
     });
     return { ...req, fieldSelector: new FieldSelector(converted).toString() };
   }

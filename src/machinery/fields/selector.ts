@@ -145,6 +145,44 @@ export function parseFieldSelector(s: string): FieldSelector {
   return new FieldSelector(reqs);
 }
 
+/** A field label converted to the storage version's, or upstream's error for it. */
+export type FieldLabelResult = { readonly label: string } | { readonly error: string };
+
+/**
+ * A served kind's field label conversion (upstream's `scheme.AddFieldLabelConversionFunc`): which
+ * field-selector labels a list/watch at that version may use, and what they are called in storage.
+ */
+export type FieldLabelConversion = (label: string) => FieldLabelResult;
+
+/** The message most conversion funcs of kube-apiserver return. */
+export const fieldLabelNotSupported = (label: string): string => `field label not supported: ${label}`;
+
+/**
+ * Upstream's `runtime.DefaultMetaV1FieldSelectorConversion`, used for every kind without its own
+ * conversion func: only metadata.name and metadata.namespace.
+ */
+export function defaultFieldLabelConversion(label: string): FieldLabelResult {
+  if (label === 'metadata.name' || label === 'metadata.namespace') return { label };
+  return { error: `"${label}" is not a known field selector: only "metadata.name", "metadata.namespace"` };
+}
+
+/**
+ * A conversion func accepting `labels` (a list, or a map of served label → storage label) and
+ * answering `error(label)` for anything else.
+ */
+export function fieldLabelConversion(
+  labels: readonly string[] | ReadonlyMap<string, string>,
+  error: (label: string) => string = fieldLabelNotSupported,
+): FieldLabelConversion {
+  const map: ReadonlyMap<string, string> = Array.isArray(labels)
+    ? new Map(labels.map((l) => [l, l]))
+    : (labels as ReadonlyMap<string, string>);
+  return (label) => {
+    const to = map.get(label);
+    return to === undefined ? { error: error(label) } : { label: to };
+  };
+}
+
 /** Upstream's `field label not supported: <name>` for the first unsupported field, else undefined. */
 export function checkFieldSelectorSupported(
   sel: FieldSelector,

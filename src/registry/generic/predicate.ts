@@ -1,6 +1,6 @@
 /** Label and field selectors of list/watch requests, as one predicate over objects. */
 import { apiErrors } from '../../machinery/errors.js';
-import { checkFieldSelectorSupported, parseFieldSelector } from '../../machinery/fields/selector.js';
+import { parseFieldSelector } from '../../machinery/fields/selector.js';
 import type { FieldSelector } from '../../machinery/fields/selector.js';
 import { parseLabelSelector } from '../../machinery/labels/selector.js';
 import type { LabelSelector } from '../../machinery/labels/selector.js';
@@ -22,11 +22,6 @@ export function objectFields(resource: RegistryResource, obj: KubeObject): Recor
   return fields;
 }
 
-function supportedFields(resource: RegistryResource): Set<string> {
-  // Ask the resource for its field names with an empty object: the keys are what matter.
-  return new Set(Object.keys(objectFields(resource, { apiVersion: '', kind: '', metadata: {} })));
-}
-
 export function buildPredicate(
   resource: RegistryResource,
   labelSelector: string | undefined,
@@ -44,10 +39,8 @@ export function buildPredicate(
   } catch (err) {
     throw apiErrors.badRequest(err instanceof Error ? err.message : String(err));
   }
-  if (fields !== undefined) {
-    const problem = checkFieldSelectorSupported(fields, supportedFields(resource));
-    if (problem !== undefined) throw apiErrors.badRequest(problem);
-  }
+  // Which labels a kind supports is its served version's field label conversion (VersionedStore);
+  // a label the object does not carry reads as empty, as upstream's fields.Set.
   const l = labels !== undefined && !labels.empty() ? labels : undefined;
   const f = fields !== undefined && !fields.empty() ? fields : undefined;
   if (l === undefined && f === undefined) return { everything: true, matches: () => true };

@@ -16,6 +16,7 @@ import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
 import { podNameWarnings } from '../../strategies/workload-warnings.js';
 import { defaultJobLabelsFromTemplate, generateSelector } from './generate-selector.js';
 import { jobSpecWarnings } from './warnings.js';
+import { fieldLabelConversion } from '../../../machinery/fields/selector.js';
 
 const createOptions: JobValidationOptions = {
   allowMutableSchedulingDirectives: false,
@@ -63,5 +64,10 @@ export const jobs: RegistryResource = {
   strategy,
   table: jobTable,
   statusStrategy: defineStatusStrategy(strategy, { validateUpdate: (_ctx, job) => validateJobStatus(job) }),
+  // pkg/apis/batch/v1/conversion.go words its refusal its own way.
+  fieldLabels: fieldLabelConversion(
+    ['metadata.name', 'metadata.namespace', 'status.successful'],
+    (label) => `field label ${JSON.stringify(label)} not supported for Job`,
+  ),
   selectableFields: (job) => ({ 'status.successful': String(num(obj(job, 'status'), 'succeeded') ?? 0) }),
 };

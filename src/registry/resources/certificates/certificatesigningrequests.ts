@@ -21,6 +21,7 @@ import { certificateSigningRequestTable } from '../../printers/certificatesignin
 import type { RegistryResource } from '../../resource.js';
 import type { RESTStrategy } from '../../strategy.js';
 import { defineStrategy } from '../../strategies/base.js';
+import { fieldLabelConversion } from '../../../machinery/fields/selector.js';
 
 /** Replaces spec.username/uid/groups/extra with the requesting user's (omitted when empty). */
 export function setRequester(csr: KubeObject, user: UserInfo | undefined): void {
@@ -136,5 +137,6 @@ export const certificateSigningRequests: RegistryResource = {
   statusStrategy: csrStatusStrategy,
   subresourceStrategies: { approval: csrApprovalStrategy },
   table: certificateSigningRequestTable,
+  fieldLabels: fieldLabelConversion(['metadata.name', 'spec.signerName']),
   selectableFields: (csr) => ({ 'spec.signerName': str(obj(csr, 'spec'), 'signerName') ?? '' }),
 };

@@ -13,6 +13,7 @@ import { obj, str } from '../../../apis/core/v1/access.js';
 import { clusterTrustBundleTable } from '../../printers/clustertrustbundle.js';
 import type { RegistryResource } from '../../resource.js';
 import { defineStrategy } from '../../strategies/base.js';
+import { fieldLabelConversion } from '../../../machinery/fields/selector.js';
 
 export const clusterTrustBundles: RegistryResource = {
   info: clusterTrustBundleInfo,
@@ -26,5 +27,6 @@ export const clusterTrustBundles: RegistryResource = {
     validateUpdate: (_ctx, b, old) => validateClusterTrustBundleUpdate(b, old),
   }),
   table: clusterTrustBundleTable,
+  fieldLabels: fieldLabelConversion(['metadata.name', 'spec.signerName']),
   selectableFields: (b) => ({ 'spec.signerName': str(obj(b, 'spec'), 'signerName') ?? '' }),
 };

@@ -11,6 +11,7 @@ import { validateEventCreate, validateEventUpdate } from '../../../apis/core/v1/
 import { eventToCore, eventToV1 } from '../../../apis/events/v1/conversion.js';
 import { eventV1Info } from '../../../apis/events/v1/resources.js';
 import type { FieldError } from '../../../machinery/field/errors.js';
+import { fieldLabelConversion } from '../../../machinery/fields/selector.js';
 import type { KubeObject } from '../../../machinery/object.js';
 import { validateObjectMeta } from '../../../machinery/validation/objectmeta.js';
 import { eventTable } from '../../printers/event.js';
@@ -79,9 +80,7 @@ const eventV1FieldLabels: ReadonlyMap<string, string> = new Map([
   ['metadata.name', 'metadata.name'],
 ]);
 
-function eventV1FieldLabel(label: string): string | undefined {
-  return eventV1FieldLabels.get(label);
-}
+const eventV1FieldLabel = fieldLabelConversion(eventV1FieldLabels);
 
 const servedVersions: readonly ServedVersion[] = [
   storageVersionOf(eventsInfo),
@@ -101,5 +100,20 @@ export const eventsResource: RegistryResource = {
     validateUpdate: (ctx, event, old) => validateEventUpdate(event, old, ctx.requestVersion),
   }),
   table: eventTable,
+  fieldLabels: fieldLabelConversion([
+    'involvedObject.kind',
+    'involvedObject.namespace',
+    'involvedObject.name',
+    'involvedObject.uid',
+    'involvedObject.apiVersion',
+    'involvedObject.resourceVersion',
+    'involvedObject.fieldPath',
+    'reason',
+    'reportingComponent',
+    'source',
+    'type',
+    'metadata.namespace',
+    'metadata.name',
+  ]),
   selectableFields: eventSelectableFields,
 };

@@ -11,6 +11,7 @@ import { namespaceTable } from '../../printers/namespace.js';
 import type { RegistryResource } from '../../resource.js';
 import type { RESTStrategy } from '../../strategy.js';
 import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
+import { fieldLabelConversion } from '../../../machinery/fields/selector.js';
 
 function setNameLabel(ns: KubeObject): void {
   const name = ns.metadata.name ?? '';
@@ -65,6 +66,7 @@ export const namespacesResource: RegistryResource = {
   strategy,
   statusStrategy,
   table: namespaceTable,
+  fieldLabels: fieldLabelConversion(['status.phase', 'metadata.name']),
   selectableFields: (ns) => ({ 'status.phase': str(obj(ns, 'status'), 'phase') ?? '' }),
   subresourceStrategies: { finalize: namespaceFinalizeStrategy },
   // A deleted namespace stays Terminating until the namespace controller has emptied it and

@@ -5,6 +5,7 @@ import { validateNode, validateNodeUpdate } from '../../../apis/core/v1/validati
 import { nodeTable } from '../../printers/node.js';
 import type { RegistryResource } from '../../resource.js';
 import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
+import { fieldLabelConversion } from '../../../machinery/fields/selector.js';
 
 const strategy = defineStrategy({
   namespaced: false,
@@ -23,6 +24,7 @@ export const nodesResource: RegistryResource = {
     validateUpdate: (_ctx, node, old) => validateNodeUpdate(node, old),
   }),
   table: nodeTable,
+  fieldLabels: fieldLabelConversion(['metadata.name', 'spec.unschedulable']),
   selectableFields: (node) => ({
     'spec.unschedulable': String(bool(obj(node, 'spec'), 'unschedulable') ?? false),
   }),

@@ -10,6 +10,7 @@ import { podTable } from '../../printers/pod.js';
 import type { RegistryResource } from '../../resource.js';
 import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
 import { podWarnings } from './pod-warnings.js';
+import { fieldLabelConversion } from '../../../machinery/fields/selector.js';
 
 /** The PodScheduled=False condition a pod with scheduling gates starts with. */
 function schedulingGatedCondition(): JsonObject {
@@ -89,5 +90,22 @@ export const podsResource: RegistryResource = {
   graceful: { gracePeriodSeconds: podDefaultGracePeriod },
   returnDeletedObject: true,
   table: podTable,
+  // pkg/apis/core/v1/conversion.go (v1.27); `spec.host` is the old name of spec.nodeName.
+  fieldLabels: fieldLabelConversion(
+    new Map([
+      ...[
+        'metadata.name',
+        'metadata.namespace',
+        'spec.nodeName',
+        'spec.restartPolicy',
+        'spec.schedulerName',
+        'spec.serviceAccountName',
+        'status.phase',
+        'status.podIP',
+        'status.nominatedNodeName',
+      ].map((l): [string, string] => [l, l]),
+      ['spec.host', 'spec.nodeName'],
+    ]),
+  ),
   selectableFields: podSelectableFields,
 };

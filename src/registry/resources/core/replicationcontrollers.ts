@@ -13,6 +13,7 @@ import { replicationControllerTable } from '../../printers/replicationcontroller
 import type { RegistryResource } from '../../resource.js';
 import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
 import { podNameWarnings } from '../../strategies/workload-warnings.js';
+import { fieldLabelConversion } from '../../../machinery/fields/selector.js';
 
 const strategy = defineStrategy({
   namespaced: true,
@@ -31,5 +32,6 @@ export const replicationControllersResource: RegistryResource = {
     validateUpdate: (_ctx, rc, old) => validateAppsStatusUpdate('ReplicaSet', rc, old),
   }),
   table: replicationControllerTable,
+  fieldLabels: fieldLabelConversion(['metadata.name', 'metadata.namespace', 'status.replicas']),
   selectableFields: (rc) => ({ 'status.replicas': String(num(obj(rc, 'status'), 'replicas') ?? 0) }),
 };

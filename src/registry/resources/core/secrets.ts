@@ -5,6 +5,7 @@ import { validateSecret, validateSecretUpdate } from '../../../apis/core/v1/vali
 import { secretTable } from '../../printers/secret.js';
 import type { RegistryResource } from '../../resource.js';
 import { defineStrategy } from '../../strategies/base.js';
+import { fieldLabelConversion } from '../../../machinery/fields/selector.js';
 
 export const secretsResource: RegistryResource = {
   info: secretsInfo,
@@ -14,5 +15,6 @@ export const secretsResource: RegistryResource = {
     validateUpdate: (_ctx, secret, old) => validateSecretUpdate(secret, old),
   }),
   table: secretTable,
+  fieldLabels: fieldLabelConversion(['type', 'metadata.namespace', 'metadata.name']),
   selectableFields: (secret) => ({ type: str(secret, 'type') ?? '' }),
 };
