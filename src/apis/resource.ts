@@ -8,6 +8,19 @@ export interface ScaleSubresource {
   readonly labelSelectorPath?: string;
 }
 
+/** A subresource beyond status and scale, as discovery lists it. */
+export interface ExtraSubresource {
+  readonly name: string;
+  readonly verbs: readonly string[];
+  /** The kind it takes and returns (default: the resource's own kind), e.g. Binding for pods/binding. */
+  readonly kind?: string;
+  /** For a kind of another group-version (pods/eviction takes policy/v1 Eviction). */
+  readonly group?: string;
+  readonly version?: string;
+  /** Answered by a computed create (a virtual endpoint), not by the resource's store. */
+  readonly computed?: boolean;
+}
+
 export interface ResourceInfo {
   readonly group: string;
   readonly version: string;
@@ -25,7 +38,7 @@ export interface ResourceInfo {
   readonly verbs: readonly string[];
   readonly statusSubresource?: boolean;
   /** Other subresources answering with the kind itself, e.g. namespaces/finalize (update). */
-  readonly extraSubresources?: readonly { readonly name: string; readonly verbs: readonly string[] }[];
+  readonly extraSubresources?: readonly ExtraSubresource[];
   readonly scale?: ScaleSubresource;
   /**
    * The version objects of this resource are stored in, when it is not this one (discovery's

@@ -37,6 +37,8 @@ export async function routeResource(ctx: HandlerContext): Promise<void> {
   }
   const extra = info.extraSubresources?.find((s) => s.name === sub);
   if (extra !== undefined) {
+    // Computed subresources (pods/binding, pods/eviction) are answered before routing gets here.
+    if (extra.computed === true) throw apiErrors.notFoundPath();
     if (!extra.verbs.includes(request.verb)) {
       throw apiErrors.methodNotSupported({ ...gr, resource: `${info.resource}/${sub}` }, request.verb);
     }

@@ -77,6 +77,10 @@ export interface ApiServerOptions {
   readonly watchBookmarkIntervalMs?: number;
 }
 
+function virtualKey(info: Pick<ResourceInfo, 'group' | 'version' | 'resource'>, subresource: string): string {
+  return `${endpointKey(info)}/${subresource}`;
+}
+
 const requestEnded = new Error('the request ended: client gone or server shutting down');
 
 const rootPaths = [
@@ -113,7 +117,7 @@ export class ApiServer {
     // Every in-flight request listens for shutdown: many concurrent watches are normal.
     setMaxListeners(0, this.#shutdown.signal);
     for (const e of o.endpoints) this.#endpoints.set(endpointKey(e.info), e);
-    for (const e of o.virtualEndpoints ?? []) this.#virtual.set(endpointKey(e.info), e);
+    for (const e of o.virtualEndpoints ?? []) this.#virtual.set(virtualKey(e.info, e.subresource ?? ''), e);
     this.#refreshResources();
     this.#discovery = new DiscoveryHandler({
       resources: () => this.#resources,
@@ -183,12 +187,13 @@ export class ApiServer {
   }
 
   #refreshResources(): void {
-    this.#resources = [...this.#endpoints.values(), ...this.#virtual.values()].map((e) => e.info);
+    const topLevel = [...this.#virtual.values()].filter((e) => e.subresource === undefined);
+    this.#resources = [...this.#endpoints.values(), ...topLevel].map((e) => e.info);
   }
 
   /** Serves a create-only computed resource (a review) from now on. */
   addVirtualEndpoint(endpoint: VirtualEndpoint): void {
-    this.#virtual.set(endpointKey(endpoint.info), endpoint);
+    this.#virtual.set(virtualKey(endpoint.info, endpoint.subresource ?? ''), endpoint);
     this.#changed();
   }
 
@@ -265,7 +270,7 @@ export class ApiServer {
       return;
     }
     const key = endpointKey(info);
-    const virtual = this.#virtual.get(key);
+    const virtual = this.#virtual.get(virtualKey(info, info.subresource));
     if (virtual !== undefined) {
       await handleVirtual({
         req,

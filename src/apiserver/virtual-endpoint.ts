@@ -14,11 +14,17 @@ export interface VirtualCreate {
   readonly user: UserInfo;
   /** The request's namespace ('' for cluster-scoped). */
   readonly namespace: string;
+  /** The object named in the path (subresources: `pods/{name}/binding`); '' for a collection. */
+  readonly name: string;
+  readonly dryRun: boolean;
   readonly signal: AbortSignal;
 }
 
 export interface VirtualEndpoint {
+  /** For a subresource: the parent's group/version/resource with the body's kind and definition. */
   readonly info: ResourceInfo;
-  /** Answers a create (201): the object to send back. */
+  /** Set for a computed subresource of `info.resource` (e.g. 'binding' of pods). */
+  readonly subresource?: string;
+  /** Answers a create (201): the object (or Status) to send back. */
   readonly create: (request: VirtualCreate) => Promise<KubeObject>;
 }

@@ -99,7 +99,13 @@ function subresourcesOf(r: ResourceInfo): Subresource[] {
     out.push({ name: 'status', kind: r.kind, group: '', version: '', verbs: ['get', 'patch', 'update'] });
   }
   for (const s of r.extraSubresources ?? []) {
-    out.push({ name: s.name, kind: r.kind, group: '', version: '', verbs: s.verbs });
+    out.push({
+      name: s.name,
+      kind: s.kind ?? r.kind,
+      group: s.group ?? '',
+      version: s.version ?? '',
+      verbs: s.verbs,
+    });
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -5,6 +5,7 @@ import type { ServerRequest } from '../body.js';
 import { decodeTyped, fieldValidationOf } from '../decode-request.js';
 import type { SchemaRegistry } from '../../apis/schema/types.js';
 import type { UserInfo } from '../../machinery/user.js';
+import { dryRun } from '../endpoint.js';
 import { negotiateObject } from '../negotiate.js';
 import type { RequestInfo } from '../request-info.js';
 import type { ServerResponseLike } from '../response.js';
@@ -26,10 +27,12 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
   const { info } = ctx.endpoint;
   const { request } = ctx;
   const gr = { group: info.group, resource: info.resource };
-  if (request.subresource !== '' || request.name !== '') throw apiErrors.notFoundPath();
+  const sub = ctx.endpoint.subresource ?? '';
+  if (request.subresource !== sub || (sub === '') !== (request.name === '')) throw apiErrors.notFoundPath();
   if (info.namespaced ? request.namespace === '' : request.namespace !== '') throw apiErrors.notFoundPath();
   if (request.verb !== 'create') {
-    throw apiErrors.methodNotSupported(gr, request.verb === '' ? request.method : request.verb);
+    const resource = sub === '' ? gr : { ...gr, resource: `${info.resource}/${sub}` };
+    throw apiErrors.methodNotSupported(resource, request.verb === '' ? request.method : request.verb);
   }
   const negotiated = negotiateObject(ctx.req.headers.accept);
   const fieldValidation = fieldValidationOf(ctx.url);
@@ -39,6 +42,8 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
     object: typed.object,
     user: ctx.user,
     namespace: request.namespace,
+    name: request.name,
+    dryRun: dryRun(ctx.url),
     signal: ctx.signal,
   });
   writeObject(ctx.res, 201, out, { format: negotiated.format, warnings: typed.warnings });

@@ -1,4 +1,4 @@
-/** The review endpoints (create-only, computed by the server's authenticator and authorizer). */
+/** The create-only computed endpoints: reviews (answered by the authorizer) and pod bindings. */
 import { selfSubjectReviewInfo, tokenReviewInfo } from '../../apis/authentication/resources.js';
 import {
   localSubjectAccessReviewInfo,
@@ -6,12 +6,15 @@ import {
   selfSubjectRulesReviewInfo,
   subjectAccessReviewInfo,
 } from '../../apis/authorization/resources.js';
+import { bindingsInfo } from '../../apis/core/v1/resources.js';
 import type { VirtualEndpoint } from '../../apiserver/virtual-endpoint.js';
 import type { Authorizer } from '../../auth/authorizer.js';
 import { selfSubjectReview } from '../../auth/reviews/self-subject-review.js';
 import { selfSubjectRulesReview } from '../../auth/reviews/self-subject-rules-review.js';
 import { accessReview } from '../../auth/reviews/subject-access-review.js';
 import { tokenReview } from '../../auth/reviews/token-review.js';
+import type { GenericStore } from '../../registry/generic/store.js';
+import { bindPod } from '../../registry/resources/core/pod-binding.js';
 
 export function reviewEndpoints(authorizer: Authorizer): VirtualEndpoint[] {
   return [
@@ -51,5 +54,15 @@ export function reviewEndpoints(authorizer: Authorizer): VirtualEndpoint[] {
       info: selfSubjectRulesReviewInfo,
       create: ({ object, user }) => selfSubjectRulesReview(object, user, authorizer),
     },
+  ];
+}
+
+/** pods/{name}/binding and the bindings collection: the scheduler's way to place a pod. */
+export function bindingEndpoints(pods: GenericStore): VirtualEndpoint[] {
+  const create: VirtualEndpoint['create'] = ({ object, namespace, name, dryRun }) =>
+    bindPod({ pods, namespace, name, binding: object, dryRun });
+  return [
+    { info: bindingsInfo, create },
+    { info: { ...bindingsInfo, resource: 'pods', singular: '' }, subresource: 'binding', create },
   ];
 }

@@ -42,7 +42,7 @@ import { writeKubeconfig } from './kubeconfig.js';
 import { ensurePki } from './pki.js';
 import type { Pki } from './pki.js';
 import { servedResources } from './resources.js';
-import { reviewEndpoints } from './reviews.js';
+import { bindingEndpoints, reviewEndpoints } from './reviews.js';
 import { parseRuntimeConfig } from './runtime-config.js';
 import type { RuntimeConfig } from './runtime-config.js';
 import { versionInfo } from './version.js';
@@ -171,11 +171,14 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       anonymous: o.anonymousAuth ?? true,
     }),
     authorizer,
-    virtualEndpoints: reviewEndpoints(authorizer).filter(
-      (e) =>
-        runtimeConfig.enabled(e.info.group, e.info.version) &&
-        (e.info.kind !== 'SelfSubjectReview' || features.enabled('APISelfSubjectReview')),
-    ),
+    virtualEndpoints: [
+      ...reviewEndpoints(authorizer).filter(
+        (e) =>
+          runtimeConfig.enabled(e.info.group, e.info.version) &&
+          (e.info.kind !== 'SelfSubjectReview' || features.enabled('APISelfSubjectReview')),
+      ),
+      ...bindingEndpoints(storeOf('', 'pods')),
+    ],
     ...(o.watchBookmarkIntervalMs !== undefined
       ? { watchBookmarkIntervalMs: o.watchBookmarkIntervalMs }
       : {}),

@@ -36,7 +36,20 @@ export const podsInfo: ResourceInfo = {
   definition: def('Pod'),
   verbs: allVerbs,
   statusSubresource: true,
+  extraSubresources: [{ name: 'binding', verbs: ['create'], kind: 'Binding', computed: true }],
   defaulter: defaultPod,
+};
+
+/** The body of `pods/{name}/binding` and of the `bindings` collection (created, never stored). */
+export const bindingsInfo: ResourceInfo = {
+  ...core,
+  kind: 'Binding',
+  resource: 'bindings',
+  singular: 'binding',
+  namespaced: true,
+  definition: def('Binding'),
+  verbs: ['create'],
+  stored: false,
 };
 
 export const servicesInfo: ResourceInfo = {
