@@ -1,0 +1,80 @@
+/**
+ * customresourcedefinitions.apiextensions.k8s.io (upstream apiextensions-apiserver
+ * pkg/registry/customresourcedefinition/strategy.go, v0.27): stored and validated only; serving the
+ * custom resources they define is not part of this resource.
+ */
+import { customResourceDefinitionInfo } from '../../../apis/apiextensions/v1/resources.js';
+import {
+  validateCustomResourceDefinition,
+  validateCustomResourceDefinitionStatusUpdate,
+  validateCustomResourceDefinitionUpdate,
+} from '../../../apis/apiextensions/v1/validation/crd.js';
+import type { KubeObject } from '../../../machinery/object.js';
+import { isJsonObject } from '../../../util/json.js';
+import type { JsonObject } from '../../../util/json.js';
+import type { RegistryResource } from '../../resource.js';
+import type { RESTStrategy } from '../../strategy.js';
+import { customResourceDefinitionTable } from '../../printers/customresourcedefinition.js';
+import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
+
+/** Adds the storage version to status.storedVersions when it is not listed yet. */
+function recordStorageVersion(crd: KubeObject): void {
+  const spec = crd['spec'];
+  const versions = isJsonObject(spec) && Array.isArray(spec['versions']) ? spec['versions'] : [];
+  const storage = versions.find((v) => isJsonObject(v) && v['storage'] === true);
+  if (!isJsonObject(storage)) return;
+  const name = typeof storage['name'] === 'string' ? storage['name'] : '';
+  const status: JsonObject = isJsonObject(crd['status']) ? crd['status'] : {};
+  const stored = Array.isArray(status['storedVersions']) ? status['storedVersions'] : [];
+  // A copy: on update the status object is still the stored one's.
+  if (!stored.includes(name)) crd['status'] = { ...status, storedVersions: [...stored, name] };
+}
+
+/**
+ * The reset status as upstream serializes it: `conditions` has no omitempty, so a CRD no controller
+ * has looked at yet shows `conditions: null`.
+ */
+function resetStatus(crd: KubeObject): void {
+  const status = isJsonObject(crd['status']) ? crd['status'] : {};
+  crd['status'] = { conditions: null, ...status };
+}
+
+/**
+ * Status is reset on create and kept on update; the storage version joins storedVersions; a spec
+ * change bumps the generation. Updates need a resourceVersion (AllowUnconditionalUpdate false).
+ */
+const strategy = defineStrategy({
+  namespaced: false,
+  hasStatus: true,
+  tracksGeneration: true,
+  allowUnconditionalUpdate: false,
+  validate: (_ctx, obj) => validateCustomResourceDefinition(obj),
+  validateUpdate: (_ctx, obj, old) => validateCustomResourceDefinitionUpdate(obj, old),
+  prepareForCreate(_ctx, obj) {
+    resetStatus(obj);
+    recordStorageVersion(obj);
+  },
+  prepareForUpdate: (_ctx, obj) => recordStorageVersion(obj),
+});
+
+/**
+ * customresourcedefinitions/status: only the spec is put back. Upstream's metadata reset there is
+ * a no-op (it resets the new object's metadata from itself), so metadata changes are kept.
+ */
+const statusStrategy: RESTStrategy = {
+  ...defineStatusStrategy(strategy, {
+    validateUpdate: (_ctx, obj) => validateCustomResourceDefinitionStatusUpdate(obj),
+  }),
+  prepareForUpdate(_ctx, obj, old) {
+    const spec = old['spec'];
+    if (spec === undefined) delete obj['spec'];
+    else obj['spec'] = spec;
+  },
+};
+
+export const customResourceDefinitions: RegistryResource = {
+  info: customResourceDefinitionInfo,
+  strategy,
+  statusStrategy,
+  table: customResourceDefinitionTable,
+};
