@@ -42,6 +42,7 @@ describe('discovery and OpenAPI', () => {
     assert.deepEqual(
       apis.groups.map((g) => g.preferredVersion.groupVersion),
       [
+        'apiregistration.k8s.io/v1',
         'apps/v1',
         'events.k8s.io/v1',
         'authentication.k8s.io/v1',
@@ -53,6 +54,7 @@ describe('discovery and OpenAPI', () => {
         'policy/v1',
         'rbac.authorization.k8s.io/v1',
         'storage.k8s.io/v1',
+        'apiextensions.k8s.io/v1',
         'scheduling.k8s.io/v1',
         'coordination.k8s.io/v1',
         'node.k8s.io/v1',
@@ -108,6 +110,7 @@ describe('discovery and OpenAPI', () => {
     assert.deepEqual(
       doc.items.map((i) => i.metadata.name),
       [
+        'apiregistration.k8s.io',
         'apps',
         'events.k8s.io',
         'authentication.k8s.io',
@@ -119,6 +122,7 @@ describe('discovery and OpenAPI', () => {
         'policy',
         'rbac.authorization.k8s.io',
         'storage.k8s.io',
+        'apiextensions.k8s.io',
         'scheduling.k8s.io',
         'coordination.k8s.io',
         'node.k8s.io',

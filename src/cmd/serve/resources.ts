@@ -2,6 +2,8 @@
  * Every resource this server knows; start.ts serves those whose group-version --runtime-config
  * enables and whose feature gate (alpha kinds) is on.
  */
+import { apiextensionsV1Resources } from '../../registry/resources/apiextensions/index.js';
+import { apiregistrationV1Resources } from '../../registry/resources/apiregistration/index.js';
 import { appsV1Resources } from '../../registry/resources/apps/index.js';
 import { autoscalingResources } from '../../registry/resources/autoscaling/index.js';
 import { batchV1Resources } from '../../registry/resources/batch/index.js';
@@ -24,6 +26,8 @@ import type { RegistryResource } from '../../registry/resource.js';
 export function servedResources(): readonly RegistryResource[] {
   return [
     ...coreV1Resources,
+    ...apiextensionsV1Resources,
+    ...apiregistrationV1Resources,
     ...appsV1Resources,
     ...autoscalingResources,
     ...batchV1Resources,

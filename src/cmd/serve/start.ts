@@ -26,6 +26,7 @@ import { StatusError } from '../../machinery/errors.js';
 import { FeatureGates } from '../../machinery/features.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { serverUser } from '../../machinery/user.js';
+import { localAPIServices } from '../../registry/resources/apiregistration/index.js';
 import { systemPriorityClasses } from '../../registry/resources/scheduling/index.js';
 import { resourcePrefix } from '../../registry/generic/keys.js';
 import { GenericStore } from '../../registry/generic/store.js';
@@ -148,19 +149,35 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     stores.set(`${resource.info.group}/${resource.info.resource}`, built.store);
     endpoints.push(...built.endpoints);
   }
+  const authorizer = unionAuthorizer([
+    privilegedGroupAuthorizer(),
+    publicInfoAuthorizer(),
+    authenticatedUsersAuthorizer(),
+  ]);
+  const virtualEndpoints = [
+    ...reviewEndpoints(authorizer).filter(
+      (e) =>
+        runtimeConfig.enabled(e.info.group, e.info.version) &&
+        (e.info.kind !== 'SelfSubjectReview' || features.enabled('APISelfSubjectReview')),
+    ),
+    ...bindingEndpoints(storeOf('', 'pods')),
+  ];
+  const servedGroupVersions = new Map(
+    [...endpoints, ...virtualEndpoints].map((e) => [`${e.info.group}/${e.info.version}`, e.info]),
+  );
   await Promise.all([
     ensureObjects(
       storeOf('', 'namespaces'),
       bootstrapNamespaces.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
     ),
     ensureObjects(storeOf('scheduling.k8s.io', 'priorityclasses'), systemPriorityClasses()),
+    // Local APIServices for every served group-version, as kube-apiserver's aggregator registers them.
+    ensureObjects(
+      storeOf('apiregistration.k8s.io', 'apiservices'),
+      localAPIServices([...servedGroupVersions.values()]),
+    ),
   ]);
   const schemas = new ServerSchemaRegistry(builtinSchemas);
-  const authorizer = unionAuthorizer([
-    privilegedGroupAuthorizer(),
-    publicInfoAuthorizer(),
-    authenticatedUsersAuthorizer(),
-  ]);
 
   const server = new ApiServer({
     endpoints,
@@ -171,14 +188,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       anonymous: o.anonymousAuth ?? true,
     }),
     authorizer,
-    virtualEndpoints: [
-      ...reviewEndpoints(authorizer).filter(
-        (e) =>
-          runtimeConfig.enabled(e.info.group, e.info.version) &&
-          (e.info.kind !== 'SelfSubjectReview' || features.enabled('APISelfSubjectReview')),
-      ),
-      ...bindingEndpoints(storeOf('', 'pods')),
-    ],
+    virtualEndpoints,
     ...(o.watchBookmarkIntervalMs !== undefined
       ? { watchBookmarkIntervalMs: o.watchBookmarkIntervalMs }
       : {}),
