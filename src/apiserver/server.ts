@@ -117,7 +117,8 @@ export class ApiServer {
     // Every in-flight request listens for shutdown: many concurrent watches are normal.
     setMaxListeners(0, this.#shutdown.signal);
     for (const e of o.endpoints) this.#endpoints.set(endpointKey(e.info), e);
-    for (const e of o.virtualEndpoints ?? []) this.#virtual.set(virtualKey(e.info, e.subresource ?? ''), e);
+    for (const e of o.virtualEndpoints ?? [])
+      this.#virtual.set(virtualKey(e.parent ?? e.info, e.subresource ?? ''), e);
     this.#refreshResources();
     this.#discovery = new DiscoveryHandler({
       resources: () => this.#resources,
@@ -193,7 +194,7 @@ export class ApiServer {
 
   /** Serves a create-only computed resource (a review) from now on. */
   addVirtualEndpoint(endpoint: VirtualEndpoint): void {
-    this.#virtual.set(virtualKey(endpoint.info, endpoint.subresource ?? ''), endpoint);
+    this.#virtual.set(virtualKey(endpoint.parent ?? endpoint.info, endpoint.subresource ?? ''), endpoint);
     this.#changed();
   }
 

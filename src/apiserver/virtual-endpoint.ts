@@ -25,6 +25,11 @@ export interface VirtualEndpoint {
   readonly info: ResourceInfo;
   /** Set for a computed subresource of `info.resource` (e.g. 'binding' of pods). */
   readonly subresource?: string;
+  /**
+   * Where it is served when the body is of another group-version than the path (pods/eviction
+   * takes policy/v1 Eviction under /api/v1): the path's group/version/resource.
+   */
+  readonly parent?: { readonly group: string; readonly version: string; readonly resource: string };
   /** Answers a create (201): the object (or Status) to send back. */
   readonly create: (request: VirtualCreate) => Promise<KubeObject>;
 }

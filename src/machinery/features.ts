@@ -37,6 +37,7 @@ export const v127Gates: Readonly<Record<string, GateSpec>> = {
   NetworkPolicyStatus: { default: false, stage: 'ALPHA' },
   OpenAPIV3: { default: true, stage: 'GA', locked: true },
   PDBUnhealthyPodEvictionPolicy: { default: true, stage: 'BETA' },
+  PodDisruptionConditions: { default: true, stage: 'BETA' },
   PodSchedulingReadiness: { default: true, stage: 'BETA' },
   ReadWriteOncePod: { default: true, stage: 'BETA' },
   RecoverVolumeExpansionFailure: { default: false, stage: 'ALPHA' },

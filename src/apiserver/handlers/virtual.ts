@@ -26,7 +26,8 @@ export interface VirtualHandlerContext {
 export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
   const { info } = ctx.endpoint;
   const { request } = ctx;
-  const gr = { group: info.group, resource: info.resource };
+  const path = ctx.endpoint.parent ?? info;
+  const gr = { group: path.group, resource: path.resource };
   const sub = ctx.endpoint.subresource ?? '';
   if (request.subresource !== sub || (sub === '') !== (request.name === '')) throw apiErrors.notFoundPath();
   if (info.namespaced ? request.namespace === '' : request.namespace !== '') throw apiErrors.notFoundPath();

@@ -15,6 +15,8 @@ import { accessReview } from '../../auth/reviews/subject-access-review.js';
 import { tokenReview } from '../../auth/reviews/token-review.js';
 import type { GenericStore } from '../../registry/generic/store.js';
 import { bindPod } from '../../registry/resources/core/pod-binding.js';
+import { evictPod } from '../../registry/resources/core/pod-eviction.js';
+import type { FeatureGateReader } from '../../registry/strategy.js';
 
 export function reviewEndpoints(authorizer: Authorizer): VirtualEndpoint[] {
   return [
@@ -65,4 +67,38 @@ export function bindingEndpoints(pods: GenericStore): VirtualEndpoint[] {
     { info: bindingsInfo, create },
     { info: { ...bindingsInfo, resource: 'pods', singular: '' }, subresource: 'binding', create },
   ];
+}
+
+/** pods/{name}/eviction: a policy/v1 Eviction deletes the pod if its disruption budget allows. */
+export function evictionEndpoint(
+  pods: GenericStore,
+  budgets: GenericStore,
+  features: FeatureGateReader,
+): VirtualEndpoint {
+  return {
+    info: {
+      group: 'policy',
+      version: 'v1',
+      kind: 'Eviction',
+      resource: 'pods',
+      singular: '',
+      namespaced: true,
+      definition: 'io.k8s.api.policy.v1.Eviction',
+      verbs: ['create'],
+      stored: false,
+    },
+    parent: { group: '', version: 'v1', resource: 'pods' },
+    subresource: 'eviction',
+    create: ({ object, namespace, name, dryRun, user }) =>
+      evictPod({
+        pods,
+        budgets,
+        namespace,
+        name,
+        eviction: object,
+        dryRun,
+        user,
+        disruptionConditions: features.enabled('PodDisruptionConditions'),
+      }),
+  };
 }

@@ -10,6 +10,7 @@ import { ServerSchemaRegistry } from '../../apis/schema/server-registry.js';
 import { ApiServer } from '../../apiserver/server.js';
 import type { BodyDecoder } from '../../apiserver/decode-request.js';
 import type { Endpoint } from '../../apiserver/endpoint.js';
+import type { VirtualEndpoint } from '../../apiserver/virtual-endpoint.js';
 import type { AuditSink } from '../../apiserver/filters/audit.js';
 import type { Definition } from '../../apis/schema/types.js';
 import type { RegistryResource } from '../../registry/resource.js';
@@ -43,7 +44,7 @@ import { writeKubeconfig } from './kubeconfig.js';
 import { ensurePki } from './pki.js';
 import type { Pki } from './pki.js';
 import { servedResources } from './resources.js';
-import { bindingEndpoints, reviewEndpoints } from './reviews.js';
+import { bindingEndpoints, evictionEndpoint, reviewEndpoints } from './reviews.js';
 import { parseRuntimeConfig } from './runtime-config.js';
 import type { RuntimeConfig } from './runtime-config.js';
 import { versionInfo } from './version.js';
@@ -154,6 +155,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     publicInfoAuthorizer(),
     authenticatedUsersAuthorizer(),
   ]);
+  const evictionEndpoints = (): VirtualEndpoint[] => {
+    const budgets = stores.get('policy/poddisruptionbudgets');
+    return budgets === undefined ? [] : [evictionEndpoint(storeOf('', 'pods'), budgets, features)];
+  };
   const virtualEndpoints = [
     ...reviewEndpoints(authorizer).filter(
       (e) =>
@@ -161,6 +166,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         (e.info.kind !== 'SelfSubjectReview' || features.enabled('APISelfSubjectReview')),
     ),
     ...bindingEndpoints(storeOf('', 'pods')),
+    ...evictionEndpoints(),
   ];
   const servedGroupVersions = new Map(
     [...endpoints, ...virtualEndpoints].map((e) => [`${e.info.group}/${e.info.version}`, e.info]),

@@ -36,7 +36,10 @@ export const podsInfo: ResourceInfo = {
   definition: def('Pod'),
   verbs: allVerbs,
   statusSubresource: true,
-  extraSubresources: [{ name: 'binding', verbs: ['create'], kind: 'Binding', computed: true }],
+  extraSubresources: [
+    { name: 'binding', verbs: ['create'], kind: 'Binding', computed: true },
+    { name: 'eviction', verbs: ['create'], kind: 'Eviction', group: 'policy', version: 'v1', computed: true },
+  ],
   defaulter: defaultPod,
 };
 
