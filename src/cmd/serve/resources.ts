@@ -2,6 +2,10 @@
  * Every resource this server knows; start.ts serves those whose group-version --runtime-config
  * enables and whose feature gate (alpha kinds) is on.
  */
+import {
+  admissionregistrationV1Resources,
+  admissionregistrationV1alpha1Resources,
+} from '../../registry/resources/admissionregistration/index.js';
 import { apiextensionsV1Resources } from '../../registry/resources/apiextensions/index.js';
 import { apiregistrationV1Resources } from '../../registry/resources/apiregistration/index.js';
 import { appsV1Resources } from '../../registry/resources/apps/index.js';
@@ -26,6 +30,8 @@ import type { RegistryResource } from '../../registry/resource.js';
 export function servedResources(): readonly RegistryResource[] {
   return [
     ...coreV1Resources,
+    ...admissionregistrationV1Resources,
+    ...admissionregistrationV1alpha1Resources,
     ...apiextensionsV1Resources,
     ...apiregistrationV1Resources,
     ...appsV1Resources,

@@ -18,4 +18,4 @@ export const admissionregistrationV1Resources: readonly RegistryResource[] = [
 export const admissionregistrationV1alpha1Resources: readonly RegistryResource[] = [
   validatingAdmissionPolicies,
   validatingAdmissionPolicyBindings,
-];
+].map((r) => ({ ...r, featureGate: 'ValidatingAdmissionPolicy' }));
