@@ -5,6 +5,7 @@
  */
 import type { ResourceInfo } from '../apis/resource.js';
 import type { KubeObject } from '../machinery/object.js';
+import type { TableConvertor } from '../machinery/table.js';
 import type { UserInfo } from '../machinery/user.js';
 
 export interface VirtualCreate {
@@ -31,5 +32,11 @@ export interface VirtualEndpoint {
    */
   readonly parent?: { readonly group: string; readonly version: string; readonly resource: string };
   /** Answers a create (201): the object (or Status) to send back. */
-  readonly create: (request: VirtualCreate) => Promise<KubeObject>;
+  readonly create?: (request: VirtualCreate) => Promise<KubeObject>;
+  /** Computes the collection (read-only kinds such as componentstatuses). */
+  readonly list?: (request: { readonly signal: AbortSignal }) => Promise<KubeObject[]>;
+  /** Table columns for `kubectl get` (default: name and age). */
+  readonly table?: TableConvertor;
+  /** Warnings sent with every answer (e.g. a deprecated kind). */
+  readonly warnings?: readonly string[];
 }

@@ -1,11 +1,15 @@
-/** POST to a create-only computed resource (reviews); every other verb is 405 as upstream. */
+/**
+ * Computed resources: POST to a create-only one (reviews), GET (list or one by name) of a
+ * read-only one (componentstatuses); every other verb is 405 as upstream.
+ */
 import { apiErrors } from '../../machinery/errors.js';
 import { decodeBody, readBody } from '../body.js';
 import type { ServerRequest } from '../body.js';
 import { decodeTyped, fieldValidationOf } from '../decode-request.js';
 import type { SchemaRegistry } from '../../apis/schema/types.js';
 import type { UserInfo } from '../../machinery/user.js';
-import { dryRun } from '../endpoint.js';
+import { dryRun, queryString } from '../endpoint.js';
+import { representList, representObject } from '../representation.js';
 import { negotiateObject } from '../negotiate.js';
 import type { RequestInfo } from '../request-info.js';
 import type { ServerResponseLike } from '../response.js';
@@ -29,9 +33,15 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
   const path = ctx.endpoint.parent ?? info;
   const gr = { group: path.group, resource: path.resource };
   const sub = ctx.endpoint.subresource ?? '';
+  const list = ctx.endpoint.list;
+  if (list !== undefined && sub === '' && request.subresource === '') {
+    if (request.verb === 'get' || request.verb === 'list') return answerRead(ctx, list);
+    throw apiErrors.methodNotSupported(gr, request.verb === '' ? request.method : request.verb);
+  }
   if (request.subresource !== sub || (sub === '') !== (request.name === '')) throw apiErrors.notFoundPath();
   if (info.namespaced ? request.namespace === '' : request.namespace !== '') throw apiErrors.notFoundPath();
-  if (request.verb !== 'create') {
+  const create = ctx.endpoint.create;
+  if (request.verb !== 'create' || create === undefined) {
     const resource = sub === '' ? gr : { ...gr, resource: `${info.resource}/${sub}` };
     throw apiErrors.methodNotSupported(resource, request.verb === '' ? request.method : request.verb);
   }
@@ -39,7 +49,7 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
   const fieldValidation = fieldValidationOf(ctx.url);
   const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req));
   const typed = decodeTyped({ info, schemas: ctx.schemas, body, fieldValidation });
-  const out = await ctx.endpoint.create({
+  const out = await create({
     object: typed.object,
     user: ctx.user,
     namespace: request.namespace,
@@ -48,4 +58,32 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
     signal: ctx.signal,
   });
   writeObject(ctx.res, 201, out, { format: negotiated.format, warnings: typed.warnings });
+}
+
+async function answerRead(
+  ctx: VirtualHandlerContext,
+  list: NonNullable<VirtualEndpoint['list']>,
+): Promise<void> {
+  const { info } = ctx.endpoint;
+  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const items = await list({ signal: ctx.signal });
+  const table = {
+    convertor: ctx.endpoint.table,
+    includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
+  };
+  const warnings = ctx.endpoint.warnings ?? [];
+  if (ctx.request.verb === 'get') {
+    const one = items.find((i) => i.metadata.name === ctx.request.name);
+    if (one === undefined)
+      throw apiErrors.notFound({ group: info.group, resource: info.resource }, ctx.request.name);
+    writeObject(ctx.res, 200, representObject(one, negotiated, table), {
+      format: negotiated.format,
+      warnings,
+    });
+    return;
+  }
+  writeObject(ctx.res, 200, representList(info, items, {}, negotiated, table), {
+    format: negotiated.format,
+    warnings,
+  });
 }

@@ -44,6 +44,7 @@ import { writeKubeconfig } from './kubeconfig.js';
 import { ensurePki } from './pki.js';
 import type { Pki } from './pki.js';
 import { servedResources } from './resources.js';
+import { componentStatusesEndpoint } from './componentstatuses.js';
 import { bindingEndpoints, evictionEndpoint, reviewEndpoints } from './reviews.js';
 import { parseRuntimeConfig } from './runtime-config.js';
 import type { RuntimeConfig } from './runtime-config.js';
@@ -167,6 +168,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ),
     ...bindingEndpoints(storeOf('', 'pods')),
     ...evictionEndpoints(),
+    componentStatusesEndpoint(async () => {
+      await kv.currentRevision();
+      return true;
+    }),
   ];
   const servedGroupVersions = new Map(
     [...endpoints, ...virtualEndpoints].map((e) => [`${e.info.group}/${e.info.version}`, e.info]),
