@@ -39,6 +39,7 @@ export const podsInfo: ResourceInfo = {
   extraSubresources: [
     { name: 'binding', verbs: ['create'], kind: 'Binding', computed: true },
     { name: 'eviction', verbs: ['create'], kind: 'Eviction', group: 'policy', version: 'v1', computed: true },
+    { name: 'ephemeralcontainers', verbs: ['get', 'patch', 'update'] },
   ],
   defaulter: defaultPod,
 };

@@ -2,6 +2,7 @@
 import { num, obj, objArr, str } from '../../../apis/core/v1/access.js';
 import { podQOSClass } from '../../../apis/core/v1/qos.js';
 import { podsInfo } from '../../../apis/core/v1/resources.js';
+import { validatePodEphemeralContainersUpdate } from '../../../apis/core/v1/validation/ephemeral-containers.js';
 import { validatePodCreate } from '../../../apis/core/v1/validation/pod.js';
 import { validatePodUpdate } from '../../../apis/core/v1/validation/podupdate.js';
 import type { KubeObject } from '../../../machinery/object.js';
@@ -56,6 +57,30 @@ const statusStrategy = {
   },
 };
 
+/**
+ * pods/{name}/ephemeralcontainers (upstream EphemeralContainersStrategy): only
+ * spec.ephemeralContainers is taken from the request; the rest of the spec, the status and the
+ * metadata stay as stored.
+ */
+const ephemeralContainersStrategy = {
+  ...strategy,
+  prepareForCreate(): void {},
+  prepareForUpdate(...args: Parameters<typeof strategy.prepareForUpdate>): void {
+    const [, pod, old] = args;
+    const ephemeral = obj(pod, 'spec')?.['ephemeralContainers'];
+    for (const k of Object.keys(pod)) delete pod[k];
+    for (const [k, v] of Object.entries(old)) pod[k] = v;
+    pod.metadata = { ...old.metadata };
+    const spec = { ...(obj(old, 'spec') ?? {}) };
+    if (ephemeral === undefined || ephemeral === null) delete spec['ephemeralContainers'];
+    else spec['ephemeralContainers'] = ephemeral;
+    pod['spec'] = spec;
+  },
+  validateUpdate: (...args: Parameters<typeof strategy.validateUpdate>) =>
+    validatePodEphemeralContainersUpdate(args[1], args[2], args[0]),
+  warningsOnUpdate: (): string[] => [],
+};
+
 export function podSelectableFields(pod: KubeObject): Record<string, string> {
   const spec = obj(pod, 'spec');
   const status = obj(pod, 'status');
@@ -108,4 +133,5 @@ export const podsResource: RegistryResource = {
     ]),
   ),
   selectableFields: podSelectableFields,
+  subresourceStrategies: { ephemeralcontainers: ephemeralContainersStrategy },
 };
