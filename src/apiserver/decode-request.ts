@@ -8,6 +8,8 @@ import { decodeObject } from '../apis/decode/decode.js';
 import { strictDecodingErrorMessage, strictDecodingWarnings } from '../apis/decode/messages.js';
 import type { SchemaRegistry } from '../apis/schema/types.js';
 import { apiErrors } from '../machinery/errors.js';
+import { checkBodyKind } from '../machinery/scheme/kinds.js';
+import type { GroupVersionKind } from '../machinery/scheme/kinds.js';
 import type { KubeObject } from '../machinery/object.js';
 import { isJsonObject } from '../util/json.js';
 import type { JsonObject } from '../util/json.js';
@@ -61,7 +63,28 @@ export function interpretError(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Checks apiVersion and kind of a body meant for `info` (upstream's decoding with a target GVK). */
+/**
+ * The group, version and kind upstream's decoder reads from a body (json/meta.go Interpret,
+ * schema.FromAPIVersionAndKind: an apiVersion with more than one "/" counts as none), completed
+ * from the endpoint's as the json serializer's gvkWithDefaults does.
+ */
+export function bodyKind(endpoint: GroupVersionKind, apiVersion: string, kind: string): GroupVersionKind {
+  let group = '';
+  let version = '';
+  const slashes = apiVersion.split('/').length - 1;
+  if (apiVersion !== '/' && slashes === 0) version = apiVersion;
+  else if (apiVersion !== '/' && slashes === 1) [group = '', version = ''] = apiVersion.split('/');
+  if (version === '' && (group === '' || group === endpoint.group)) {
+    group = endpoint.group;
+    version = endpoint.version;
+  }
+  return { group, version, kind: kind === '' ? endpoint.kind : kind };
+}
+
+/**
+ * Checks apiVersion and kind of a body meant for `info` (upstream's decoding into the endpoint's
+ * type, then handlers/create.go's and update.go's group/version check).
+ */
 export function checkTypeMeta(
   info: ResourceInfo,
   value: unknown,
@@ -79,25 +102,23 @@ export function checkTypeMeta(
   if (!isJsonObject(value)) {
     throw apiErrors.badRequest(`Object 'Kind' is missing in '${raw.slice(0, 200)}'`);
   }
-  const expected = apiVersionOf(info);
-  // Upstream decodes into the endpoint's kind: a body without apiVersion/kind takes them from it.
-  if (value['kind'] === undefined || value['kind'] === '') value['kind'] = info.kind;
-  if (value['apiVersion'] === undefined || value['apiVersion'] === '') value['apiVersion'] = expected;
-  const kind = value['kind'];
-  const apiVersion = value['apiVersion'];
+  const kind = value['kind'] ?? '';
+  const apiVersion = value['apiVersion'] ?? '';
   if (typeof kind !== 'string' || typeof apiVersion !== 'string') {
     throw apiErrors.badRequest(`Object 'Kind' is missing in '${raw.slice(0, 200)}'`);
   }
-  if (apiVersion !== expected) {
-    throw apiErrors.badRequest(
-      `the API version in the data (${apiVersion}) does not match the expected API version (${expected})`,
+  const body = bodyKind(info, apiVersion, kind);
+  const cannot = (err: string): Error =>
+    apiErrors.badRequest(
+      `${body.kind} in version "${body.version}" cannot be handled as a ${info.kind}: ${err}`,
     );
-  }
-  if (kind !== info.kind) {
-    throw apiErrors.badRequest(
-      `${kind} in version "${info.version}" cannot be handled as a ${info.kind}: no kind "${kind}" is registered for version "${expected}" in scheme "pkg/api/legacyscheme/scheme.go:30"`,
-    );
-  }
+  if (body.version === '') throw cannot(`Object 'apiVersion' is missing in '${raw}'`);
+  const check = checkBodyKind(info, body);
+  if ('decodeError' in check) throw cannot(check.decodeError);
+  if ('mismatch' in check) throw apiErrors.badRequest(check.mismatch);
+  // Decoded into the endpoint's kind: a body without apiVersion/kind takes them from it.
+  value['kind'] = info.kind;
+  value['apiVersion'] = apiVersionOf(info);
   return value;
 }
 

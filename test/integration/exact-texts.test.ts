@@ -184,4 +184,93 @@ describe('exact upstream texts', () => {
       );
     });
   });
+  describe('a body of another kind (serializer/versioning Decode, handlers/rest.go transformDecodeError)', () => {
+    const send = async (method: string, path: string, body: unknown): Promise<[number, unknown]> => {
+      const r = await s.request(method, path, { body });
+      return [r.status, r.json()['message']];
+    };
+    const legacy = 'in scheme "pkg/api/legacyscheme/scheme.go:30"';
+
+    it('a registered kind of another type: converting … unknown conversion', async () => {
+      assert.deepEqual(await send('POST', cms, { ...cm('s1'), kind: 'Secret' }), [
+        400,
+        'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion',
+      ]);
+      assert.deepEqual(
+        await send('PUT', `${cms}/existing`, {
+          ...cm('existing'),
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+        }),
+        [
+          400,
+          'Deployment in version "v1" cannot be handled as a ConfigMap: converting (v1.Deployment) to (core.ConfigMap): unknown conversion',
+        ],
+      );
+      assert.deepEqual(
+        await send('POST', '/apis/apps/v1/namespaces/default/deployments', {
+          ...cm('d1'),
+          apiVersion: 'batch/v1beta1',
+          kind: 'CronJob',
+        }),
+        [
+          400,
+          'CronJob in version "v1beta1" cannot be handled as a Deployment: converting (v1beta1.CronJob) to (apps.Deployment): unknown conversion',
+        ],
+      );
+    });
+
+    it("the same type in another group/version: the handler's API version check", async () => {
+      assert.deepEqual(
+        await send('POST', '/apis/apps/v1/namespaces/default/deployments', {
+          apiVersion: 'apps/v1beta1',
+          kind: 'Deployment',
+          metadata: { name: 'd' },
+        }),
+        [400, 'the API version in the data (apps/v1beta1) does not match the expected API version (apps/v1)'],
+      );
+      assert.deepEqual(
+        await send('POST', '/api/v1/namespaces/default/events', {
+          apiVersion: 'events.k8s.io/v1',
+          kind: 'Event',
+          metadata: { name: 'e' },
+        }),
+        [400, 'the API version in the data (events.k8s.io/v1) does not match the expected API version (v1)'],
+      );
+    });
+
+    it('an unregistered kind or version: no kind … is registered', async () => {
+      assert.deepEqual(await send('POST', cms, { ...cm('x'), kind: 'Nothing' }), [
+        400,
+        `Nothing in version "v1" cannot be handled as a ConfigMap: no kind "Nothing" is registered for version "v1" ${legacy}`,
+      ]);
+      assert.deepEqual(await send('POST', cms, { ...cm('x'), apiVersion: 'v2' }), [
+        400,
+        `ConfigMap in version "v2" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "v2" ${legacy}`,
+      ]);
+      assert.deepEqual(
+        await send('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', cm('x')),
+        [
+          400,
+          'ConfigMap in version "v1" cannot be handled as a CustomResourceDefinition: no kind "ConfigMap" is registered for version "v1" in scheme "k8s.io/apiextensions-apiserver/pkg/apiserver/apiserver.go:56"',
+        ],
+      );
+    });
+
+    it('apiVersion and kind default from the endpoint (gvkWithDefaults)', async () => {
+      assert.equal(
+        (await s.request('POST', cms, { body: { metadata: { name: 'no-type-meta' } } })).status,
+        201,
+      );
+      // schema.FromAPIVersionAndKind ignores an apiVersion that does not parse.
+      assert.equal(
+        (await s.request('POST', cms, { body: { ...cm('bad-gv'), apiVersion: 'a/b/c' } })).status,
+        201,
+      );
+      assert.deepEqual(await send('POST', cms, { ...cm('x'), apiVersion: 'apps/' }), [
+        400,
+        `ConfigMap in version "" cannot be handled as a ConfigMap: Object 'apiVersion' is missing in '${JSON.stringify({ ...cm('x'), apiVersion: 'apps/' })}'`,
+      ]);
+    });
+  });
 });

@@ -94,7 +94,8 @@ describe('REST errors', () => {
     assert.equal(r.status, 400);
     assert.equal(
       r.json()['message'],
-      'the API version in the data (apps/v1) does not match the expected API version (v1)',
+      // runtime/scheme.go New: apps/v1 has no ConfigMap (exact-texts.test.ts has the other cases).
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "apps/v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
     );
   });
 
