@@ -273,4 +273,48 @@ describe('exact upstream texts', () => {
       ]);
     });
   });
+  describe('UID preconditions (storage.Preconditions.Check on update, rest.BeforeDelete on delete)', () => {
+    it('PUT with another metadata.uid: 409 from storage, naming the etcd key', async () => {
+      const got = (await s.request('GET', `${cms}/existing`)).json<{ metadata: { uid: string } }>();
+      const r = await s.request('PUT', `${cms}/existing`, {
+        body: cm('existing', { metadata: { name: 'existing', uid: 'a-uid' } }),
+      });
+      assert.equal(r.status, 409);
+      assert.equal(r.json()['reason'], 'Conflict');
+      assert.equal(
+        r.json()['message'],
+        `Operation cannot be fulfilled on configmaps "existing": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/existing, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: a-uid, UID in object meta: ${got.metadata.uid}`,
+      );
+      const d = await s.request('PUT', '/apis/apps/v1/namespaces/default/deployments/none', {
+        body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'none', uid: 'u1' } },
+      });
+      assert.deepEqual(
+        [d.status, d.json()['message']],
+        [
+          409,
+          'Operation cannot be fulfilled on deployments.apps "none": StorageError: invalid object, Code: 4, Key: /registry/deployments/default/none, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: u1, UID in object meta: ',
+        ],
+      );
+    });
+
+    it('DELETE with wrong preconditions: the kind, and the record', async () => {
+      const got = (await s.request('GET', `${cms}/existing`)).json<{
+        metadata: { uid: string; resourceVersion: string };
+      }>();
+      const del = async (preconditions: unknown): Promise<[number, unknown]> => {
+        const r = await s.request('DELETE', `${cms}/existing`, {
+          body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions },
+        });
+        return [r.status, r.json()['message']];
+      };
+      assert.deepEqual(await del({ uid: 'x' }), [
+        409,
+        `Operation cannot be fulfilled on ConfigMap "existing": the UID in the precondition (x) does not match the UID in record (${got.metadata.uid}). The object might have been deleted and then recreated`,
+      ]);
+      assert.deepEqual(await del({ resourceVersion: '1' }), [
+        409,
+        `Operation cannot be fulfilled on ConfigMap "existing": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${got.metadata.resourceVersion}). The object might have been modified`,
+      ]);
+    });
+  });
 });

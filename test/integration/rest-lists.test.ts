@@ -326,7 +326,8 @@ describe('lists and watches', () => {
     assert.equal(r.status, 409);
     assert.match(
       String(r.json()['message']),
-      /^Operation cannot be fulfilled on configmaps "c5": Precondition failed: UID in precondition: nope, UID in object meta: /,
+      // apiserver registry/rest/delete.go BeforeDelete (v1.27) names the kind.
+      /^Operation cannot be fulfilled on ConfigMap "c5": the UID in the precondition \(nope\) does not match the UID in record \([0-9a-f-]{36}\)\. The object might have been deleted and then recreated$/,
     );
   });
 

@@ -6,6 +6,7 @@ import { dryRun, queryString } from '../endpoint.js';
 import { negotiateObject } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
+import type { UpdateRequest } from '../../registry/generic/store.js';
 import { subresourceStrategy } from './subresource.js';
 
 export async function handleUpdate(ctx: HandlerContext): Promise<void> {
@@ -15,11 +16,15 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
   const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req), info.kind);
   const typed = (ctx.endpoint.decode ?? decodeTyped)({ info, schemas: ctx.schemas, body, fieldValidation });
   const sub = subresourceStrategy(ctx);
-  const result = await store.update(ctx.request.namespace, ctx.request.name, () => typed.object, {
+  // A metadata.uid in the body is a storage precondition (rest.defaultUpdatedObjectInfo).
+  const uid = typed.object.metadata.uid ?? '';
+  const request: UpdateRequest = {
     dryRun: dryRun(ctx.url),
     user: ctx.user,
     ...sub,
-  });
+    ...(uid !== '' ? { uidPrecondition: uid } : {}),
+  };
+  const result = await store.update(ctx.request.namespace, ctx.request.name, () => typed.object, request);
   const out = representObject(result.object, negotiated, {
     convertor: store.table,
     includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',

@@ -225,6 +225,14 @@ const internalPackages: Readonly<Record<string, string>> = {
   'apiregistration.k8s.io': 'apiregistration',
 };
 
+/** Whether kube-apiserver's own (legacyscheme) server serves the group, not apiextensions or the aggregator. */
+export function isLegacySchemeGroup(group: string): boolean {
+  return (
+    group === 'extensions' ||
+    (group in internalPackages && group !== 'apiextensions.k8s.io' && group !== 'apiregistration.k8s.io')
+  );
+}
+
 /** extensions/v1beta1 registers other groups' internal types (pkg/apis/extensions/register.go). */
 const extensionsInternal: Readonly<Record<string, string>> = {
   Deployment: 'apps',

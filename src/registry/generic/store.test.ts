@@ -7,7 +7,7 @@ import type { KubeObject } from '../../machinery/object.js';
 import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
 import { KvObjectStore } from '../../storage/object-store.js';
 import { configMapsResource } from '../resources/core/configmaps.js';
-import { GenericStore } from './store.js';
+import { GenericStore, upstreamEtcdKey } from './store.js';
 import { openWatch } from './watch.js';
 
 function store(generateName?: (base: string) => string): GenericStore {
@@ -121,4 +121,48 @@ test('after compaction an old continue token is 410 Expired and an old watch get
   }
   abort.abort();
   await kv.close();
+});
+
+test('a uid precondition on update is checked as etcd3 GuaranteedUpdate checks storage.Preconditions', async () => {
+  const s = store();
+  const user = serverUser;
+  const created = (await s.create('ns', cm({ name: 'u' }), { dryRun: false, user })).object;
+  const body = () => cm({ name: 'u', uid: 'other' });
+  const conflict = (stored: string) =>
+    `Operation cannot be fulfilled on configmaps "u": StorageError: invalid object, Code: 4, Key: /registry/configmaps/ns/u, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: other, UID in object meta: ${stored}`;
+  await assert.rejects(
+    s.update('ns', 'u', body, { dryRun: false, user, uidPrecondition: 'other' }),
+    (e: unknown) => {
+      assert.ok(e instanceof StatusError);
+      assert.equal(e.code, 409);
+      assert.equal(e.status.reason, 'Conflict');
+      assert.equal(e.status.message, conflict(created.metadata.uid!));
+      return true;
+    },
+  );
+  // Checked against an empty object when there is none (before the not-found answer).
+  await s.delete('ns', 'u', { dryRun: false, user });
+  await assert.rejects(
+    s.update('ns', 'u', body, { dryRun: false, user, uidPrecondition: 'other' }),
+    (e: unknown) => {
+      assert.ok(e instanceof StatusError);
+      assert.equal(e.status.message, conflict(''));
+      return true;
+    },
+  );
+});
+
+test('upstreamEtcdKey: kube-apiserver prefixes, <group>/<resource> outside legacyscheme', () => {
+  const key = (group: string, resource: string, namespaced = true) =>
+    upstreamEtcdKey({ group, resource, namespaced }, 'ns', 'n');
+  assert.equal(key('apps', 'deployments'), '/registry/deployments/ns/n');
+  assert.equal(key('', 'services'), '/registry/services/specs/ns/n');
+  assert.equal(key('', 'endpoints'), '/registry/services/endpoints/ns/n');
+  assert.equal(key('', 'nodes', false), '/registry/minions/n');
+  assert.equal(key('networking.k8s.io', 'ingresses'), '/registry/ingress/ns/n');
+  assert.equal(
+    key('apiextensions.k8s.io', 'customresourcedefinitions', false),
+    '/registry/apiextensions.k8s.io/customresourcedefinitions/n',
+  );
+  assert.equal(key('example.com', 'widgets'), '/registry/example.com/widgets/ns/n');
 });

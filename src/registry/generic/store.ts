@@ -17,6 +17,7 @@ import type { AdmissionAttributes, MutatingAdmission, ValidatingAdmission } from
 import type { HookContext, WriteHooks, WriteOutcome } from './hooks.js';
 import { collectionPrefix, objectKey } from './keys.js';
 import { fillSystemFields, formatTime, generateName } from './metadata.js';
+import { isLegacySchemeGroup } from '../../machinery/scheme/kinds.js';
 import { buildPredicate } from './predicate.js';
 import { listRead, parseResourceVersion, validateListRequest } from './resource-version.js';
 import { translateStorageError } from './translate.js';
@@ -57,6 +58,42 @@ export interface ListResult {
 
 /** Produces the object to store from the current one (a PUT body, or a patch applied to `current`). */
 export type UpdatedObject = (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
+
+/** An update's options. */
+export interface UpdateRequest extends WriteRequest {
+  readonly strategy?: RESTStrategy;
+  readonly subresource?: string;
+  /**
+   * metadata.uid of a PUT body (upstream's defaultUpdatedObjectInfo.Preconditions), checked by
+   * storage against the stored object, or an empty one when there is none.
+   */
+  readonly uidPrecondition?: string;
+}
+
+/** kube-apiserver's etcd prefixes that are not the resource's name (DefaultStorageFactory). */
+const specialEtcdPrefixes: Readonly<Record<string, string>> = {
+  '/replicationcontrollers': 'controllers',
+  '/endpoints': 'services/endpoints',
+  '/nodes': 'minions',
+  '/services': 'services/specs',
+  'networking.k8s.io/ingresses': 'ingress',
+};
+
+/**
+ * The key kube-apiserver keeps an object at in etcd (errors name it): /registry/<prefix>/...,
+ * the prefix the resource's name for legacyscheme groups, <group>/<resource> for the
+ * apiextensions and aggregator servers and custom resources (SimpleRestOptionsFactory).
+ */
+export function upstreamEtcdKey(
+  info: { readonly group: string; readonly resource: string; readonly namespaced: boolean },
+  namespace: string,
+  name: string,
+): string {
+  const prefix = isLegacySchemeGroup(info.group)
+    ? (specialEtcdPrefixes[`${info.group}/${info.resource}`] ?? info.resource)
+    : `${info.group}/${info.resource}`;
+  return info.namespaced ? `/registry/${prefix}/${namespace}/${name}` : `/registry/${prefix}/${name}`;
+}
 
 export class GenericStore {
   readonly resource: RegistryResource;
@@ -301,7 +338,7 @@ export class GenericStore {
     namespace: string,
     name: string,
     updatedObject: UpdatedObject,
-    req: WriteRequest & { readonly strategy?: RESTStrategy; readonly subresource?: string },
+    req: UpdateRequest,
   ): Promise<WriteResult> {
     const strategy = req.strategy ?? this.resource.strategy;
     const ctx = this.#ctx(namespace, req);
@@ -314,6 +351,15 @@ export class GenericStore {
       warnings = [];
       created = false;
       deleteAfter = false;
+      // Upstream's storage.Preconditions.Check, before anything else (etcd3 GuaranteedUpdate).
+      const uid = req.uidPrecondition;
+      if (uid !== undefined && uid !== (current?.metadata.uid ?? '')) {
+        throw apiErrors.conflict(
+          this.#gr,
+          name,
+          `StorageError: invalid object, Code: 4, Key: ${upstreamEtcdKey(this.resource.info, namespace, name)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current?.metadata.uid ?? ''}`,
+        );
+      }
       if (current === undefined) {
         if (!strategy.allowCreateOnUpdate || req.subresource !== undefined)
           throw apiErrors.notFound(this.#gr, name);
@@ -452,18 +498,20 @@ export class GenericStore {
     const current = await this.#storage.get(key);
     if (current === undefined) throw apiErrors.notFound(this.#gr, name);
     const pre = req.preconditions;
+    // Upstream's rest.BeforeDelete checks them first, naming the kind (not the resource).
+    const byKind = { group: this.resource.info.group, resource: this.resource.info.kind };
     if (pre?.uid !== undefined && pre.uid !== current.metadata.uid) {
       throw apiErrors.conflict(
-        this.#gr,
+        byKind,
         name,
-        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`,
+        `the UID in the precondition (${pre.uid}) does not match the UID in record (${current.metadata.uid ?? ''}). The object might have been deleted and then recreated`,
       );
     }
     if (pre?.resourceVersion !== undefined && pre.resourceVersion !== current.metadata.resourceVersion) {
       throw apiErrors.conflict(
-        this.#gr,
+        byKind,
         name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
+        `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion ?? ''}). The object might have been modified`,
       );
     }
     const grace = this.#gracePeriod(current, req);
