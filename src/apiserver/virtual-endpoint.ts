@@ -21,6 +21,24 @@ export interface VirtualCreate {
   readonly signal: AbortSignal;
 }
 
+/** A request to a connect subresource (pods/log, exec, attach, portforward, the proxies). */
+export interface VirtualConnect {
+  readonly namespace: string;
+  /** The object named in the path. */
+  readonly name: string;
+  readonly query: URLSearchParams;
+  /** The request asks to switch protocols (`Connection: Upgrade`), as SPDY and WebSocket clients do. */
+  readonly upgrade: boolean;
+  readonly signal: AbortSignal;
+}
+
+export interface VirtualConnectEndpoint {
+  /** The verbs served, as discovery lists them (e.g. get and create for pods/exec). */
+  readonly verbs: readonly string[];
+  /** Answers with a bodiless status (204) or throws the Status to send. */
+  readonly handle: (request: VirtualConnect) => Promise<{ readonly status: number }>;
+}
+
 export interface VirtualEndpoint {
   /** For a subresource: the parent's group/version/resource with the body's kind and definition. */
   readonly info: ResourceInfo;
@@ -33,6 +51,8 @@ export interface VirtualEndpoint {
   readonly parent?: { readonly group: string; readonly version: string; readonly resource: string };
   /** Answers a create (201): the object (or Status) to send back. */
   readonly create?: (request: VirtualCreate) => Promise<KubeObject>;
+  /** Serves a connect subresource of `info.resource` (upstream rest.Connecter, GetterWithOptions). */
+  readonly connect?: VirtualConnectEndpoint;
   /** Computes the collection (read-only kinds such as componentstatuses). */
   readonly list?: (request: { readonly signal: AbortSignal }) => Promise<KubeObject[]>;
   /** Table columns for `kubectl get` (default: name and age). */

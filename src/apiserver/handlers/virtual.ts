@@ -14,7 +14,7 @@ import { negotiateObject } from '../negotiate.js';
 import type { RequestInfo } from '../request-info.js';
 import type { ServerResponseLike } from '../response.js';
 import { writeObject } from '../response.js';
-import type { VirtualEndpoint } from '../virtual-endpoint.js';
+import type { VirtualConnectEndpoint, VirtualEndpoint } from '../virtual-endpoint.js';
 
 export interface VirtualHandlerContext {
   readonly req: ServerRequest;
@@ -40,6 +40,8 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
   }
   if (request.subresource !== sub || (sub === '') !== (request.name === '')) throw apiErrors.notFoundPath();
   if (info.namespaced ? request.namespace === '' : request.namespace !== '') throw apiErrors.notFoundPath();
+  const connect = ctx.endpoint.connect;
+  if (connect !== undefined && sub !== '') return answerConnect(ctx, connect, `${info.resource}/${sub}`);
   const create = ctx.endpoint.create;
   if (request.verb !== 'create' || create === undefined) {
     const resource = sub === '' ? gr : { ...gr, resource: `${info.resource}/${sub}` };
@@ -58,6 +60,36 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
     signal: ctx.signal,
   });
   writeObject(ctx.res, 201, out, { format: negotiated.format, warnings: typed.warnings });
+}
+
+/** Whether a header value lists the token (Go's httpstream.IsUpgradeRequest on `Connection`). */
+function hasToken(value: string | string[] | undefined, token: string): boolean {
+  const all = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return all.some((v) => v.split(',').some((t) => t.trim().toLowerCase() === token));
+}
+
+async function answerConnect(
+  ctx: VirtualHandlerContext,
+  connect: VirtualConnectEndpoint,
+  resource: string,
+): Promise<void> {
+  const { request } = ctx;
+  const path = ctx.endpoint.parent ?? ctx.endpoint.info;
+  if (!connect.verbs.includes(request.verb)) {
+    throw apiErrors.methodNotSupported(
+      { group: path.group, resource },
+      request.verb === '' ? request.method : request.verb,
+    );
+  }
+  const answer = await connect.handle({
+    namespace: request.namespace,
+    name: request.name,
+    query: ctx.url.searchParams,
+    upgrade: hasToken(ctx.req.headers.connection, 'upgrade'),
+    signal: ctx.signal,
+  });
+  ctx.res.writeHead(answer.status);
+  ctx.res.end();
 }
 
 async function answerRead(

@@ -6,7 +6,14 @@ import {
   selfSubjectRulesReviewInfo,
   subjectAccessReviewInfo,
 } from '../../apis/authorization/resources.js';
-import { bindingsInfo } from '../../apis/core/v1/resources.js';
+import {
+  bindingsInfo,
+  nodesInfo,
+  podsInfo,
+  proxyVerbs,
+  serviceAccountsInfo,
+  servicesInfo,
+} from '../../apis/core/v1/resources.js';
 import type { VirtualEndpoint } from '../../apiserver/virtual-endpoint.js';
 import type { Authorizer } from '../../auth/authorizer.js';
 import { selfSubjectReview } from '../../auth/reviews/self-subject-review.js';
@@ -16,6 +23,14 @@ import { tokenReview } from '../../auth/reviews/token-review.js';
 import type { GenericStore } from '../../registry/generic/store.js';
 import { bindPod } from '../../registry/resources/core/pod-binding.js';
 import { evictPod } from '../../registry/resources/core/pod-eviction.js';
+import {
+  nodeProxy,
+  podLog,
+  podProxy,
+  podStream,
+  serviceProxy,
+} from '../../registry/resources/core/pod-connect.js';
+import { requestToken } from '../../registry/resources/core/serviceaccount-token.js';
 import type { FeatureGateReader } from '../../registry/strategy.js';
 
 export function reviewEndpoints(authorizer: Authorizer): VirtualEndpoint[] {
@@ -100,5 +115,62 @@ export function evictionEndpoint(
         user,
         disruptionConditions: features.enabled('PodDisruptionConditions'),
       }),
+  };
+}
+
+/**
+ * The connect subresources, answered as upstream answers them without a reachable kubelet:
+ * pods/{log,exec,attach,portforward,proxy}, nodes/proxy and services/proxy.
+ */
+export function connectEndpoints(stores: {
+  readonly pods: GenericStore;
+  readonly nodes: GenericStore;
+  readonly services: GenericStore;
+  readonly endpoints: GenericStore;
+}): VirtualEndpoint[] {
+  const on = (
+    info: typeof podsInfo,
+    subresource: string,
+    verbs: readonly string[],
+    handle: NonNullable<VirtualEndpoint['connect']>['handle'],
+  ): VirtualEndpoint => ({
+    info: { ...info, singular: '', verbs, stored: false },
+    subresource,
+    connect: { verbs, handle },
+  });
+  const streams = ['create', 'get'];
+  return [
+    on(podsInfo, 'log', ['get'], (r) => podLog(stores, r)),
+    on(podsInfo, 'exec', streams, (r) => podStream('exec', stores, r)),
+    on(podsInfo, 'attach', streams, (r) => podStream('attach', stores, r)),
+    on(podsInfo, 'portforward', streams, (r) => podStream('portforward', stores, r)),
+    on(podsInfo, 'proxy', proxyVerbs, (r) => podProxy(stores.pods, r)),
+    on(nodesInfo, 'proxy', proxyVerbs, (r) => nodeProxy(stores.nodes, r)),
+    on(servicesInfo, 'proxy', proxyVerbs, (r) => serviceProxy(stores, r)),
+  ];
+}
+
+/** serviceaccounts/{name}/token: the route exists; without a token issuer it refuses (503). */
+export function tokenEndpoint(serviceAccounts: GenericStore): VirtualEndpoint {
+  return {
+    info: {
+      group: 'authentication.k8s.io',
+      version: 'v1',
+      kind: 'TokenRequest',
+      resource: 'serviceaccounts',
+      singular: '',
+      namespaced: true,
+      definition: 'io.k8s.api.authentication.v1.TokenRequest',
+      verbs: ['create'],
+      stored: false,
+    },
+    parent: {
+      group: serviceAccountsInfo.group,
+      version: serviceAccountsInfo.version,
+      resource: 'serviceaccounts',
+    },
+    subresource: 'token',
+    create: ({ object, namespace, name }) =>
+      requestToken({ serviceAccounts, namespace, name, request: object }),
   };
 }

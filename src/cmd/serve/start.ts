@@ -45,7 +45,13 @@ import { ensurePki } from './pki.js';
 import type { Pki } from './pki.js';
 import { servedResources } from './resources.js';
 import { componentStatusesEndpoint } from './componentstatuses.js';
-import { bindingEndpoints, evictionEndpoint, reviewEndpoints } from './reviews.js';
+import {
+  bindingEndpoints,
+  connectEndpoints,
+  evictionEndpoint,
+  reviewEndpoints,
+  tokenEndpoint,
+} from './reviews.js';
 import { parseRuntimeConfig } from './runtime-config.js';
 import type { RuntimeConfig } from './runtime-config.js';
 import { versionInfo } from './version.js';
@@ -168,6 +174,13 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ),
     ...bindingEndpoints(storeOf('', 'pods')),
     ...evictionEndpoints(),
+    ...connectEndpoints({
+      pods: storeOf('', 'pods'),
+      nodes: storeOf('', 'nodes'),
+      services: storeOf('', 'services'),
+      endpoints: storeOf('', 'endpoints'),
+    }),
+    tokenEndpoint(storeOf('', 'serviceaccounts')),
     componentStatusesEndpoint(async () => {
       await kv.currentRevision();
       return true;

@@ -10,6 +10,8 @@ import { defaultService } from './defaults/service.js';
 
 const core = { group: '', version: 'v1' } as const;
 const def = (kind: string): string => `io.k8s.api.core.v1.${kind}`;
+/** The verbs of the proxy subresources (upstream's proxy methods as discovery lists them). */
+export const proxyVerbs = ['create', 'delete', 'get', 'patch', 'update'] as const;
 
 export const namespacesInfo: ResourceInfo = {
   ...core,
@@ -40,6 +42,11 @@ export const podsInfo: ResourceInfo = {
     { name: 'binding', verbs: ['create'], kind: 'Binding', computed: true },
     { name: 'eviction', verbs: ['create'], kind: 'Eviction', group: 'policy', version: 'v1', computed: true },
     { name: 'ephemeralcontainers', verbs: ['get', 'patch', 'update'] },
+    { name: 'attach', verbs: ['create', 'get'], kind: 'PodAttachOptions', computed: true },
+    { name: 'exec', verbs: ['create', 'get'], kind: 'PodExecOptions', computed: true },
+    { name: 'log', verbs: ['get'], computed: true },
+    { name: 'portforward', verbs: ['create', 'get'], kind: 'PodPortForwardOptions', computed: true },
+    { name: 'proxy', verbs: proxyVerbs, kind: 'PodProxyOptions', computed: true },
   ],
   defaulter: defaultPod,
 };
@@ -67,6 +74,7 @@ export const servicesInfo: ResourceInfo = {
   definition: def('Service'),
   verbs: allVerbs,
   statusSubresource: true,
+  extraSubresources: [{ name: 'proxy', verbs: proxyVerbs, kind: 'ServiceProxyOptions', computed: true }],
   defaulter: defaultService,
 };
 
@@ -101,6 +109,16 @@ export const serviceAccountsInfo: ResourceInfo = {
   shortNames: ['sa'],
   definition: def('ServiceAccount'),
   verbs: allVerbs,
+  extraSubresources: [
+    {
+      name: 'token',
+      verbs: ['create'],
+      kind: 'TokenRequest',
+      group: 'authentication.k8s.io',
+      version: 'v1',
+      computed: true,
+    },
+  ],
 };
 
 export const endpointsInfo: ResourceInfo = {
@@ -136,6 +154,7 @@ export const nodesInfo: ResourceInfo = {
   definition: def('Node'),
   verbs: allVerbs,
   statusSubresource: true,
+  extraSubresources: [{ name: 'proxy', verbs: proxyVerbs, kind: 'NodeProxyOptions', computed: true }],
   defaulter: defaultNode,
 };
 

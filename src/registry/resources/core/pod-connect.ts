@@ -1,0 +1,381 @@
+/**
+ * The streaming and proxy subresources (upstream pkg/registry/core/pod/rest log.go and
+ * subresources.go, pod/strategy.go LogLocation/ExecLocation/AttachLocation/PortForwardLocation/
+ * ResourceLocation, node/rest/proxy.go, service/proxy.go; v1.27), answered as kube-apiserver
+ * answers them when no kubelet can be reached. Every check before the connection is upstream's,
+ * in its order (options, the object, the container, the node and its address); then the
+ * connection is really dialled, with a short timeout, so the error text names what happened.
+ * nanokube has no kubelet client credentials: a backend that does accept the connection is not
+ * spoken to, and the answer says so.
+ */
+import { connect } from 'node:net';
+import { apiErrors, StatusError } from '../../../machinery/errors.js';
+import { FieldPath, fieldErrors } from '../../../machinery/field/errors.js';
+import type { FieldError } from '../../../machinery/field/errors.js';
+import type { KubeObject } from '../../../machinery/object.js';
+import { isJsonObject } from '../../../util/json.js';
+import type { JsonObject, JsonValue } from '../../../util/json.js';
+import type { GenericStore } from '../../generic/store.js';
+
+/** What a connect answers when it does not fail: pods/log of an unscheduled pod (204, empty). */
+export interface ConnectAnswer {
+  readonly status: number;
+}
+
+export interface ConnectRequest {
+  readonly namespace: string;
+  /** The object named in the path; proxies accept `name`, `name:port` and `scheme:name:port`. */
+  readonly name: string;
+  readonly query: URLSearchParams;
+  /** The request asks for a protocol upgrade (`Connection: Upgrade`: SPDY, WebSocket). */
+  readonly upgrade: boolean;
+  readonly signal: AbortSignal;
+}
+
+/** Upstream's default --kubelet-preferred-address-types. */
+const preferredAddressTypes = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
+const defaultKubeletPort = 10250;
+const dialTimeoutMs = 3000;
+
+const podsGR = { group: '', resource: 'pods' };
+const nodesGR = { group: '', resource: 'nodes' };
+const servicesGR = { group: '', resource: 'services' };
+const endpointsGR = { group: '', resource: 'endpoints' };
+
+function o(v: JsonValue | undefined): JsonObject {
+  return isJsonObject(v) ? v : {};
+}
+
+function list(v: JsonValue | undefined): JsonObject[] {
+  return Array.isArray(v) ? v.filter(isJsonObject) : [];
+}
+
+/** A number field as text ('' when absent). */
+function num(v: JsonValue | undefined): string {
+  return typeof v === 'number' ? String(v) : '';
+}
+
+function s(v: JsonValue | undefined): string {
+  return typeof v === 'string' ? v : '';
+}
+
+async function getOrNotFound(
+  store: GenericStore,
+  gr: { group: string; resource: string },
+  namespace: string,
+  name: string,
+): Promise<KubeObject> {
+  const obj = await store.storage.get(store.key(namespace, name));
+  if (obj === undefined) throw apiErrors.notFound(gr, name);
+  return obj;
+}
+
+/** Go's net.JoinHostPort. */
+function joinHostPort(host: string, port: string): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** Upstream utilnet.SplitSchemeNamePort. */
+function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | undefined {
+  const parts = id.split(':');
+  let scheme = '';
+  let name = '';
+  let port = '';
+  if (parts.length === 1) name = parts[0]!;
+  else if (parts.length === 2) [name, port] = [parts[0]!, parts[1]!];
+  else if (parts.length === 3) [scheme, name, port] = [parts[0]!, parts[1]!, parts[2]!];
+  else return undefined;
+  return name !== '' && ['', 'http', 'https'].includes(scheme) ? { scheme, name, port } : undefined;
+}
+
+/** Go's IP.IsGlobalUnicast for a textual address (undefined: not an IP). */
+function isGlobalUnicast(ip: string): boolean | undefined {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
+  if (v4 !== null) {
+    const b = v4.slice(1).map(Number);
+    if (b.some((x) => x > 255)) return undefined;
+    const [a, c] = [b[0]!, b[1]!];
+    if (b.every((x) => x === 0) || b.every((x) => x === 255)) return false;
+    return a !== 127 && !(a >= 224 && a <= 239) && !(a === 169 && c === 254);
+  }
+  if (!ip.includes(':') || !/^[0-9a-fA-F:.]+$/.test(ip)) return undefined;
+  const low = ip.toLowerCase();
+  if (low === '::' || low === '::1') return false;
+  return !low.startsWith('ff') && !/^fe[89ab]/.test(low);
+}
+
+/** Upstream validateContainer: the container named, or the only one. */
+function containerOf(pod: KubeObject, requested: string): string {
+  const spec = o(pod['spec']);
+  const name = pod.metadata.name ?? '';
+  const all = ['initContainers', 'containers', 'ephemeralContainers'].flatMap((k) =>
+    list(spec[k]).map((c) => s(c['name'])),
+  );
+  if (requested !== '') {
+    if (!all.includes(requested)) {
+      throw apiErrors.badRequest(`container ${requested} is not valid for pod ${name}`);
+    }
+    return requested;
+  }
+  const containers = list(spec['containers']);
+  if (containers.length === 1) return s(containers[0]!['name']);
+  if (containers.length === 0) {
+    throw apiErrors.badRequest(`a container name must be specified for pod ${name}`);
+  }
+  throw apiErrors.badRequest(
+    `a container name must be specified for pod ${name}, choose one of: [${all.join(' ')}]`,
+  );
+}
+
+interface KubeletLocation {
+  readonly host: string;
+  readonly port: string;
+}
+
+/** Go's %v of a []NodeAddress: `[{InternalIP 10.0.0.1} {Hostname n1}]`. */
+function formatAddresses(addresses: JsonObject[]): string {
+  return `[${addresses.map((a) => `{${s(a['type'])} ${s(a['address'])}}`).join(' ')}]`;
+}
+
+/** Upstream NodeConnectionInfoGetter.GetConnectionInfo: the node's preferred address and kubelet port. */
+async function kubeletOf(nodes: GenericStore, nodeName: string): Promise<KubeletLocation> {
+  const node = await getOrNotFound(nodes, nodesGR, '', nodeName);
+  const status = o(node['status']);
+  const addresses = list(status['addresses']);
+  let host: string | undefined;
+  for (const type of preferredAddressTypes) {
+    host = addresses.find((a) => a['type'] === type)?.['address'] as string | undefined;
+    if (host !== undefined) break;
+  }
+  if (host === undefined) {
+    throw new StatusError(
+      500,
+      '',
+      `no preferred addresses found; known addresses: ${formatAddresses(addresses)}`,
+    );
+  }
+  const port = o(o(status['daemonEndpoints'])['kubeletEndpoint'])['Port'];
+  return { host, port: String(typeof port === 'number' && port > 0 ? port : defaultKubeletPort) };
+}
+
+/**
+ * Dials host:port as Go's net.Dial would and renders its error as Go does
+ * (`dial tcp 10.0.0.1:10250: connect: connection refused`); undefined when the connection opened.
+ */
+export async function dialError(
+  host: string,
+  port: string,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const target = joinHostPort(host, port);
+  return new Promise((resolve) => {
+    const socket = connect({ host, port: Number(port), timeout: dialTimeoutMs });
+    const done = (err: string | undefined): void => {
+      signal.removeEventListener('abort', aborted);
+      socket.destroy();
+      resolve(err);
+    };
+    const aborted = (): void => done(`dial tcp ${target}: operation was canceled`);
+    signal.addEventListener('abort', aborted, { once: true });
+    socket.once('connect', () => done(undefined));
+    socket.once('timeout', () => done(`dial tcp ${target}: i/o timeout`));
+    socket.once('error', (err: NodeJS.ErrnoException) => {
+      switch (err.code) {
+        case 'ECONNREFUSED':
+          return done(`dial tcp ${target}: connect: connection refused`);
+        case 'EHOSTUNREACH':
+          return done(`dial tcp ${target}: connect: no route to host`);
+        case 'ENETUNREACH':
+          return done(`dial tcp ${target}: connect: network is unreachable`);
+        case 'ETIMEDOUT':
+          return done(`dial tcp ${target}: i/o timeout`);
+        case 'ENOTFOUND':
+        case 'EAI_AGAIN':
+          return done(`dial tcp: lookup ${host}: no such host`);
+        default:
+          return done(`dial tcp ${target}: ${err.message}`);
+      }
+    });
+  });
+}
+
+/** The answer when a backend accepted the connection: nanokube cannot talk to it. */
+function cannotProxy(target: string): StatusError {
+  return new StatusError(
+    502,
+    '',
+    `${target} accepted the connection, but nanokube has no kubelet or proxy client to forward this request`,
+  );
+}
+
+/** Upstream ValidatePodLogOptions (with the query decoded as PodLogOptions). */
+function logOptions(q: URLSearchParams, podName: string): { container: string } {
+  const errs: FieldError[] = [];
+  const int = (key: string): number | undefined => {
+    const v = q.get(key);
+    if (v === null) return undefined;
+    if (!/^[+-]?\d+$/.test(v))
+      throw apiErrors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+    return Number(v);
+  };
+  const tail = int('tailLines');
+  const limit = int('limitBytes');
+  const since = int('sinceSeconds');
+  const sinceTime = q.get('sinceTime');
+  if (tail !== undefined && tail < 0) {
+    errs.push(fieldErrors.invalid(FieldPath.root('tailLines'), tail, 'must be greater than or equal to 0'));
+  }
+  if (limit !== undefined && limit < 1) {
+    errs.push(fieldErrors.invalid(FieldPath.root('limitBytes'), limit, 'must be greater than 0'));
+  }
+  if (since !== undefined && sinceTime !== null && sinceTime !== '') {
+    errs.push(
+      fieldErrors.forbidden(
+        FieldPath.root(''),
+        'at most one of `sinceTime` or `sinceSeconds` may be specified',
+      ),
+    );
+  } else if (since !== undefined && since < 1) {
+    errs.push(fieldErrors.invalid(FieldPath.root('sinceSeconds'), since, 'must be greater than 0'));
+  }
+  if (errs.length > 0) throw apiErrors.invalid({ group: '', kind: 'PodLogOptions' }, podName, errs);
+  return { container: q.get('container') ?? '' };
+}
+
+/** GET pods/{name}/log: 204 for a pod without a node, else the kubelet's error. */
+export async function podLog(
+  stores: { readonly pods: GenericStore; readonly nodes: GenericStore },
+  r: ConnectRequest,
+): Promise<ConnectAnswer> {
+  const opts = logOptions(r.query, r.name);
+  const pod = await getOrNotFound(stores.pods, podsGR, r.namespace, r.name);
+  const container = containerOf(pod, opts.container);
+  const nodeName = s(o(pod['spec'])['nodeName']);
+  if (nodeName === '') return { status: 204 };
+  const kubelet = await kubeletOf(stores.nodes, nodeName);
+  const params = new URLSearchParams();
+  for (const key of ['follow', 'previous', 'timestamps']) {
+    const v = r.query.get(key);
+    if (v !== null && !['false', '0'].includes(v.toLowerCase())) params.append(key, 'true');
+  }
+  for (const key of ['sinceSeconds', 'sinceTime', 'tailLines', 'limitBytes']) {
+    const v = r.query.get(key);
+    if (v !== null && v !== '') params.append(key, v);
+  }
+  const query = params.size > 0 ? `?${params.toString()}` : '';
+  const url = `https://${joinHostPort(kubelet.host, kubelet.port)}/containerLogs/${r.namespace}/${r.name}/${container}${query}`;
+  const err = await dialError(kubelet.host, kubelet.port, r.signal);
+  if (err === undefined) throw cannotProxy(joinHostPort(kubelet.host, kubelet.port));
+  throw new StatusError(500, '', `Get ${JSON.stringify(url)}: ${err}`);
+}
+
+/** pods/{name}/exec, attach and portforward (upstream streamLocation, PortForwardLocation). */
+export async function podStream(
+  kind: 'exec' | 'attach' | 'portforward',
+  stores: { readonly pods: GenericStore; readonly nodes: GenericStore },
+  r: ConnectRequest,
+): Promise<ConnectAnswer> {
+  const pod = await getOrNotFound(stores.pods, podsGR, r.namespace, r.name);
+  if (kind !== 'portforward') containerOf(pod, r.query.get('container') ?? '');
+  const nodeName = s(o(pod['spec'])['nodeName']);
+  if (nodeName === '') throw apiErrors.badRequest(`pod ${r.name} does not have a host assigned`);
+  const kubelet = await kubeletOf(stores.nodes, nodeName);
+  if (!r.upgrade) throw apiErrors.badRequest('Upgrade request required');
+  const err = await dialError(kubelet.host, kubelet.port, r.signal);
+  if (err === undefined) throw cannotProxy(joinHostPort(kubelet.host, kubelet.port));
+  throw new StatusError(500, '', `error dialing backend: ${err}`);
+}
+
+/** The proxy's answer for a backend location: upstream's proxy transport errors. */
+async function proxyTo(host: string, port: string, r: ConnectRequest): Promise<ConnectAnswer> {
+  const err = await dialError(host, port, r.signal);
+  if (err === undefined) throw cannotProxy(joinHostPort(host, port));
+  if (r.upgrade) throw new StatusError(500, '', `error dialing backend: ${err}`);
+  throw new StatusError(503, 'ServiceUnavailable', `error trying to reach service: ${err}`);
+}
+
+function defaultPort(scheme: string): string {
+  return scheme === 'https' ? '443' : '80';
+}
+
+/** pods/{name}/proxy (upstream pod ResourceLocation). */
+export async function podProxy(pods: GenericStore, r: ConnectRequest): Promise<ConnectAnswer> {
+  const id = splitSchemeNamePort(r.name);
+  if (id === undefined) throw apiErrors.badRequest(`invalid pod request ${JSON.stringify(r.name)}`);
+  const pod = await getOrNotFound(pods, podsGR, r.namespace, id.name);
+  let port = id.port;
+  if (port === '') {
+    for (const c of list(o(pod['spec'])['containers'])) {
+      const first = list(c['ports'])[0];
+      if (first !== undefined) {
+        port = num(first['containerPort']);
+        break;
+      }
+    }
+  }
+  const ip = s(list(o(pod['status'])['podIPs'])[0]?.['ip']);
+  if (isGlobalUnicast(ip) !== true) throw apiErrors.badRequest('address not allowed');
+  return proxyTo(ip, port === '' ? defaultPort(id.scheme) : port, r);
+}
+
+/** nodes/{name}/proxy (upstream node ResourceLocation). */
+export async function nodeProxy(nodes: GenericStore, r: ConnectRequest): Promise<ConnectAnswer> {
+  const id = splitSchemeNamePort(r.name);
+  if (id === undefined) throw apiErrors.badRequest(`invalid node request ${JSON.stringify(r.name)}`);
+  const kubelet = await kubeletOf(nodes, id.name);
+  // isProxyableHostname: an IP must be global unicast; a name must resolve to such addresses.
+  if (isGlobalUnicast(kubelet.host) === false) throw apiErrors.badRequest('address not allowed');
+  const port = id.port === '' || id.port === kubelet.port ? kubelet.port : id.port;
+  return proxyTo(kubelet.host, port, r);
+}
+
+/** services/{name}/proxy (upstream service ResourceLocation). */
+export async function serviceProxy(
+  stores: { readonly services: GenericStore; readonly endpoints: GenericStore; readonly pods: GenericStore },
+  r: ConnectRequest,
+): Promise<ConnectAnswer> {
+  const id = splitSchemeNamePort(r.name);
+  if (id === undefined) throw apiErrors.badRequest(`invalid service request ${JSON.stringify(r.name)}`);
+  let portName = id.port;
+  if (/^[+-]?\d+$/.test(id.port)) {
+    const svc = await getOrNotFound(stores.services, servicesGR, r.namespace, id.name);
+    const wanted = Number(id.port);
+    const found = list(o(svc['spec'])['ports']).find((p) => p['port'] === wanted);
+    if (found === undefined) {
+      throw new StatusError(
+        503,
+        'ServiceUnavailable',
+        `no service port ${wanted} found for service ${JSON.stringify(id.name)}`,
+      );
+    }
+    portName = s(found['name']);
+  }
+  const eps = await getOrNotFound(stores.endpoints, endpointsGR, r.namespace, id.name);
+  const subsets = list(eps['subsets']);
+  if (subsets.length === 0) {
+    throw new StatusError(
+      503,
+      'ServiceUnavailable',
+      `no endpoints available for service ${JSON.stringify(id.name)}`,
+    );
+  }
+  for (const ss of subsets) {
+    for (const p of list(ss['ports'])) {
+      if (s(p['name']) !== portName) continue;
+      for (const addr of list(ss['addresses'])) {
+        // Upstream isValidAddress: the address must belong to a pod of this namespace with that IP.
+        const ref = o(addr['targetRef']);
+        if (ref['kind'] === undefined || s(ref['namespace']) !== r.namespace) continue;
+        const pod = await stores.pods.storage.get(stores.pods.key(r.namespace, s(ref['name'])));
+        const ips = list(o(pod?.['status'])['podIPs']).map((x) => s(x['ip']));
+        if (!ips.includes(s(addr['ip']))) continue;
+        return proxyTo(s(addr['ip']), num(p['port']), r);
+      }
+    }
+  }
+  throw new StatusError(
+    503,
+    'ServiceUnavailable',
+    `no endpoints available for service ${JSON.stringify(r.name)}`,
+  );
+}
