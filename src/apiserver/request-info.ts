@@ -119,5 +119,5 @@ const longRunningSubresources = new Set(['attach', 'exec', 'proxy', 'log', 'port
 /** Watches and streaming subresources (upstream BasicLongRunningRequestCheck). */
 export function isLongRunning(info: RequestInfo): boolean {
   if (!info.isResourceRequest) return false;
-  return info.verb === 'watch' || longRunningSubresources.has(info.subresource);
+  return info.verb === 'watch' || longRunningSubresources.has(info.subresource.split('/', 1)[0] ?? '');
 }

@@ -271,7 +271,8 @@ export class ApiServer {
       return;
     }
     const key = endpointKey(info);
-    const virtual = this.#virtual.get(virtualKey(info, info.subresource));
+    // `pods/web/proxy/some/path`: the subresource is the first segment, the rest is its path.
+    const virtual = this.#virtual.get(virtualKey(info, info.subresource.split('/', 1)[0] ?? ''));
     if (virtual !== undefined) {
       await handleVirtual({
         req,

@@ -243,6 +243,8 @@ test('pods/log, exec, attach, portforward without a kubelet', async () => {
 
   // Proxies: pods without an address, loopback nodes, services without endpoints.
   await expect('GET', `${pods}/web/proxy`, 400, 'address not allowed');
+  // A path after /proxy reaches the same subresource.
+  await expect('GET', `${pods}/web/proxy/some/path`, 400, 'address not allowed');
   await expect('GET', `${pods}/a:b:c:d/proxy`, 400, 'invalid pod request "a:b:c:d"');
   await expect('GET', '/api/v1/nodes/n1/proxy', 400, 'address not allowed');
   await expect('DELETE', '/api/v1/nodes/ghost/proxy', 404, 'nodes "ghost" not found');

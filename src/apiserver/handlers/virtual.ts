@@ -38,7 +38,13 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
     if (request.verb === 'get' || request.verb === 'list') return answerRead(ctx, list);
     throw apiErrors.methodNotSupported(gr, request.verb === '' ? request.method : request.verb);
   }
-  if (request.subresource !== sub || (sub === '') !== (request.name === '')) throw apiErrors.notFoundPath();
+  // A proxy subresource may carry a path after it (`pods/web/proxy/some/path`).
+  const first = request.subresource.split('/', 1)[0] ?? '';
+  const extraPath = first !== request.subresource;
+  if (first !== sub || (extraPath && (ctx.endpoint.connect === undefined || sub !== 'proxy'))) {
+    throw apiErrors.notFoundPath();
+  }
+  if ((sub === '') !== (request.name === '')) throw apiErrors.notFoundPath();
   if (info.namespaced ? request.namespace === '' : request.namespace !== '') throw apiErrors.notFoundPath();
   const connect = ctx.endpoint.connect;
   if (connect !== undefined && sub !== '') return answerConnect(ctx, connect, `${info.resource}/${sub}`);
