@@ -33,6 +33,7 @@ export const v127Gates: Readonly<Record<string, GateSpec>> = {
   KMSv2: { default: true, stage: 'BETA' },
   LegacyServiceAccountTokenTracking: { default: true, stage: 'BETA' },
   MinimizeIPTablesRestore: { default: true, stage: 'BETA' },
+  MultiCIDRRangeAllocator: { default: false, stage: 'ALPHA' },
   MultiCIDRServiceAllocator: { default: false, stage: 'ALPHA' },
   NetworkPolicyStatus: { default: false, stage: 'ALPHA' },
   OpenAPIV3: { default: true, stage: 'GA', locked: true },

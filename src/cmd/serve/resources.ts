@@ -19,7 +19,11 @@ import {
 import { coreV1Resources } from '../../registry/resources/core/index.js';
 import { flowcontrolResources } from '../../registry/resources/flowcontrol/index.js';
 import { discoveryV1Resources } from '../../registry/resources/discovery/index.js';
-import { networkingV1Resources } from '../../registry/resources/networking/index.js';
+import { resourceV1alpha2Resources } from '../../registry/resources/dra/index.js';
+import {
+  networkingV1Resources,
+  networkingV1alpha1Resources,
+} from '../../registry/resources/networking/index.js';
 import { nodeV1Resources } from '../../registry/resources/node/index.js';
 import { policyV1Resources } from '../../registry/resources/policy/index.js';
 import { rbacV1Resources } from '../../registry/resources/rbac/index.js';
@@ -43,10 +47,12 @@ export function servedResources(): readonly RegistryResource[] {
     ...flowcontrolResources,
     ...discoveryV1Resources,
     ...networkingV1Resources,
+    ...networkingV1alpha1Resources,
     ...nodeV1Resources,
     ...policyV1Resources,
     ...rbacV1Resources,
     ...schedulingV1Resources,
     ...storageV1Resources,
+    ...resourceV1alpha2Resources,
   ];
 }
