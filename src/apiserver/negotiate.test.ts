@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { StatusError } from '../machinery/errors.js';
-import { negotiateObject } from './negotiate.js';
+import { isPrettyPrint, negotiateObject } from './negotiate.js';
 
 test('kubectl get asks for a Table first and falls back to JSON', () => {
   const n = negotiateObject(
@@ -31,4 +31,26 @@ test('nothing acceptable is 406', () => {
     () => negotiateObject('application/json;as=Table;v=v2;g=meta.k8s.io'),
     (e: unknown) => e instanceof StatusError && e.code === 406,
   );
+});
+
+describe('isPrettyPrint (negotiation/negotiate.go)', () => {
+  const req = (url: string, headers: Record<string, string> = {}) => ({ url, headers });
+  it('the User-Agent prefixes upstream names', () => {
+    assert.equal(isPrettyPrint(req('/api', { 'user-agent': 'curl/8.5.0' })), true);
+    assert.equal(isPrettyPrint(req('/api', { 'user-agent': 'Wget/1.21.4' })), true);
+    assert.equal(isPrettyPrint(req('/api', { 'user-agent': 'Mozilla/5.0 (X11; Linux)' })), true);
+    assert.equal(isPrettyPrint(req('/api', { 'user-agent': 'wget/1.21' })), false);
+    assert.equal(isPrettyPrint(req('/api', { 'user-agent': 'kubectl/v1.27.16 (linux/amd64)' })), false);
+  });
+  it('a non-empty pretty parameter wins, read as strconv.ParseBool', () => {
+    assert.equal(isPrettyPrint(req('/api?pretty=true')), true);
+    assert.equal(isPrettyPrint(req('/api?pretty=T')), true);
+    assert.equal(isPrettyPrint(req('/api?pretty=0', { 'user-agent': 'curl/8' })), false);
+    assert.equal(isPrettyPrint(req('/api?pretty=on', { 'user-agent': 'curl/8' })), false);
+    assert.equal(isPrettyPrint(req('/api?pretty', { 'user-agent': 'curl/8' })), true);
+  });
+  it('pretty=1 on the accepted JSON media type', () => {
+    assert.equal(isPrettyPrint(req('/api', { accept: 'application/json;pretty=1' })), true);
+    assert.equal(isPrettyPrint(req('/api', { accept: 'application/json;pretty=true' })), false);
+  });
 });

@@ -70,3 +70,37 @@ export function negotiateObject(accept: string | undefined): Negotiated {
 export function bodyMediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
+
+/** Go's strconv.ParseBool; anything else reads as false (as upstream ignores the error). */
+function parseGoBool(v: string): boolean {
+  return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
+}
+
+/** What a pretty-print decision needs of a request. */
+export interface PrettyRequest {
+  readonly url?: string | undefined;
+  readonly headers: { readonly [name: string]: string | string[] | undefined };
+}
+
+/**
+ * Whether a JSON response is indented (upstream negotiation.NegotiateOutputMediaType): a
+ * `pretty=1` parameter on the accepted JSON media type, else a non-empty `pretty` query
+ * parameter, else a User-Agent of curl, Wget or a browser (negotiate.go isPrettyPrint).
+ */
+export function isPrettyPrint(req: PrettyRequest): boolean {
+  const accept = req.headers['accept'];
+  for (const m of parseAccept(typeof accept === 'string' ? accept : undefined)) {
+    if (m.type !== 'application/json' && m.type !== '*/*' && m.type !== 'application/*') continue;
+    if (m.params.get('pretty') === '1') return true;
+    break;
+  }
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  if (q >= 0 && url.includes('pretty', q)) {
+    const pp = new URLSearchParams(url.slice(q + 1)).get('pretty') ?? '';
+    if (pp !== '') return parseGoBool(pp);
+  }
+  const ua = req.headers['user-agent'];
+  const agent = typeof ua === 'string' ? ua : '';
+  return agent.startsWith('curl') || agent.startsWith('Wget') || agent.startsWith('Mozilla/5.0');
+}

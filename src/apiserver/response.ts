@@ -3,6 +3,8 @@ import { constants as http2constants } from 'node:http2';
 import { stringify as yamlStringify } from 'yaml';
 import { apiErrors, StatusError } from '../machinery/errors.js';
 import type { Status } from '../machinery/status.js';
+import { isPrettyPrint } from './negotiate.js';
+import type { PrettyRequest } from './negotiate.js';
 
 /** What handlers use of a response; both http.ServerResponse and http2's compat response fit. */
 export interface ServerResponseLike {
@@ -53,14 +55,51 @@ export function warningHeaders(warnings: readonly string[]): string[] {
   return out;
 }
 
+/** The request a response answers (Node's http and http2 compat responses keep it as `req`). */
+function requestOf(res: ServerResponseLike): PrettyRequest | undefined {
+  if (!('req' in res)) return undefined;
+  const req: unknown = res.req;
+  if (typeof req !== 'object' || req === null || !('headers' in req)) return undefined;
+  return req as PrettyRequest;
+}
+
+/**
+ * JSON as apimachinery's serializer writes it: json.MarshalIndent with two spaces and no newline
+ * when pretty-printing, else json.Encoder.Encode (one line ending in a newline). Without a word
+ * from the caller, the request the response keeps decides.
+ */
+function encodeJson(res: ServerResponseLike, body: unknown, pretty: boolean | undefined): string {
+  const req = pretty === undefined ? requestOf(res) : undefined;
+  if (pretty ?? (req !== undefined && isPrettyPrint(req))) return JSON.stringify(body, null, 2);
+  return `${JSON.stringify(body)}\n`;
+}
+
+/**
+ * Upstream's responsewriters.WriteRawJSON (`/version`, the root paths): always json.MarshalIndent
+ * with two spaces, no trailing newline.
+ */
+export function writeRawJSON(res: ServerResponseLike, code: number, body: unknown): void {
+  const text = JSON.stringify(body, null, 2);
+  res.writeHead(code, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+  });
+  res.end(text);
+}
+
 export function writeObject(
   res: ServerResponseLike,
   code: number,
   body: unknown,
-  options: { readonly format?: 'json' | 'yaml'; readonly warnings?: readonly string[] } = {},
+  options: {
+    readonly format?: 'json' | 'yaml';
+    readonly warnings?: readonly string[];
+    /** JSON indented (negotiate.ts isPrettyPrint); by default the response's request decides. */
+    readonly pretty?: boolean;
+  } = {},
 ): void {
   const yaml = options.format === 'yaml';
-  const text = yaml ? yamlStringify(body) : JSON.stringify(body);
+  const text = yaml ? yamlStringify(body) : encodeJson(res, body, options.pretty);
   const headers: Record<string, string | string[]> = {
     'content-type': yaml ? 'application/yaml' : 'application/json',
     'cache-control': 'no-cache, private',

@@ -317,4 +317,48 @@ describe('exact upstream texts', () => {
       ]);
     });
   });
+  describe('pretty JSON (negotiation/negotiate.go isPrettyPrint, serializer/json doEncode)', () => {
+    const body = async (
+      path: string,
+      headers: Record<string, string>,
+      method = 'GET',
+    ): Promise<[number, string]> => {
+      const r = await s.request(method, path, { headers });
+      return [r.status, r.text];
+    };
+    const obj = `${cms}/existing`;
+
+    it('curl, Wget and browsers get json.MarshalIndent (two spaces, no newline); others json.Encoder', async () => {
+      const [, compact] = await body(obj, {});
+      assert.ok(compact.endsWith('}\n') && !compact.includes('\n  '), compact);
+      const value: unknown = JSON.parse(compact);
+      for (const ua of ['curl/8.5.0', 'Wget/1.21', 'Mozilla/5.0 (X11)']) {
+        assert.deepEqual(await body(obj, { 'user-agent': ua }), [200, JSON.stringify(value, null, 2)], ua);
+      }
+      assert.ok((await body(obj, { 'user-agent': 'kubectl/v1.27.16' }))[1].endsWith('}\n'));
+    });
+
+    it('?pretty= decides when not empty (strconv.ParseBool), ;pretty=1 on the media type', async () => {
+      const [, compact] = await body(obj, {});
+      const pretty = JSON.stringify(JSON.parse(compact), null, 2);
+      assert.equal((await body(`${obj}?pretty=true`, {}))[1], pretty);
+      assert.equal((await body(`${obj}?pretty=1`, {}))[1], pretty);
+      assert.equal((await body(`${obj}?pretty=false`, { 'user-agent': 'curl/8' }))[1], compact);
+      assert.equal((await body(`${obj}?pretty=yes`, { 'user-agent': 'curl/8' }))[1], compact);
+      assert.equal((await body(`${obj}?pretty=`, { 'user-agent': 'curl/8' }))[1], pretty);
+      assert.equal((await body(obj, { accept: 'application/json;pretty=1' }))[1], pretty);
+    });
+
+    it('lists and Status errors too; YAML never', async () => {
+      const [code, text] = await body(`${cms}/missing`, { 'user-agent': 'curl/8' });
+      assert.equal(code, 404);
+      assert.match(text, /^\{\n {2}"kind": "Status",\n {2}"apiVersion": "v1",\n/);
+      assert.ok(text.endsWith('"code": 404\n}'));
+      assert.match((await body(cms, { 'user-agent': 'curl/8' }))[1], /^\{\n {2}"kind": "ConfigMapList"/);
+      assert.match(
+        (await body(obj, { 'user-agent': 'curl/8', accept: 'application/yaml' }))[1],
+        /^apiVersion: v1\n/,
+      );
+    });
+  });
 });

@@ -6,7 +6,7 @@ import { isJsonObject } from '../../util/json.js';
 import { decodeBody, readBody } from '../body.js';
 import type { HandlerContext } from '../endpoint.js';
 import { dryRun, queryInt, queryString } from '../endpoint.js';
-import { negotiateObject } from '../negotiate.js';
+import { negotiateObject, isPrettyPrint } from '../negotiate.js';
 import { writeObject, successStatus } from '../response.js';
 import { listRequestOf } from './list-request.js';
 
@@ -58,14 +58,17 @@ export async function handleDelete(ctx: HandlerContext): Promise<void> {
   const req = await deleteRequestOf(ctx);
   const result = await store.delete(ctx.request.namespace, ctx.request.name, req);
   if (!result.deleted || store.resource.returnDeletedObject === true) {
-    writeObject(ctx.res, 200, result.object, { format: negotiated.format });
+    writeObject(ctx.res, 200, result.object, { format: negotiated.format, pretty: isPrettyPrint(ctx.req) });
     return;
   }
   const details: Record<string, string> = { name: ctx.request.name };
   if (info.group !== '') details['group'] = info.group;
   details['kind'] = info.resource;
   details['uid'] = result.object.metadata.uid ?? '';
-  writeObject(ctx.res, 200, successStatus(details), { format: negotiated.format });
+  writeObject(ctx.res, 200, successStatus(details), {
+    format: negotiated.format,
+    pretty: isPrettyPrint(ctx.req),
+  });
 }
 
 export async function handleDeleteCollection(ctx: HandlerContext): Promise<void> {
@@ -77,6 +80,6 @@ export async function handleDeleteCollection(ctx: HandlerContext): Promise<void>
     ctx.res,
     200,
     { kind: `${info.kind}List`, apiVersion: apiVersionOf(info), metadata: {}, items },
-    { format: negotiated.format },
+    { format: negotiated.format, pretty: isPrettyPrint(ctx.req) },
   );
 }

@@ -1,7 +1,7 @@
 /** GET on a single object. */
 import type { HandlerContext } from '../endpoint.js';
 import { queryString } from '../endpoint.js';
-import { negotiateObject } from '../negotiate.js';
+import { negotiateObject, isPrettyPrint } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
 
@@ -17,5 +17,5 @@ export async function handleGet(ctx: HandlerContext): Promise<void> {
     convertor: store.table,
     includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
   });
-  writeObject(ctx.res, 200, body, { format: negotiated.format });
+  writeObject(ctx.res, 200, body, { format: negotiated.format, pretty: isPrettyPrint(ctx.req) });
 }

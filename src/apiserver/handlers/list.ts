@@ -2,7 +2,7 @@
 import type { ListMeta } from '../../machinery/object.js';
 import type { HandlerContext } from '../endpoint.js';
 import { queryString } from '../endpoint.js';
-import { negotiateObject } from '../negotiate.js';
+import { negotiateObject, isPrettyPrint } from '../negotiate.js';
 import { representList } from '../representation.js';
 import { writeObject } from '../response.js';
 import { listRequestOf } from './list-request.js';
@@ -18,5 +18,5 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
     convertor: store.table,
     includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
   });
-  writeObject(ctx.res, 200, body, { format: negotiated.format });
+  writeObject(ctx.res, 200, body, { format: negotiated.format, pretty: isPrettyPrint(ctx.req) });
 }

@@ -10,7 +10,7 @@ import type { JsonValue } from '../../util/json.js';
 import { decodeTyped, fieldValidationOf } from '../decode-request.js';
 import type { HandlerContext } from '../endpoint.js';
 import { dryRun, queryString } from '../endpoint.js';
-import { negotiateObject } from '../negotiate.js';
+import { negotiateObject, isPrettyPrint } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
 import { patchMediaType, readPatch } from './patch-body.js';
@@ -71,5 +71,9 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
     convertor: store.table,
     includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
   });
-  writeObject(ctx.res, 200, out, { format: negotiated.format, warnings: [...warnings, ...result.warnings] });
+  writeObject(ctx.res, 200, out, {
+    format: negotiated.format,
+    pretty: isPrettyPrint(ctx.req),
+    warnings: [...warnings, ...result.warnings],
+  });
 }

@@ -13,7 +13,7 @@ import { decodeBody, readBody } from '../body.js';
 import type { HandlerContext } from '../endpoint.js';
 import { fieldValidationOf } from '../decode-request.js';
 import { dryRun } from '../endpoint.js';
-import { negotiateObject } from '../negotiate.js';
+import { negotiateObject, isPrettyPrint } from '../negotiate.js';
 import { writeObject } from '../response.js';
 import { patchMediaType, readPatch } from './patch-body.js';
 
@@ -68,6 +68,7 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
   if (verb === 'get') {
     writeObject(ctx.res, 200, scaleOf(await store.get(namespace, name), scale), {
       format: negotiated.format,
+      pretty: isPrettyPrint(ctx.req),
     });
     return;
   }
@@ -131,6 +132,7 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
   );
   writeObject(ctx.res, 200, scaleOf(result.object, scale), {
     format: negotiated.format,
+    pretty: isPrettyPrint(ctx.req),
     warnings: result.warnings,
   });
 }

@@ -3,7 +3,7 @@ import { decodeTyped, fieldValidationOf } from '../decode-request.js';
 import { decodeBody, readBody } from '../body.js';
 import type { HandlerContext } from '../endpoint.js';
 import { dryRun, queryString } from '../endpoint.js';
-import { negotiateObject } from '../negotiate.js';
+import { negotiateObject, isPrettyPrint } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
 import type { UpdateRequest } from '../../registry/generic/store.js';
@@ -31,6 +31,7 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
   });
   writeObject(ctx.res, result.created ? 201 : 200, out, {
     format: negotiated.format,
+    pretty: isPrettyPrint(ctx.req),
     warnings: [...typed.warnings, ...result.warnings],
   });
 }
