@@ -41,7 +41,7 @@ import type { HealthChecks } from './health.js';
 import { OpenApiHandler } from './openapi/handler.js';
 import { isLongRunning, parseRequestInfo } from './request-info.js';
 import { decodedRequestPath } from './request-path.js';
-import { writeError, writeObject } from './response.js';
+import { writeError, writeRawJSON } from './response.js';
 import type { ServerResponseLike } from './response.js';
 import { routeResource } from './router.js';
 import { handleVirtual } from './handlers/virtual.js';
@@ -253,7 +253,7 @@ export class ApiServer {
     const { req, res, url, info } = ctx;
     if (await handleHealth(res, url, this.#o.health, this.#shutdown.signal.aborted)) return;
     if (url.pathname === '/version' || url.pathname === '/version/') {
-      writeObject(res, 200, this.#o.version);
+      writeRawJSON(res, 200, this.#o.version);
       return;
     }
     if (url.pathname.startsWith('/openapi/') || url.pathname === '/swagger-2.0.0.pb-v1') {
@@ -263,7 +263,7 @@ export class ApiServer {
       const parts = ctx.path.split('/').filter((x) => x.length > 0);
       if (this.#discovery.handle(req, res, parts)) return;
       if (url.pathname === '/') {
-        writeObject(res, 200, { paths: rootPaths });
+        writeRawJSON(res, 200, { paths: rootPaths });
         return;
       }
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
