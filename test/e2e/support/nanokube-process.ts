@@ -48,16 +48,26 @@ function waitForExit(child: ChildProcess): Promise<{ code: number | null; signal
   return new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
 }
 
-export async function startNanokube(o: { readonly timeoutMs?: number } = {}): Promise<NanokubeProcess> {
+export interface StartOptions {
+  readonly timeoutMs?: number;
+  /** Extra `serve` flags, e.g. `--runtime-config=api/alpha=true`. */
+  readonly args?: readonly string[];
+}
+
+export async function startNanokube(o: StartOptions = {}): Promise<NanokubeProcess> {
   ensureBuilt();
   const base = mkdtempSync(join(tmpdir(), 'nanokube-e2e-'));
   const dataDir = join(base, 'data');
   const workDir = join(base, 'work');
   mkdirSync(workDir);
-  const child = spawn(process.execPath, [cliPath, 'serve', '--data-dir', dataDir, '--secure-port', '0'], {
-    cwd: base,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [cliPath, 'serve', '--data-dir', dataDir, '--secure-port', '0', ...(o.args ?? [])],
+    {
+      cwd: base,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8');

@@ -8,7 +8,7 @@ import { findKubectl, kubectlSkipReason } from '../../support/kubectl.js';
 import { kubectlFor } from './kubectl-runner.js';
 import type { Kubectl, KubectlResult, RunOptions } from './kubectl-runner.js';
 import { startNanokube } from './nanokube-process.js';
-import type { NanokubeProcess } from './nanokube-process.js';
+import type { NanokubeProcess, StartOptions } from './nanokube-process.js';
 
 const bin = findKubectl();
 
@@ -29,7 +29,8 @@ export interface Session {
   namespaceReady(ns: string): Promise<void>;
 }
 
-export function kubectlSession(): Session {
+/** `o` is passed to `startNanokube` (e.g. extra `serve` flags). */
+export function kubectlSession(o: StartOptions = {}): Session {
   let server: NanokubeProcess | undefined;
   let kubectl: Kubectl | undefined;
   const session: Session = {
@@ -66,7 +67,7 @@ export function kubectlSession(): Session {
     },
   };
   before(async () => {
-    server = await startNanokube();
+    server = await startNanokube(o);
     kubectl = kubectlFor(server, bin);
   });
   after(async () => {
