@@ -13,37 +13,13 @@ import type { JsonObject } from '../../../../util/json.js';
 import { isJsonObject } from '../../../../util/json.js';
 import { obj, str, strArr } from '../../../core/v1/access.js';
 import { invalidEach } from '../../../core/v1/validation/common.js';
+import { pvSourceKeys } from '../../../core/v1/validation/persistentvolume.js';
 import { validateCSIDriverName } from './common.js';
 
 const inlineDetail = 'may not be specified in the context of inline volumes';
 /** ReadWriteOncePod is beta and on by default in v1.27. */
 const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 const volumeModes = ['Block', 'Filesystem'];
-/** Persistent volume sources in the order upstream checks them. */
-const pvSourceKeys = [
-  'hostPath',
-  'gcePersistentDisk',
-  'awsElasticBlockStore',
-  'glusterfs',
-  'flocker',
-  'nfs',
-  'rbd',
-  'quobyte',
-  'cephfs',
-  'iscsi',
-  'cinder',
-  'fc',
-  'flexVolume',
-  'azureFile',
-  'vsphereVolume',
-  'photonPersistentDisk',
-  'portworxVolume',
-  'azureDisk',
-  'scaleIO',
-  'local',
-  'storageos',
-  'csi',
-] as const;
 const csiSecretRefs = [
   'controllerPublishSecretRef',
   'nodeStageSecretRef',
