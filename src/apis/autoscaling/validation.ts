@@ -12,7 +12,7 @@ import { isDNS1123Label, isValidPathSegmentName } from '../../machinery/validati
 import type { JsonObject } from '../../util/json.js';
 import { indexedObjs, num, obj, str } from '../core/v1/access.js';
 import { goQuantity } from './go-quantity.js';
-import { validateContainerResourceName } from './resource-names.js';
+import { validateContainerResourceName } from '../core/v1/validation/resource-names.js';
 
 /** The largest scaling policy period, in seconds. */
 export const maxPeriodSeconds = 1800;
