@@ -5,6 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { namespaceLifecycle } from '../../admission/namespace-lifecycle.js';
+import { bootstrapFlowcontrolObjects } from '../../apis/flowcontrol/bootstrap.js';
 import { builtinSchemas } from '../../apis/schema/builtin.js';
 import { ServerSchemaRegistry } from '../../apis/schema/server-registry.js';
 import { ApiServer } from '../../apiserver/server.js';
@@ -189,12 +190,21 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const servedGroupVersions = new Map(
     [...endpoints, ...virtualEndpoints].map((e) => [`${e.info.group}/${e.info.version}`, e.info]),
   );
+  // APF's bootstrap configuration (the levels, then the schemas), when the group is served.
+  const ensureFlowcontrolBootstrap = async (): Promise<void> => {
+    const levels = stores.get('flowcontrol.apiserver.k8s.io/prioritylevelconfigurations');
+    const schemas = stores.get('flowcontrol.apiserver.k8s.io/flowschemas');
+    const { priorityLevels, flowSchemas } = bootstrapFlowcontrolObjects();
+    if (levels !== undefined) await ensureObjects(levels, priorityLevels);
+    if (schemas !== undefined) await ensureObjects(schemas, flowSchemas);
+  };
   await Promise.all([
     ensureObjects(
       storeOf('', 'namespaces'),
       bootstrapNamespaces.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
     ),
     ensureObjects(storeOf('scheduling.k8s.io', 'priorityclasses'), systemPriorityClasses()),
+    ensureFlowcontrolBootstrap(),
     // Local APIServices for every served group-version, as kube-apiserver's aggregator registers them.
     ensureObjects(
       storeOf('apiregistration.k8s.io', 'apiservices'),
