@@ -6,7 +6,25 @@
 //                     and keeping it out of the main bundle keeps every restart lean
 // The native SQLite addon stays external.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+
+/** What /version reports about this build: the commit it was built from, its tree state, when. */
+function buildInfo() {
+  const git = (...args) => {
+    try {
+      return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      return '';
+    }
+  };
+  const commit = git('rev-parse', 'HEAD');
+  return {
+    gitCommit: /^[0-9a-f]{40}$/.test(commit) ? commit : '',
+    gitTreeState: commit === '' ? '' : git('status', '--porcelain') === '' ? 'clean' : 'dirty',
+    buildDate: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  };
+}
 
 const common = {
   bundle: true,
@@ -45,6 +63,7 @@ await Promise.all([
     entryPoints: ['dist/cmd/nanokube.js'],
     outfile: 'dist/nanokube.js',
     plugins: [x509Split],
+    define: { __NANOKUBE_BUILD__: JSON.stringify(buildInfo()) },
   }),
   // The ES build of @peculiar/x509 (its CommonJS main would re-export nothing through `export *`).
   build({

@@ -15,12 +15,14 @@ describe('kubectl discovery against nanokube serve', { skip: kubectlSkip }, () =
   it('version: server gitVersion starts with v1.27.', async () => {
     const out = JSON.parse(await s.ok(['version', '-o', 'json'])) as {
       clientVersion: { gitVersion: string };
-      serverVersion: { gitVersion: string; major: string; minor: string };
+      serverVersion: { gitVersion: string; major: string; minor: string; gitCommit: string };
     };
     assert.match(out.clientVersion.gitVersion, /^v1\.27\./);
     assert.match(out.serverVersion.gitVersion, /^v1\.27\./);
     assert.equal(out.serverVersion.major, '1');
     assert.equal(out.serverVersion.minor, '27');
+    // The bundle records the commit it was built from (issue #6).
+    assert.match(out.serverVersion.gitCommit, /^[0-9a-f]{40}$/);
   });
 
   it('api-resources: table with the built-in resources', async () => {

@@ -213,12 +213,22 @@ describe('discovery and OpenAPI', () => {
     const verbose = await s.request('GET', '/readyz?verbose');
     assert.match(verbose.text, /^\[\+\]ping ok\n\[\+\]etcd ok\n\[\+\]shutdown ok\nreadyz check passed\n$/);
     assert.equal((await s.request('GET', '/healthz/etcd')).text, 'ok');
-    const v = (await s.request('GET', '/version')).json<{
+    const version = await s.request('GET', '/version');
+    const v = version.json<{
       major: string;
       minor: string;
       gitVersion: string;
+      gitCommit: string;
+      gitTreeState: string;
+      buildDate: string;
     }>();
     assert.equal(v.minor, '27');
     assert.match(v.gitVersion, /^v1\.27\.\d+\+nanokube/);
+    // A release build's shape: a 40-hex commit, a tree state, an RFC 3339 build date (issue #6).
+    assert.match(v.gitCommit, /^[0-9a-f]{40}$/);
+    assert.match(v.gitTreeState, /^(clean|dirty)$/);
+    assert.match(v.buildDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    // Written indented, as upstream's WriteRawJSON.
+    assert.match(version.text, /^\{\n {2}"major": "1",/);
   });
 });
