@@ -70,9 +70,12 @@ export class FieldError {
   }
 }
 
-/** Go's `%v`/`%q` rendering of the values validation reports. */
+/**
+ * Go's rendering of the values validation reports (field.Error.ErrorBody): a nil value or nil
+ * pointer becomes the string "null" and prints quoted like any string.
+ */
 export function formatValue(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
+  if (value === null || value === undefined) return '"null"';
   if (typeof value === 'string') return goQuote(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
     return String(value);

@@ -159,8 +159,8 @@ describe('validateObjectMetaUpdate', () => {
       finalizers: ['a'],
     };
     assert.deepEqual(msgs(validateObjectMetaUpdate({ ...old }, deleting)), [
-      'metadata.deletionTimestamp: Invalid value: null: field is immutable',
-      'metadata.deletionGracePeriodSeconds: Invalid value: null: field is immutable',
+      'metadata.deletionTimestamp: Invalid value: "null": field is immutable',
+      'metadata.deletionGracePeriodSeconds: Invalid value: "null": field is immutable',
     ]);
     assert.deepEqual(msgs(validateObjectMetaUpdate({ ...deleting, finalizers: ['a', 'c', 'b'] }, deleting)), [
       'metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"b", "c"}',

@@ -238,8 +238,9 @@ export function validateObjectMetaUpdate(
   }
   const newDel = newMeta.deletionTimestamp;
   const oldDel = oldMeta.deletionTimestamp;
-  const newDelText = newDel === undefined || newDel === null ? 'null' : goTime(newDel);
-  const oldDelText = oldDel === undefined || oldDel === null ? 'null' : goTime(oldDel);
+  // A nil pointer prints as the quoted string "null" (field.Error.ErrorBody).
+  const newDelText = newDel === undefined || newDel === null ? '"null"' : goTime(newDel);
+  const oldDelText = oldDel === undefined || oldDel === null ? '"null"' : goTime(oldDel);
   if (newDelText !== oldDelText) {
     errs.push(invalidRendered(path.child('deletionTimestamp'), newDelText, fieldImmutableErrorMsg));
   }

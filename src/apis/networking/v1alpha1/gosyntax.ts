@@ -34,15 +34,15 @@ function goTerm(t: JsonObject): string {
   );
 }
 
-/** A `*core.NodeSelector` as field errors print it: `null`, or the struct. */
+/** A `*core.NodeSelector` as field errors print it: `"null"` (a nil pointer), or the struct. */
 export function goNodeSelector(sel: JsonObject | undefined): string {
-  if (sel === undefined) return 'null';
+  if (sel === undefined) return '"null"';
   return `core.NodeSelector{NodeSelectorTerms:${goList(sel, 'nodeSelectorTerms', 'core.NodeSelectorTerm', goTerm)}}`;
 }
 
 /** A v1.27 `*networking.ParentReference` as field errors print it. */
 export function goParentReference(ref: JsonObject | undefined): string {
-  if (ref === undefined) return 'null';
+  if (ref === undefined) return '"null"';
   const f = (k: string): string => goQuote(str(ref, k) ?? '');
   return (
     `networking.ParentReference{Group:${f('group')}, Resource:${f('resource')}, ` +

@@ -43,7 +43,7 @@ export function goResourceClaimTemplateSpec(spec: JsonObject | undefined): strin
 
 /** A `*resource.AllocationResult` as field errors print it. */
 export function goAllocationResult(a: JsonObject | undefined): string {
-  if (a === undefined) return 'null';
+  if (a === undefined) return '"null"';
   const handles = Array.isArray(a['resourceHandles'])
     ? `[]resource.ResourceHandle{${objArr(a, 'resourceHandles')
         .map((h) => `resource.ResourceHandle{DriverName:${q(h, 'driverName')}, Data:${q(h, 'data')}}`)

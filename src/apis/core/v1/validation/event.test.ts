@@ -274,7 +274,7 @@ describe('event update validation', () => {
       version: eventsV1,
       want: [
         'firstTimestamp: Invalid value: 0001-01-01 00:00:00 +0000 UTC: field is immutable',
-        'related: Invalid value: null: field is immutable',
+        'related: Invalid value: "null": field is immutable',
       ],
     },
     {

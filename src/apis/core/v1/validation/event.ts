@@ -276,7 +276,8 @@ export function validateEventUpdate(
   immutable(
     'related',
     relatedSet === isJsonObject(oldRelated) && sameStruct(referenceFields, related, oldRelated),
-    () => (relatedSet ? goStruct('core.ObjectReference', referenceFields, related) : 'null'),
+    // A nil pointer prints as the quoted string "null" (field.Error.ErrorBody).
+    () => (relatedSet ? goStruct('core.ObjectReference', referenceFields, related) : '"null"'),
   );
   // The internal field's path, whatever the request version (core/v1 requests never get here).
   const controller = str(event, 'reportingComponent') ?? '';

@@ -355,7 +355,7 @@ export function validatePersistentVolumeUpdate(pv: JsonObject, old: JsonObject):
 
 /** `%#v` of a dereferenced *core.VolumeNodeAffinity (pointers cannot match upstream's). */
 function goVolumeNodeAffinity(v: JsonValue | undefined): string {
-  if (!isJsonObject(v)) return 'null';
+  if (!isJsonObject(v)) return '"null"';
   const req = isJsonObject(v['required']) ? fakePointer : 'nil';
   return `core.VolumeNodeAffinity{Required:(*core.NodeSelector)(${req})}`;
 }

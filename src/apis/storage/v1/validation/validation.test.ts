@@ -134,6 +134,6 @@ test('CSIStorageCapacity update: a removed topology prints null', () => {
   const old = object('CSIStorageCapacity', { storageClassName: 'a', nodeTopology: {} });
   const upd = object('CSIStorageCapacity', { storageClassName: 'a' });
   assert.deepEqual(messages(validateCSIStorageCapacityUpdate(upd, old)), [
-    'nodeTopology: Invalid value: null: field is immutable',
+    'nodeTopology: Invalid value: "null": field is immutable',
   ]);
 });
