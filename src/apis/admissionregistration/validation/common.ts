@@ -11,7 +11,7 @@ import type { LabelSelectorValidationOptions } from '../../../machinery/labels/s
 import { invalidRendered, goStringSlice } from '../../../machinery/validation/gosyntax.js';
 import { isQualifiedName } from '../../../machinery/validation/names.js';
 import type { JsonObject } from '../../../util/json.js';
-import { toMetav1Selector } from '../../apps/v1/validation/common.js';
+import { toMetav1Selector } from '../../../machinery/labels/metav1.js';
 import { indexedObjs, obj, str, strArr } from '../../core/v1/access.js';
 
 /** Go's sets.String.List(): sorted byte-wise. */

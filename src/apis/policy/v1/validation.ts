@@ -11,11 +11,8 @@ import { isQualifiedName, regexError } from '../../../machinery/validation/names
 import { isNegativeErrorMsg } from '../../../machinery/validation/objectmeta.js';
 import type { JsonObject, JsonValue } from '../../../util/json.js';
 import { indexedObjs, num, obj, str } from '../../core/v1/access.js';
-import {
-  notMoreThan100Percent,
-  toMetav1Selector,
-  validatePositiveIntOrPercent,
-} from '../../apps/v1/validation/common.js';
+import { notMoreThan100Percent, validatePositiveIntOrPercent } from '../../apps/v1/validation/common.js';
+import { toMetav1Selector } from '../../../machinery/labels/metav1.js';
 
 /** Upstream supportedUnhealthyPodEvictionPolicies, as sets.String.List() sorts them. */
 export const unhealthyPodEvictionPolicies = ['AlwaysAllow', 'IfHealthyBudget'];

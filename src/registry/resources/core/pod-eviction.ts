@@ -7,7 +7,7 @@
  */
 import { apiErrors, StatusError } from '../../../machinery/errors.js';
 import type { KubeObject } from '../../../machinery/object.js';
-import { toMetav1Selector } from '../../../apis/apps/v1/validation/common.js';
+import { toMetav1Selector } from '../../../machinery/labels/metav1.js';
 import { labelSelectorFromMetav1 } from '../../../machinery/labels/selector.js';
 import type { UserInfo } from '../../../machinery/user.js';
 import { StorageError } from '../../../storage/errors.js';

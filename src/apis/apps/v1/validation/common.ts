@@ -4,11 +4,8 @@
  */
 import { fieldErrors } from '../../../../machinery/field/errors.js';
 import type { FieldError, FieldPath } from '../../../../machinery/field/errors.js';
-import { labelSelectorFromMetav1, validateLabelSelector } from '../../../../machinery/labels/selector.js';
-import type {
-  Metav1LabelSelector,
-  Metav1LabelSelectorRequirement,
-} from '../../../../machinery/labels/selector.js';
+import { toMetav1Selector } from '../../../../machinery/labels/metav1.js';
+import { validateLabelSelector } from '../../../../machinery/labels/selector.js';
 import { isNegativeErrorMsg } from '../../../../machinery/validation/objectmeta.js';
 import { isValidPercent } from '../../../../machinery/validation/names.js';
 import { isJsonObject, jsonEqual } from '../../../../util/json.js';
@@ -21,41 +18,6 @@ export const immutableMsg = 'field is immutable';
 /** Upstream ValidateNonnegativeField. */
 export function nonNegative(value: number | undefined, path: FieldPath): FieldError[] {
   return value !== undefined && value < 0 ? [fieldErrors.invalid(path, value, isNegativeErrorMsg)] : [];
-}
-
-/** A decoded `metav1.LabelSelector` object as the selector helpers take it. */
-export function toMetav1Selector(sel: JsonObject | undefined): Metav1LabelSelector | undefined {
-  if (sel === undefined) return undefined;
-  const out: Metav1LabelSelector = {};
-  const labels = strMap(sel, 'matchLabels');
-  if (labels !== undefined) out.matchLabels = labels;
-  const exprs = sel['matchExpressions'];
-  if (Array.isArray(exprs)) {
-    out.matchExpressions = exprs.filter(isJsonObject).map((e) => {
-      const r: Metav1LabelSelectorRequirement = {
-        key: typeof e['key'] === 'string' ? e['key'] : '',
-        operator: typeof e['operator'] === 'string' ? e['operator'] : '',
-      };
-      const values = e['values'];
-      if (Array.isArray(values)) r.values = values.filter((v): v is string => typeof v === 'string');
-      return r;
-    });
-  }
-  return out;
-}
-
-export type SelectorCheck =
-  | { readonly ok: true; matches(labels: Record<string, string> | undefined): boolean; empty: boolean }
-  | { readonly ok: false };
-
-/** Upstream metav1.LabelSelectorAsSelector: a selector, or failure for a malformed one. */
-export function asSelector(sel: JsonObject | undefined): SelectorCheck {
-  try {
-    const s = labelSelectorFromMetav1(toMetav1Selector(sel));
-    return { ok: true, matches: (l) => s.matches(l), empty: s.empty() };
-  } catch {
-    return { ok: false };
-  }
 }
 
 function selectorSize(sel: JsonObject): number {

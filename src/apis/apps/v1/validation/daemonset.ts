@@ -7,7 +7,6 @@ import type { StrategyContext } from '../../../../machinery/validation-context.j
 import type { JsonObject } from '../../../../util/json.js';
 import { num, obj, str } from '../../../core/v1/access.js';
 import {
-  asSelector,
   immutableSelector,
   intOrPercentValue,
   isEmptySelectorObject,
@@ -15,10 +14,10 @@ import {
   notMoreThan100Percent,
   templateLabels,
   templateLabelsMismatch,
-  toMetav1Selector,
   validatePositiveIntOrPercent,
   validateWorkloadPodSpec,
 } from './common.js';
+import { asSelector, toMetav1Selector } from '../../../../machinery/labels/metav1.js';
 import { goIntOrString, goLabelSelector, goStrategy, invalidGo, notSupportedGo } from './gorender.js';
 import { validateTemplate } from './podtemplate.js';
 import { semanticEqual } from './semantic.js';

@@ -5,9 +5,8 @@ import type { KubeObject } from '../../../../machinery/object.js';
 import type { StrategyContext } from '../../../../machinery/validation-context.js';
 import type { JsonObject } from '../../../../util/json.js';
 import { num, obj } from '../../../core/v1/access.js';
-import type { SelectorCheck } from './common.js';
+import type { SelectorCheck } from '../../../../machinery/labels/metav1.js';
 import {
-  asSelector,
   immutableSelector,
   nonNegative,
   templateLabels,
@@ -15,6 +14,7 @@ import {
   validateRequiredSelector,
   validateWorkloadPodSpec,
 } from './common.js';
+import { asSelector } from '../../../../machinery/labels/metav1.js';
 import { goLabelSelector, invalidGo } from './gorender.js';
 import { validateTemplate } from './podtemplate.js';
 

@@ -6,7 +6,6 @@ import { validateAnnotations, validateLabels } from '../../../../machinery/valid
 import type { JsonObject } from '../../../../util/json.js';
 import { num, obj, str, strMap } from '../../../core/v1/access.js';
 import {
-  asSelector,
   intOrPercentValue,
   nonNegative,
   notMoreThan100Percent,
@@ -16,6 +15,7 @@ import {
   validateRequiredSelector,
   validateWorkloadPodSpec,
 } from './common.js';
+import { asSelector } from '../../../../machinery/labels/metav1.js';
 import { semanticEqual } from './semantic.js';
 import { fakePointer, goIntOrString, goLabelSelector, invalidGo } from './gorender.js';
 

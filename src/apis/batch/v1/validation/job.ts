@@ -7,12 +7,8 @@ import type { StrategyContext } from '../../../../machinery/validation-context.j
 import { cloneJson } from '../../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../../util/json.js';
 import { bool, ensureObj, num, obj, str, strArr, strMap } from '../../../core/v1/access.js';
-import {
-  asSelector,
-  immutableMsg,
-  immutableSelector,
-  nonNegative,
-} from '../../../apps/v1/validation/common.js';
+import { immutableMsg, immutableSelector, nonNegative } from '../../../apps/v1/validation/common.js';
+import { asSelector } from '../../../../machinery/labels/metav1.js';
 import { goLabelSelector, goStringMap, invalidGo } from '../../../apps/v1/validation/gorender.js';
 import { semanticEqual } from '../../../apps/v1/validation/semantic.js';
 import { validateJobSpec } from './jobspec.js';

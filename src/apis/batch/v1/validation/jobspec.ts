@@ -5,13 +5,8 @@ import { validateLabelSelector } from '../../../../machinery/labels/selector.js'
 import type { StrategyContext } from '../../../../machinery/validation-context.js';
 import type { JsonObject } from '../../../../util/json.js';
 import { num, obj, str } from '../../../core/v1/access.js';
-import {
-  asSelector,
-  nonNegative,
-  templateLabels,
-  templateLabelsMismatch,
-  toMetav1Selector,
-} from '../../../apps/v1/validation/common.js';
+import { nonNegative, templateLabels, templateLabelsMismatch } from '../../../apps/v1/validation/common.js';
+import { asSelector, toMetav1Selector } from '../../../../machinery/labels/metav1.js';
 import { validateTemplate } from '../../../apps/v1/validation/podtemplate.js';
 import { validatePodFailurePolicy } from './podfailurepolicy.js';
 

@@ -17,7 +17,7 @@ import type { Quantity } from '../../../../machinery/quantity/quantity.js';
 import { isDNS1123Subdomain, nameIsDNSSubdomain } from '../../../../machinery/validation/names.js';
 import { isJsonObject } from '../../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../../util/json.js';
-import { toMetav1Selector } from '../../../apps/v1/validation/common.js';
+import { toMetav1Selector } from '../../../../machinery/labels/metav1.js';
 import { fakePointer } from '../../../apps/v1/validation/gorender.js';
 import { semanticEqual } from '../../../apps/v1/validation/semantic.js';
 import { obj, str, strArr, strMap } from '../access.js';

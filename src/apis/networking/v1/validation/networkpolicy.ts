@@ -7,7 +7,7 @@ import type { KubeObject } from '../../../../machinery/object.js';
 import { invalidRendered } from '../../../../machinery/validation/gosyntax.js';
 import { isValidPortName, isValidPortNum } from '../../../../machinery/validation/names.js';
 import type { JsonObject } from '../../../../util/json.js';
-import { toMetav1Selector } from '../../../apps/v1/validation/common.js';
+import { toMetav1Selector } from '../../../../machinery/labels/metav1.js';
 import { indexedObjs, intOrStr, num, obj, str, strArr } from '../../../core/v1/access.js';
 import { invalidEach } from '../../../core/v1/validation/common.js';
 import { cidrContains, parseCIDRSloppy } from './cidr.js';

@@ -10,7 +10,7 @@ import type { KubeObject } from '../../../../machinery/object.js';
 import { goStringSlice, invalidRendered } from '../../../../machinery/validation/gosyntax.js';
 import { isJsonObject } from '../../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../../util/json.js';
-import { asSelector, toMetav1Selector } from '../../../apps/v1/validation/common.js';
+import { asSelector, toMetav1Selector } from '../../../../machinery/labels/metav1.js';
 import { obj, strArr } from '../../../core/v1/access.js';
 
 function listLength(o: JsonObject, key: string): number {

@@ -17,7 +17,7 @@ import { isDNS1123Subdomain } from '../../../../machinery/validation/names.js';
 import { fieldImmutableErrorMsg } from '../../../../machinery/validation/objectmeta.js';
 import type { JsonObject } from '../../../../util/json.js';
 import { isJsonObject, jsonEqual } from '../../../../util/json.js';
-import { toMetav1Selector } from '../../../apps/v1/validation/common.js';
+import { toMetav1Selector } from '../../../../machinery/labels/metav1.js';
 import { obj, str } from '../../../core/v1/access.js';
 import { invalidEach } from '../../../core/v1/validation/common.js';
 import { goSlice, goStringMap, warningsForNodeSelector } from './common.js';
