@@ -36,3 +36,22 @@ export interface ListMeta extends JsonObject {
   continue?: string;
   remainingItemCount?: number;
 }
+
+/** ObjectMeta's JSON field names in Go's declaration order (the order json.Marshal prints them in). */
+export const objectMetaFieldOrder = [
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+] as const;

@@ -10,6 +10,7 @@
 import { cloneJson, isJsonObject } from '../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../util/json.js';
 import type { KubeObject, ObjectMeta } from '../../../machinery/object.js';
+import { objectMetaFieldOrder } from '../../../machinery/object.js';
 import {
   behaviorSpecsAnnotation,
   conditionsAnnotation,
@@ -65,32 +66,13 @@ function cpuUtilizationMetric(percent: JsonValue): JsonObject {
   };
 }
 
-/** ObjectMeta's fields in Go's declaration order (the order json.Marshal prints them in). */
-const objectMetaOrder = [
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-];
-
 /** A copy of `meta` with `annotations` replaced (removed when empty, as omitempty does). */
 function withAnnotations(meta: ObjectMeta, annotations: Record<string, string> | undefined): ObjectMeta {
   const src: JsonObject = { ...meta };
   if (annotations !== undefined && Object.keys(annotations).length > 0) src['annotations'] = annotations;
   else delete src['annotations'];
   const out: JsonObject = {};
-  for (const k of objectMetaOrder) if (src[k] !== undefined) out[k] = cloneJson(src[k]);
+  for (const k of objectMetaFieldOrder) if (src[k] !== undefined) out[k] = cloneJson(src[k]);
   for (const k of Object.keys(src)) if (!(k in out)) out[k] = cloneJson(src[k]!);
   return out;
 }

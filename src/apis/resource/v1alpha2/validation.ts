@@ -5,6 +5,7 @@
  */
 import { FieldPath, fieldErrors } from '../../../machinery/field/errors.js';
 import type { FieldError } from '../../../machinery/field/errors.js';
+import { objectMetaFieldOrder } from '../../../machinery/object.js';
 import type { KubeObject } from '../../../machinery/object.js';
 import { invalidRendered } from '../../../machinery/validation/gosyntax.js';
 import { isDNS1123Label, nameIsDNSSubdomain } from '../../../machinery/validation/names.js';
@@ -260,25 +261,6 @@ export function validatePodSchedulingContextStatusUpdate(ctx: KubeObject): Field
   return errs;
 }
 
-/** ObjectMeta fields in Go declaration order with their JSON names; only labels and annotations are allowed. */
-const templateMetaFields = [
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-] as const;
-
 /** Go's reflect IsZero on the decoded field: absent, null, "", 0, false (a [] or {} is set). */
 function isZero(v: JsonValue | undefined): boolean {
   return v === undefined || v === null || v === '' || v === 0 || v === false;
@@ -288,7 +270,7 @@ function isZero(v: JsonValue | undefined): boolean {
 function validateTemplateObjectMeta(meta: JsonObject | undefined, path: FieldPath): FieldError[] {
   const errs = validateAnnotations(strMap(meta, 'annotations'), path.child('annotations'));
   errs.push(...validateLabels(strMap(meta, 'labels'), path.child('labels')));
-  for (const f of templateMetaFields) {
+  for (const f of objectMetaFieldOrder) {
     if (f === 'labels' || f === 'annotations') continue;
     if (!isZero(meta?.[f])) errs.push(fieldErrors.forbidden(path.child(f), 'cannot be set for a template'));
   }
