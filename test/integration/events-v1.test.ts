@@ -5,8 +5,8 @@
  * events.k8s.io/v1 validation only for requests made at events.k8s.io/v1.
  */
 import assert from 'node:assert/strict';
-import { connect } from 'node:http2';
 import { after, before, test } from 'node:test';
+import { adminSession, collectWatch, until } from '../support/h2-watch.js';
 import { startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 
@@ -229,27 +229,9 @@ test('updates: immutable at events.k8s.io/v1, free at core/v1', async () => {
 
 test('a watch at each version sees the same changes in its own version', async () => {
   const list = (await server.request('GET', core)).json<{ metadata: { resourceVersion: string } }>();
-  const session = connect(server.url, {
-    ca: server.pki.caCert,
-    cert: server.pki.adminCert,
-    key: server.pki.adminKey,
-  });
-  const open = (path: string): { lines: Json[] } => {
-    const lines: Json[] = [];
-    const stream = session.request({
-      ':path': `${path}?watch=1&resourceVersion=${list.metadata.resourceVersion}`,
-    });
-    let buf = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (c: string) => {
-      buf += c;
-      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-        lines.push(JSON.parse(buf.slice(0, nl)) as Json);
-        buf = buf.slice(nl + 1);
-      }
-    });
-    return { lines };
-  };
+  const session = adminSession(server);
+  const open = (path: string) =>
+    collectWatch<Json>(session, `${path}?watch=1&resourceVersion=${list.metadata.resourceVersion}`);
   try {
     const wCore = open(core);
     const wV1 = open(v1);
@@ -257,9 +239,7 @@ test('a watch at each version sees the same changes in its own version', async (
     assert.equal((await server.request('POST', v1, { body: newEvent('watch.1') })).status, 201);
     assert.equal((await server.request('POST', core, { body: legacyEvent('watch.2') })).status, 201);
     assert.equal((await server.request('DELETE', `${core}/watch.1`)).status, 200);
-    const end = Date.now() + 5000;
-    while ((wCore.lines.length < 3 || wV1.lines.length < 3) && Date.now() < end)
-      await new Promise((r) => setTimeout(r, 20));
+    await until(() => wCore.lines.length >= 3 && wV1.lines.length >= 3, 5000);
     const summary = (w: { lines: Json[] }): string[] =>
       w.lines.map((l) => `${String(l['type'])} ${String(at(l, 'object', 'metadata', 'name'))}`);
     assert.deepEqual(summary(wCore), ['ADDED watch.1', 'ADDED watch.2', 'DELETED watch.1']);

@@ -5,8 +5,8 @@
  * versions see the same changes in their own version, and discovery shows one storage hash.
  */
 import assert from 'node:assert/strict';
-import { connect } from 'node:http2';
 import { after, before, test } from 'node:test';
+import { adminSession, collectWatch, until } from '../support/h2-watch.js';
 import { startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 
@@ -75,27 +75,9 @@ test('v2-only fields survive an update through v1', async () => {
 
 test('a watch at each version sees the same changes in its own version', async () => {
   const list = (await server.request('GET', v2)).json<{ metadata: { resourceVersion: string } }>();
-  const session = connect(server.url, {
-    ca: server.pki.caCert,
-    cert: server.pki.adminCert,
-    key: server.pki.adminKey,
-  });
-  const open = (path: string): { lines: Json[] } => {
-    const lines: Json[] = [];
-    const stream = session.request({
-      ':path': `${path}?watch=1&resourceVersion=${list.metadata.resourceVersion}`,
-    });
-    let buf = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (c: string) => {
-      buf += c;
-      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-        lines.push(JSON.parse(buf.slice(0, nl)) as Json);
-        buf = buf.slice(nl + 1);
-      }
-    });
-    return { lines };
-  };
+  const session = adminSession(server);
+  const open = (path: string) =>
+    collectWatch<Json>(session, `${path}?watch=1&resourceVersion=${list.metadata.resourceVersion}`);
   try {
     const w1 = open(v1);
     const w2 = open(v2);
@@ -105,9 +87,7 @@ test('a watch at each version sees the same changes in its own version', async (
       body: { spec: { maxReplicas: 9 } },
     });
     await server.request('DELETE', `${v1}/one`);
-    const end = Date.now() + 5000;
-    while ((w1.lines.length < 2 || w2.lines.length < 2) && Date.now() < end)
-      await new Promise((r) => setTimeout(r, 20));
+    await until(() => w1.lines.length >= 2 && w2.lines.length >= 2, 5000);
     assert.deepEqual(
       w1.lines.map((l) => l['type']),
       ['MODIFIED', 'DELETED'],

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { connect, constants } from 'node:http2';
 import type { ClientHttp2Session } from 'node:http2';
 import { after, before, test } from 'node:test';
+import { adminSession, collectWatch, until } from '../support/h2-watch.js';
 import { startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 
@@ -15,11 +16,7 @@ let session: ClientHttp2Session;
 
 before(async () => {
   server = await startTestServer({ controllers: false, watchBookmarkIntervalMs: 150 });
-  session = connect(server.url, {
-    ca: server.pki.caCert,
-    cert: server.pki.adminCert,
-    key: server.pki.adminKey,
-  });
+  session = adminSession(server);
 });
 after(async () => {
   session.close();
@@ -33,40 +30,13 @@ interface Line {
   };
 }
 
-/** Opens a watch over the shared HTTP/2 session; `lines` fills as events arrive. */
-function watch(path: string): {
-  lines: Line[];
-  ready: Promise<void>;
-  close: () => void;
-  ended: Promise<void>;
-} {
-  const lines: Line[] = [];
-  const stream = session.request({ ':path': path, accept: 'application/json' });
-  let buf = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    buf += chunk;
-    let nl: number;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      lines.push(JSON.parse(buf.slice(0, nl)) as Line);
-      buf = buf.slice(nl + 1);
-    }
+/** A watch over the shared session; `ready` rejects unless the server answers 200. */
+function watch(path: string): { lines: Line[]; ready: Promise<void>; close: () => void } {
+  const w = collectWatch<Line>(session, path);
+  const ready = w.status.then((code) => {
+    if (code !== 200) throw new Error(`status ${code}`);
   });
-  const ready = new Promise<void>((resolve, reject) => {
-    stream.on('response', (h) =>
-      h[':status'] === 200 ? resolve() : reject(new Error(`status ${String(h[':status'])}`)),
-    );
-  });
-  const ended = new Promise<void>((resolve) => stream.on('close', () => resolve()));
-  return { lines, ready, close: () => stream.close(), ended };
-}
-
-async function until(cond: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return { lines: w.lines, ready, close: () => w.stream.close() };
 }
 
 const cm = (name: string): unknown => ({
