@@ -52,7 +52,7 @@ import {
   evictionEndpoint,
   reviewEndpoints,
   tokenEndpoint,
-} from './reviews.js';
+} from './computed-endpoints.js';
 import { parseRuntimeConfig } from './runtime-config.js';
 import type { RuntimeConfig } from './runtime-config.js';
 import { versionInfo } from './version.js';

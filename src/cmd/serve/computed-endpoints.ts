@@ -1,4 +1,4 @@
-/** The create-only computed endpoints: reviews (answered by the authorizer) and pod bindings. */
+/** The computed endpoints cmd/ wires: reviews (answered by the authorizer), pod binding and eviction. */
 import { selfSubjectReviewInfo, tokenReviewInfo } from '../../apis/authentication/resources.js';
 import {
   localSubjectAccessReviewInfo,
