@@ -1,4 +1,4 @@
-/** The computed endpoints cmd/ wires: reviews (answered by the authorizer), pod binding and eviction. */
+/** The computed endpoints cmd/ wires: reviews, pod binding and eviction, the kubelet-facing connect subresources, serviceaccounts/token. */
 import { selfSubjectReviewInfo, tokenReviewInfo } from '../../apis/authentication/resources.js';
 import {
   localSubjectAccessReviewInfo,
