@@ -233,7 +233,7 @@ function convert(s, s3, where) {
   const sem = semantics(s);
   switch (s.type) {
     case 'string':
-      return `str(${opts({ format: s.format, enum: s.enum, default: dflt, mapType: sem.mapType })})`;
+      return `str(${opts({ format: s.format, enum: s.enum, default: dflt, mapType: sem.mapType, listType: sem.listType })})`;
     case 'integer': {
       const fn = s.format === 'int32' ? 'int32' : s.format === 'int64' ? 'int64' : 'int';
       return `${fn}(${opts({ default: dflt })})`;

@@ -47,7 +47,7 @@ export function definitions(): readonly Definition[] {
       'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec',
       obj(
         {
-          caBundle: str({ format: 'byte' }),
+          caBundle: str({ format: 'byte', listType: 'atomic' }),
           group: str(),
           groupPriorityMinimum: int32({ default: 0 }),
           insecureSkipTLSVerify: bool(),

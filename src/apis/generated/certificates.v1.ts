@@ -54,7 +54,7 @@ export function definitions(): readonly Definition[] {
           expirationSeconds: int32(),
           extra: map(arr(str({ default: '' }))),
           groups: arr(str({ default: '' }), { listType: 'atomic' }),
-          request: str({ format: 'byte' }),
+          request: str({ format: 'byte', listType: 'atomic' }),
           signerName: str({ default: '' }),
           uid: str(),
           usages: arr(str({ default: '' }), { listType: 'atomic' }),
@@ -66,7 +66,7 @@ export function definitions(): readonly Definition[] {
     def(
       'io.k8s.api.certificates.v1.CertificateSigningRequestStatus',
       obj({
-        certificate: str({ format: 'byte' }),
+        certificate: str({ format: 'byte', listType: 'atomic' }),
         conditions: arr(
           ref('io.k8s.api.certificates.v1.CertificateSigningRequestCondition', { default: {} }),
           { listType: 'map', listMapKeys: ['type'] },

@@ -35,6 +35,8 @@ export interface StringSchema extends Common {
   readonly format?: string;
   readonly enum?: readonly string[];
   readonly default?: string;
+  /** `x-kubernetes-list-type: atomic` on a base64 byte string (a Go `[]byte` marked atomic). */
+  readonly listType?: 'atomic';
 }
 
 export interface IntegerSchema extends Common {
