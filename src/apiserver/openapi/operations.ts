@@ -13,8 +13,12 @@ export interface Param {
   readonly required?: boolean;
 }
 
+/** A response body: a definition name, or a plain string (logs and connect subresources). */
+export type ResponseBody = string | { readonly type: 'string' };
+export const stringBody: ResponseBody = { type: 'string' };
+
 export interface Operation {
-  readonly method: 'get' | 'put' | 'post' | 'patch' | 'delete';
+  readonly method: 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch';
   readonly operationId: string;
   readonly action: string;
   readonly gvk?: GroupVersionKind;
@@ -24,8 +28,8 @@ export interface Operation {
   readonly consumes: readonly string[];
   readonly produces: readonly string[];
   readonly params: readonly Param[];
-  /** Response code -> definition name. */
-  readonly responses: Readonly<Record<string, string>>;
+  /** Response code -> definition name (or a plain string body). */
+  readonly responses: Readonly<Record<string, ResponseBody>>;
 }
 
 export interface PathItem {
@@ -54,6 +58,8 @@ export const streams = [
   'application/vnd.kubernetes.protobuf;stream=watch',
 ];
 export const anyType = ['*/*'];
+/** What `pods/log` produces. */
+export const logTypes = ['text/plain', ...json];
 export const patchTypes = [
   'application/json-patch+json',
   'application/merge-patch+json',
@@ -74,6 +80,10 @@ export const deleteReturnsObject = new Set([
   'storage.k8s.io/csinodes',
   'storage.k8s.io/storageclasses',
   'storage.k8s.io/volumeattachments',
+  'resource.k8s.io/podschedulingcontexts',
+  'resource.k8s.io/resourceclaims',
+  'resource.k8s.io/resourceclaimtemplates',
+  'resource.k8s.io/resourceclasses',
 ]);
 
 export const q = (name: string, type: ParamType): Param => ({ name, in: 'query', type });
@@ -117,8 +127,35 @@ export function tagOf(group: string, version: string): string {
   return `${groupIdentifier(group)}_${version}`;
 }
 
+/** Parameters by name, then `path` before `query` (a proxy path's `path` is both). */
 export function byName(a: Param, b: Param): number {
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  return a.in < b.in ? -1 : a.in > b.in ? 1 : 0;
+}
+
+const paramKey = (p: Param): string => `${p.in}:${p.name}`;
+
+/**
+ * Where each parameter is published, as kube-openapi does it: a parameter every operation of a
+ * path takes moves up to the path, which lists its parameters sorted by name; what remains stays
+ * on the operation, also sorted.
+ */
+export function placeParams(item: PathItem): {
+  readonly pathParams: readonly Param[];
+  readonly opParams: ReadonlyMap<Operation, readonly Param[]>;
+} {
+  const [first, ...rest] = item.operations;
+  const common = new Set((first?.params ?? []).map(paramKey));
+  for (const op of rest) {
+    const keys = new Set(op.params.map(paramKey));
+    for (const k of common) if (!keys.has(k)) common.delete(k);
+  }
+  const hoisted = (first?.params ?? []).filter((p) => common.has(paramKey(p)));
+  const pathParams = [...item.params, ...hoisted].sort(byName);
+  const opParams = new Map<Operation, readonly Param[]>();
+  for (const op of item.operations)
+    opParams.set(op, op.params.filter((p) => !common.has(paramKey(p))).sort(byName));
+  return { pathParams, opParams };
 }
 
 /** URL prefix of a group-version: `/api/v1` or `/apis/apps/v1`. */

@@ -14,6 +14,7 @@ import {
   groupVersionPath,
   json,
   listParams,
+  logTypes,
   patchDef,
   patchTypes,
   pathParam,
@@ -22,11 +23,74 @@ import {
   scaleDef,
   statusDef,
   streams,
+  stringBody,
   tagOf,
   upperFirst,
   watchEventDef,
 } from './operations.js';
 import type { Operation, Param, PathItem } from './operations.js';
+
+/** Query parameters of the connect subresources, by their options kind (upstream's *Options). */
+const connectParams: Readonly<Record<string, readonly Param[]>> = {
+  PodAttachOptions: [
+    q('container', 'string'),
+    q('stderr', 'boolean'),
+    q('stdin', 'boolean'),
+    q('stdout', 'boolean'),
+    q('tty', 'boolean'),
+  ],
+  PodExecOptions: [
+    q('command', 'string'),
+    q('container', 'string'),
+    q('stderr', 'boolean'),
+    q('stdin', 'boolean'),
+    q('stdout', 'boolean'),
+    q('tty', 'boolean'),
+  ],
+  PodPortForwardOptions: [q('ports', 'integer')],
+  PodProxyOptions: [q('path', 'string')],
+  ServiceProxyOptions: [q('path', 'string')],
+  NodeProxyOptions: [q('path', 'string')],
+};
+
+/** The query parameters of `pods/{name}/log` (PodLogOptions) besides `pretty`. */
+const logParams: readonly Param[] = [
+  q('container', 'string'),
+  q('follow', 'boolean'),
+  q('insecureSkipTLSVerifyBackend', 'boolean'),
+  q('limitBytes', 'integer'),
+  q('previous', 'boolean'),
+  q('sinceSeconds', 'integer'),
+  q('tailLines', 'integer'),
+  q('timestamps', 'boolean'),
+];
+
+/** HTTP methods of a connect subresource: proxies take every method, the others GET and POST. */
+const proxyMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const;
+const streamMethods = ['get', 'post'] as const;
+
+/** `io.k8s.api.<package>.<version>.<kind>` of a kind in another group (policy/v1 Eviction). */
+function definitionOf(group: string, version: string, kind: string): string {
+  const pkg = group === '' ? 'core' : group.split('.')[0]!;
+  return `io.k8s.api.${pkg}.${version}.${kind}`;
+}
+
+function subresourceCreate(gvk: GroupVersionKind, target: string, operationId: string): Operation[] {
+  return [
+    {
+      method: 'post',
+      operationId,
+      action: 'post',
+      gvk,
+      body: target,
+      bodyRequired: true,
+      consumes: anyType,
+      produces: json,
+      params: [dryRun, fieldManager, fieldValidation],
+      responses: { '200': target, '201': target, '202': target },
+    },
+  ];
+}
 
 /** Every path upstream publishes for one resource, given its verbs and subresources. */
 export function resourcePaths(info: ResourceInfo): PathItem[] {
@@ -183,6 +247,76 @@ export function resourcePaths(info: ResourceInfo): PathItem[] {
         params: itemParams,
         operations: ops,
       });
+  }
+
+  for (const sub of info.extraSubresources ?? []) {
+    const subPath = `${base}${nsPath}/${info.resource}/{name}/${sub.name}`;
+    const suffix = upperFirst(sub.name);
+    const subVerbs = new Set(sub.verbs);
+    const options = sub.kind !== undefined ? connectParams[sub.kind] : undefined;
+    if (options !== undefined) {
+      // Connect subresources (attach, exec, portforward, proxy): any body, a string back.
+      const subGvk: GroupVersionKind = { group: info.group, version: info.version, kind: sub.kind! };
+      const isProxy = sub.name === 'proxy';
+      const connect = (withPath: string): Operation[] =>
+        (isProxy ? proxyMethods : streamMethods).map((method) =>
+          op({
+            method,
+            operationId: `connect${gv}${upperFirst(method)}${ns}${kind}${suffix}${withPath}`,
+            action: 'connect',
+            gvk: subGvk,
+            consumes: anyType,
+            produces: anyType,
+            params: [],
+            responses: { '200': stringBody },
+          }),
+        );
+      out.push({ path: subPath, tag, params: [nameParam, ...nsParams, ...options], operations: connect('') });
+      if (isProxy)
+        out.push({
+          path: `${subPath}/{path}`,
+          tag,
+          params: [nameParam, ...nsParams, pathParam('path'), ...options],
+          operations: connect('WithPath'),
+        });
+    } else if (sub.name === 'log') {
+      out.push({
+        path: subPath,
+        tag,
+        params: [...itemParams, ...logParams],
+        operations: [
+          op({
+            method: 'get',
+            operationId: `read${gv}${ns}${kind}${suffix}`,
+            action: 'get',
+            consumes: anyType,
+            produces: logTypes,
+            params: [],
+            responses: { '200': stringBody },
+          }),
+        ],
+      });
+    } else if (sub.computed === true && sub.kind !== undefined) {
+      // A computed create taking a kind of its own (pods/binding, pods/eviction, serviceaccounts/token).
+      const subGvk: GroupVersionKind = {
+        group: sub.group ?? info.group,
+        version: sub.version ?? info.version,
+        kind: sub.kind,
+      };
+      const target = definitionOf(subGvk.group, subGvk.version, subGvk.kind);
+      out.push({
+        path: subPath,
+        tag,
+        params: itemParams,
+        operations: subresourceCreate(subGvk, target, `create${gv}${ns}${kind}${suffix}`),
+      });
+    } else {
+      // The kind itself under another name (namespaces/finalize, pods/ephemeralcontainers, approval).
+      const ops = itemOps(suffix, obj, gvk).filter((o) =>
+        subVerbs.has(o.method === 'put' ? 'update' : o.method),
+      );
+      if (ops.length > 0) out.push({ path: subPath, tag, params: itemParams, operations: ops });
+    }
   }
 
   if (info.namespaced && verbs.has('list'))

@@ -4,18 +4,8 @@ import type { SchemaRegistry } from '../../apis/schema/types.js';
 import type { JsonObject } from '../../util/json.js';
 import { groupDiscoveryPath, groupVersionDiscoveryPath, rootPaths } from './discovery-paths.js';
 import { resourcePaths } from './resource-paths.js';
-import {
-  apiGroupDef,
-  apiGroupListDef,
-  apiResourceListDef,
-  apiVersionsDef,
-  deleteOptionsDef,
-  patchDef,
-  statusDef,
-  versionInfoDef,
-  watchEventDef,
-} from './operations.js';
-import type { Operation, Param, PathItem } from './operations.js';
+import { placeParams } from './operations.js';
+import type { Operation, Param, PathItem, ResponseBody } from './operations.js';
 import { refPrefix, renderDefinitions } from './schema-json.js';
 
 export interface OpenApiOptions {
@@ -24,19 +14,14 @@ export interface OpenApiOptions {
   readonly version: { readonly gitVersion: string };
 }
 
-/** Definitions every document carries regardless of the served kinds. */
-export const alwaysIncluded: readonly string[] = [
-  deleteOptionsDef,
-  statusDef,
-  watchEventDef,
-  patchDef,
-  apiResourceListDef,
-];
-
 const responseText: Readonly<Record<string, string>> = { '200': 'OK', '201': 'Created', '202': 'Accepted' };
 
 function ref(name: string): JsonObject {
   return { $ref: refPrefix(2) + name };
+}
+
+function bodySchema(body: ResponseBody): JsonObject {
+  return typeof body === 'string' ? ref(body) : { type: body.type };
 }
 
 function param(p: Param): JsonObject {
@@ -45,17 +30,17 @@ function param(p: Param): JsonObject {
   return out;
 }
 
-function operation(op: Operation, tag: string): JsonObject {
+function operation(op: Operation, opParams: readonly Param[], tag: string): JsonObject {
   const params: JsonObject[] = [];
   if (op.body !== undefined) {
     const body: JsonObject = { name: 'body', in: 'body', schema: ref(op.body) };
     if (op.bodyRequired === true) body.required = true;
     params.push(body);
   }
-  params.push(...op.params.map(param));
+  params.push(...opParams.map(param));
   const responses: JsonObject = {};
   for (const [code, def] of Object.entries(op.responses)) {
-    responses[code] = { description: responseText[code] ?? 'OK', schema: ref(def) };
+    responses[code] = { description: responseText[code] ?? 'OK', schema: bodySchema(def) };
   }
   responses['401'] = { description: 'Unauthorized' };
   const out: JsonObject = {
@@ -80,22 +65,24 @@ function operation(op: Operation, tag: string): JsonObject {
 export function renderPathsV2(items: readonly PathItem[]): JsonObject {
   const paths: JsonObject = {};
   for (const item of [...items].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const { pathParams, opParams } = placeParams(item);
     const entry: JsonObject = {};
-    for (const op of item.operations) entry[op.method] = operation(op, item.tag);
-    if (item.params.length > 0) entry.parameters = item.params.map(param);
+    for (const op of item.operations) entry[op.method] = operation(op, opParams.get(op) ?? [], item.tag);
+    if (pathParams.length > 0) entry.parameters = pathParams.map(param);
     paths[item.path] = entry;
   }
   return paths;
 }
 
-/** Root definitions (kind, list, scale) of the given resources. */
-export function resourceRoots(resources: readonly ResourceInfo[]): string[] {
-  const roots: string[] = [];
-  for (const r of resources) {
-    roots.push(r.definition, `${r.definition}List`);
-    if (r.scale !== undefined) roots.push('io.k8s.api.autoscaling.v1.Scale');
-  }
-  return roots;
+/** Definitions the operations of `items` take or answer with (a document's roots). */
+export function operationDefs(items: readonly PathItem[]): string[] {
+  const out: string[] = [];
+  for (const item of items)
+    for (const op of item.operations) {
+      if (op.body !== undefined) out.push(op.body);
+      for (const r of Object.values(op.responses)) if (typeof r === 'string') out.push(r);
+    }
+  return out;
 }
 
 /** Every path of the served resources plus discovery, grouped by group-version order. */
@@ -119,19 +106,13 @@ export function allPathItems(resources: readonly ResourceInfo[]): PathItem[] {
 }
 
 export function buildOpenApiV2(options: OpenApiOptions): JsonObject {
-  const roots = [
-    ...resourceRoots(options.resources),
-    ...alwaysIncluded,
-    apiGroupDef,
-    apiGroupListDef,
-    apiVersionsDef,
-    versionInfoDef,
-  ];
+  // As upstream, the definitions are those the published operations reach.
+  const items = allPathItems(options.resources);
   return {
     swagger: '2.0',
     info: { title: 'Kubernetes', version: options.version.gitVersion },
-    paths: renderPathsV2(allPathItems(options.resources)),
-    definitions: renderDefinitions(options.registry, roots, 2),
+    paths: renderPathsV2(items),
+    definitions: renderDefinitions(options.registry, operationDefs(items), 2),
     securityDefinitions: {
       BearerToken: {
         description: 'Bearer Token authentication',

@@ -3,10 +3,10 @@ import { groupDiscoveryPath, groupVersionDiscoveryPath, rootPaths } from './disc
 import { resourcePaths } from './resource-paths.js';
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../../util/json.js';
-import { apiGroupDef, apiGroupListDef, apiVersionsDef, versionInfoDef } from './operations.js';
-import type { Operation, Param, PathItem } from './operations.js';
+import { placeParams } from './operations.js';
+import type { Operation, Param, PathItem, ResponseBody } from './operations.js';
 import { refPrefix, renderDefinitions } from './schema-json.js';
-import { alwaysIncluded, resourceRoots } from './v2.js';
+import { operationDefs } from './v2.js';
 import type { OpenApiOptions } from './v2.js';
 
 /** One v3 document and the index key it is served under (`api/v1`, `apis/apps/v1`, `version`). */
@@ -28,15 +28,16 @@ function param(p: Param): JsonObject {
   return out;
 }
 
-function content(types: readonly string[], def: string): JsonObject {
+function content(types: readonly string[], body: ResponseBody): JsonObject {
   const out: JsonObject = {};
-  for (const t of [...types].sort()) out[t] = { schema: ref(def) };
+  for (const t of [...types].sort())
+    out[t] = { schema: typeof body === 'string' ? ref(body) : { type: body.type } };
   return out;
 }
 
-function operation(op: Operation, tag: string): JsonObject {
+function operation(op: Operation, opParams: readonly Param[], tag: string): JsonObject {
   const out: JsonObject = { tags: [tag], operationId: op.operationId };
-  if (op.params.length > 0) out.parameters = op.params.map(param);
+  if (opParams.length > 0) out.parameters = opParams.map(param);
   if (op.body !== undefined) {
     out.requestBody = { content: content(op.consumes, op.body) };
   }
@@ -59,26 +60,34 @@ function operation(op: Operation, tag: string): JsonObject {
 function renderPaths(items: readonly PathItem[]): JsonObject {
   const paths: JsonObject = {};
   for (const item of [...items].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const { pathParams, opParams } = placeParams(item);
     const entry: JsonObject = {};
-    for (const op of item.operations) entry[op.method] = operation(op, item.tag);
-    if (item.params.length > 0) entry.parameters = item.params.map(param);
+    for (const op of item.operations) entry[op.method] = operation(op, opParams.get(op) ?? [], item.tag);
+    if (pathParams.length > 0) entry.parameters = pathParams.map(param);
     paths[item.path] = entry;
   }
   return paths;
 }
 
-function responseDefs(items: readonly PathItem[]): string[] {
-  const out: string[] = [];
-  for (const item of items) for (const op of item.operations) out.push(...Object.values(op.responses));
-  return out;
-}
+const securitySchemes: JsonObject = {
+  BearerToken: {
+    type: 'apiKey',
+    description: 'Bearer Token authentication',
+    name: 'authorization',
+    in: 'header',
+  },
+};
 
-function document(options: OpenApiOptions, items: readonly PathItem[], roots: readonly string[]): JsonObject {
+/** A document's schemas are those its operations take or answer with, and what they reach. */
+function document(options: OpenApiOptions, items: readonly PathItem[]): JsonObject {
   return {
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: options.version.gitVersion },
     paths: renderPaths(items),
-    components: { schemas: renderDefinitions(options.registry, [...roots, ...responseDefs(items)], 3) },
+    components: {
+      schemas: renderDefinitions(options.registry, operationDefs(items), 3),
+      securitySchemes,
+    },
   };
 }
 
@@ -86,9 +95,9 @@ function document(options: OpenApiOptions, items: readonly PathItem[], roots: re
 export function buildOpenApiV3(options: OpenApiOptions): OpenApiV3Document[] {
   const docs: OpenApiV3Document[] = [];
   const [api, apis, version] = rootPaths();
-  docs.push({ path: 'api', document: document(options, [api!], [apiVersionsDef]) });
-  docs.push({ path: 'apis', document: document(options, [apis!], [apiGroupListDef]) });
-  docs.push({ path: 'version', document: document(options, [version!], [versionInfoDef]) });
+  docs.push({ path: 'api', document: document(options, [api!]) });
+  docs.push({ path: 'apis', document: document(options, [apis!]) });
+  docs.push({ path: 'version', document: document(options, [version!]) });
   const byGv = new Map<string, OpenApiOptions['resources'][number][]>();
   for (const r of options.resources) {
     const key = r.group === '' ? `api/${r.version}` : `apis/${r.group}/${r.version}`;
@@ -103,14 +112,14 @@ export function buildOpenApiV3(options: OpenApiOptions): OpenApiV3Document[] {
       groups.add(first.group);
       docs.push({
         path: `apis/${first.group}`,
-        document: document(options, [groupDiscoveryPath(first.group)], [apiGroupDef]),
+        document: document(options, [groupDiscoveryPath(first.group)]),
       });
     }
     const items = [
       groupVersionDiscoveryPath(first.group, first.version),
       ...resources.flatMap(resourcePaths),
     ];
-    docs.push({ path, document: document(options, items, [...resourceRoots(resources), ...alwaysIncluded]) });
+    docs.push({ path, document: document(options, items) });
   }
   return docs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
