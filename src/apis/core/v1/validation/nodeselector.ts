@@ -89,14 +89,18 @@ export function validateNodeSelector(sel: JsonObject, path: FieldPath): FieldErr
     return [fieldErrors.required(termsPath, 'must have at least one node selector term')];
   }
   const errs: FieldError[] = [];
-  for (const [i, term] of terms) {
-    const p = termsPath.index(i);
-    for (const [j, req] of indexedObjs(term, 'matchExpressions')) {
-      errs.push(...validateRequirement(req, p.child('matchExpressions').index(j)));
-    }
-    for (const [j, req] of indexedObjs(term, 'matchFields')) {
-      errs.push(...validateFieldRequirement(req, p.child('matchFields').index(j)));
-    }
+  for (const [i, term] of terms) errs.push(...validateNodeSelectorTerm(term, termsPath.index(i)));
+  return errs;
+}
+
+/** Upstream ValidateNodeSelectorTerm: its match expressions and match fields. */
+export function validateNodeSelectorTerm(term: JsonObject, p: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const [j, req] of indexedObjs(term, 'matchExpressions')) {
+    errs.push(...validateRequirement(req, p.child('matchExpressions').index(j)));
+  }
+  for (const [j, req] of indexedObjs(term, 'matchFields')) {
+    errs.push(...validateFieldRequirement(req, p.child('matchFields').index(j)));
   }
   return errs;
 }

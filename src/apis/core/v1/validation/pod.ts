@@ -59,7 +59,8 @@ function validateContainersOnlyForPod(spec: JsonObject, path: FieldPath): FieldE
 export function validatePodSpecOfPod(pod: JsonObject, ctx: StrategyContext): FieldError[] {
   const spec = obj(pod, 'spec') ?? {};
   const path = FieldPath.root('spec');
-  return [...validatePodSpec(spec, path, ctx), ...validateContainersOnlyForPod(spec, path)];
+  const name = str(obj(pod, 'metadata'), 'name');
+  return [...validatePodSpec(spec, path, ctx, name), ...validateContainersOnlyForPod(spec, path)];
 }
 
 /** Upstream ValidatePodCreate (ObjectMeta is validated by the generic store). */

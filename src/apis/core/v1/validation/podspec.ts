@@ -1,5 +1,10 @@
 /** PodSpec validation (upstream ValidatePodSpec and what it calls, for the fields kubectl users hit). */
-import { fieldErrors } from '../../../../machinery/field/errors.js';
+import {
+  FieldError as FieldErrorClass,
+  fieldErrors,
+  goQuote,
+  goRendered,
+} from '../../../../machinery/field/errors.js';
 import type { FieldError, FieldPath } from '../../../../machinery/field/errors.js';
 import { isValidLabelValue, nameIsDNSSubdomain } from '../../../../machinery/validation/names.js';
 import { validateLabels } from '../../../../machinery/validation/objectmeta.js';
@@ -13,19 +18,22 @@ import {
   validateQualifiedName,
 } from './common.js';
 import { validateContainerCommon, validateProbes } from './container.js';
+import { validateAffinity, validateTopologySpreadConstraints } from './podscheduling.js';
+import { validateContainerSecurityContext, validatePodSecurityContext } from './securitycontext.js';
 import { validateVolumes } from './volumes.js';
 
 const restartPolicies = ['Always', 'OnFailure', 'Never'];
 const dnsPolicies = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const tolerationOperators = ['Equal', 'Exists'];
 const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
-const maxUint32 = 4294967295;
+const maxInt32 = 2147483647;
 
 function validateContainerList(
   spec: JsonObject,
   key: 'containers' | 'initContainers',
   volumes: ReadonlySet<string>,
   names: Set<string>,
+  claims: ReadonlySet<string>,
   path: FieldPath,
 ): FieldError[] {
   const errs: FieldError[] = [];
@@ -34,6 +42,8 @@ function validateContainerList(
   for (const [i, c] of list) {
     const p = path.index(i);
     errs.push(...validateContainerCommon(c, volumes, p));
+    errs.push(...validateResourceClaimNames(obj(c, 'resources'), claims, p.child('resources', 'claims')));
+    errs.push(...validateContainerSecurityContext(c, p.child('securityContext')));
     const name = str(c, 'name') ?? '';
     if (names.has(name)) errs.push(fieldErrors.duplicate(p.child('name'), name));
     else names.add(name);
@@ -112,11 +122,16 @@ export function validateTolerations(spec: JsonObject, path: FieldPath): FieldErr
       );
     }
     if (operator === '' || operator === 'Equal') {
-      errs.push(...invalidEach(p.child('value'), value, isValidLabelValue(value)));
+      const msgs = isValidLabelValue(value);
+      if (msgs.length > 0) errs.push(fieldErrors.invalid(p.child('operator'), value, msgs.join(';')));
     } else if (operator === 'Exists') {
       if (value !== '')
         errs.push(
-          fieldErrors.invalid(p.child('operator'), value, "value must be empty when `operator` is 'Exists'"),
+          fieldErrors.invalid(
+            p.child('operator'),
+            goRendered(goToleration(t)),
+            "value must be empty when `operator` is 'Exists'",
+          ),
         );
     } else {
       errs.push(fieldErrors.notSupported(p.child('operator'), operator, tolerationOperators));
@@ -178,23 +193,140 @@ function validateResizePolicies(spec: JsonObject, path: FieldPath): FieldError[]
   return errs;
 }
 
-export function validatePodSpec(spec: JsonObject, path: FieldPath, ctx: StrategyContext): FieldError[] {
+/** Go's `%#v` of a core.Toleration. */
+function goToleration(t: JsonObject): string {
+  const seconds = num(t, 'tolerationSeconds');
+  return (
+    `core.Toleration{Key:${goQuote(str(t, 'key') ?? '')}, Operator:${goQuote(str(t, 'operator') ?? '')}, ` +
+    `Value:${goQuote(str(t, 'value') ?? '')}, Effect:${goQuote(str(t, 'effect') ?? '')}, ` +
+    `TolerationSeconds:${seconds === undefined ? '(*int64)(nil)' : '(*int64)(0xc000010000)'}}`
+  );
+}
+
+/** Upstream validatePodResourceClaims (DynamicResourceAllocation; the field is dropped otherwise). */
+function validatePodResourceClaims(
+  spec: JsonObject,
+  path: FieldPath,
+  podName: string | undefined,
+): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  for (const [i, claim] of indexedObjs(spec, 'resourceClaims')) {
+    const p = path.index(i);
+    const name = str(claim, 'name') ?? '';
+    const source = obj(claim, 'source') ?? {};
+    const claimName = str(source, 'resourceClaimName');
+    const templateName = str(source, 'resourceClaimTemplateName');
+    if (name === '') errs.push(fieldErrors.required(p.child('name'), ''));
+    else if (names.has(name)) errs.push(fieldErrors.duplicate(p.child('name'), name));
+    else {
+      const nameErrs = validateDNS1123Label(name, p.child('name'));
+      if (nameErrs.length > 0) errs.push(...nameErrs);
+      else if (podName !== undefined && templateName !== undefined) {
+        const finalName = `${podName}-${name}`;
+        for (const detail of nameIsDNSSubdomain(finalName, false)) {
+          errs.push(fieldErrors.invalid(p.child('name'), finalName, `final ResourceClaim name: ${detail}`));
+        }
+      }
+      names.add(name);
+    }
+    const rendered = goRendered(
+      `core.ClaimSource{ResourceClaimName:${claimName === undefined ? '(*string)(nil)' : '(*string)(0xc000010000)'}, ` +
+        `ResourceClaimTemplateName:${templateName === undefined ? '(*string)(nil)' : '(*string)(0xc000010000)'}}`,
+    );
+    const sourcePath = p.child('source');
+    if (claimName !== undefined && templateName !== undefined) {
+      errs.push(
+        fieldErrors.invalid(
+          sourcePath,
+          rendered,
+          'at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified',
+        ),
+      );
+    }
+    if (claimName === undefined && templateName === undefined) {
+      errs.push(
+        fieldErrors.invalid(
+          sourcePath,
+          rendered,
+          'must specify one of: `resourceClaimName`, `resourceClaimTemplateName`',
+        ),
+      );
+    }
+    if (claimName !== undefined) {
+      for (const detail of nameIsDNSSubdomain(claimName, false))
+        errs.push(fieldErrors.invalid(sourcePath.child('resourceClaimName'), claimName, detail));
+    }
+    if (templateName !== undefined) {
+      for (const detail of nameIsDNSSubdomain(templateName, false))
+        errs.push(fieldErrors.invalid(sourcePath.child('resourceClaimTemplateName'), templateName, detail));
+    }
+  }
+  return errs;
+}
+
+/** Upstream validateResourceClaimNames: a container's claims name the pod's claims. */
+function validateResourceClaimNames(
+  resources: JsonObject | undefined,
+  podClaims: ReadonlySet<string>,
+  path: FieldPath,
+): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const [i, claim] of indexedObjs(resources, 'claims')) {
+    const name = str(claim, 'name') ?? '';
+    if (name === '') {
+      errs.push(fieldErrors.required(path.index(i), ''));
+      continue;
+    }
+    if (seen.has(name)) errs.push(fieldErrors.duplicate(path.index(i), name));
+    else seen.add(name);
+    if (!podClaims.has(name)) {
+      const known = [...podClaims].sort();
+      const detail =
+        'must be one of the names in pod.spec.resourceClaims' +
+        (known.length === 0 ? ' which is empty' : `: ${known.join(', ')}`);
+      errs.push(new FieldErrorClass('FieldValueNotFound', path.index(i), name, detail));
+    }
+  }
+  return errs;
+}
+
+export function validatePodSpec(
+  spec: JsonObject,
+  path: FieldPath,
+  ctx: StrategyContext,
+  podName?: string,
+): FieldError[] {
   const { errs, names: volumes } = validateVolumes(spec, path.child('volumes'));
+  const claims = new Set(indexedObjs(spec, 'resourceClaims').map(([, c]) => str(c, 'name') ?? ''));
+  errs.push(...validatePodResourceClaims(spec, path.child('resourceClaims'), podName));
   const containerNames = new Set<string>();
-  errs.push(...validateContainerList(spec, 'containers', volumes, containerNames, path.child('containers')));
   errs.push(
-    ...validateContainerList(spec, 'initContainers', volumes, containerNames, path.child('initContainers')),
+    ...validateContainerList(spec, 'containers', volumes, containerNames, claims, path.child('containers')),
+  );
+  errs.push(
+    ...validateContainerList(
+      spec,
+      'initContainers',
+      volumes,
+      containerNames,
+      claims,
+      path.child('initContainers'),
+    ),
   );
   errs.push(...validateEnum(str(spec, 'restartPolicy') ?? '', path.child('restartPolicy'), restartPolicies));
   const dnsPolicy = str(spec, 'dnsPolicy') ?? '';
   errs.push(...validateEnum(dnsPolicy, path.child('dnsPolicy'), dnsPolicies));
   errs.push(...validateLabels(strMap(spec, 'nodeSelector'), path.child('nodeSelector')));
   errs.push(...validateHostPorts(spec, path));
+  errs.push(...validatePodSecurityContext(spec, path.child('securityContext')));
   for (const [i, secret] of indexedObjs(spec, 'imagePullSecrets')) {
     if ((str(secret, 'name') ?? '') === '') {
       errs.push(fieldErrors.required(path.child('imagePullSecrets').index(i).child('name'), ''));
     }
   }
+  errs.push(...validateAffinity(spec, path.child('affinity')));
   if (dnsPolicy === 'None' && obj(spec, 'dnsConfig') === undefined) {
     errs.push(
       fieldErrors.required(path.child('dnsConfig'), 'must provide `dnsConfig` when `dnsPolicy` is None'),
@@ -211,12 +343,12 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, ctx: Strategy
   errs.push(...validateOptionalName(spec, 'serviceAccountName', path, (v) => nameIsDNSSubdomain(v, false)));
   errs.push(...validateOptionalName(spec, 'nodeName', path, (v) => nameIsDNSSubdomain(v, false)));
   const deadline = num(spec, 'activeDeadlineSeconds');
-  if (deadline !== undefined && (deadline < 1 || deadline > maxUint32)) {
+  if (deadline !== undefined && (deadline < 1 || deadline > maxInt32)) {
     errs.push(
       fieldErrors.invalid(
         path.child('activeDeadlineSeconds'),
         deadline,
-        `must be between 1 and ${maxUint32}, inclusive`,
+        `must be between 1 and ${maxInt32}, inclusive`,
       ),
     );
   }
@@ -234,6 +366,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, ctx: Strategy
     errs.push(...validateEnum(preemption, path.child('preemptionPolicy'), ['PreemptLowerPriority', 'Never']));
   }
   errs.push(...validateSchedulingGates(spec, path.child('schedulingGates')));
+  errs.push(...validateTopologySpreadConstraints(spec, path.child('topologySpreadConstraints')));
   if (ctx.features.enabled('InPlacePodVerticalScaling')) errs.push(...validateResizePolicies(spec, path));
   return errs;
 }

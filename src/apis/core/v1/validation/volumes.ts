@@ -3,10 +3,20 @@ import { FieldError, fieldErrors } from '../../../../machinery/field/errors.js';
 import type { FieldPath } from '../../../../machinery/field/errors.js';
 import type { JsonObject } from '../../../../util/json.js';
 import { indexedObjs, num, obj, str } from '../access.js';
-import { volumeSourceKeys } from '../defaults/volume.js';
+import type { volumeSourceKeys } from '../defaults/volume.js';
 import { invalidEach, isConfigMapKey, quantityAt, validateDNS1123Label } from './common.js';
 import { validateFieldRef } from './container.js';
 
+const hostPathTypes = [
+  '',
+  'BlockDevice',
+  'CharDevice',
+  'Directory',
+  'DirectoryOrCreate',
+  'File',
+  'FileOrCreate',
+  'Socket',
+];
 const fileModeErrorMsg = 'must be a number between 0 and 0777 (octal), both inclusive';
 const volumeFieldPaths = [
   'metadata.annotations',
@@ -59,9 +69,19 @@ function validateOneSource(key: string, source: JsonObject, path: FieldPath): Fi
       errs.push(...validateMode(num(source, 'defaultMode'), path.child('defaultMode')));
       errs.push(...validateKeyToPaths(source, path));
       break;
-    case 'hostPath':
-      if ((str(source, 'path') ?? '') === '') errs.push(fieldErrors.required(path.child('path'), ''));
+    case 'hostPath': {
+      const target = str(source, 'path') ?? '';
+      if (target === '') {
+        errs.push(fieldErrors.required(path.child('path'), ''));
+        break;
+      }
+      if (target.split('/').includes('..'))
+        errs.push(fieldErrors.invalid(path.child('path'), target, "must not contain '..'"));
+      const type = str(source, 'type');
+      if (type !== undefined && !hostPathTypes.includes(type))
+        errs.push(fieldErrors.notSupported(path.child('type'), type, hostPathTypes));
       break;
+    }
     case 'persistentVolumeClaim':
       if ((str(source, 'claimName') ?? '') === '')
         errs.push(fieldErrors.required(path.child('claimName'), ''));
@@ -102,15 +122,58 @@ function validateOneSource(key: string, source: JsonObject, path: FieldPath): Fi
   return errs;
 }
 
+/** The volume sources in the order upstream's validateVolumeSource checks them. */
+const volumeSourceOrder: readonly (typeof volumeSourceKeys)[number][] = [
+  'emptyDir',
+  'hostPath',
+  'gitRepo',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'flocker',
+  'persistentVolumeClaim',
+  'rbd',
+  'cinder',
+  'cephfs',
+  'quobyte',
+  'downwardAPI',
+  'fc',
+  'flexVolume',
+  'configMap',
+  'azureFile',
+  'vsphereVolume',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'azureDisk',
+  'storageos',
+  'projected',
+  'scaleIO',
+  'csi',
+  'ephemeral',
+];
+/** Where upstream reports "more than 1 volume type" when it differs from the JSON name. */
+const forbiddenPath: Partial<Record<(typeof volumeSourceKeys)[number], string>> = {
+  cephfs: 'cephFS',
+  downwardAPI: 'downwarAPI',
+};
+
 /** Upstream validateVolumeSource: exactly one source, then that source's rules. */
 export function validateVolumeSource(v: JsonObject, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   let count = 0;
-  for (const key of volumeSourceKeys) {
+  for (const key of volumeSourceOrder) {
     const source = obj(v, key);
     if (source === undefined) continue;
     if (count > 0)
-      errs.push(fieldErrors.forbidden(path.child(key), 'may not specify more than 1 volume type'));
+      errs.push(
+        fieldErrors.forbidden(
+          path.child(forbiddenPath[key] ?? key),
+          'may not specify more than 1 volume type',
+        ),
+      );
     else errs.push(...validateOneSource(key, source, path.child(key)));
     count++;
   }
