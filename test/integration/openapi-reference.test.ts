@@ -105,12 +105,12 @@ const allowedSchemaDiffs: readonly (readonly [string, 'ref' | 'ours' | 'differs'
   [
     'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule/properties/fieldPath',
     'ref',
-    'CRDValidationRatcheting-era fields: v1.28',
+    'ValidationRule.fieldPath: v1.28',
   ],
   [
     'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule/properties/reason',
     'ref',
-    'CRDValidationRatcheting-era fields: v1.28',
+    'ValidationRule.reason: v1.28',
   ],
   // authentication.k8s.io: SelfSubjectReview is v1beta1 in v1.27, v1 from v1.28.
   ['io.k8s.api.authentication.v1.SelfSubjectReview', 'ref', 'SelfSubjectReview v1: v1.28'],
@@ -437,6 +437,56 @@ for (const variant of variants) {
     });
   });
 }
+
+/** Words of a text; dotted names (spec.nodeName) count as one word. */
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[a-z0-9'._-]+/g) ?? [];
+}
+
+/** Runs of `n` consecutive words that `ours` shares with `theirs`. */
+function sharedRuns(ours: string, theirs: string, n: number): string[] {
+  const a = words(ours);
+  const b = ` ${words(theirs).join(' ')} `;
+  const out: string[] = [];
+  for (let i = 0; i + n <= a.length; i++) {
+    const run = a.slice(i, i + n).join(' ');
+    if (b.includes(` ${run} `)) out.push(run);
+  }
+  return out;
+}
+
+describe('descriptions are ours', { skip }, () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ storage: 'memory', controllers: false });
+  });
+  after(() => server.stop());
+
+  it("no published description repeats upstream's wording at the same place", async () => {
+    const ours = obj((await server.request('GET', '/openapi/v2')).json<JsonObj>().definitions, 'ours');
+    const ref = obj(readJson(join(refRoot, 'default', 'openapi', 'v2.json')).definitions, 'reference');
+    const text = (v: Json | undefined): string | undefined =>
+      isObj(v) && typeof v.description === 'string' ? v.description : undefined;
+    const copied: string[] = [];
+    let described = 0;
+    for (const [name, def] of Object.entries(ours)) {
+      const theirs = ref[name];
+      const places: [string, Json | undefined, Json | undefined][] = [[name, def, theirs]];
+      const props = isObj(def) && isObj(def.properties) ? def.properties : {};
+      const refProps = isObj(theirs) && isObj(theirs.properties) ? theirs.properties : {};
+      for (const [k, v] of Object.entries(props)) places.push([`${name}.${k}`, v, refProps[k]]);
+      for (const [where, a, b] of places) {
+        const mine = text(a);
+        if (mine === undefined) continue;
+        described++;
+        const runs = sharedRuns(mine, text(b) ?? '', 8);
+        if (runs.length > 0) copied.push(`${where}: "${runs[0]!}"`);
+      }
+    }
+    assert.ok(described > 1000, `only ${described} descriptions published`);
+    assert.deepEqual(copied, []);
+  });
+});
 
 describe('allowed differences', { skip }, () => {
   it('every listed difference still occurs (the lists stay honest)', () => {

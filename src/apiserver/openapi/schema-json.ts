@@ -1,5 +1,5 @@
 /** Renders schema-model definitions as OpenAPI v2 / v3 JSON schemas, and computes ref closures. */
-import { kindDescriptions, kindFieldDescriptions } from '../../apis/schema/descriptions.js';
+import { describeDefinition } from '../../apis/schema/descriptions/index.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import { isRefSchema } from '../../apis/schema/registry.js';
 import type { Definition, Schema, SchemaRegistry } from '../../apis/schema/types.js';
@@ -89,27 +89,25 @@ function withDefaultFirst(o: JsonObject): JsonObject {
   return o.default === undefined ? {} : { default: o.default };
 }
 
-/** A whole definition, with the definition-level special cases upstream publishes. */
-/** Adds our descriptions to a served kind's definition and its standard fields. */
-function describeKind(def: Definition): Schema {
-  const text = kindDescriptions[def.name];
+/** Adds our descriptions (apis/schema/descriptions) to a definition and its properties. */
+function describe(def: Definition): Schema {
+  const texts = describeDefinition(def);
   const schema = def.schema;
-  if (
-    text === undefined ||
-    isRefSchema(schema) ||
-    schema.type !== 'object' ||
-    schema.properties === undefined
-  ) {
-    return schema;
+  if (texts === undefined || isRefSchema(schema)) return schema;
+  const fields = texts.fields ?? {};
+  let described: Schema = schema;
+  if (schema.type === 'object' && schema.properties !== undefined) {
+    const properties: Record<string, Schema> = {};
+    for (const [k, v] of Object.entries(schema.properties)) {
+      const d = fields[k];
+      properties[k] = d === undefined ? v : { ...v, description: d };
+    }
+    described = { ...schema, properties };
   }
-  const properties: Record<string, Schema> = {};
-  for (const [k, v] of Object.entries(schema.properties)) {
-    const d = kindFieldDescriptions[k];
-    properties[k] = d === undefined ? v : { ...v, description: d };
-  }
-  return { ...schema, description: text, properties };
+  return texts.text === undefined ? described : { ...described, description: texts.text };
 }
 
+/** A whole definition, with the definition-level special cases upstream publishes. */
 export function renderDefinition(def: Definition, version: OpenApiVersion): JsonObject {
   let out: JsonObject;
   if (version === 3 && def.name === quantityName) {
@@ -117,7 +115,7 @@ export function renderDefinition(def: Definition, version: OpenApiVersion): Json
   } else if (version === 3 && def.name === intOrStringName) {
     out = { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] };
   } else {
-    out = renderSchema(describeKind(def), version);
+    out = renderSchema(describe(def), version);
   }
   if (def.gvk !== undefined) {
     out['x-kubernetes-group-version-kind'] = def.gvk.map((g) => ({
