@@ -1110,6 +1110,49 @@ const otherRows: Row[] = [
   },
 ];
 
+// Feature gates of the request, not hard-coded defaults (issue #6).
+const gateRows: Row[] = [
+  {
+    kind: 'PersistentVolumeClaim',
+    path: `${ns}/persistentvolumeclaims`,
+    server: { featureGates: { ReadWriteOncePod: false } },
+    name: 'PVC ReadWriteOncePod with its gate off',
+    body: {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'pvc-rwop-off' },
+      spec: { accessModes: ['ReadWriteOncePod'], resources: { requests: { storage: '1Gi' } } },
+    },
+    causes: [
+      [
+        'spec.accessModes',
+        'FieldValueNotSupported',
+        'Unsupported value: "ReadWriteOncePod": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce"',
+      ],
+    ],
+  },
+  {
+    kind: 'PersistentVolume',
+    path: '/api/v1/persistentvolumes',
+    server: { featureGates: { ReadWriteOncePod: false } },
+    name: 'PV ReadWriteOncePod with its gate off',
+    body: {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'pv-rwop-off' },
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOncePod'], hostPath: { path: '/tmp' } },
+    },
+    causes: [
+      [
+        'spec.accessModes',
+        'FieldValueNotSupported',
+        'Unsupported value: "ReadWriteOncePod": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce"',
+      ],
+    ],
+  },
+];
+
 runTable('invalid core/v1 Pods', podRows);
+runTable('core/v1 validation follows the feature gates', gateRows);
 runTable('invalid core/v1 Pods with resourceClaims (DynamicResourceAllocation)', claimRows);
 runTable('invalid core/v1 objects', otherRows);

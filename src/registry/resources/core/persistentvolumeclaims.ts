@@ -5,11 +5,13 @@
 import { obj, str } from '../../../apis/core/v1/access.js';
 import { persistentVolumeClaimsInfo } from '../../../apis/core/v1/resources-more.js';
 import {
+  pvValidationOptions,
   validatePersistentVolumeClaim,
   validatePersistentVolumeClaimStatusUpdate,
   validatePersistentVolumeClaimUpdate,
 } from '../../../apis/core/v1/validation/persistentvolume.js';
 import type { KubeObject } from '../../../machinery/object.js';
+import type { FeatureGateReader } from '../../../machinery/validation-context.js';
 import type { JsonObject } from '../../../util/json.js';
 import { persistentVolumeClaimTable } from '../../printers/persistentvolumeclaim.js';
 import type { RegistryResource } from '../../resource.js';
@@ -26,7 +28,8 @@ function typedRef(from: JsonObject): JsonObject {
 }
 
 /** Upstream NormalizeDataSources: fill whichever of dataSource/dataSourceRef is missing. */
-function normalizeDataSources(pvc: KubeObject): void {
+function normalizeDataSources(features: FeatureGateReader, pvc: KubeObject): void {
+  if (!features.enabled('AnyVolumeDataSource')) return;
   const spec = obj(pvc, 'spec');
   if (spec === undefined) return;
   const ds = obj(spec, 'dataSource');
@@ -38,31 +41,47 @@ function normalizeDataSources(pvc: KubeObject): void {
   }
 }
 
-/** CrossNamespaceVolumeDataSource is alpha (off) in v1.27: a new namespace is dropped. */
-function dropDisabledFields(pvc: KubeObject, old: KubeObject | undefined): void {
-  const ref = obj(obj(pvc, 'spec'), 'dataSourceRef');
-  const oldNs = str(obj(obj(old, 'spec'), 'dataSourceRef'), 'namespace') ?? '';
-  if (ref !== undefined && oldNs === '') delete ref['namespace'];
+/**
+ * Upstream DropDisabledFields with the request's gates: without AnyVolumeDataSource (beta, on) a
+ * new dataSourceRef is dropped; without CrossNamespaceVolumeDataSource (alpha, off) its namespace
+ * is — unless the old claim already had a dataSourceRef.
+ */
+function dropDisabledFields(features: FeatureGateReader, pvc: KubeObject, old: KubeObject | undefined): void {
+  const spec = obj(pvc, 'spec');
+  const refInUse = obj(obj(old, 'spec'), 'dataSourceRef') !== undefined;
+  if (spec === undefined || refInUse) return;
+  if (!features.enabled('AnyVolumeDataSource')) delete spec['dataSourceRef'];
+  const ref = obj(spec, 'dataSourceRef');
+  if (
+    !features.enabled('CrossNamespaceVolumeDataSource') &&
+    ref !== undefined &&
+    (str(ref, 'namespace') ?? '') !== ''
+  ) {
+    delete ref['namespace'];
+  }
 }
 
 const strategy = defineStrategy({
   namespaced: true,
-  prepareForCreate(_ctx, pvc) {
+  prepareForCreate(ctx, pvc) {
     pvc['status'] = { phase: 'Pending' };
-    dropDisabledFields(pvc, undefined);
-    normalizeDataSources(pvc);
+    dropDisabledFields(ctx.features, pvc, undefined);
+    normalizeDataSources(ctx.features, pvc);
   },
-  prepareForUpdate(_ctx, pvc, old) {
+  prepareForUpdate(ctx, pvc, old) {
     if (old['status'] === undefined) delete pvc['status'];
     else pvc['status'] = old['status'];
-    dropDisabledFields(pvc, old);
-    normalizeDataSources(pvc);
+    dropDisabledFields(ctx.features, pvc, old);
+    normalizeDataSources(ctx.features, pvc);
   },
-  validate: (_ctx, pvc) => validatePersistentVolumeClaim(pvc),
-  validateUpdate: (_ctx, pvc, old) => [
-    ...validatePersistentVolumeClaim(pvc),
-    ...validatePersistentVolumeClaimUpdate(pvc, old),
-  ],
+  validate: (ctx, pvc) => validatePersistentVolumeClaim(pvc, pvValidationOptions(ctx.features)),
+  validateUpdate: (ctx, pvc, old) => {
+    const opts = pvValidationOptions(ctx.features, old);
+    return [
+      ...validatePersistentVolumeClaim(pvc, opts),
+      ...validatePersistentVolumeClaimUpdate(pvc, old, opts),
+    ];
+  },
   warningsOnCreate: (_ctx, pvc) => persistentVolumeClaimWarnings(pvc),
   warningsOnUpdate: (_ctx, pvc) => persistentVolumeClaimWarnings(pvc),
 });

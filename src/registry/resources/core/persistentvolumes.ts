@@ -4,6 +4,7 @@
  */
 import { persistentVolumesInfo } from '../../../apis/core/v1/resources-more.js';
 import {
+  pvValidationOptions,
   validatePersistentVolume,
   validatePersistentVolumeUpdate,
 } from '../../../apis/core/v1/validation/persistentvolume.js';
@@ -21,11 +22,11 @@ const strategy = defineStrategy({
     if (old['status'] === undefined) delete pv['status'];
     else pv['status'] = old['status'];
   },
-  validate: (_ctx, pv) => validatePersistentVolume(pv),
-  validateUpdate: (_ctx, pv, old) => [
-    ...validatePersistentVolume(pv),
-    ...validatePersistentVolumeUpdate(pv, old),
-  ],
+  validate: (ctx, pv) => validatePersistentVolume(pv, pvValidationOptions(ctx.features)),
+  validateUpdate: (ctx, pv, old) => {
+    const opts = pvValidationOptions(ctx.features, old);
+    return [...validatePersistentVolume(pv, opts), ...validatePersistentVolumeUpdate(pv, old, opts)];
+  },
   warningsOnCreate: (_ctx, pv) => persistentVolumeWarnings(pv),
   warningsOnUpdate: (_ctx, pv) => persistentVolumeWarnings(pv),
 });

@@ -15,6 +15,7 @@ import { validateLabelSelector } from '../../../../machinery/labels/selector.js'
 import { compareQuantity } from '../../../../machinery/quantity/quantity.js';
 import type { Quantity } from '../../../../machinery/quantity/quantity.js';
 import { isDNS1123Subdomain, nameIsDNSSubdomain } from '../../../../machinery/validation/names.js';
+import type { FeatureGateReader } from '../../../../machinery/validation-context.js';
 import { isJsonObject } from '../../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../../util/json.js';
 import { toMetav1Selector } from '../../../../machinery/labels/metav1.js';
@@ -32,8 +33,39 @@ import {
   validateResourceQuantityValue,
 } from './resource-names.js';
 
-/** ReadWriteOncePod is beta and on by default in v1.27 (the gate is not in features.ts yet). */
+/** Access modes; ReadWriteOncePod needs its gate (beta, on in v1.27) unless the old object used it. */
 const supportedAccessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
+const accessModesWithoutRWOP = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce'];
+
+/**
+ * Upstream ValidationOptionsForPersistentVolume(Claim): what the request's feature gates allow,
+ * widened by what the old object already uses.
+ */
+export interface PVValidationOptions {
+  readonly allowReadWriteOncePod: boolean;
+  readonly enableRecoverFromExpansionFailure: boolean;
+  readonly enableRetroactiveDefaultStorageClass: boolean;
+}
+
+export function pvValidationOptions(features: FeatureGateReader, old?: JsonObject): PVValidationOptions {
+  const oldModes = strArr(obj(old, 'spec'), 'accessModes');
+  const oldStatus = obj(old, 'status');
+  return {
+    allowReadWriteOncePod: features.enabled('ReadWriteOncePod') || oldModes.includes('ReadWriteOncePod'),
+    enableRecoverFromExpansionFailure:
+      features.enabled('RecoverVolumeExpansionFailure') ||
+      obj(oldStatus, 'allocatedResources') !== undefined ||
+      str(oldStatus, 'resizeStatus') !== undefined,
+    enableRetroactiveDefaultStorageClass: features.enabled('RetroactiveDefaultStorageClass'),
+  };
+}
+
+/** The v1.27 defaults, for callers without a request (tests, embedded pod volumes). */
+const defaultOptions: PVValidationOptions = {
+  allowReadWriteOncePod: true,
+  enableRecoverFromExpansionFailure: false,
+  enableRetroactiveDefaultStorageClass: true,
+};
 const baseAccessModes = new Set(['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany']);
 const supportedReclaimPolicies = ['Delete', 'Recycle', 'Retain'];
 const supportedVolumeModes = ['Block', 'Filesystem'];
@@ -90,14 +122,18 @@ function validateAccessModes(modes: JsonValue | undefined, path: FieldPath, requ
   return errs;
 }
 
-function validateAccessModeValues(modes: JsonValue | undefined, path: FieldPath): FieldError[] {
+function validateAccessModeValues(
+  modes: JsonValue | undefined,
+  path: FieldPath,
+  opts: PVValidationOptions,
+): FieldError[] {
   const errs: FieldError[] = [];
   let rwop = false;
   let other = false;
+  const supported = opts.allowReadWriteOncePod ? supportedAccessModes : accessModesWithoutRWOP;
   for (const m of Array.isArray(modes) ? modes : []) {
     const mode = typeof m === 'string' ? m : '';
-    if (!supportedAccessModes.includes(mode))
-      errs.push(fieldErrors.notSupported(path, mode, supportedAccessModes));
+    if (!supported.includes(mode)) errs.push(fieldErrors.notSupported(path, mode, supported));
     if (mode === 'ReadWriteOncePod') rwop = true;
     else if (baseAccessModes.has(mode)) other = true;
   }
@@ -184,10 +220,14 @@ function validateVolumeNodeAffinity(na: JsonObject, path: FieldPath): FieldError
 }
 
 /** Upstream ValidatePersistentVolumeSpec (not inline). */
-export function validatePersistentVolumeSpec(spec: JsonObject, path: FieldPath): FieldError[] {
+export function validatePersistentVolumeSpec(
+  spec: JsonObject,
+  path: FieldPath,
+  opts: PVValidationOptions = defaultOptions,
+): FieldError[] {
   const errs: FieldError[] = [];
   errs.push(...validateAccessModes(spec['accessModes'], path.child('accessModes'), ''));
-  errs.push(...validateAccessModeValues(spec['accessModes'], path.child('accessModes')));
+  errs.push(...validateAccessModeValues(spec['accessModes'], path.child('accessModes'), opts));
 
   const capPath = path.child('capacity');
   const capacity = obj(spec, 'capacity');
@@ -293,8 +333,11 @@ function checkMountOption(pv: JsonObject): FieldError[] {
   ];
 }
 
-export function validatePersistentVolume(pv: JsonObject): FieldError[] {
-  return [...validatePersistentVolumeSpec(obj(pv, 'spec') ?? {}, specPath), ...checkMountOption(pv)];
+export function validatePersistentVolume(
+  pv: JsonObject,
+  opts: PVValidationOptions = defaultOptions,
+): FieldError[] {
+  return [...validatePersistentVolumeSpec(obj(pv, 'spec') ?? {}, specPath, opts), ...checkMountOption(pv)];
 }
 
 /** Go `%#v` of a *string after the field error dereferences it. */
@@ -312,8 +355,12 @@ function sourceOf(spec: JsonObject | undefined): JsonObject {
 }
 
 /** Upstream ValidatePersistentVolumeUpdate (the strategy adds the plain validation first). */
-export function validatePersistentVolumeUpdate(pv: JsonObject, old: JsonObject): FieldError[] {
-  const errs = validatePersistentVolumeSpec(obj(pv, 'spec') ?? {}, specPath);
+export function validatePersistentVolumeUpdate(
+  pv: JsonObject,
+  old: JsonObject,
+  opts: PVValidationOptions = defaultOptions,
+): FieldError[] {
+  const errs = validatePersistentVolumeSpec(obj(pv, 'spec') ?? {}, specPath, opts);
   const newSpec = obj(pv, 'spec');
   const oldSpec = obj(old, 'spec');
   const newSource = sourceOf(newSpec);
@@ -404,7 +451,11 @@ function sameDataSource(a: JsonObject, b: JsonObject): boolean {
 }
 
 /** Upstream ValidatePersistentVolumeClaimSpec. */
-export function validatePersistentVolumeClaimSpec(spec: JsonObject, path: FieldPath): FieldError[] {
+export function validatePersistentVolumeClaimSpec(
+  spec: JsonObject,
+  path: FieldPath,
+  opts: PVValidationOptions = defaultOptions,
+): FieldError[] {
   const errs: FieldError[] = [];
   errs.push(
     ...validateAccessModes(
@@ -417,7 +468,7 @@ export function validatePersistentVolumeClaimSpec(spec: JsonObject, path: FieldP
   if (selector !== undefined) {
     errs.push(...validateLabelSelector(toMetav1Selector(selector), path.child('selector')));
   }
-  errs.push(...validateAccessModeValues(spec['accessModes'], path.child('accessModes')));
+  errs.push(...validateAccessModeValues(spec['accessModes'], path.child('accessModes'), opts));
 
   const storagePath = path.child('resources').key('storage');
   const requests = obj(obj(spec, 'resources'), 'requests');
@@ -471,8 +522,11 @@ export function validatePersistentVolumeClaimSpec(spec: JsonObject, path: FieldP
   return errs;
 }
 
-export function validatePersistentVolumeClaim(pvc: JsonObject): FieldError[] {
-  return validatePersistentVolumeClaimSpec(obj(pvc, 'spec') ?? {}, specPath);
+export function validatePersistentVolumeClaim(
+  pvc: JsonObject,
+  opts: PVValidationOptions = defaultOptions,
+): FieldError[] {
+  return validatePersistentVolumeClaimSpec(obj(pvc, 'spec') ?? {}, specPath, opts);
 }
 
 function storageRequest(spec: JsonObject | undefined): Quantity | undefined {
@@ -492,8 +546,12 @@ function annotationsOf(o: JsonObject): Record<string, string> {
  * a storageClassName set once (RetroactiveDefaultStorageClass, beta in v1.27) and the storage
  * request of a bound claim; the request may not shrink.
  */
-export function validatePersistentVolumeClaimUpdate(pvc: JsonObject, old: JsonObject): FieldError[] {
-  const errs = validatePersistentVolumeClaim(pvc);
+export function validatePersistentVolumeClaimUpdate(
+  pvc: JsonObject,
+  old: JsonObject,
+  opts: PVValidationOptions = defaultOptions,
+): FieldError[] {
+  const errs = validatePersistentVolumeClaim(pvc, opts);
   const newSpec: JsonObject = structuredClone(obj(pvc, 'spec') ?? {});
   const oldSpec: JsonObject = structuredClone(obj(old, 'spec') ?? {});
   if ((str(oldSpec, 'volumeName') ?? '') === '') {
@@ -525,7 +583,8 @@ export function validatePersistentVolumeClaimUpdate(pvc: JsonObject, old: JsonOb
         ),
       );
     }
-    if (upgradeFromNil(oldSc, oldScName, newScName)) delete newSpec['storageClassName'];
+    if (opts.enableRetroactiveDefaultStorageClass && upgradeFromNil(oldSc, oldScName, newScName))
+      delete newSpec['storageClassName'];
   }
   const phase = str(obj(pvc, 'status'), 'phase');
   const newRequests = obj(obj(newSpec, 'resources'), 'requests');
@@ -545,13 +604,20 @@ export function validatePersistentVolumeClaimUpdate(pvc: JsonObject, old: JsonOb
   const oldSize = storageRequest(obj(old, 'spec'));
   const newSize = storageRequest(obj(pvc, 'spec'));
   const zero = { mantissa: 0n, exponent: 0, format: 'DecimalSI' } as const;
+  const requestPath = FieldPath.root('spec', 'resources', 'requests', 'storage');
   if (compareQuantity(newSize ?? zero, oldSize ?? zero) < 0) {
-    errs.push(
-      fieldErrors.forbidden(
-        FieldPath.root('spec', 'resources', 'requests', 'storage'),
-        'field can not be less than previous value',
-      ),
-    );
+    if (!opts.enableRecoverFromExpansionFailure) {
+      errs.push(fieldErrors.forbidden(requestPath, 'field can not be less than previous value'));
+    } else {
+      // Shrinking is allowed down to (not onto) the capacity recorded in the old status.
+      const capacity = obj(obj(old, 'status'), 'capacity')?.['storage'];
+      const statusSize =
+        capacity === undefined || capacity === null ? undefined : quantityAt(capacity, specPath);
+      const status = statusSize === undefined || statusSize instanceof FieldError ? zero : statusSize;
+      if (compareQuantity(newSize ?? zero, status) <= 0) {
+        errs.push(fieldErrors.forbidden(requestPath, 'field can not be less than status.capacity'));
+      }
+    }
   }
   const newMode = obj(pvc, 'spec')?.['volumeMode'];
   const oldMode = obj(old, 'spec')?.['volumeMode'];
