@@ -81,7 +81,7 @@ function isInvalid(row: Row): row is InvalidRow {
   return 'causes' in row;
 }
 
-/** upstream errors.NewInvalid's message for these causes. */
+/** Upstream errors.NewInvalid's message for these causes (`kind` is the GroupKind: `Deployment.apps`). */
 export function invalidMessage(kind: string, name: string, causes: readonly Cause[]): string {
   const seen: string[] = [];
   for (const [field, , message] of causes) {
@@ -196,7 +196,8 @@ function assertInvalid(row: InvalidRow, r: TestResponse): void {
     },
     {
       reason: 'Invalid',
-      message: row.message ?? invalidMessage(row.kind, name, row.causes),
+      message:
+        row.message ?? invalidMessage(row.group ? `${row.kind}.${row.group}` : row.kind, name, row.causes),
       name,
       group: row.group ?? '',
       kind: row.kind,
