@@ -3,4 +3,8 @@ import { protoPackages } from './generated/proto/index.js';
 import { ProtoRegistry } from '../machinery/protobuf/registry.js';
 import { KubeProtobuf } from '../machinery/protobuf/serializer.js';
 
-export const builtinProtobuf = new KubeProtobuf(new ProtoRegistry(protoPackages));
+/** kube-apiserver decodes built-in kinds with its legacy scheme, and names it in errors. */
+export const builtinProtobuf = new KubeProtobuf(
+  new ProtoRegistry(protoPackages),
+  'pkg/api/legacyscheme/scheme.go:30',
+);

@@ -1,7 +1,13 @@
-/** Reading request bodies: a size limit (413 past 3 MiB) and JSON or YAML decoding into `unknown`. */
+/**
+ * Reading request bodies: a size limit (413 past 3 MiB) and JSON, YAML or protobuf decoding into
+ * `unknown` (protobuf bodies become the JSON Go would write for the decoded object).
+ */
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { parseDocument } from 'yaml';
+import { builtinProtobuf } from '../apis/protobuf.js';
+import { ProtobufDecodeError } from '../machinery/protobuf/codec.js';
+import { protobufMediaType } from '../machinery/protobuf/serializer.js';
 import { apiErrors } from '../machinery/errors.js';
 import type { StatusError } from '../machinery/errors.js';
 import { goJsonSyntaxError } from '../machinery/gojson/syntax.js';
@@ -66,16 +72,44 @@ export function unrecognizedBody(kind: string, message: string, bytes: Uint8Arra
 
 const accepted = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
+/** The type an endpoint decodes a body into; a protobuf envelope without one takes it from here. */
+export interface BodyKind {
+  readonly apiVersion: string;
+  readonly kind: string;
+}
+
 /**
- * Reads a JSON or YAML body. `into` names the kind the body must decode into (create, update):
- * its syntax errors then read as upstream's typed decoders word them; without it (DeleteOptions)
- * the decoder's own message is the Status message, as upstream's.
+ * Reads a JSON, YAML or protobuf body. `into` names the kind the body must decode into (create,
+ * update): its syntax errors then read as upstream's typed decoders word them; without it
+ * (DeleteOptions) the decoder's own message is the Status message, as upstream's.
  */
-export function decodeBody(contentType: string | undefined, bytes: Buffer, into?: string): DecodedBody {
+export function decodeBody(
+  contentType: string | undefined,
+  bytes: Buffer,
+  into?: string | BodyKind,
+): DecodedBody {
   const media = bodyMediaType(contentType);
-  const text = bytes.toString('utf8');
+  const intoKind = typeof into === 'string' ? into : into?.kind;
   const fail = (message: string): StatusError =>
-    into === undefined ? apiErrors.badRequest(message) : unrecognizedBody(into, message, bytes);
+    intoKind === undefined ? apiErrors.badRequest(message) : unrecognizedBody(intoKind, message, bytes);
+  if (media === protobufMediaType) {
+    try {
+      const { object } = builtinProtobuf.decode(bytes, typeof into === 'object' ? into : undefined);
+      return { value: object, raw: JSON.stringify(object), bytes };
+    } catch (err) {
+      if (!(err instanceof ProtobufDecodeError)) throw err;
+      // Upstream's transformDecodeError: with the body's type known, it is named.
+      const t = err.bodyType;
+      if (t !== undefined && intoKind !== undefined) {
+        const version = t.apiVersion.slice(t.apiVersion.indexOf('/') + 1);
+        throw apiErrors.badRequest(
+          `${t.kind} in version "${version}" cannot be handled as a ${intoKind}: ${err.message}`,
+        );
+      }
+      throw fail(err.message);
+    }
+  }
+  const text = bytes.toString('utf8');
   if (media === 'application/yaml' || media === 'application/x-yaml' || media === 'text/yaml') {
     const doc = parseDocument(text, { uniqueKeys: false, version: '1.1' });
     if (doc.errors.length > 0) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
 import { StatusError } from '../machinery/errors.js';
-import { isPrettyPrint, negotiateObject } from './negotiate.js';
+import { isPrettyPrint, negotiateError, negotiateObject } from './negotiate.js';
 
 test('kubectl get asks for a Table first and falls back to JSON', () => {
   const n = negotiateObject(
@@ -15,11 +15,27 @@ test('plain, wildcard, YAML and metadata-only requests', () => {
   assert.equal(negotiateObject(undefined).format, 'json');
   assert.equal(negotiateObject('*/*').as, 'object');
   assert.equal(negotiateObject('application/yaml').format, 'yaml');
-  assert.equal(negotiateObject('application/vnd.kubernetes.protobuf, */*').format, 'json');
+  assert.equal(negotiateObject('application/vnd.kubernetes.protobuf, */*').format, 'protobuf');
+  assert.equal(negotiateObject('application/vnd.kubernetes.protobuf, */*', false).format, 'json');
+  assert.equal(
+    negotiateObject('application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io, application/json').as,
+    'object',
+  );
+  assert.equal(
+    negotiateObject('application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;v=v1;g=meta.k8s.io').format,
+    'protobuf',
+  );
   assert.equal(
     negotiateObject('application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io').as,
     'metadata',
   );
+});
+
+test('errors take the first accepted type without a conversion (ErrorNegotiated)', () => {
+  assert.equal(negotiateError('application/vnd.kubernetes.protobuf, application/json'), 'protobuf');
+  assert.equal(negotiateError('application/json;as=Table;v=v1;g=meta.k8s.io,application/json'), 'json');
+  assert.equal(negotiateError('application/yaml'), 'yaml');
+  assert.equal(negotiateError('text/html'), 'json');
 });
 
 test('nothing acceptable is 406', () => {

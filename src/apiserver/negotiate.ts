@@ -1,14 +1,27 @@
 /**
- * Content negotiation: which representation the client accepts (JSON, YAML, Table,
+ * Content negotiation: which representation the client accepts (JSON, YAML, protobuf, Table,
  * PartialObjectMetadata) and which it sent.
  */
+import { builtinProtobuf } from '../apis/protobuf.js';
+import { apiVersionOf } from '../apis/resource.js';
+import type { ResourceInfo } from '../apis/resource.js';
 import { apiErrors } from '../machinery/errors.js';
 
 export type Output = 'object' | 'table' | 'metadata';
+export type Format = 'json' | 'yaml' | 'protobuf';
+
+const protobufType = 'application/vnd.kubernetes.protobuf';
+
+function formatOf(type: string, protobuf: boolean): Format | undefined {
+  if (type === 'application/yaml') return 'yaml';
+  if (type === 'application/json' || type === '*/*' || type === 'application/*') return 'json';
+  if (type === protobufType && protobuf) return 'protobuf';
+  return undefined;
+}
 
 export interface Negotiated {
   /** Serialization of the response body. */
-  readonly format: 'json' | 'yaml';
+  readonly format: Format;
   /** Representation: the object itself, a meta.k8s.io Table, or PartialObjectMetadata(List). */
   readonly as: Output;
   /** `g=meta.k8s.io;v=v1` or v1beta1 for Table/PartialObjectMetadata. */
@@ -43,27 +56,48 @@ export function parseAccept(header: string | undefined): MediaRange[] {
 
 const served = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
-/** Picks the response representation for an object or list endpoint. */
-export function negotiateObject(accept: string | undefined): Negotiated {
+/**
+ * Picks the response representation for an object or list endpoint. `protobuf` says whether the
+ * endpoint's kind has a protobuf form (built-ins do; custom resources do not). A Table has none
+ * (upstream marks it `+protobuf=false`), so `application/vnd.kubernetes.protobuf;as=Table` is
+ * passed over.
+ */
+export function negotiateObject(accept: string | undefined, protobuf = true): Negotiated {
   for (const m of parseAccept(accept)) {
-    const format =
-      m.type === 'application/yaml'
-        ? 'yaml'
-        : m.type === 'application/json' || m.type === '*/*' || m.type === 'application/*'
-          ? 'json'
-          : undefined;
+    const format = formatOf(m.type, protobuf);
     if (format === undefined) continue;
     const as = m.params.get('as');
     if (as === undefined) return { format, as: 'object', asVersion: '' };
     const g = m.params.get('g');
     const v = m.params.get('v');
     if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1')) continue;
-    if (as === 'Table') return { format, as: 'table', asVersion: v };
+    if (as === 'Table') {
+      if (format === 'protobuf') continue;
+      return { format, as: 'table', asVersion: v };
+    }
     if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') {
       return { format, as: 'metadata', asVersion: v };
     }
   }
   throw apiErrors.notAcceptable(served);
+}
+
+/** Negotiation for an endpoint: protobuf is offered when its kind has a protobuf form. */
+export function negotiateFor(accept: string | undefined, info: ResourceInfo): Negotiated {
+  return negotiateObject(accept, builtinProtobuf.supports(apiVersionOf(info), info.kind));
+}
+
+/**
+ * The serialization of an error Status (upstream's ErrorNegotiated): the first accepted media type
+ * without an `as` conversion; JSON when none is.
+ */
+export function negotiateError(accept: string | undefined): Format {
+  for (const m of parseAccept(accept)) {
+    if (m.params.has('as')) continue;
+    const format = formatOf(m.type, true);
+    if (format !== undefined) return format;
+  }
+  return 'json';
 }
 
 /** Media type of a request body, lower-cased without parameters. */

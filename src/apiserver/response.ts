@@ -1,10 +1,13 @@
-/** Writing responses: JSON/YAML objects, Status errors and Warning headers. */
+/** Writing responses: JSON/YAML/protobuf objects, Status errors and Warning headers. */
 import { constants as http2constants } from 'node:http2';
 import { stringify as yamlStringify } from 'yaml';
+import { builtinProtobuf } from '../apis/protobuf.js';
 import { apiErrors, StatusError } from '../machinery/errors.js';
+import { protobufMediaType } from '../machinery/protobuf/serializer.js';
 import type { Status } from '../machinery/status.js';
-import { isPrettyPrint } from './negotiate.js';
-import type { PrettyRequest } from './negotiate.js';
+import { isJsonObject } from '../util/json.js';
+import { isPrettyPrint, negotiateError } from './negotiate.js';
+import type { Format, PrettyRequest } from './negotiate.js';
 
 /** What handlers use of a response; both http.ServerResponse and http2's compat response fit. */
 export interface ServerResponseLike {
@@ -87,23 +90,34 @@ export function writeRawJSON(res: ServerResponseLike, code: number, body: unknow
   res.end(text);
 }
 
+const contentTypes: Readonly<Record<Format, string>> = {
+  json: 'application/json',
+  yaml: 'application/yaml',
+  protobuf: protobufMediaType,
+};
+
 export function writeObject(
   res: ServerResponseLike,
   code: number,
   body: unknown,
   options: {
-    readonly format?: 'json' | 'yaml';
+    readonly format?: Format;
     readonly warnings?: readonly string[];
     /** JSON indented (negotiate.ts isPrettyPrint); by default the response's request decides. */
     readonly pretty?: boolean;
   } = {},
 ): void {
-  const yaml = options.format === 'yaml';
-  const text = yaml ? yamlStringify(body) : encodeJson(res, body, options.pretty);
+  const format = options.format ?? 'json';
+  const text =
+    format === 'protobuf'
+      ? builtinProtobuf.encode(isJsonObject(body) ? body : {})
+      : format === 'yaml'
+        ? yamlStringify(body)
+        : encodeJson(res, body, options.pretty);
   const headers: Record<string, string | string[]> = {
-    'content-type': yaml ? 'application/yaml' : 'application/json',
+    'content-type': contentTypes[format],
     'cache-control': 'no-cache, private',
-    'content-length': String(Buffer.byteLength(text)),
+    'content-length': String(typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength),
   };
   const warnings = warningHeaders(options.warnings ?? []);
   if (warnings.length > 0) headers['warning'] = warnings;
@@ -127,7 +141,9 @@ export function writeError(res: ServerResponseLike, err: unknown, warnings: read
   const retry = status.details?.retryAfterSeconds;
   if (retry !== undefined) headers['retry-after'] = String(retry);
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-  writeObject(res, status.code, status, { warnings });
+  const accept = requestOf(res)?.headers['accept'];
+  const format = negotiateError(typeof accept === 'string' ? accept : undefined);
+  writeObject(res, status.code, status, { warnings, format });
 }
 
 export function successStatus(details: Record<string, string>): Record<string, unknown> {

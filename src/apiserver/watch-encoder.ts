@@ -15,6 +15,11 @@ export class WatchEncoder {
 
   /** The bytes for `event` under `key`, rendered by `render` only the first time. */
   encode(event: object, key: string, render: () => string): Buffer {
+    return this.encodeBytes(event, key, () => Buffer.from(render(), 'utf8'));
+  }
+
+  /** As `encode`, for a renderer that makes bytes (protobuf frames). */
+  encodeBytes(event: object, key: string, render: () => Uint8Array): Buffer {
     let forEvent = this.#cache.get(event);
     if (forEvent === undefined) {
       forEvent = new Map();
@@ -22,7 +27,8 @@ export class WatchEncoder {
     }
     let bytes = forEvent.get(key);
     if (bytes === undefined) {
-      bytes = Buffer.from(render(), 'utf8');
+      const made = render();
+      bytes = Buffer.isBuffer(made) ? made : Buffer.from(made.buffer, made.byteOffset, made.byteLength);
       this.#encodings++;
       forEvent.set(key, bytes);
     }

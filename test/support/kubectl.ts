@@ -34,3 +34,20 @@ export function kubectlVersion(bin: string): string {
   const parsed = JSON.parse(out) as { clientVersion?: { gitVersion?: string } };
   return parsed.clientVersion?.gitVersion ?? 'unknown';
 }
+
+/**
+ * The newest kubectl of 1.32 or later (they send protobuf bodies): $KUBECTL_NEWER, else the highest
+ * `kubectl.1.3x` beside the real file `kubectl` on PATH links to. Undefined when none exists.
+ */
+export function findNewerKubectl(): string | undefined {
+  const env = process.env['KUBECTL_NEWER'];
+  if (env !== undefined && env !== '' && existsSync(env)) return env;
+  const plain = onPath('kubectl');
+  if (plain === undefined) return undefined;
+  const dir = dirname(realpathSync(plain));
+  for (let minor = 40; minor >= 32; minor--) {
+    const p = join(dir, `kubectl.1.${minor}`);
+    if (existsSync(p)) return p;
+  }
+  return undefined;
+}

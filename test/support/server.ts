@@ -15,8 +15,8 @@ export interface TestServer extends RunningServer {
 
 export interface RequestOptions {
   readonly body?: unknown;
-  /** Raw body text (sent as is). */
-  readonly raw?: string;
+  /** Raw body text or bytes (sent as is). */
+  readonly raw?: string | Uint8Array;
   readonly contentType?: string;
   readonly accept?: string;
   readonly headers?: Record<string, string>;
@@ -28,6 +28,8 @@ export interface TestResponse {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly text: string;
+  /** The body as received (protobuf answers). */
+  readonly bytes: Buffer;
   json<T = Record<string, unknown>>(): T & Record<string, unknown>;
   /** Warning header texts without the `299 - ` framing. */
   readonly warnings: string[];
@@ -72,7 +74,9 @@ export async function startTestServer(
         };
         if (body !== undefined) {
           headers['content-type'] = o.contentType ?? 'application/json';
-          headers['content-length'] = String(Buffer.byteLength(body));
+          headers['content-length'] = String(
+            typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+          );
         }
         const req = request(
           {
@@ -91,11 +95,13 @@ export async function startTestServer(
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
             res.on('end', () => {
-              const text = Buffer.concat(chunks).toString('utf8');
+              const bytes = Buffer.concat(chunks);
+              const text = bytes.toString('utf8');
               resolve({
                 status: res.statusCode ?? 0,
                 headers: res.headers,
                 text,
+                bytes,
                 json: <T>() => JSON.parse(text) as T,
                 warnings: parseWarnings(res.headers['warning']),
               });

@@ -1,17 +1,21 @@
 /** POST to a collection. */
+import { apiVersionOf } from '../../apis/resource.js';
 import { decodeTyped, fieldValidationOf } from '../decode-request.js';
 import { decodeBody, readBody } from '../body.js';
 import type { HandlerContext } from '../endpoint.js';
 import { dryRun, queryString } from '../endpoint.js';
-import { negotiateObject, isPrettyPrint } from '../negotiate.js';
+import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
 
 export async function handleCreate(ctx: HandlerContext): Promise<void> {
-  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const negotiated = negotiateFor(ctx.req.headers.accept, ctx.endpoint.info);
   const fieldValidation = fieldValidationOf(ctx.url);
   const { info, store } = ctx.endpoint;
-  const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req), info.kind);
+  const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req), {
+    apiVersion: apiVersionOf(info),
+    kind: info.kind,
+  });
   const typed = (ctx.endpoint.decode ?? decodeTyped)({ info, schemas: ctx.schemas, body, fieldValidation });
   const result = await store.create(ctx.request.namespace, typed.object, {
     dryRun: dryRun(ctx.url),

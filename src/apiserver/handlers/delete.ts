@@ -6,7 +6,7 @@ import { isJsonObject } from '../../util/json.js';
 import { decodeBody, readBody } from '../body.js';
 import type { HandlerContext } from '../endpoint.js';
 import { dryRun, queryInt, queryString } from '../endpoint.js';
-import { negotiateObject, isPrettyPrint } from '../negotiate.js';
+import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { writeObject, successStatus } from '../response.js';
 import { listRequestOf } from './list-request.js';
 
@@ -53,7 +53,7 @@ function checkPolicy(p: string): (typeof policies)[number] {
 }
 
 export async function handleDelete(ctx: HandlerContext): Promise<void> {
-  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const negotiated = negotiateFor(ctx.req.headers.accept, ctx.endpoint.info);
   const { store, info } = ctx.endpoint;
   const req = await deleteRequestOf(ctx);
   const result = await store.delete(ctx.request.namespace, ctx.request.name, req);
@@ -72,7 +72,7 @@ export async function handleDelete(ctx: HandlerContext): Promise<void> {
 }
 
 export async function handleDeleteCollection(ctx: HandlerContext): Promise<void> {
-  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const negotiated = negotiateFor(ctx.req.headers.accept, ctx.endpoint.info);
   const { store, info } = ctx.endpoint;
   const req = await deleteRequestOf(ctx);
   const items = await store.deleteCollection(ctx.request.namespace, listRequestOf(ctx.url), req);

@@ -1,12 +1,12 @@
 /** GET on a single object. */
 import type { HandlerContext } from '../endpoint.js';
 import { queryString } from '../endpoint.js';
-import { negotiateObject, isPrettyPrint } from '../negotiate.js';
+import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
 
 export async function handleGet(ctx: HandlerContext): Promise<void> {
-  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const negotiated = negotiateFor(ctx.req.headers.accept, ctx.endpoint.info);
   const { store } = ctx.endpoint;
   const obj = await store.get(
     ctx.request.namespace,

@@ -2,13 +2,13 @@
 import type { ListMeta } from '../../machinery/object.js';
 import type { HandlerContext } from '../endpoint.js';
 import { queryString } from '../endpoint.js';
-import { negotiateObject, isPrettyPrint } from '../negotiate.js';
+import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { representList } from '../representation.js';
 import { writeObject } from '../response.js';
 import { listRequestOf } from './list-request.js';
 
 export async function handleList(ctx: HandlerContext): Promise<void> {
-  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const negotiated = negotiateFor(ctx.req.headers.accept, ctx.endpoint.info);
   const { store, info } = ctx.endpoint;
   const result = await store.list(ctx.request.namespace, listRequestOf(ctx.url));
   const meta: ListMeta = { resourceVersion: result.resourceVersion };

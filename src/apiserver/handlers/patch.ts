@@ -10,14 +10,14 @@ import type { JsonValue } from '../../util/json.js';
 import { decodeTyped, fieldValidationOf } from '../decode-request.js';
 import type { HandlerContext } from '../endpoint.js';
 import { dryRun, queryString } from '../endpoint.js';
-import { negotiateObject, isPrettyPrint } from '../negotiate.js';
+import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
 import { patchMediaType, readPatch } from './patch-body.js';
 import { subresourceStrategy } from './subresource.js';
 
 export async function handlePatch(ctx: HandlerContext): Promise<void> {
-  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const negotiated = negotiateFor(ctx.req.headers.accept, ctx.endpoint.info);
   const media = patchMediaType(ctx.req);
   const fieldValidation = fieldValidationOf(ctx.url);
   const patch = await readPatch(ctx.req, media, fieldValidation);

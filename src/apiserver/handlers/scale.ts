@@ -78,7 +78,10 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
   let body: unknown;
   let media = '';
   if (verb === 'update') {
-    body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req), 'Scale').value;
+    body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req), {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+    }).value;
   } else {
     media = patchMediaType(ctx.req);
     body = await readPatch(ctx.req, media, fieldValidationOf(ctx.url));

@@ -2,6 +2,7 @@
  * Computed resources: POST to a create-only one (reviews), GET (list or one by name) of a
  * read-only one (componentstatuses); every other verb is 405 as upstream.
  */
+import { apiVersionOf } from '../../apis/resource.js';
 import { apiErrors } from '../../machinery/errors.js';
 import { decodeBody, readBody } from '../body.js';
 import type { ServerRequest } from '../body.js';
@@ -10,7 +11,7 @@ import type { SchemaRegistry } from '../../apis/schema/types.js';
 import type { UserInfo } from '../../machinery/user.js';
 import { dryRun, queryString } from '../endpoint.js';
 import { representList, representObject } from '../representation.js';
-import { negotiateObject } from '../negotiate.js';
+import { negotiateFor } from '../negotiate.js';
 import type { RequestInfo } from '../request-info.js';
 import type { ServerResponseLike } from '../response.js';
 import { writeObject } from '../response.js';
@@ -53,9 +54,12 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
     const resource = sub === '' ? gr : { ...gr, resource: `${info.resource}/${sub}` };
     throw apiErrors.methodNotSupported(resource, request.verb === '' ? request.method : request.verb);
   }
-  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const negotiated = negotiateFor(ctx.req.headers.accept, ctx.endpoint.info);
   const fieldValidation = fieldValidationOf(ctx.url);
-  const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req));
+  const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req), {
+    apiVersion: apiVersionOf(info),
+    kind: info.kind,
+  });
   const typed = decodeTyped({ info, schemas: ctx.schemas, body, fieldValidation });
   const out = await create({
     object: typed.object,
@@ -103,7 +107,7 @@ async function answerRead(
   list: NonNullable<VirtualEndpoint['list']>,
 ): Promise<void> {
   const { info } = ctx.endpoint;
-  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const negotiated = negotiateFor(ctx.req.headers.accept, ctx.endpoint.info);
   const items = await list({ signal: ctx.signal });
   const table = {
     convertor: ctx.endpoint.table,

@@ -1,5 +1,6 @@
 /**
- * Watch: a stream of JSON watch events, one per line, over chunked HTTP/1.1 or an HTTP/2 stream.
+ * Watch: a stream of JSON watch events, one per line (or length-prefixed protobuf WatchEvent frames),
+ * over chunked HTTP/1.1 or an HTTP/2 stream.
  * Events come from storage in the storage version; each is converted to the served version and
  * serialized once, the bytes shared by every watcher (Table output is per watcher: it carries
  * column headers only in its first event). BOOKMARKs carry the store's progress.
@@ -11,7 +12,9 @@ import type { WatchEvent } from '../../registry/generic/watch.js';
 import type { JsonObject } from '../../util/json.js';
 import type { HandlerContext } from '../endpoint.js';
 import { queryBool, queryInt, queryString } from '../endpoint.js';
-import { negotiateObject } from '../negotiate.js';
+import { builtinProtobuf } from '../../apis/protobuf.js';
+import { protobufWatchMediaType } from '../../machinery/protobuf/serializer.js';
+import { negotiateFor } from '../negotiate.js';
 import { toTable } from '../representation.js';
 import { cancelResponse } from '../response.js';
 import { listRequestOf } from './list-request.js';
@@ -23,7 +26,7 @@ const maxTimerMs = 2 ** 31 - 1;
 const TICK = Symbol('bookmark tick');
 
 export async function handleWatch(ctx: HandlerContext): Promise<void> {
-  const negotiated = negotiateObject(ctx.req.headers.accept);
+  const negotiated = negotiateFor(ctx.req.headers.accept, ctx.endpoint.info);
   const { store, info } = ctx.endpoint;
   const requested = queryInt(ctx.url, 'timeoutSeconds') ?? 0;
   // Upstream: 0 (or absent) means the server's randomized default.
@@ -62,7 +65,11 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
     throw err;
   }
   const res = ctx.res;
-  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+  const protobuf = negotiated.format === 'protobuf';
+  res.writeHead(200, {
+    'content-type': protobuf ? protobufWatchMediaType : 'application/json',
+    'cache-control': 'no-cache, private',
+  });
   res.flushHeaders?.();
   const apiVersion = apiVersionOf(info);
   let headersSent = false;
@@ -79,17 +86,24 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
       headersSent = true;
       return `${JSON.stringify({ type: ev.type, object })}\n`;
     }
-    if (!data) return `${JSON.stringify(ev)}\n`;
+    if (!data) return frame(ev.type, ev.object);
+    if (protobuf) {
+      return ctx.watch.encoder.encodeBytes(ev.object, `${ev.type} ${apiVersion} protobuf`, () =>
+        builtinProtobuf.encodeWatchEvent(ev.type, store.out(ev.object as KubeObject)),
+      );
+    }
     return ctx.watch.encoder.encode(
       ev.object,
       `${ev.type} ${apiVersion}`,
       () => `${JSON.stringify({ type: ev.type, object: store.out(ev.object as KubeObject) })}\n`,
     );
   };
-  const bookmark = (resourceVersion: string): string => {
-    const object: JsonObject = { kind: info.kind, apiVersion, metadata: { resourceVersion } };
-    return `${JSON.stringify({ type: 'BOOKMARK', object })}\n`;
-  };
+  const frame = (type: string, object: JsonObject): string | Buffer =>
+    protobuf
+      ? Buffer.from(builtinProtobuf.encodeWatchEvent(type, object))
+      : `${JSON.stringify({ type, object })}\n`;
+  const bookmark = (resourceVersion: string): string | Buffer =>
+    frame('BOOKMARK', { kind: info.kind, apiVersion, metadata: { resourceVersion } });
   let tick: (() => void) | undefined;
   const ticks = bookmarks ? setInterval(() => tick?.(), ctx.watch.bookmarkIntervalMs) : undefined;
   const it = events[Symbol.asyncIterator]();

@@ -15,6 +15,14 @@ import type { ProtoField, ProtoMessageType, ProtoRegistry } from './registry.js'
 /** A body that is not the protobuf message it claims to be. */
 export class ProtobufDecodeError extends Error {
   override readonly name = 'ProtobufDecodeError';
+
+  /** The body's type when its envelope was read (upstream then words errors with it). */
+  constructor(
+    message: string,
+    readonly bodyType?: { readonly apiVersion: string; readonly kind: string },
+  ) {
+    super(message);
+  }
 }
 
 const utf8 = new TextEncoder();

@@ -92,7 +92,8 @@ export class ProtoRegistry {
   messageNameFor(apiVersion: string, kind: string): string | undefined {
     const pkg = this.#packageOf.get(apiVersion);
     if (pkg !== undefined && this.#rows.has(`${pkg}.${kind}`)) return `${pkg}.${kind}`;
-    if (metaKinds.has(kind) || apiVersion === 'meta.k8s.io/v1') {
+    // meta.k8s.io/v1beta1's PartialObjectMetadata(List) are the v1 types.
+    if (metaKinds.has(kind) || apiVersion === 'meta.k8s.io/v1' || apiVersion === 'meta.k8s.io/v1beta1') {
       const name = `${metaPackage}.${kind}`;
       if (this.#rows.has(name)) return name;
     }

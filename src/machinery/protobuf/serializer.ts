@@ -35,8 +35,12 @@ export interface DecodedProtobuf {
 export class KubeProtobuf {
   readonly #codec: ProtobufCodec;
 
-  constructor(registry: ProtoRegistry) {
+  readonly #scheme: string;
+
+  /** `scheme` names the scheme in "no kind is registered" errors, as upstream's do. */
+  constructor(registry: ProtoRegistry, scheme = '') {
     this.#codec = new ProtobufCodec(registry);
+    this.#scheme = scheme;
   }
 
   get codec(): ProtobufCodec {
@@ -110,14 +114,44 @@ export class KubeProtobuf {
         `Object 'Kind' is missing in 'runtime.TypeMeta{APIVersion:"${apiVersion}", Kind:""}'`,
       );
     }
+    const bodyType = { apiVersion, kind };
     const name = this.#codec.registry.messageNameFor(apiVersion, kind);
     if (name === undefined) {
-      throw new ProtobufDecodeError(`no kind "${kind}" is registered for version "${apiVersion}"`);
+      const scheme = this.#scheme === '' ? '' : ` in scheme "${this.#scheme}"`;
+      throw new ProtobufDecodeError(
+        `no kind "${kind}" is registered for version "${apiVersion}"${scheme}`,
+        bodyType,
+      );
     }
-    const value: JsonValue = this.#codec.decode(name, raw);
+    let value: JsonValue;
+    try {
+      value = this.#codec.decode(name, raw);
+    } catch (err) {
+      throw new ProtobufDecodeError(err instanceof Error ? err.message : String(err), bodyType);
+    }
     const object: JsonObject = { kind, apiVersion };
     if (isJsonObject(value)) Object.assign(object, value, { kind, apiVersion });
     return { apiVersion, kind, object };
+  }
+
+  /** A WatchEvent message (one frame without its length prefix): its type and decoded object. */
+  decodeWatchEvent(bytes: Uint8Array): { readonly type: string; readonly object: JsonObject } {
+    let type = '';
+    let object: JsonObject = {};
+    const r = new BinaryReader(bytes);
+    while (r.pos < r.len) {
+      const [n, wt] = r.tag();
+      if (n === 1 && wt === WireType.LengthDelimited) type = r.string();
+      else if (n === 2 && wt === WireType.LengthDelimited) {
+        const ext = new BinaryReader(r.bytes());
+        while (ext.pos < ext.len) {
+          const [m, mwt] = ext.tag();
+          if (m === 1 && mwt === WireType.LengthDelimited) object = this.decode(ext.bytes()).object;
+          else ext.skip(mwt, m);
+        }
+      } else r.skip(wt, n);
+    }
+    return { type, object };
   }
 
   /** One watch frame: length prefix + WatchEvent{type, object: RawExtension{envelope}}. */

@@ -29,8 +29,11 @@ export interface Session {
   namespaceReady(ns: string): Promise<void>;
 }
 
-/** `o` is passed to `startNanokube` (e.g. extra `serve` flags). */
-export function kubectlSession(o: StartOptions = {}): Session {
+/**
+ * `o` is passed to `startNanokube` (e.g. extra `serve` flags); `kubectlBin` picks another kubectl
+ * than the 1.27 one (e.g. a newer release).
+ */
+export function kubectlSession(o: StartOptions = {}, kubectlBin: string | undefined = bin): Session {
   let server: NanokubeProcess | undefined;
   let kubectl: Kubectl | undefined;
   const session: Session = {
@@ -68,7 +71,7 @@ export function kubectlSession(o: StartOptions = {}): Session {
   };
   before(async () => {
     server = await startNanokube(o);
-    kubectl = kubectlFor(server, bin);
+    kubectl = kubectlFor(server, kubectlBin);
   });
   after(async () => {
     await server?.stop();
