@@ -143,6 +143,17 @@ describe('discovery and OpenAPI', () => {
     assert.equal(core.items[0]?.versions[0]?.version, 'v1');
   });
 
+  it('kubectl 1.30+ asks for v2 first: v2beta1 is chosen, not the legacy list', async () => {
+    const newer =
+      'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+    const r = await s.request('GET', '/apis', { accept: newer });
+    assert.equal(r.json()['kind'], 'APIGroupDiscoveryList');
+    const onlyV2 = await s.request('GET', '/api', {
+      accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json',
+    });
+    assert.equal(onlyV2.json()['kind'], 'APIVersions');
+  });
+
   it('aggregated entries match the reference for the kinds served', { skip: skipRef }, async () => {
     type Doc = {
       items: {

@@ -44,9 +44,15 @@ export class DiscoveryHandler {
     this.#aggregated = undefined;
   }
 
+  /**
+   * Whether the first media type this server can produce is the aggregated document: an
+   * `as=APIGroupDiscoveryList` this release does not serve (v2, kubectl 1.30+ asks for it first) is
+   * passed over, as upstream's negotiation does.
+   */
   #wantsAggregated(accept: string | undefined): boolean {
     for (const m of parseAccept(accept)) {
-      if (m.type !== 'application/json') continue;
+      if (m.type !== 'application/json' && m.type !== '*/*' && m.type !== 'application/*') continue;
+      if (!m.params.has('as')) return false;
       if (
         m.params.get('g') === 'apidiscovery.k8s.io' &&
         m.params.get('v') === 'v2beta1' &&
@@ -54,7 +60,6 @@ export class DiscoveryHandler {
       ) {
         return true;
       }
-      return false;
     }
     return false;
   }
