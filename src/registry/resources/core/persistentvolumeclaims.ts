@@ -87,6 +87,7 @@ const strategy = defineStrategy({
 });
 
 export const persistentVolumeClaimsResource: RegistryResource = {
+  returnDeletedObject: true,
   info: persistentVolumeClaimsInfo,
   strategy,
   statusStrategy: defineStatusStrategy(strategy, {

@@ -32,6 +32,7 @@ const strategy = defineStrategy({
 });
 
 export const persistentVolumesResource: RegistryResource = {
+  returnDeletedObject: true,
   info: persistentVolumesInfo,
   strategy,
   statusStrategy: defineStatusStrategy(strategy),

@@ -6,6 +6,7 @@ import type { RegistryResource } from '../../resource.js';
 import { defineStrategy } from '../../strategies/base.js';
 
 export const podTemplatesResource: RegistryResource = {
+  returnDeletedObject: true,
   info: podTemplatesInfo,
   strategy: defineStrategy({
     namespaced: true,

@@ -17,6 +17,7 @@ const strategy = defineStrategy({
 });
 
 export const resourceQuotasResource: RegistryResource = {
+  returnDeletedObject: true,
   info: resourceQuotasInfo,
   strategy,
   statusStrategy: defineStatusStrategy(strategy, {

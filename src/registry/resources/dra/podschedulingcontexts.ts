@@ -20,6 +20,7 @@ const strategy = defineStrategy({
 });
 
 export const podSchedulingContexts: RegistryResource = {
+  returnDeletedObject: true,
   info: podSchedulingContextInfo,
   featureGate: 'DynamicResourceAllocation',
   strategy,

@@ -20,6 +20,7 @@ const strategy = defineStrategy({
 });
 
 export const resourceClaims: RegistryResource = {
+  returnDeletedObject: true,
   info: resourceClaimInfo,
   featureGate: 'DynamicResourceAllocation',
   strategy,

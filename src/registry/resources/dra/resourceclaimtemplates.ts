@@ -9,6 +9,7 @@ import { resourceClaimTemplateTable } from '../../printers/resourceclaimtemplate
 import { defineStrategy } from '../../strategies/base.js';
 
 export const resourceClaimTemplates: RegistryResource = {
+  returnDeletedObject: true,
   info: resourceClaimTemplateInfo,
   featureGate: 'DynamicResourceAllocation',
   strategy: defineStrategy({

@@ -9,6 +9,7 @@ import { resourceClassTable } from '../../printers/resourceclass.js';
 import { defineStrategy } from '../../strategies/base.js';
 
 export const resourceClasses: RegistryResource = {
+  returnDeletedObject: true,
   info: resourceClassInfo,
   featureGate: 'DynamicResourceAllocation',
   strategy: defineStrategy({

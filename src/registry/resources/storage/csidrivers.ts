@@ -30,6 +30,7 @@ function sameField(a: unknown, b: unknown): boolean {
 }
 
 export const csiDrivers: RegistryResource = {
+  returnDeletedObject: true,
   info: csiDriverInfo,
   strategy: defineStrategy({
     namespaced: false,

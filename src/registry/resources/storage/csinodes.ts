@@ -9,6 +9,7 @@ import { csiNodeTable } from '../../printers/csinode.js';
 import { defineStrategy } from '../../strategies/base.js';
 
 export const csiNodes: RegistryResource = {
+  returnDeletedObject: true,
   info: csiNodeInfo,
   strategy: defineStrategy({
     namespaced: false,

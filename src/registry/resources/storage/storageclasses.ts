@@ -14,6 +14,7 @@ import { storageClassTable } from '../../printers/storageclass.js';
 import { defineStrategy } from '../../strategies/base.js';
 
 export const storageClasses: RegistryResource = {
+  returnDeletedObject: true,
   info: storageClassInfo,
   strategy: defineStrategy({
     namespaced: false,

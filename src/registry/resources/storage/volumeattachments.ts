@@ -22,6 +22,7 @@ const strategy = defineStrategy({
 });
 
 export const volumeAttachments: RegistryResource = {
+  returnDeletedObject: true,
   info: volumeAttachmentInfo,
   strategy,
   statusStrategy: defineStatusStrategy(strategy, {
