@@ -52,6 +52,11 @@ describe('protobuf codec', () => {
     assert.ok(h.includes('5050') && h.includes('50bb03'), 'each port has its own tag');
   });
 
+  it('orders map keys outside the BMP by their UTF-8 bytes, as Go does', () => {
+    const h = hex(codec.encode('test.v1.Thing', { labels: { '\u{1F600}': 'a', '\uFFFD': 'b' } }));
+    assert.ok(h.indexOf('efbfbd') < h.indexOf('f09f9880'), 'U+FFFD (EF BF BD) sorts before U+1F600 (F0 ...)');
+  });
+
   it('decodes to the JSON Go would write: omitempty zeros dropped, zeros filled in, inline merged', () => {
     const decoded = codec.decode('test.v1.Thing', codec.encode('test.v1.Thing', { name: 'x', path: '/p' }));
     assert.deepEqual(decoded, { name: 'x', size: 0, path: '/p', when: null, ports: null });

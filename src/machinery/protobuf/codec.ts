@@ -27,8 +27,15 @@ export class ProtobufDecodeError extends Error {
 
 const utf8 = new TextEncoder();
 
+const surrogate = /[\ud800-\udfff]/;
+
+/**
+ * Go's sort of map keys (bytewise on UTF-8). UTF-16 code-unit order is the same unless a key has
+ * characters outside the Basic Multilingual Plane, which are compared as bytes.
+ */
 function compareBytes(a: string, b: string): number {
-  return Buffer.compare(utf8.encode(a), utf8.encode(b));
+  if (surrogate.test(a) || surrogate.test(b)) return Buffer.compare(utf8.encode(a), utf8.encode(b));
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function toNumber(v: JsonValue | undefined): number {
