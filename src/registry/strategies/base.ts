@@ -5,7 +5,7 @@
 import { zeroFieldValue } from '../../apis/decode/zero.js';
 import { builtinSchemas } from '../../apis/schema/builtin.js';
 import type { FieldError } from '../../machinery/field/errors.js';
-import type { KubeObject } from '../../machinery/object.js';
+import type { KubeObject, ObjectMeta } from '../../machinery/object.js';
 import { jsonEqual } from '../../util/json.js';
 import type { JsonObject } from '../../util/json.js';
 import type { NameValidation, RESTStrategy, StrategyContext } from '../strategy.js';
@@ -81,24 +81,67 @@ export function defineStrategy(o: StrategyOptions): RESTStrategy {
 }
 
 /**
- * The strategy of a `/status` subresource: only status changes; everything else is copied from
- * the stored object (upstream's StatusStrategy.PrepareForUpdate).
+ * What a `/status` write takes of the stored object's metadata; upstream's status strategies
+ * differ. `new` keeps the request's labels, annotations, finalizers and ownerReferences (most
+ * kinds: their PrepareForUpdate resets only the spec); `reset` is metav1.ResetObjectMetaForStatus
+ * (deletionTimestamp, generation, selfLink, labels, annotations, finalizers and ownerReferences
+ * from the stored object); `stored` keeps all stored metadata but managedFields (flowcontrol); a
+ * list names the fields taken from the stored object (Deployment: labels; Pod: ownerReferences).
+ * System fields (uid, creationTimestamp, generation, deletion fields) are restored by the store
+ * for every update, as upstream's rest.BeforeUpdate.
+ */
+export type StatusMetadata = 'new' | 'reset' | 'stored' | readonly (keyof ObjectMeta)[];
+
+const resetForStatus: readonly (keyof ObjectMeta)[] = [
+  'deletionTimestamp',
+  'generation',
+  'selfLink',
+  'labels',
+  'annotations',
+  'finalizers',
+  'ownerReferences',
+];
+
+function statusMetadata(policy: StatusMetadata, meta: ObjectMeta, old: ObjectMeta): ObjectMeta {
+  if (policy === 'new') return meta;
+  if (policy === 'stored') {
+    const out: ObjectMeta = { ...old };
+    if (meta.managedFields !== undefined) out.managedFields = meta.managedFields;
+    else delete out.managedFields;
+    return out;
+  }
+  const out: ObjectMeta = { ...meta };
+  for (const f of policy === 'reset' ? resetForStatus : policy) {
+    const v = old[f];
+    if (v === undefined) delete out[f];
+    else out[f] = v;
+  }
+  return out;
+}
+
+/**
+ * The strategy of a `/status` subresource: only status (and, per `metadata`, some metadata)
+ * changes; everything else is copied from the stored object (upstream's StatusStrategy
+ * PrepareForUpdate).
  */
 export function defineStatusStrategy(
   main: RESTStrategy,
   o: {
     readonly validateUpdate?: (ctx: StrategyContext, obj: KubeObject, old: KubeObject) => FieldError[];
+    /** Default `new`: the request's labels, annotations, finalizers and ownerReferences are kept. */
+    readonly metadata?: StatusMetadata;
   } = {},
 ): RESTStrategy {
+  const policy = o.metadata ?? 'new';
   return {
     ...main,
     prepareForCreate() {},
     prepareForUpdate(_ctx, obj, old) {
       const status = obj['status'];
+      const meta = statusMetadata(policy, obj.metadata, old.metadata);
       for (const k of Object.keys(obj)) if (k !== 'status') delete obj[k];
       for (const k of Object.keys(old)) if (k !== 'status') obj[k] = old[k]!;
-      // metadata: only labels/annotations etc. are kept from the old object as upstream does.
-      obj.metadata = { ...old.metadata };
+      obj.metadata = meta;
       if (status === undefined) delete obj['status'];
       else obj['status'] = status;
     },

@@ -39,6 +39,7 @@ export const validatingAdmissionPolicies: RegistryResource = {
   strategy: policyStrategy,
   statusStrategy: defineStatusStrategy(policyStrategy, {
     validateUpdate: (_ctx, obj) => validateValidatingAdmissionPolicyStatus(obj),
+    metadata: 'reset',
   }),
   table: validatingAdmissionPolicyTable,
 };

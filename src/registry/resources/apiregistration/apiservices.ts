@@ -52,6 +52,7 @@ const strategy = defineStrategy({
 const statusStrategy: RESTStrategy = {
   ...defineStatusStrategy(strategy, {
     validateUpdate: (_ctx, obj) => validateAPIServiceStatus(obj),
+    metadata: ['labels', 'annotations', 'finalizers', 'ownerReferences'],
   }),
   prepareForUpdate(_ctx, obj, old) {
     const spec = old['spec'];

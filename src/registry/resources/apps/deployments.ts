@@ -33,5 +33,7 @@ export const deployments: RegistryResource = {
   table: deploymentTable,
   statusStrategy: defineStatusStrategy(strategy, {
     validateUpdate: (_ctx, obj, old) => validateAppsStatusUpdate('Deployment', obj, old),
+    // Upstream's deployment status strategy resets the labels (only).
+    metadata: ['labels'],
   }),
 };

@@ -43,18 +43,17 @@ const statusStrategy = defineStatusStrategy(strategy, {
   validateUpdate: (_ctx, ns) => validateNamespaceStatusUpdate(ns),
 });
 
-/** The `/finalize` subresource: only spec.finalizers change (status and metadata are kept). */
+/**
+ * The `/finalize` subresource: the status is kept; spec (finalizers) and metadata come from the
+ * request (upstream's namespaceFinalizeStrategy resets only the status).
+ */
 export const namespaceFinalizeStrategy: RESTStrategy = {
   ...strategy,
   prepareForCreate() {},
   prepareForUpdate(_ctx, ns, old) {
-    const finalizers = obj(ns, 'spec')?.['finalizers'];
-    for (const k of Object.keys(ns)) delete ns[k];
-    for (const [k, v] of Object.entries(old)) ns[k] = v;
-    const spec = { ...(obj(old, 'spec') ?? {}) };
-    if (finalizers === undefined) delete spec['finalizers'];
-    else spec['finalizers'] = finalizers;
-    ns['spec'] = spec;
+    const status = old['status'];
+    if (status === undefined) delete ns['status'];
+    else ns['status'] = status;
   },
   validateUpdate: (_ctx, ns) => validateNamespace(ns),
   warningsOnUpdate: () => [],

@@ -43,7 +43,8 @@ const strategy = defineStrategy({
   warningsOnCreate: (_ctx, pod) => podWarnings(pod),
 });
 
-const baseStatusStrategy = defineStatusStrategy(strategy);
+// Upstream's pod status strategy resets ownerReferences; labels and annotations may change.
+const baseStatusStrategy = defineStatusStrategy(strategy, { metadata: ['ownerReferences'] });
 const statusStrategy = {
   ...baseStatusStrategy,
   prepareForUpdate(...args: Parameters<typeof baseStatusStrategy.prepareForUpdate>): void {

@@ -29,6 +29,8 @@ export const flowSchemas: RegistryResource = {
   strategy,
   statusStrategy: defineStatusStrategy(strategy, {
     validateUpdate: (_ctx, fs) => validateFlowSchemaStatusUpdate(fs),
+    // Upstream keeps the whole stored ObjectMeta but managedFields.
+    metadata: 'stored',
   }),
   table: flowSchemaTable,
 };

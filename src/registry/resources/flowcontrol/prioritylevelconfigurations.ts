@@ -51,6 +51,8 @@ export const priorityLevelConfigurations: RegistryResource = {
   strategy,
   statusStrategy: defineStatusStrategy(strategy, {
     validateUpdate: (_ctx, plc) => validatePriorityLevelConfigurationStatusUpdate(plc),
+    // Upstream keeps the whole stored ObjectMeta but managedFields.
+    metadata: 'stored',
   }),
   table: priorityLevelConfigurationTable,
 };

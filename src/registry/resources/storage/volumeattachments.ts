@@ -27,6 +27,7 @@ export const volumeAttachments: RegistryResource = {
   strategy,
   statusStrategy: defineStatusStrategy(strategy, {
     validateUpdate: (_ctx, obj, old) => validateVolumeAttachmentUpdate(obj, old),
+    metadata: 'reset',
   }),
   table: volumeAttachmentTable,
 };
