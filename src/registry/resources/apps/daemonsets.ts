@@ -1,4 +1,5 @@
 /** daemonsets.apps: the DaemonSet strategy (upstream pkg/registry/apps/daemonset/strategy.go). */
+import { specTemplateWarnings } from '../../../apis/core/v1/pod-warnings.js';
 import { daemonSetInfo } from '../../../apis/apps/v1/resources.js';
 import {
   templateGeneration,
@@ -36,6 +37,7 @@ const strategy = defineStrategy({
   tracksGeneration: true,
   validate: validateDaemonSet,
   validateUpdate: validateDaemonSetUpdate,
+  warningsOnCreate: (_ctx, obj) => specTemplateWarnings(obj),
   prepareForCreate(_ctx, obj) {
     if (templateGeneration(obj) < 1) setTemplateGeneration(obj, 1);
   },

@@ -1,4 +1,5 @@
 /** deployments.apps: the Deployment strategy (upstream pkg/registry/apps/deployment/strategy.go). */
+import { specTemplateWarnings } from '../../../apis/core/v1/pod-warnings.js';
 import { deploymentInfo } from '../../../apis/apps/v1/resources.js';
 import { validateDeployment, validateDeploymentUpdate } from '../../../apis/apps/v1/validation/deployment.js';
 import { semanticEqual } from '../../../apis/apps/v1/validation/semantic.js';
@@ -14,7 +15,7 @@ const strategy = defineStrategy({
   tracksGeneration: true,
   validate: validateDeployment,
   validateUpdate: validateDeploymentUpdate,
-  warningsOnCreate: (_ctx, obj) => podNameWarnings(obj),
+  warningsOnCreate: (_ctx, o) => [...podNameWarnings(o), ...specTemplateWarnings(o)],
   prepareForUpdate(_ctx, obj, old) {
     // Annotations are copied to the ReplicaSets, so changing them is a new generation too.
     const oldGen = old.metadata.generation ?? 0;

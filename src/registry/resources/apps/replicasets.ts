@@ -1,4 +1,5 @@
 /** replicasets.apps: the ReplicaSet strategy (upstream pkg/registry/apps/replicaset/strategy.go). */
+import { specTemplateWarnings } from '../../../apis/core/v1/pod-warnings.js';
 import { replicaSetInfo } from '../../../apis/apps/v1/resources.js';
 import { validateReplicaSet, validateReplicaSetUpdate } from '../../../apis/apps/v1/validation/replicaset.js';
 import { validateAppsStatusUpdate } from '../../../apis/apps/v1/validation/status.js';
@@ -15,7 +16,7 @@ const strategy = defineStrategy({
   tracksGeneration: true,
   validate: validateReplicaSet,
   validateUpdate: validateReplicaSetUpdate,
-  warningsOnCreate: (_ctx, obj) => podNameWarnings(obj),
+  warningsOnCreate: (_ctx, o) => [...podNameWarnings(o), ...specTemplateWarnings(o)],
 });
 
 export const replicaSets: RegistryResource = {

@@ -1,4 +1,5 @@
 /** statefulsets.apps: the StatefulSet strategy (upstream pkg/registry/apps/statefulset/strategy.go). */
+import { specTemplateWarnings } from '../../../apis/core/v1/pod-warnings.js';
 import { statefulSetInfo } from '../../../apis/apps/v1/resources.js';
 import {
   validateStatefulSet,
@@ -17,6 +18,7 @@ const strategy = defineStrategy({
   tracksGeneration: true,
   validate: (_ctx, obj) => validateStatefulSet(obj),
   validateUpdate: (_ctx, obj, old) => validateStatefulSetUpdate(obj, old),
+  warningsOnCreate: (_ctx, obj) => specTemplateWarnings(obj),
 });
 
 export const statefulSets: RegistryResource = {

@@ -1,4 +1,6 @@
 /** podtemplates (upstream pkg/registry/core/podtemplate): generation follows template changes. */
+import { obj } from '../../../apis/core/v1/access.js';
+import { podTemplateWarnings } from '../../../apis/core/v1/pod-warnings.js';
 import { podTemplatesInfo } from '../../../apis/core/v1/resources-more.js';
 import { validatePodTemplate } from '../../../apis/core/v1/validation/replicationcontroller.js';
 import { podTemplateTable } from '../../printers/podtemplate.js';
@@ -13,6 +15,7 @@ export const podTemplatesResource: RegistryResource = {
     tracksGeneration: true,
     validate: validatePodTemplate,
     validateUpdate: (ctx, pt) => validatePodTemplate(ctx, pt),
+    warningsOnCreate: (_ctx, pt) => podTemplateWarnings('template', obj(pt, 'template')),
   }),
   table: podTemplateTable,
 };

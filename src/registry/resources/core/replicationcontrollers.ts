@@ -2,6 +2,7 @@
  * replicationcontrollers (upstream pkg/registry/core/replicationcontroller): status through
  * /status, replicas through /scale (autoscaling/v1 Scale), generation follows spec changes.
  */
+import { specTemplateWarnings } from '../../../apis/core/v1/pod-warnings.js';
 import { validateAppsStatusUpdate } from '../../../apis/apps/v1/validation/status.js';
 import { num, obj } from '../../../apis/core/v1/access.js';
 import { replicationControllersInfo } from '../../../apis/core/v1/resources-more.js';
@@ -21,7 +22,7 @@ const strategy = defineStrategy({
   tracksGeneration: true,
   validate: validateReplicationController,
   validateUpdate: (ctx, rc) => validateReplicationControllerUpdate(ctx, rc),
-  warningsOnCreate: (_ctx, rc) => podNameWarnings(rc),
+  warningsOnCreate: (_ctx, rc) => [...podNameWarnings(rc), ...specTemplateWarnings(rc)],
 });
 
 export const replicationControllersResource: RegistryResource = {
