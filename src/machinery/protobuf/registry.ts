@@ -67,18 +67,28 @@ export class ProtoRegistry {
   readonly #rows = new Map<string, readonly ProtoFieldRow[]>();
   readonly #compiled = new Map<string, ProtoMessageType>();
   readonly #packageOf = new Map<string, string>();
+  #pending: readonly (ProtoPackage | (() => ProtoPackage))[];
 
-  constructor(packages: readonly ProtoPackage[]) {
-    for (const p of packages) {
+  /** Packages, or functions making them: those are called on the first lookup. */
+  constructor(packages: readonly (ProtoPackage | (() => ProtoPackage))[]) {
+    this.#pending = packages;
+  }
+
+  #load(): void {
+    if (this.#pending.length === 0) return;
+    for (const entry of this.#pending) {
+      const p = typeof entry === 'function' ? entry() : entry;
       if (p.groupVersion !== undefined) this.#packageOf.set(p.groupVersion, p.package);
       for (const [name, rows] of p.messages) this.#rows.set(name, rows);
     }
+    this.#pending = [];
   }
 
   /** The message type of a full proto name, or undefined. */
   message(name: string): ProtoMessageType | undefined {
     let m = this.#compiled.get(name);
     if (m !== undefined) return m;
+    this.#load();
     const rows = this.#rows.get(name);
     if (rows === undefined) return undefined;
     const jsonOrder = rows.map(compileField);
@@ -90,6 +100,7 @@ export class ProtoRegistry {
 
   /** The full proto name of the message for an apiVersion and kind, if it is a built-in one. */
   messageNameFor(apiVersion: string, kind: string): string | undefined {
+    this.#load();
     const pkg = this.#packageOf.get(apiVersion);
     if (pkg !== undefined && this.#rows.has(`${pkg}.${kind}`)) return `${pkg}.${kind}`;
     // meta.k8s.io/v1beta1's PartialObjectMetadata(List) are the v1 types.

@@ -5,110 +5,113 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const admissionregistrationV1: ProtoPackage = {
-  package: 'k8s.io.api.admissionregistration.v1',
-  groupVersion: 'admissionregistration.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.api.admissionregistration.v1.MatchCondition',
+// A function, so that the table is built only when protobuf is first spoken.
+export function admissionregistrationV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.admissionregistration.v1',
+    groupVersion: 'admissionregistration.k8s.io/v1',
+    messages: [
       [
-        [1, 'name', 'string', ''],
-        [2, 'expression', 'string', ''],
+        'k8s.io.api.admissionregistration.v1.MatchCondition',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'expression', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1.MutatingWebhook',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'clientConfig', 'k8s.io.api.admissionregistration.v1.WebhookClientConfig', ''],
+          [3, 'rules', 'k8s.io.api.admissionregistration.v1.RuleWithOperations', 'ro'],
+          [4, 'failurePolicy', 'string', 'po'],
+          [9, 'matchPolicy', 'string', 'po'],
+          [5, 'namespaceSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [11, 'objectSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [6, 'sideEffects', 'string', 'p'],
+          [7, 'timeoutSeconds', 'int32', 'po'],
+          [8, 'admissionReviewVersions', 'string', 'r'],
+          [10, 'reinvocationPolicy', 'string', 'po'],
+          [12, 'matchConditions', 'k8s.io.api.admissionregistration.v1.MatchCondition', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1.MutatingWebhookConfiguration',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'webhooks', 'k8s.io.api.admissionregistration.v1.MutatingWebhook', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1.MutatingWebhookConfigurationList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.admissionregistration.v1.MutatingWebhookConfiguration', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1.Rule',
+        [
+          [1, 'apiGroups', 'string', 'ro'],
+          [2, 'apiVersions', 'string', 'ro'],
+          [3, 'resources', 'string', 'ro'],
+          [4, 'scope', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1.RuleWithOperations',
+        [
+          [1, 'operations', 'string', 'ro'],
+          [2, '', 'k8s.io.api.admissionregistration.v1.Rule', 'i'],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1.ServiceReference',
+        [
+          [1, 'namespace', 'string', ''],
+          [2, 'name', 'string', ''],
+          [3, 'path', 'string', 'po'],
+          [4, 'port', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1.ValidatingWebhook',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'clientConfig', 'k8s.io.api.admissionregistration.v1.WebhookClientConfig', ''],
+          [3, 'rules', 'k8s.io.api.admissionregistration.v1.RuleWithOperations', 'ro'],
+          [4, 'failurePolicy', 'string', 'po'],
+          [9, 'matchPolicy', 'string', 'po'],
+          [5, 'namespaceSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [10, 'objectSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [6, 'sideEffects', 'string', 'p'],
+          [7, 'timeoutSeconds', 'int32', 'po'],
+          [8, 'admissionReviewVersions', 'string', 'r'],
+          [11, 'matchConditions', 'k8s.io.api.admissionregistration.v1.MatchCondition', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1.ValidatingWebhookConfiguration',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'webhooks', 'k8s.io.api.admissionregistration.v1.ValidatingWebhook', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1.ValidatingWebhookConfigurationList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.admissionregistration.v1.ValidatingWebhookConfiguration', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1.WebhookClientConfig',
+        [
+          [3, 'url', 'string', 'po'],
+          [1, 'service', 'k8s.io.api.admissionregistration.v1.ServiceReference', 'po'],
+          [2, 'caBundle', 'bytes', 'o'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.admissionregistration.v1.MutatingWebhook',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'clientConfig', 'k8s.io.api.admissionregistration.v1.WebhookClientConfig', ''],
-        [3, 'rules', 'k8s.io.api.admissionregistration.v1.RuleWithOperations', 'ro'],
-        [4, 'failurePolicy', 'string', 'po'],
-        [9, 'matchPolicy', 'string', 'po'],
-        [5, 'namespaceSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [11, 'objectSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [6, 'sideEffects', 'string', 'p'],
-        [7, 'timeoutSeconds', 'int32', 'po'],
-        [8, 'admissionReviewVersions', 'string', 'r'],
-        [10, 'reinvocationPolicy', 'string', 'po'],
-        [12, 'matchConditions', 'k8s.io.api.admissionregistration.v1.MatchCondition', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1.MutatingWebhookConfiguration',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'webhooks', 'k8s.io.api.admissionregistration.v1.MutatingWebhook', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1.MutatingWebhookConfigurationList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.admissionregistration.v1.MutatingWebhookConfiguration', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1.Rule',
-      [
-        [1, 'apiGroups', 'string', 'ro'],
-        [2, 'apiVersions', 'string', 'ro'],
-        [3, 'resources', 'string', 'ro'],
-        [4, 'scope', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1.RuleWithOperations',
-      [
-        [1, 'operations', 'string', 'ro'],
-        [2, '', 'k8s.io.api.admissionregistration.v1.Rule', 'i'],
-      ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1.ServiceReference',
-      [
-        [1, 'namespace', 'string', ''],
-        [2, 'name', 'string', ''],
-        [3, 'path', 'string', 'po'],
-        [4, 'port', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1.ValidatingWebhook',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'clientConfig', 'k8s.io.api.admissionregistration.v1.WebhookClientConfig', ''],
-        [3, 'rules', 'k8s.io.api.admissionregistration.v1.RuleWithOperations', 'ro'],
-        [4, 'failurePolicy', 'string', 'po'],
-        [9, 'matchPolicy', 'string', 'po'],
-        [5, 'namespaceSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [10, 'objectSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [6, 'sideEffects', 'string', 'p'],
-        [7, 'timeoutSeconds', 'int32', 'po'],
-        [8, 'admissionReviewVersions', 'string', 'r'],
-        [11, 'matchConditions', 'k8s.io.api.admissionregistration.v1.MatchCondition', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1.ValidatingWebhookConfiguration',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'webhooks', 'k8s.io.api.admissionregistration.v1.ValidatingWebhook', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1.ValidatingWebhookConfigurationList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.admissionregistration.v1.ValidatingWebhookConfiguration', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1.WebhookClientConfig',
-      [
-        [3, 'url', 'string', 'po'],
-        [1, 'service', 'k8s.io.api.admissionregistration.v1.ServiceReference', 'po'],
-        [2, 'caBundle', 'bytes', 'o'],
-      ],
-    ],
-  ],
-};
+  };
+}

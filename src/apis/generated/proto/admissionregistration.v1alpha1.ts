@@ -5,136 +5,139 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const admissionregistrationV1alpha1: ProtoPackage = {
-  package: 'k8s.io.api.admissionregistration.v1alpha1',
-  groupVersion: 'admissionregistration.k8s.io/v1alpha1',
-  messages: [
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.AuditAnnotation',
+// A function, so that the table is built only when protobuf is first spoken.
+export function admissionregistrationV1alpha1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.admissionregistration.v1alpha1',
+    groupVersion: 'admissionregistration.k8s.io/v1alpha1',
+    messages: [
       [
-        [1, 'key', 'string', ''],
-        [2, 'valueExpression', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.ExpressionWarning',
-      [
-        [2, 'fieldRef', 'string', ''],
-        [3, 'warning', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.MatchCondition',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'expression', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.MatchResources',
-      [
-        [1, 'namespaceSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [2, 'objectSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [3, 'resourceRules', 'k8s.io.api.admissionregistration.v1alpha1.NamedRuleWithOperations', 'ro'],
+        'k8s.io.api.admissionregistration.v1alpha1.AuditAnnotation',
         [
-          4,
-          'excludeResourceRules',
-          'k8s.io.api.admissionregistration.v1alpha1.NamedRuleWithOperations',
-          'ro',
+          [1, 'key', 'string', ''],
+          [2, 'valueExpression', 'string', ''],
         ],
-        [7, 'matchPolicy', 'string', 'po'],
       ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.NamedRuleWithOperations',
       [
-        [1, 'resourceNames', 'string', 'ro'],
-        [2, '', 'k8s.io.api.admissionregistration.v1.RuleWithOperations', 'i'],
+        'k8s.io.api.admissionregistration.v1alpha1.ExpressionWarning',
+        [
+          [2, 'fieldRef', 'string', ''],
+          [3, 'warning', 'string', ''],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.ParamKind',
       [
-        [1, 'apiVersion', 'string', 'o'],
-        [2, 'kind', 'string', 'o'],
+        'k8s.io.api.admissionregistration.v1alpha1.MatchCondition',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'expression', 'string', ''],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.ParamRef',
       [
-        [1, 'name', 'string', 'o'],
-        [2, 'namespace', 'string', 'o'],
+        'k8s.io.api.admissionregistration.v1alpha1.MatchResources',
+        [
+          [1, 'namespaceSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [2, 'objectSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [3, 'resourceRules', 'k8s.io.api.admissionregistration.v1alpha1.NamedRuleWithOperations', 'ro'],
+          [
+            4,
+            'excludeResourceRules',
+            'k8s.io.api.admissionregistration.v1alpha1.NamedRuleWithOperations',
+            'ro',
+          ],
+          [7, 'matchPolicy', 'string', 'po'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.TypeChecking',
-      [[1, 'expressionWarnings', 'k8s.io.api.admissionregistration.v1alpha1.ExpressionWarning', 'ro']],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicy',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicySpec', 'o'],
-        [3, 'status', 'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyStatus', 'o'],
+        'k8s.io.api.admissionregistration.v1alpha1.NamedRuleWithOperations',
+        [
+          [1, 'resourceNames', 'string', 'ro'],
+          [2, '', 'k8s.io.api.admissionregistration.v1.RuleWithOperations', 'i'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBinding',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingSpec', 'o'],
+        'k8s.io.api.admissionregistration.v1alpha1.ParamKind',
+        [
+          [1, 'apiVersion', 'string', 'o'],
+          [2, 'kind', 'string', 'o'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingList',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBinding', 'ro'],
+        'k8s.io.api.admissionregistration.v1alpha1.ParamRef',
+        [
+          [1, 'name', 'string', 'o'],
+          [2, 'namespace', 'string', 'o'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingSpec',
       [
-        [1, 'policyName', 'string', 'o'],
-        [2, 'paramRef', 'k8s.io.api.admissionregistration.v1alpha1.ParamRef', 'po'],
-        [3, 'matchResources', 'k8s.io.api.admissionregistration.v1alpha1.MatchResources', 'po'],
-        [4, 'validationActions', 'string', 'ro'],
+        'k8s.io.api.admissionregistration.v1alpha1.TypeChecking',
+        [[1, 'expressionWarnings', 'k8s.io.api.admissionregistration.v1alpha1.ExpressionWarning', 'ro']],
       ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyList',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicy', 'ro'],
+        'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicy',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicySpec', 'o'],
+          [3, 'status', 'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyStatus', 'o'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicySpec',
       [
-        [1, 'paramKind', 'k8s.io.api.admissionregistration.v1alpha1.ParamKind', 'po'],
-        [2, 'matchConstraints', 'k8s.io.api.admissionregistration.v1alpha1.MatchResources', 'po'],
-        [3, 'validations', 'k8s.io.api.admissionregistration.v1alpha1.Validation', 'ro'],
-        [4, 'failurePolicy', 'string', 'po'],
-        [5, 'auditAnnotations', 'k8s.io.api.admissionregistration.v1alpha1.AuditAnnotation', 'ro'],
-        [6, 'matchConditions', 'k8s.io.api.admissionregistration.v1alpha1.MatchCondition', 'ro'],
+        'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBinding',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingSpec', 'o'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyStatus',
       [
-        [1, 'observedGeneration', 'int64', 'o'],
-        [2, 'typeChecking', 'k8s.io.api.admissionregistration.v1alpha1.TypeChecking', 'po'],
-        [3, 'conditions', 'k8s.io.apimachinery.pkg.apis.meta.v1.Condition', 'ro'],
+        'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBinding', 'ro'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.admissionregistration.v1alpha1.Validation',
       [
-        [1, 'expression', 'string', ''],
-        [2, 'message', 'string', 'o'],
-        [3, 'reason', 'string', 'po'],
-        [4, 'messageExpression', 'string', 'o'],
+        'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingSpec',
+        [
+          [1, 'policyName', 'string', 'o'],
+          [2, 'paramRef', 'k8s.io.api.admissionregistration.v1alpha1.ParamRef', 'po'],
+          [3, 'matchResources', 'k8s.io.api.admissionregistration.v1alpha1.MatchResources', 'po'],
+          [4, 'validationActions', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicy', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicySpec',
+        [
+          [1, 'paramKind', 'k8s.io.api.admissionregistration.v1alpha1.ParamKind', 'po'],
+          [2, 'matchConstraints', 'k8s.io.api.admissionregistration.v1alpha1.MatchResources', 'po'],
+          [3, 'validations', 'k8s.io.api.admissionregistration.v1alpha1.Validation', 'ro'],
+          [4, 'failurePolicy', 'string', 'po'],
+          [5, 'auditAnnotations', 'k8s.io.api.admissionregistration.v1alpha1.AuditAnnotation', 'ro'],
+          [6, 'matchConditions', 'k8s.io.api.admissionregistration.v1alpha1.MatchCondition', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyStatus',
+        [
+          [1, 'observedGeneration', 'int64', 'o'],
+          [2, 'typeChecking', 'k8s.io.api.admissionregistration.v1alpha1.TypeChecking', 'po'],
+          [3, 'conditions', 'k8s.io.apimachinery.pkg.apis.meta.v1.Condition', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.admissionregistration.v1alpha1.Validation',
+        [
+          [1, 'expression', 'string', ''],
+          [2, 'message', 'string', 'o'],
+          [3, 'reason', 'string', 'po'],
+          [4, 'messageExpression', 'string', 'o'],
+        ],
       ],
     ],
-  ],
-};
+  };
+}

@@ -5,8 +5,11 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const apiResource: ProtoPackage = {
-  package: 'k8s.io.apimachinery.pkg.api.resource',
-  groupVersion: undefined,
-  messages: [['k8s.io.apimachinery.pkg.api.resource.Quantity', [[1, 'string', 'string', '']]]],
-};
+// A function, so that the table is built only when protobuf is first spoken.
+export function apiResource(): ProtoPackage {
+  return {
+    package: 'k8s.io.apimachinery.pkg.api.resource',
+    groupVersion: undefined,
+    messages: [['k8s.io.apimachinery.pkg.api.resource.Quantity', [[1, 'string', 'string', '']]]],
+  };
+}

@@ -5,53 +5,56 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const apidiscoveryV2beta1: ProtoPackage = {
-  package: 'k8s.io.api.apidiscovery.v2beta1',
-  groupVersion: 'apidiscovery.k8s.io/v2beta1',
-  messages: [
-    [
-      'k8s.io.api.apidiscovery.v2beta1.APIGroupDiscovery',
+// A function, so that the table is built only when protobuf is first spoken.
+export function apidiscoveryV2beta1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.apidiscovery.v2beta1',
+    groupVersion: 'apidiscovery.k8s.io/v2beta1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'versions', 'k8s.io.api.apidiscovery.v2beta1.APIVersionDiscovery', 'ro'],
+        'k8s.io.api.apidiscovery.v2beta1.APIGroupDiscovery',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'versions', 'k8s.io.api.apidiscovery.v2beta1.APIVersionDiscovery', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.apidiscovery.v2beta1.APIGroupDiscoveryList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.apidiscovery.v2beta1.APIGroupDiscovery', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.apidiscovery.v2beta1.APIResourceDiscovery',
+        [
+          [1, 'resource', 'string', ''],
+          [2, 'responseKind', 'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind', 'po'],
+          [3, 'scope', 'string', ''],
+          [4, 'singularResource', 'string', ''],
+          [5, 'verbs', 'string', 'r'],
+          [6, 'shortNames', 'string', 'ro'],
+          [7, 'categories', 'string', 'ro'],
+          [8, 'subresources', 'k8s.io.api.apidiscovery.v2beta1.APISubresourceDiscovery', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.apidiscovery.v2beta1.APISubresourceDiscovery',
+        [
+          [1, 'subresource', 'string', ''],
+          [2, 'responseKind', 'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind', 'po'],
+          [3, 'acceptedTypes', 'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind', 'ro'],
+          [4, 'verbs', 'string', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.apidiscovery.v2beta1.APIVersionDiscovery',
+        [
+          [1, 'version', 'string', ''],
+          [2, 'resources', 'k8s.io.api.apidiscovery.v2beta1.APIResourceDiscovery', 'ro'],
+          [3, 'freshness', 'string', 'o'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.apidiscovery.v2beta1.APIGroupDiscoveryList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.apidiscovery.v2beta1.APIGroupDiscovery', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.apidiscovery.v2beta1.APIResourceDiscovery',
-      [
-        [1, 'resource', 'string', ''],
-        [2, 'responseKind', 'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind', 'po'],
-        [3, 'scope', 'string', ''],
-        [4, 'singularResource', 'string', ''],
-        [5, 'verbs', 'string', 'r'],
-        [6, 'shortNames', 'string', 'ro'],
-        [7, 'categories', 'string', 'ro'],
-        [8, 'subresources', 'k8s.io.api.apidiscovery.v2beta1.APISubresourceDiscovery', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.apidiscovery.v2beta1.APISubresourceDiscovery',
-      [
-        [1, 'subresource', 'string', ''],
-        [2, 'responseKind', 'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind', 'po'],
-        [3, 'acceptedTypes', 'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind', 'ro'],
-        [4, 'verbs', 'string', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.apidiscovery.v2beta1.APIVersionDiscovery',
-      [
-        [1, 'version', 'string', ''],
-        [2, 'resources', 'k8s.io.api.apidiscovery.v2beta1.APIResourceDiscovery', 'ro'],
-        [3, 'freshness', 'string', 'o'],
-      ],
-    ],
-  ],
-};
+  };
+}

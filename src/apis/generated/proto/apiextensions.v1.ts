@@ -5,370 +5,378 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const apiextensionsV1: ProtoPackage = {
-  package: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
-  groupVersion: 'apiextensions.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ConversionRequest',
+// A function, so that the table is built only when protobuf is first spoken.
+export function apiextensionsV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
+    groupVersion: 'apiextensions.k8s.io/v1',
+    messages: [
       [
-        [1, 'uid', 'string', ''],
-        [2, 'desiredAPIVersion', 'string', ''],
-        [3, 'objects', 'k8s.io.apimachinery.pkg.runtime.RawExtension', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ConversionResponse',
-      [
-        [1, 'uid', 'string', ''],
-        [2, 'convertedObjects', 'k8s.io.apimachinery.pkg.runtime.RawExtension', 'r'],
-        [3, 'result', 'k8s.io.apimachinery.pkg.apis.meta.v1.Status', ''],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ConversionReview',
-      [
-        [1, 'request', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ConversionRequest', 'po'],
-        [2, 'response', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ConversionResponse', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'type', 'string', ''],
-        [3, 'format', 'string', 'o'],
-        [4, 'description', 'string', 'o'],
-        [5, 'priority', 'int32', 'o'],
-        [6, 'jsonPath', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion',
-      [
-        [1, 'strategy', 'string', ''],
-        [2, 'webhook', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.WebhookConversion', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ConversionRequest',
         [
-          2,
-          'spec',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec',
-          '',
-        ],
-        [
-          3,
-          'status',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus',
-          'o',
+          [1, 'uid', 'string', ''],
+          [2, 'desiredAPIVersion', 'string', ''],
+          [3, 'objects', 'k8s.io.apimachinery.pkg.runtime.RawExtension', 'r'],
         ],
       ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition',
       [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'reason', 'string', 'o'],
-        [5, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ConversionResponse',
         [
-          2,
-          'items',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
-          'r',
+          [1, 'uid', 'string', ''],
+          [2, 'convertedObjects', 'k8s.io.apimachinery.pkg.runtime.RawExtension', 'r'],
+          [3, 'result', 'k8s.io.apimachinery.pkg.apis.meta.v1.Status', ''],
         ],
       ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
       [
-        [1, 'plural', 'string', ''],
-        [2, 'singular', 'string', 'o'],
-        [3, 'shortNames', 'string', 'ro'],
-        [4, 'kind', 'string', ''],
-        [5, 'listKind', 'string', 'o'],
-        [6, 'categories', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec',
-      [
-        [1, 'group', 'string', ''],
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ConversionReview',
         [
-          3,
-          'names',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
-          '',
-        ],
-        [4, 'scope', 'string', ''],
-        [
-          7,
-          'versions',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion',
-          'r',
-        ],
-        [
-          9,
-          'conversion',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion',
-          'po',
-        ],
-        [10, 'preserveUnknownFields', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus',
-      [
-        [
-          1,
-          'conditions',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition',
-          'r',
-        ],
-        [
-          2,
-          'acceptedNames',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
-          '',
-        ],
-        [3, 'storedVersions', 'string', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'served', 'bool', ''],
-        [3, 'storage', 'bool', ''],
-        [7, 'deprecated', 'bool', 'o'],
-        [8, 'deprecationWarning', 'string', 'po'],
-        [
-          4,
-          'schema',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation',
-          'po',
-        ],
-        [
-          5,
-          'subresources',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources',
-          'po',
-        ],
-        [
-          6,
-          'additionalPrinterColumns',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition',
-          'ro',
+          [1, 'request', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ConversionRequest', 'po'],
+          [
+            2,
+            'response',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ConversionResponse',
+            'po',
+          ],
         ],
       ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale',
       [
-        [1, 'specReplicasPath', 'string', ''],
-        [2, 'statusReplicasPath', 'string', ''],
-        [3, 'labelSelectorPath', 'string', 'po'],
-      ],
-    ],
-    ['k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus', []],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources',
-      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition',
         [
-          1,
-          'status',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus',
-          'po',
-        ],
-        [
-          2,
-          'scale',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale',
-          'po',
+          [1, 'name', 'string', ''],
+          [2, 'type', 'string', ''],
+          [3, 'format', 'string', 'o'],
+          [4, 'description', 'string', 'o'],
+          [5, 'priority', 'int32', 'o'],
+          [6, 'jsonPath', 'string', ''],
         ],
       ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation',
       [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion',
         [
-          1,
-          'openAPIV3Schema',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
-          'po',
+          [1, 'strategy', 'string', ''],
+          [2, 'webhook', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.WebhookConversion', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [
+            2,
+            'spec',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec',
+            '',
+          ],
+          [
+            3,
+            'status',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus',
+            'o',
+          ],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'reason', 'string', 'o'],
+          [5, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [
+            2,
+            'items',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
+            'r',
+          ],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
+        [
+          [1, 'plural', 'string', ''],
+          [2, 'singular', 'string', 'o'],
+          [3, 'shortNames', 'string', 'ro'],
+          [4, 'kind', 'string', ''],
+          [5, 'listKind', 'string', 'o'],
+          [6, 'categories', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec',
+        [
+          [1, 'group', 'string', ''],
+          [
+            3,
+            'names',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
+            '',
+          ],
+          [4, 'scope', 'string', ''],
+          [
+            7,
+            'versions',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion',
+            'r',
+          ],
+          [
+            9,
+            'conversion',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion',
+            'po',
+          ],
+          [10, 'preserveUnknownFields', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus',
+        [
+          [
+            1,
+            'conditions',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition',
+            'r',
+          ],
+          [
+            2,
+            'acceptedNames',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
+            '',
+          ],
+          [3, 'storedVersions', 'string', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'served', 'bool', ''],
+          [3, 'storage', 'bool', ''],
+          [7, 'deprecated', 'bool', 'o'],
+          [8, 'deprecationWarning', 'string', 'po'],
+          [
+            4,
+            'schema',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation',
+            'po',
+          ],
+          [
+            5,
+            'subresources',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources',
+            'po',
+          ],
+          [
+            6,
+            'additionalPrinterColumns',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition',
+            'ro',
+          ],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale',
+        [
+          [1, 'specReplicasPath', 'string', ''],
+          [2, 'statusReplicasPath', 'string', ''],
+          [3, 'labelSelectorPath', 'string', 'po'],
+        ],
+      ],
+      ['k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus', []],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources',
+        [
+          [
+            1,
+            'status',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus',
+            'po',
+          ],
+          [
+            2,
+            'scale',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale',
+            'po',
+          ],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation',
+        [
+          [
+            1,
+            'openAPIV3Schema',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
+            'po',
+          ],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation',
+        [
+          [1, 'description', 'string', 'o'],
+          [2, 'url', 'string', 'o'],
+        ],
+      ],
+      ['k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON', [[1, '-', 'bytes', '']]],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
+        [
+          [1, 'id', 'string', 'o'],
+          [2, '$schema', 'string', 'o'],
+          [3, '$ref', 'string', 'po'],
+          [4, 'description', 'string', 'o'],
+          [5, 'type', 'string', 'o'],
+          [6, 'format', 'string', 'o'],
+          [7, 'title', 'string', 'o'],
+          [8, 'default', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON', 'po'],
+          [9, 'maximum', 'double', 'po'],
+          [10, 'exclusiveMaximum', 'bool', 'o'],
+          [11, 'minimum', 'double', 'po'],
+          [12, 'exclusiveMinimum', 'bool', 'o'],
+          [13, 'maxLength', 'int64', 'po'],
+          [14, 'minLength', 'int64', 'po'],
+          [15, 'pattern', 'string', 'o'],
+          [16, 'maxItems', 'int64', 'po'],
+          [17, 'minItems', 'int64', 'po'],
+          [18, 'uniqueItems', 'bool', 'o'],
+          [19, 'multipleOf', 'double', 'po'],
+          [20, 'enum', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON', 'ro'],
+          [21, 'maxProperties', 'int64', 'po'],
+          [22, 'minProperties', 'int64', 'po'],
+          [23, 'required', 'string', 'ro'],
+          [
+            24,
+            'items',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray',
+            'po',
+          ],
+          [25, 'allOf', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'ro'],
+          [26, 'oneOf', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'ro'],
+          [27, 'anyOf', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'ro'],
+          [28, 'not', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'po'],
+          [
+            29,
+            'properties',
+            'map<string,k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps>',
+            'ko',
+          ],
+          [
+            30,
+            'additionalProperties',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
+            'po',
+          ],
+          [
+            31,
+            'patternProperties',
+            'map<string,k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps>',
+            'ko',
+          ],
+          [
+            32,
+            'dependencies',
+            'map<string,k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray>',
+            'ko',
+          ],
+          [
+            33,
+            'additionalItems',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
+            'po',
+          ],
+          [
+            34,
+            'definitions',
+            'map<string,k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps>',
+            'ko',
+          ],
+          [
+            35,
+            'externalDocs',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation',
+            'po',
+          ],
+          [36, 'example', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON', 'po'],
+          [37, 'nullable', 'bool', 'o'],
+          [38, 'x-kubernetes-preserve-unknown-fields', 'bool', 'po'],
+          [39, 'x-kubernetes-embedded-resource', 'bool', 'o'],
+          [40, 'x-kubernetes-int-or-string', 'bool', 'o'],
+          [41, 'x-kubernetes-list-map-keys', 'string', 'ro'],
+          [42, 'x-kubernetes-list-type', 'string', 'po'],
+          [43, 'x-kubernetes-map-type', 'string', 'po'],
+          [
+            44,
+            'x-kubernetes-validations',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ValidationRule',
+            'ro',
+          ],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray',
+        [
+          [1, '', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'p'],
+          [2, '', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
+        [
+          [1, '', 'bool', ''],
+          [2, '', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'p'],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray',
+        [
+          [1, '', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'p'],
+          [2, '', 'string', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ServiceReference',
+        [
+          [1, 'namespace', 'string', ''],
+          [2, 'name', 'string', ''],
+          [3, 'path', 'string', 'po'],
+          [4, 'port', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ValidationRule',
+        [
+          [1, 'rule', 'string', ''],
+          [2, 'message', 'string', 'o'],
+          [3, 'messageExpression', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig',
+        [
+          [3, 'url', 'string', 'po'],
+          [1, 'service', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ServiceReference', 'po'],
+          [2, 'caBundle', 'bytes', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.WebhookConversion',
+        [
+          [
+            2,
+            'clientConfig',
+            'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig',
+            'po',
+          ],
+          [3, 'conversionReviewVersions', 'string', 'r'],
         ],
       ],
     ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation',
-      [
-        [1, 'description', 'string', 'o'],
-        [2, 'url', 'string', 'o'],
-      ],
-    ],
-    ['k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON', [[1, '-', 'bytes', '']]],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
-      [
-        [1, 'id', 'string', 'o'],
-        [2, '$schema', 'string', 'o'],
-        [3, '$ref', 'string', 'po'],
-        [4, 'description', 'string', 'o'],
-        [5, 'type', 'string', 'o'],
-        [6, 'format', 'string', 'o'],
-        [7, 'title', 'string', 'o'],
-        [8, 'default', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON', 'po'],
-        [9, 'maximum', 'double', 'po'],
-        [10, 'exclusiveMaximum', 'bool', 'o'],
-        [11, 'minimum', 'double', 'po'],
-        [12, 'exclusiveMinimum', 'bool', 'o'],
-        [13, 'maxLength', 'int64', 'po'],
-        [14, 'minLength', 'int64', 'po'],
-        [15, 'pattern', 'string', 'o'],
-        [16, 'maxItems', 'int64', 'po'],
-        [17, 'minItems', 'int64', 'po'],
-        [18, 'uniqueItems', 'bool', 'o'],
-        [19, 'multipleOf', 'double', 'po'],
-        [20, 'enum', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON', 'ro'],
-        [21, 'maxProperties', 'int64', 'po'],
-        [22, 'minProperties', 'int64', 'po'],
-        [23, 'required', 'string', 'ro'],
-        [
-          24,
-          'items',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray',
-          'po',
-        ],
-        [25, 'allOf', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'ro'],
-        [26, 'oneOf', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'ro'],
-        [27, 'anyOf', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'ro'],
-        [28, 'not', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'po'],
-        [
-          29,
-          'properties',
-          'map<string,k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps>',
-          'ko',
-        ],
-        [
-          30,
-          'additionalProperties',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
-          'po',
-        ],
-        [
-          31,
-          'patternProperties',
-          'map<string,k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps>',
-          'ko',
-        ],
-        [
-          32,
-          'dependencies',
-          'map<string,k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray>',
-          'ko',
-        ],
-        [
-          33,
-          'additionalItems',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
-          'po',
-        ],
-        [
-          34,
-          'definitions',
-          'map<string,k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps>',
-          'ko',
-        ],
-        [
-          35,
-          'externalDocs',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation',
-          'po',
-        ],
-        [36, 'example', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON', 'po'],
-        [37, 'nullable', 'bool', 'o'],
-        [38, 'x-kubernetes-preserve-unknown-fields', 'bool', 'po'],
-        [39, 'x-kubernetes-embedded-resource', 'bool', 'o'],
-        [40, 'x-kubernetes-int-or-string', 'bool', 'o'],
-        [41, 'x-kubernetes-list-map-keys', 'string', 'ro'],
-        [42, 'x-kubernetes-list-type', 'string', 'po'],
-        [43, 'x-kubernetes-map-type', 'string', 'po'],
-        [
-          44,
-          'x-kubernetes-validations',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ValidationRule',
-          'ro',
-        ],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray',
-      [
-        [1, '', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'p'],
-        [2, '', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
-      [
-        [1, '', 'bool', ''],
-        [2, '', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'p'],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray',
-      [
-        [1, '', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps', 'p'],
-        [2, '', 'string', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ServiceReference',
-      [
-        [1, 'namespace', 'string', ''],
-        [2, 'name', 'string', ''],
-        [3, 'path', 'string', 'po'],
-        [4, 'port', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ValidationRule',
-      [
-        [1, 'rule', 'string', ''],
-        [2, 'message', 'string', 'o'],
-        [3, 'messageExpression', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig',
-      [
-        [3, 'url', 'string', 'po'],
-        [1, 'service', 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ServiceReference', 'po'],
-        [2, 'caBundle', 'bytes', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.WebhookConversion',
-      [
-        [
-          2,
-          'clientConfig',
-          'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig',
-          'po',
-        ],
-        [3, 'conversionReviewVersions', 'string', 'r'],
-      ],
-    ],
-  ],
-};
+  };
+}

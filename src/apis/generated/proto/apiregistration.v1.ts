@@ -5,58 +5,61 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const apiregistrationV1: ProtoPackage = {
-  package: 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1',
-  groupVersion: 'apiregistration.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIService',
+// A function, so that the table is built only when protobuf is first spoken.
+export function apiregistrationV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1',
+    groupVersion: 'apiregistration.k8s.io/v1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceSpec', 'o'],
-        [3, 'status', 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceStatus', 'o'],
+        'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIService',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceSpec', 'o'],
+          [3, 'status', 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'reason', 'string', 'o'],
+          [5, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIService', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceSpec',
+        [
+          [1, 'service', 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.ServiceReference', 'po'],
+          [2, 'group', 'string', 'o'],
+          [3, 'version', 'string', 'o'],
+          [4, 'insecureSkipTLSVerify', 'bool', 'o'],
+          [5, 'caBundle', 'bytes', 'o'],
+          [7, 'groupPriorityMinimum', 'int32', ''],
+          [8, 'versionPriority', 'int32', ''],
+        ],
+      ],
+      [
+        'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceStatus',
+        [[1, 'conditions', 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceCondition', 'ro']],
+      ],
+      [
+        'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.ServiceReference',
+        [
+          [1, 'namespace', 'string', 'o'],
+          [2, 'name', 'string', 'o'],
+          [3, 'port', 'int32', 'po'],
+        ],
       ],
     ],
-    [
-      'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'reason', 'string', 'o'],
-        [5, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIService', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceSpec',
-      [
-        [1, 'service', 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.ServiceReference', 'po'],
-        [2, 'group', 'string', 'o'],
-        [3, 'version', 'string', 'o'],
-        [4, 'insecureSkipTLSVerify', 'bool', 'o'],
-        [5, 'caBundle', 'bytes', 'o'],
-        [7, 'groupPriorityMinimum', 'int32', ''],
-        [8, 'versionPriority', 'int32', ''],
-      ],
-    ],
-    [
-      'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceStatus',
-      [[1, 'conditions', 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceCondition', 'ro']],
-    ],
-    [
-      'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.ServiceReference',
-      [
-        [1, 'namespace', 'string', 'o'],
-        [2, 'name', 'string', 'o'],
-        [3, 'port', 'int32', 'po'],
-      ],
-    ],
-  ],
-};
+  };
+}

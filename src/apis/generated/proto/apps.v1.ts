@@ -5,282 +5,285 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const appsV1: ProtoPackage = {
-  package: 'k8s.io.api.apps.v1',
-  groupVersion: 'apps/v1',
-  messages: [
-    [
-      'k8s.io.api.apps.v1.ControllerRevision',
+// A function, so that the table is built only when protobuf is first spoken.
+export function appsV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.apps.v1',
+    groupVersion: 'apps/v1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'data', 'k8s.io.apimachinery.pkg.runtime.RawExtension', 'o'],
-        [3, 'revision', 'int64', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.ControllerRevisionList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.apps.v1.ControllerRevision', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.DaemonSet',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.apps.v1.DaemonSetSpec', 'o'],
-        [3, 'status', 'k8s.io.api.apps.v1.DaemonSetStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.DaemonSetCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'reason', 'string', 'o'],
-        [5, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.DaemonSetList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.apps.v1.DaemonSet', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.DaemonSetSpec',
-      [
-        [1, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'p'],
-        [2, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', ''],
-        [3, 'updateStrategy', 'k8s.io.api.apps.v1.DaemonSetUpdateStrategy', 'o'],
-        [4, 'minReadySeconds', 'int32', 'o'],
-        [6, 'revisionHistoryLimit', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.DaemonSetStatus',
-      [
-        [1, 'currentNumberScheduled', 'int32', ''],
-        [2, 'numberMisscheduled', 'int32', ''],
-        [3, 'desiredNumberScheduled', 'int32', ''],
-        [4, 'numberReady', 'int32', ''],
-        [5, 'observedGeneration', 'int64', 'o'],
-        [6, 'updatedNumberScheduled', 'int32', 'o'],
-        [7, 'numberAvailable', 'int32', 'o'],
-        [8, 'numberUnavailable', 'int32', 'o'],
-        [9, 'collisionCount', 'int32', 'po'],
-        [10, 'conditions', 'k8s.io.api.apps.v1.DaemonSetCondition', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.DaemonSetUpdateStrategy',
-      [
-        [1, 'type', 'string', 'o'],
-        [2, 'rollingUpdate', 'k8s.io.api.apps.v1.RollingUpdateDaemonSet', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.Deployment',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.apps.v1.DeploymentSpec', 'o'],
-        [3, 'status', 'k8s.io.api.apps.v1.DeploymentStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.DeploymentCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [6, 'lastUpdateTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [7, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'reason', 'string', 'o'],
-        [5, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.DeploymentList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.apps.v1.Deployment', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.DeploymentSpec',
-      [
-        [1, 'replicas', 'int32', 'po'],
-        [2, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'p'],
-        [3, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', ''],
-        [4, 'strategy', 'k8s.io.api.apps.v1.DeploymentStrategy', 'o'],
-        [5, 'minReadySeconds', 'int32', 'o'],
-        [6, 'revisionHistoryLimit', 'int32', 'po'],
-        [7, 'paused', 'bool', 'o'],
-        [9, 'progressDeadlineSeconds', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.DeploymentStatus',
-      [
-        [1, 'observedGeneration', 'int64', 'o'],
-        [2, 'replicas', 'int32', 'o'],
-        [3, 'updatedReplicas', 'int32', 'o'],
-        [7, 'readyReplicas', 'int32', 'o'],
-        [4, 'availableReplicas', 'int32', 'o'],
-        [5, 'unavailableReplicas', 'int32', 'o'],
-        [6, 'conditions', 'k8s.io.api.apps.v1.DeploymentCondition', 'ro'],
-        [8, 'collisionCount', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.DeploymentStrategy',
-      [
-        [1, 'type', 'string', 'o'],
-        [2, 'rollingUpdate', 'k8s.io.api.apps.v1.RollingUpdateDeployment', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.ReplicaSet',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.apps.v1.ReplicaSetSpec', 'o'],
-        [3, 'status', 'k8s.io.api.apps.v1.ReplicaSetStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.ReplicaSetCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'reason', 'string', 'o'],
-        [5, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.ReplicaSetList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.apps.v1.ReplicaSet', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.ReplicaSetSpec',
-      [
-        [1, 'replicas', 'int32', 'po'],
-        [4, 'minReadySeconds', 'int32', 'o'],
-        [2, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'p'],
-        [3, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.ReplicaSetStatus',
-      [
-        [1, 'replicas', 'int32', ''],
-        [2, 'fullyLabeledReplicas', 'int32', 'o'],
-        [4, 'readyReplicas', 'int32', 'o'],
-        [5, 'availableReplicas', 'int32', 'o'],
-        [3, 'observedGeneration', 'int64', 'o'],
-        [6, 'conditions', 'k8s.io.api.apps.v1.ReplicaSetCondition', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.RollingUpdateDaemonSet',
-      [
-        [1, 'maxUnavailable', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
-        [2, 'maxSurge', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.RollingUpdateDeployment',
-      [
-        [1, 'maxUnavailable', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
-        [2, 'maxSurge', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.RollingUpdateStatefulSetStrategy',
-      [
-        [1, 'partition', 'int32', 'po'],
-        [2, 'maxUnavailable', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.StatefulSet',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.apps.v1.StatefulSetSpec', 'o'],
-        [3, 'status', 'k8s.io.api.apps.v1.StatefulSetStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.StatefulSetCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'reason', 'string', 'o'],
-        [5, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.StatefulSetList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.apps.v1.StatefulSet', 'r'],
-      ],
-    ],
-    ['k8s.io.api.apps.v1.StatefulSetOrdinals', [[1, 'start', 'int32', '']]],
-    [
-      'k8s.io.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy',
-      [
-        [1, 'whenDeleted', 'string', 'o'],
-        [2, 'whenScaled', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.apps.v1.StatefulSetSpec',
-      [
-        [1, 'replicas', 'int32', 'po'],
-        [2, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'p'],
-        [3, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', ''],
-        [4, 'volumeClaimTemplates', 'k8s.io.api.core.v1.PersistentVolumeClaim', 'ro'],
-        [5, 'serviceName', 'string', ''],
-        [6, 'podManagementPolicy', 'string', 'o'],
-        [7, 'updateStrategy', 'k8s.io.api.apps.v1.StatefulSetUpdateStrategy', 'o'],
-        [8, 'revisionHistoryLimit', 'int32', 'po'],
-        [9, 'minReadySeconds', 'int32', 'o'],
+        'k8s.io.api.apps.v1.ControllerRevision',
         [
-          10,
-          'persistentVolumeClaimRetentionPolicy',
-          'k8s.io.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy',
-          'po',
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'data', 'k8s.io.apimachinery.pkg.runtime.RawExtension', 'o'],
+          [3, 'revision', 'int64', ''],
         ],
-        [11, 'ordinals', 'k8s.io.api.apps.v1.StatefulSetOrdinals', 'po'],
       ],
-    ],
-    [
-      'k8s.io.api.apps.v1.StatefulSetStatus',
       [
-        [1, 'observedGeneration', 'int64', 'o'],
-        [2, 'replicas', 'int32', ''],
-        [3, 'readyReplicas', 'int32', 'o'],
-        [4, 'currentReplicas', 'int32', 'o'],
-        [5, 'updatedReplicas', 'int32', 'o'],
-        [6, 'currentRevision', 'string', 'o'],
-        [7, 'updateRevision', 'string', 'o'],
-        [9, 'collisionCount', 'int32', 'po'],
-        [10, 'conditions', 'k8s.io.api.apps.v1.StatefulSetCondition', 'ro'],
-        [11, 'availableReplicas', 'int32', ''],
+        'k8s.io.api.apps.v1.ControllerRevisionList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.apps.v1.ControllerRevision', 'r'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.apps.v1.StatefulSetUpdateStrategy',
       [
-        [1, 'type', 'string', 'o'],
-        [2, 'rollingUpdate', 'k8s.io.api.apps.v1.RollingUpdateStatefulSetStrategy', 'po'],
+        'k8s.io.api.apps.v1.DaemonSet',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.apps.v1.DaemonSetSpec', 'o'],
+          [3, 'status', 'k8s.io.api.apps.v1.DaemonSetStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.DaemonSetCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'reason', 'string', 'o'],
+          [5, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.DaemonSetList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.apps.v1.DaemonSet', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.DaemonSetSpec',
+        [
+          [1, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'p'],
+          [2, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', ''],
+          [3, 'updateStrategy', 'k8s.io.api.apps.v1.DaemonSetUpdateStrategy', 'o'],
+          [4, 'minReadySeconds', 'int32', 'o'],
+          [6, 'revisionHistoryLimit', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.DaemonSetStatus',
+        [
+          [1, 'currentNumberScheduled', 'int32', ''],
+          [2, 'numberMisscheduled', 'int32', ''],
+          [3, 'desiredNumberScheduled', 'int32', ''],
+          [4, 'numberReady', 'int32', ''],
+          [5, 'observedGeneration', 'int64', 'o'],
+          [6, 'updatedNumberScheduled', 'int32', 'o'],
+          [7, 'numberAvailable', 'int32', 'o'],
+          [8, 'numberUnavailable', 'int32', 'o'],
+          [9, 'collisionCount', 'int32', 'po'],
+          [10, 'conditions', 'k8s.io.api.apps.v1.DaemonSetCondition', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.DaemonSetUpdateStrategy',
+        [
+          [1, 'type', 'string', 'o'],
+          [2, 'rollingUpdate', 'k8s.io.api.apps.v1.RollingUpdateDaemonSet', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.Deployment',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.apps.v1.DeploymentSpec', 'o'],
+          [3, 'status', 'k8s.io.api.apps.v1.DeploymentStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.DeploymentCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [6, 'lastUpdateTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [7, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'reason', 'string', 'o'],
+          [5, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.DeploymentList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.apps.v1.Deployment', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.DeploymentSpec',
+        [
+          [1, 'replicas', 'int32', 'po'],
+          [2, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'p'],
+          [3, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', ''],
+          [4, 'strategy', 'k8s.io.api.apps.v1.DeploymentStrategy', 'o'],
+          [5, 'minReadySeconds', 'int32', 'o'],
+          [6, 'revisionHistoryLimit', 'int32', 'po'],
+          [7, 'paused', 'bool', 'o'],
+          [9, 'progressDeadlineSeconds', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.DeploymentStatus',
+        [
+          [1, 'observedGeneration', 'int64', 'o'],
+          [2, 'replicas', 'int32', 'o'],
+          [3, 'updatedReplicas', 'int32', 'o'],
+          [7, 'readyReplicas', 'int32', 'o'],
+          [4, 'availableReplicas', 'int32', 'o'],
+          [5, 'unavailableReplicas', 'int32', 'o'],
+          [6, 'conditions', 'k8s.io.api.apps.v1.DeploymentCondition', 'ro'],
+          [8, 'collisionCount', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.DeploymentStrategy',
+        [
+          [1, 'type', 'string', 'o'],
+          [2, 'rollingUpdate', 'k8s.io.api.apps.v1.RollingUpdateDeployment', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.ReplicaSet',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.apps.v1.ReplicaSetSpec', 'o'],
+          [3, 'status', 'k8s.io.api.apps.v1.ReplicaSetStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.ReplicaSetCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'reason', 'string', 'o'],
+          [5, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.ReplicaSetList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.apps.v1.ReplicaSet', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.ReplicaSetSpec',
+        [
+          [1, 'replicas', 'int32', 'po'],
+          [4, 'minReadySeconds', 'int32', 'o'],
+          [2, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'p'],
+          [3, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.ReplicaSetStatus',
+        [
+          [1, 'replicas', 'int32', ''],
+          [2, 'fullyLabeledReplicas', 'int32', 'o'],
+          [4, 'readyReplicas', 'int32', 'o'],
+          [5, 'availableReplicas', 'int32', 'o'],
+          [3, 'observedGeneration', 'int64', 'o'],
+          [6, 'conditions', 'k8s.io.api.apps.v1.ReplicaSetCondition', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.RollingUpdateDaemonSet',
+        [
+          [1, 'maxUnavailable', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
+          [2, 'maxSurge', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.RollingUpdateDeployment',
+        [
+          [1, 'maxUnavailable', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
+          [2, 'maxSurge', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.RollingUpdateStatefulSetStrategy',
+        [
+          [1, 'partition', 'int32', 'po'],
+          [2, 'maxUnavailable', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.StatefulSet',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.apps.v1.StatefulSetSpec', 'o'],
+          [3, 'status', 'k8s.io.api.apps.v1.StatefulSetStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.StatefulSetCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'reason', 'string', 'o'],
+          [5, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.StatefulSetList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.apps.v1.StatefulSet', 'r'],
+        ],
+      ],
+      ['k8s.io.api.apps.v1.StatefulSetOrdinals', [[1, 'start', 'int32', '']]],
+      [
+        'k8s.io.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy',
+        [
+          [1, 'whenDeleted', 'string', 'o'],
+          [2, 'whenScaled', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.StatefulSetSpec',
+        [
+          [1, 'replicas', 'int32', 'po'],
+          [2, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'p'],
+          [3, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', ''],
+          [4, 'volumeClaimTemplates', 'k8s.io.api.core.v1.PersistentVolumeClaim', 'ro'],
+          [5, 'serviceName', 'string', ''],
+          [6, 'podManagementPolicy', 'string', 'o'],
+          [7, 'updateStrategy', 'k8s.io.api.apps.v1.StatefulSetUpdateStrategy', 'o'],
+          [8, 'revisionHistoryLimit', 'int32', 'po'],
+          [9, 'minReadySeconds', 'int32', 'o'],
+          [
+            10,
+            'persistentVolumeClaimRetentionPolicy',
+            'k8s.io.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy',
+            'po',
+          ],
+          [11, 'ordinals', 'k8s.io.api.apps.v1.StatefulSetOrdinals', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.StatefulSetStatus',
+        [
+          [1, 'observedGeneration', 'int64', 'o'],
+          [2, 'replicas', 'int32', ''],
+          [3, 'readyReplicas', 'int32', 'o'],
+          [4, 'currentReplicas', 'int32', 'o'],
+          [5, 'updatedReplicas', 'int32', 'o'],
+          [6, 'currentRevision', 'string', 'o'],
+          [7, 'updateRevision', 'string', 'o'],
+          [9, 'collisionCount', 'int32', 'po'],
+          [10, 'conditions', 'k8s.io.api.apps.v1.StatefulSetCondition', 'ro'],
+          [11, 'availableReplicas', 'int32', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.apps.v1.StatefulSetUpdateStrategy',
+        [
+          [1, 'type', 'string', 'o'],
+          [2, 'rollingUpdate', 'k8s.io.api.apps.v1.RollingUpdateStatefulSetStrategy', 'po'],
+        ],
       ],
     ],
-  ],
-};
+  };
+}

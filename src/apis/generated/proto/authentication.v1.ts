@@ -5,75 +5,78 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const authenticationV1: ProtoPackage = {
-  package: 'k8s.io.api.authentication.v1',
-  groupVersion: 'authentication.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.api.authentication.v1.BoundObjectReference',
+// A function, so that the table is built only when protobuf is first spoken.
+export function authenticationV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.authentication.v1',
+    groupVersion: 'authentication.k8s.io/v1',
+    messages: [
       [
-        [1, 'kind', 'string', 'o'],
-        [2, 'apiVersion', 'string', 'o'],
-        [3, 'name', 'string', 'o'],
-        [4, 'uid', 'string', 'o'],
+        'k8s.io.api.authentication.v1.BoundObjectReference',
+        [
+          [1, 'kind', 'string', 'o'],
+          [2, 'apiVersion', 'string', 'o'],
+          [3, 'name', 'string', 'o'],
+          [4, 'uid', 'string', 'o'],
+        ],
+      ],
+      ['k8s.io.api.authentication.v1.ExtraValue', [[1, 'items', 'string', 'r']]],
+      [
+        'k8s.io.api.authentication.v1.TokenRequest',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.authentication.v1.TokenRequestSpec', ''],
+          [3, 'status', 'k8s.io.api.authentication.v1.TokenRequestStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.authentication.v1.TokenRequestSpec',
+        [
+          [1, 'audiences', 'string', 'r'],
+          [4, 'expirationSeconds', 'int64', 'p'],
+          [3, 'boundObjectRef', 'k8s.io.api.authentication.v1.BoundObjectReference', 'p'],
+        ],
+      ],
+      [
+        'k8s.io.api.authentication.v1.TokenRequestStatus',
+        [
+          [1, 'token', 'string', ''],
+          [2, 'expirationTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.authentication.v1.TokenReview',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.authentication.v1.TokenReviewSpec', ''],
+          [3, 'status', 'k8s.io.api.authentication.v1.TokenReviewStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.authentication.v1.TokenReviewSpec',
+        [
+          [1, 'token', 'string', 'o'],
+          [2, 'audiences', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.authentication.v1.TokenReviewStatus',
+        [
+          [1, 'authenticated', 'bool', 'o'],
+          [2, 'user', 'k8s.io.api.authentication.v1.UserInfo', 'o'],
+          [4, 'audiences', 'string', 'ro'],
+          [3, 'error', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.authentication.v1.UserInfo',
+        [
+          [1, 'username', 'string', 'o'],
+          [2, 'uid', 'string', 'o'],
+          [3, 'groups', 'string', 'ro'],
+          [4, 'extra', 'map<string,k8s.io.api.authentication.v1.ExtraValue>', 'ko'],
+        ],
       ],
     ],
-    ['k8s.io.api.authentication.v1.ExtraValue', [[1, 'items', 'string', 'r']]],
-    [
-      'k8s.io.api.authentication.v1.TokenRequest',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.authentication.v1.TokenRequestSpec', ''],
-        [3, 'status', 'k8s.io.api.authentication.v1.TokenRequestStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.authentication.v1.TokenRequestSpec',
-      [
-        [1, 'audiences', 'string', 'r'],
-        [4, 'expirationSeconds', 'int64', 'p'],
-        [3, 'boundObjectRef', 'k8s.io.api.authentication.v1.BoundObjectReference', 'p'],
-      ],
-    ],
-    [
-      'k8s.io.api.authentication.v1.TokenRequestStatus',
-      [
-        [1, 'token', 'string', ''],
-        [2, 'expirationTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.authentication.v1.TokenReview',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.authentication.v1.TokenReviewSpec', ''],
-        [3, 'status', 'k8s.io.api.authentication.v1.TokenReviewStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.authentication.v1.TokenReviewSpec',
-      [
-        [1, 'token', 'string', 'o'],
-        [2, 'audiences', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.authentication.v1.TokenReviewStatus',
-      [
-        [1, 'authenticated', 'bool', 'o'],
-        [2, 'user', 'k8s.io.api.authentication.v1.UserInfo', 'o'],
-        [4, 'audiences', 'string', 'ro'],
-        [3, 'error', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.authentication.v1.UserInfo',
-      [
-        [1, 'username', 'string', 'o'],
-        [2, 'uid', 'string', 'o'],
-        [3, 'groups', 'string', 'ro'],
-        [4, 'extra', 'map<string,k8s.io.api.authentication.v1.ExtraValue>', 'ko'],
-      ],
-    ],
-  ],
-};
+  };
+}

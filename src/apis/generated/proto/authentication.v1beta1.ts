@@ -5,54 +5,57 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const authenticationV1beta1: ProtoPackage = {
-  package: 'k8s.io.api.authentication.v1beta1',
-  groupVersion: 'authentication.k8s.io/v1beta1',
-  messages: [
-    ['k8s.io.api.authentication.v1beta1.ExtraValue', [[1, 'items', 'string', 'r']]],
-    [
-      'k8s.io.api.authentication.v1beta1.SelfSubjectReview',
+// A function, so that the table is built only when protobuf is first spoken.
+export function authenticationV1beta1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.authentication.v1beta1',
+    groupVersion: 'authentication.k8s.io/v1beta1',
+    messages: [
+      ['k8s.io.api.authentication.v1beta1.ExtraValue', [[1, 'items', 'string', 'r']]],
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'status', 'k8s.io.api.authentication.v1beta1.SelfSubjectReviewStatus', 'o'],
+        'k8s.io.api.authentication.v1beta1.SelfSubjectReview',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'status', 'k8s.io.api.authentication.v1beta1.SelfSubjectReviewStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.authentication.v1beta1.SelfSubjectReviewStatus',
+        [[1, 'userInfo', 'k8s.io.api.authentication.v1.UserInfo', 'o']],
+      ],
+      [
+        'k8s.io.api.authentication.v1beta1.TokenReview',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.authentication.v1beta1.TokenReviewSpec', ''],
+          [3, 'status', 'k8s.io.api.authentication.v1beta1.TokenReviewStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.authentication.v1beta1.TokenReviewSpec',
+        [
+          [1, 'token', 'string', 'o'],
+          [2, 'audiences', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.authentication.v1beta1.TokenReviewStatus',
+        [
+          [1, 'authenticated', 'bool', 'o'],
+          [2, 'user', 'k8s.io.api.authentication.v1beta1.UserInfo', 'o'],
+          [4, 'audiences', 'string', 'ro'],
+          [3, 'error', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.authentication.v1beta1.UserInfo',
+        [
+          [1, 'username', 'string', 'o'],
+          [2, 'uid', 'string', 'o'],
+          [3, 'groups', 'string', 'ro'],
+          [4, 'extra', 'map<string,k8s.io.api.authentication.v1beta1.ExtraValue>', 'ko'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.authentication.v1beta1.SelfSubjectReviewStatus',
-      [[1, 'userInfo', 'k8s.io.api.authentication.v1.UserInfo', 'o']],
-    ],
-    [
-      'k8s.io.api.authentication.v1beta1.TokenReview',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.authentication.v1beta1.TokenReviewSpec', ''],
-        [3, 'status', 'k8s.io.api.authentication.v1beta1.TokenReviewStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.authentication.v1beta1.TokenReviewSpec',
-      [
-        [1, 'token', 'string', 'o'],
-        [2, 'audiences', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.authentication.v1beta1.TokenReviewStatus',
-      [
-        [1, 'authenticated', 'bool', 'o'],
-        [2, 'user', 'k8s.io.api.authentication.v1beta1.UserInfo', 'o'],
-        [4, 'audiences', 'string', 'ro'],
-        [3, 'error', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.authentication.v1beta1.UserInfo',
-      [
-        [1, 'username', 'string', 'o'],
-        [2, 'uid', 'string', 'o'],
-        [3, 'groups', 'string', 'ro'],
-        [4, 'extra', 'map<string,k8s.io.api.authentication.v1beta1.ExtraValue>', 'ko'],
-      ],
-    ],
-  ],
-};
+  };
+}

@@ -5,114 +5,117 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const authorizationV1: ProtoPackage = {
-  package: 'k8s.io.api.authorization.v1',
-  groupVersion: 'authorization.k8s.io/v1',
-  messages: [
-    ['k8s.io.api.authorization.v1.ExtraValue', [[1, 'items', 'string', 'r']]],
-    [
-      'k8s.io.api.authorization.v1.LocalSubjectAccessReview',
+// A function, so that the table is built only when protobuf is first spoken.
+export function authorizationV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.authorization.v1',
+    groupVersion: 'authorization.k8s.io/v1',
+    messages: [
+      ['k8s.io.api.authorization.v1.ExtraValue', [[1, 'items', 'string', 'r']]],
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.authorization.v1.SubjectAccessReviewSpec', ''],
-        [3, 'status', 'k8s.io.api.authorization.v1.SubjectAccessReviewStatus', 'o'],
+        'k8s.io.api.authorization.v1.LocalSubjectAccessReview',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.authorization.v1.SubjectAccessReviewSpec', ''],
+          [3, 'status', 'k8s.io.api.authorization.v1.SubjectAccessReviewStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.authorization.v1.NonResourceAttributes',
+        [
+          [1, 'path', 'string', 'o'],
+          [2, 'verb', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.authorization.v1.NonResourceRule',
+        [
+          [1, 'verbs', 'string', 'r'],
+          [2, 'nonResourceURLs', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.authorization.v1.ResourceAttributes',
+        [
+          [1, 'namespace', 'string', 'o'],
+          [2, 'verb', 'string', 'o'],
+          [3, 'group', 'string', 'o'],
+          [4, 'version', 'string', 'o'],
+          [5, 'resource', 'string', 'o'],
+          [6, 'subresource', 'string', 'o'],
+          [7, 'name', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.authorization.v1.ResourceRule',
+        [
+          [1, 'verbs', 'string', 'r'],
+          [2, 'apiGroups', 'string', 'ro'],
+          [3, 'resources', 'string', 'ro'],
+          [4, 'resourceNames', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.authorization.v1.SelfSubjectAccessReview',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.authorization.v1.SelfSubjectAccessReviewSpec', ''],
+          [3, 'status', 'k8s.io.api.authorization.v1.SubjectAccessReviewStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.authorization.v1.SelfSubjectAccessReviewSpec',
+        [
+          [1, 'resourceAttributes', 'k8s.io.api.authorization.v1.ResourceAttributes', 'po'],
+          [2, 'nonResourceAttributes', 'k8s.io.api.authorization.v1.NonResourceAttributes', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.authorization.v1.SelfSubjectRulesReview',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.authorization.v1.SelfSubjectRulesReviewSpec', ''],
+          [3, 'status', 'k8s.io.api.authorization.v1.SubjectRulesReviewStatus', 'o'],
+        ],
+      ],
+      ['k8s.io.api.authorization.v1.SelfSubjectRulesReviewSpec', [[1, 'namespace', 'string', 'o']]],
+      [
+        'k8s.io.api.authorization.v1.SubjectAccessReview',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.authorization.v1.SubjectAccessReviewSpec', ''],
+          [3, 'status', 'k8s.io.api.authorization.v1.SubjectAccessReviewStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.authorization.v1.SubjectAccessReviewSpec',
+        [
+          [1, 'resourceAttributes', 'k8s.io.api.authorization.v1.ResourceAttributes', 'po'],
+          [2, 'nonResourceAttributes', 'k8s.io.api.authorization.v1.NonResourceAttributes', 'po'],
+          [3, 'user', 'string', 'o'],
+          [4, 'groups', 'string', 'ro'],
+          [5, 'extra', 'map<string,k8s.io.api.authorization.v1.ExtraValue>', 'ko'],
+          [6, 'uid', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.authorization.v1.SubjectAccessReviewStatus',
+        [
+          [1, 'allowed', 'bool', ''],
+          [4, 'denied', 'bool', 'o'],
+          [2, 'reason', 'string', 'o'],
+          [3, 'evaluationError', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.authorization.v1.SubjectRulesReviewStatus',
+        [
+          [1, 'resourceRules', 'k8s.io.api.authorization.v1.ResourceRule', 'r'],
+          [2, 'nonResourceRules', 'k8s.io.api.authorization.v1.NonResourceRule', 'r'],
+          [3, 'incomplete', 'bool', ''],
+          [4, 'evaluationError', 'string', 'o'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.authorization.v1.NonResourceAttributes',
-      [
-        [1, 'path', 'string', 'o'],
-        [2, 'verb', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.authorization.v1.NonResourceRule',
-      [
-        [1, 'verbs', 'string', 'r'],
-        [2, 'nonResourceURLs', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.authorization.v1.ResourceAttributes',
-      [
-        [1, 'namespace', 'string', 'o'],
-        [2, 'verb', 'string', 'o'],
-        [3, 'group', 'string', 'o'],
-        [4, 'version', 'string', 'o'],
-        [5, 'resource', 'string', 'o'],
-        [6, 'subresource', 'string', 'o'],
-        [7, 'name', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.authorization.v1.ResourceRule',
-      [
-        [1, 'verbs', 'string', 'r'],
-        [2, 'apiGroups', 'string', 'ro'],
-        [3, 'resources', 'string', 'ro'],
-        [4, 'resourceNames', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.authorization.v1.SelfSubjectAccessReview',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.authorization.v1.SelfSubjectAccessReviewSpec', ''],
-        [3, 'status', 'k8s.io.api.authorization.v1.SubjectAccessReviewStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.authorization.v1.SelfSubjectAccessReviewSpec',
-      [
-        [1, 'resourceAttributes', 'k8s.io.api.authorization.v1.ResourceAttributes', 'po'],
-        [2, 'nonResourceAttributes', 'k8s.io.api.authorization.v1.NonResourceAttributes', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.authorization.v1.SelfSubjectRulesReview',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.authorization.v1.SelfSubjectRulesReviewSpec', ''],
-        [3, 'status', 'k8s.io.api.authorization.v1.SubjectRulesReviewStatus', 'o'],
-      ],
-    ],
-    ['k8s.io.api.authorization.v1.SelfSubjectRulesReviewSpec', [[1, 'namespace', 'string', 'o']]],
-    [
-      'k8s.io.api.authorization.v1.SubjectAccessReview',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.authorization.v1.SubjectAccessReviewSpec', ''],
-        [3, 'status', 'k8s.io.api.authorization.v1.SubjectAccessReviewStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.authorization.v1.SubjectAccessReviewSpec',
-      [
-        [1, 'resourceAttributes', 'k8s.io.api.authorization.v1.ResourceAttributes', 'po'],
-        [2, 'nonResourceAttributes', 'k8s.io.api.authorization.v1.NonResourceAttributes', 'po'],
-        [3, 'user', 'string', 'o'],
-        [4, 'groups', 'string', 'ro'],
-        [5, 'extra', 'map<string,k8s.io.api.authorization.v1.ExtraValue>', 'ko'],
-        [6, 'uid', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.authorization.v1.SubjectAccessReviewStatus',
-      [
-        [1, 'allowed', 'bool', ''],
-        [4, 'denied', 'bool', 'o'],
-        [2, 'reason', 'string', 'o'],
-        [3, 'evaluationError', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.authorization.v1.SubjectRulesReviewStatus',
-      [
-        [1, 'resourceRules', 'k8s.io.api.authorization.v1.ResourceRule', 'r'],
-        [2, 'nonResourceRules', 'k8s.io.api.authorization.v1.NonResourceRule', 'r'],
-        [3, 'incomplete', 'bool', ''],
-        [4, 'evaluationError', 'string', 'o'],
-      ],
-    ],
-  ],
-};
+  };
+}

@@ -5,187 +5,190 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const autoscalingV1: ProtoPackage = {
-  package: 'k8s.io.api.autoscaling.v1',
-  groupVersion: 'autoscaling/v1',
-  messages: [
-    [
-      'k8s.io.api.autoscaling.v1.ContainerResourceMetricSource',
+// A function, so that the table is built only when protobuf is first spoken.
+export function autoscalingV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.autoscaling.v1',
+    groupVersion: 'autoscaling/v1',
+    messages: [
       [
-        [1, 'name', 'string', ''],
-        [2, 'targetAverageUtilization', 'int32', 'po'],
-        [3, 'targetAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
-        [5, 'container', 'string', ''],
+        'k8s.io.api.autoscaling.v1.ContainerResourceMetricSource',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'targetAverageUtilization', 'int32', 'po'],
+          [3, 'targetAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+          [5, 'container', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.ContainerResourceMetricStatus',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'currentAverageUtilization', 'int32', 'po'],
+          [3, 'currentAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
+          [4, 'container', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.CrossVersionObjectReference',
+        [
+          [1, 'kind', 'string', ''],
+          [2, 'name', 'string', ''],
+          [3, 'apiVersion', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.ExternalMetricSource',
+        [
+          [1, 'metricName', 'string', ''],
+          [2, 'metricSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [3, 'targetValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+          [4, 'targetAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.ExternalMetricStatus',
+        [
+          [1, 'metricName', 'string', ''],
+          [2, 'metricSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [3, 'currentValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
+          [4, 'currentAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec', 'o'],
+          [3, 'status', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'reason', 'string', 'o'],
+          [5, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec',
+        [
+          [1, 'scaleTargetRef', 'k8s.io.api.autoscaling.v1.CrossVersionObjectReference', ''],
+          [2, 'minReplicas', 'int32', 'po'],
+          [3, 'maxReplicas', 'int32', ''],
+          [4, 'targetCPUUtilizationPercentage', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus',
+        [
+          [1, 'observedGeneration', 'int64', 'po'],
+          [2, 'lastScaleTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
+          [3, 'currentReplicas', 'int32', ''],
+          [4, 'desiredReplicas', 'int32', ''],
+          [5, 'currentCPUUtilizationPercentage', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.MetricSpec',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'object', 'k8s.io.api.autoscaling.v1.ObjectMetricSource', 'po'],
+          [3, 'pods', 'k8s.io.api.autoscaling.v1.PodsMetricSource', 'po'],
+          [4, 'resource', 'k8s.io.api.autoscaling.v1.ResourceMetricSource', 'po'],
+          [7, 'containerResource', 'k8s.io.api.autoscaling.v1.ContainerResourceMetricSource', 'po'],
+          [5, 'external', 'k8s.io.api.autoscaling.v1.ExternalMetricSource', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.MetricStatus',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'object', 'k8s.io.api.autoscaling.v1.ObjectMetricStatus', 'po'],
+          [3, 'pods', 'k8s.io.api.autoscaling.v1.PodsMetricStatus', 'po'],
+          [4, 'resource', 'k8s.io.api.autoscaling.v1.ResourceMetricStatus', 'po'],
+          [7, 'containerResource', 'k8s.io.api.autoscaling.v1.ContainerResourceMetricStatus', 'po'],
+          [5, 'external', 'k8s.io.api.autoscaling.v1.ExternalMetricStatus', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.ObjectMetricSource',
+        [
+          [1, 'target', 'k8s.io.api.autoscaling.v1.CrossVersionObjectReference', ''],
+          [2, 'metricName', 'string', ''],
+          [3, 'targetValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
+          [4, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [5, 'averageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.ObjectMetricStatus',
+        [
+          [1, 'target', 'k8s.io.api.autoscaling.v1.CrossVersionObjectReference', ''],
+          [2, 'metricName', 'string', ''],
+          [3, 'currentValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
+          [4, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [5, 'averageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.PodsMetricSource',
+        [
+          [1, 'metricName', 'string', ''],
+          [2, 'targetAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
+          [3, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.PodsMetricStatus',
+        [
+          [1, 'metricName', 'string', ''],
+          [2, 'currentAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
+          [3, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.ResourceMetricSource',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'targetAverageUtilization', 'int32', 'po'],
+          [3, 'targetAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.ResourceMetricStatus',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'currentAverageUtilization', 'int32', 'po'],
+          [3, 'currentAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v1.Scale',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.autoscaling.v1.ScaleSpec', 'o'],
+          [3, 'status', 'k8s.io.api.autoscaling.v1.ScaleStatus', 'o'],
+        ],
+      ],
+      ['k8s.io.api.autoscaling.v1.ScaleSpec', [[1, 'replicas', 'int32', 'o']]],
+      [
+        'k8s.io.api.autoscaling.v1.ScaleStatus',
+        [
+          [1, 'replicas', 'int32', ''],
+          [2, 'selector', 'string', 'o'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.autoscaling.v1.ContainerResourceMetricStatus',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'currentAverageUtilization', 'int32', 'po'],
-        [3, 'currentAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
-        [4, 'container', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.CrossVersionObjectReference',
-      [
-        [1, 'kind', 'string', ''],
-        [2, 'name', 'string', ''],
-        [3, 'apiVersion', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.ExternalMetricSource',
-      [
-        [1, 'metricName', 'string', ''],
-        [2, 'metricSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [3, 'targetValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
-        [4, 'targetAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.ExternalMetricStatus',
-      [
-        [1, 'metricName', 'string', ''],
-        [2, 'metricSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [3, 'currentValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
-        [4, 'currentAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec', 'o'],
-        [3, 'status', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'reason', 'string', 'o'],
-        [5, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec',
-      [
-        [1, 'scaleTargetRef', 'k8s.io.api.autoscaling.v1.CrossVersionObjectReference', ''],
-        [2, 'minReplicas', 'int32', 'po'],
-        [3, 'maxReplicas', 'int32', ''],
-        [4, 'targetCPUUtilizationPercentage', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus',
-      [
-        [1, 'observedGeneration', 'int64', 'po'],
-        [2, 'lastScaleTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
-        [3, 'currentReplicas', 'int32', ''],
-        [4, 'desiredReplicas', 'int32', ''],
-        [5, 'currentCPUUtilizationPercentage', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.MetricSpec',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'object', 'k8s.io.api.autoscaling.v1.ObjectMetricSource', 'po'],
-        [3, 'pods', 'k8s.io.api.autoscaling.v1.PodsMetricSource', 'po'],
-        [4, 'resource', 'k8s.io.api.autoscaling.v1.ResourceMetricSource', 'po'],
-        [7, 'containerResource', 'k8s.io.api.autoscaling.v1.ContainerResourceMetricSource', 'po'],
-        [5, 'external', 'k8s.io.api.autoscaling.v1.ExternalMetricSource', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.MetricStatus',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'object', 'k8s.io.api.autoscaling.v1.ObjectMetricStatus', 'po'],
-        [3, 'pods', 'k8s.io.api.autoscaling.v1.PodsMetricStatus', 'po'],
-        [4, 'resource', 'k8s.io.api.autoscaling.v1.ResourceMetricStatus', 'po'],
-        [7, 'containerResource', 'k8s.io.api.autoscaling.v1.ContainerResourceMetricStatus', 'po'],
-        [5, 'external', 'k8s.io.api.autoscaling.v1.ExternalMetricStatus', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.ObjectMetricSource',
-      [
-        [1, 'target', 'k8s.io.api.autoscaling.v1.CrossVersionObjectReference', ''],
-        [2, 'metricName', 'string', ''],
-        [3, 'targetValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
-        [4, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [5, 'averageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.ObjectMetricStatus',
-      [
-        [1, 'target', 'k8s.io.api.autoscaling.v1.CrossVersionObjectReference', ''],
-        [2, 'metricName', 'string', ''],
-        [3, 'currentValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
-        [4, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [5, 'averageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.PodsMetricSource',
-      [
-        [1, 'metricName', 'string', ''],
-        [2, 'targetAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
-        [3, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.PodsMetricStatus',
-      [
-        [1, 'metricName', 'string', ''],
-        [2, 'currentAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
-        [3, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.ResourceMetricSource',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'targetAverageUtilization', 'int32', 'po'],
-        [3, 'targetAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.ResourceMetricStatus',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'currentAverageUtilization', 'int32', 'po'],
-        [3, 'currentAverageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v1.Scale',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.autoscaling.v1.ScaleSpec', 'o'],
-        [3, 'status', 'k8s.io.api.autoscaling.v1.ScaleStatus', 'o'],
-      ],
-    ],
-    ['k8s.io.api.autoscaling.v1.ScaleSpec', [[1, 'replicas', 'int32', 'o']]],
-    [
-      'k8s.io.api.autoscaling.v1.ScaleStatus',
-      [
-        [1, 'replicas', 'int32', ''],
-        [2, 'selector', 'string', 'o'],
-      ],
-    ],
-  ],
-};
+  };
+}

@@ -5,206 +5,209 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const autoscalingV2: ProtoPackage = {
-  package: 'k8s.io.api.autoscaling.v2',
-  groupVersion: 'autoscaling/v2',
-  messages: [
-    [
-      'k8s.io.api.autoscaling.v2.ContainerResourceMetricSource',
+// A function, so that the table is built only when protobuf is first spoken.
+export function autoscalingV2(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.autoscaling.v2',
+    groupVersion: 'autoscaling/v2',
+    messages: [
       [
-        [1, 'name', 'string', ''],
-        [2, 'target', 'k8s.io.api.autoscaling.v2.MetricTarget', ''],
-        [3, 'container', 'string', ''],
+        'k8s.io.api.autoscaling.v2.ContainerResourceMetricSource',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'target', 'k8s.io.api.autoscaling.v2.MetricTarget', ''],
+          [3, 'container', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.ContainerResourceMetricStatus',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'current', 'k8s.io.api.autoscaling.v2.MetricValueStatus', ''],
+          [3, 'container', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.CrossVersionObjectReference',
+        [
+          [1, 'kind', 'string', ''],
+          [2, 'name', 'string', ''],
+          [3, 'apiVersion', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.ExternalMetricSource',
+        [
+          [1, 'metric', 'k8s.io.api.autoscaling.v2.MetricIdentifier', ''],
+          [2, 'target', 'k8s.io.api.autoscaling.v2.MetricTarget', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.ExternalMetricStatus',
+        [
+          [1, 'metric', 'k8s.io.api.autoscaling.v2.MetricIdentifier', ''],
+          [2, 'current', 'k8s.io.api.autoscaling.v2.MetricValueStatus', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.HPAScalingPolicy',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'value', 'int32', ''],
+          [3, 'periodSeconds', 'int32', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.HPAScalingRules',
+        [
+          [3, 'stabilizationWindowSeconds', 'int32', 'po'],
+          [1, 'selectPolicy', 'string', 'po'],
+          [2, 'policies', 'k8s.io.api.autoscaling.v2.HPAScalingPolicy', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.HorizontalPodAutoscaler',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerSpec', 'o'],
+          [3, 'status', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerBehavior',
+        [
+          [1, 'scaleUp', 'k8s.io.api.autoscaling.v2.HPAScalingRules', 'po'],
+          [2, 'scaleDown', 'k8s.io.api.autoscaling.v2.HPAScalingRules', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'reason', 'string', 'o'],
+          [5, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscaler', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerSpec',
+        [
+          [1, 'scaleTargetRef', 'k8s.io.api.autoscaling.v2.CrossVersionObjectReference', ''],
+          [2, 'minReplicas', 'int32', 'po'],
+          [3, 'maxReplicas', 'int32', ''],
+          [4, 'metrics', 'k8s.io.api.autoscaling.v2.MetricSpec', 'ro'],
+          [5, 'behavior', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerBehavior', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerStatus',
+        [
+          [1, 'observedGeneration', 'int64', 'po'],
+          [2, 'lastScaleTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
+          [3, 'currentReplicas', 'int32', 'o'],
+          [4, 'desiredReplicas', 'int32', ''],
+          [5, 'currentMetrics', 'k8s.io.api.autoscaling.v2.MetricStatus', 'r'],
+          [6, 'conditions', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerCondition', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.MetricIdentifier',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.MetricSpec',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'object', 'k8s.io.api.autoscaling.v2.ObjectMetricSource', 'po'],
+          [3, 'pods', 'k8s.io.api.autoscaling.v2.PodsMetricSource', 'po'],
+          [4, 'resource', 'k8s.io.api.autoscaling.v2.ResourceMetricSource', 'po'],
+          [7, 'containerResource', 'k8s.io.api.autoscaling.v2.ContainerResourceMetricSource', 'po'],
+          [5, 'external', 'k8s.io.api.autoscaling.v2.ExternalMetricSource', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.MetricStatus',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'object', 'k8s.io.api.autoscaling.v2.ObjectMetricStatus', 'po'],
+          [3, 'pods', 'k8s.io.api.autoscaling.v2.PodsMetricStatus', 'po'],
+          [4, 'resource', 'k8s.io.api.autoscaling.v2.ResourceMetricStatus', 'po'],
+          [7, 'containerResource', 'k8s.io.api.autoscaling.v2.ContainerResourceMetricStatus', 'po'],
+          [5, 'external', 'k8s.io.api.autoscaling.v2.ExternalMetricStatus', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.MetricTarget',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'value', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+          [3, 'averageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+          [4, 'averageUtilization', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.MetricValueStatus',
+        [
+          [1, 'value', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+          [2, 'averageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+          [3, 'averageUtilization', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.ObjectMetricSource',
+        [
+          [1, 'describedObject', 'k8s.io.api.autoscaling.v2.CrossVersionObjectReference', ''],
+          [2, 'target', 'k8s.io.api.autoscaling.v2.MetricTarget', ''],
+          [3, 'metric', 'k8s.io.api.autoscaling.v2.MetricIdentifier', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.ObjectMetricStatus',
+        [
+          [1, 'metric', 'k8s.io.api.autoscaling.v2.MetricIdentifier', ''],
+          [2, 'current', 'k8s.io.api.autoscaling.v2.MetricValueStatus', ''],
+          [3, 'describedObject', 'k8s.io.api.autoscaling.v2.CrossVersionObjectReference', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.PodsMetricSource',
+        [
+          [1, 'metric', 'k8s.io.api.autoscaling.v2.MetricIdentifier', ''],
+          [2, 'target', 'k8s.io.api.autoscaling.v2.MetricTarget', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.PodsMetricStatus',
+        [
+          [1, 'metric', 'k8s.io.api.autoscaling.v2.MetricIdentifier', ''],
+          [2, 'current', 'k8s.io.api.autoscaling.v2.MetricValueStatus', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.ResourceMetricSource',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'target', 'k8s.io.api.autoscaling.v2.MetricTarget', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.autoscaling.v2.ResourceMetricStatus',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'current', 'k8s.io.api.autoscaling.v2.MetricValueStatus', ''],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.autoscaling.v2.ContainerResourceMetricStatus',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'current', 'k8s.io.api.autoscaling.v2.MetricValueStatus', ''],
-        [3, 'container', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.CrossVersionObjectReference',
-      [
-        [1, 'kind', 'string', ''],
-        [2, 'name', 'string', ''],
-        [3, 'apiVersion', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.ExternalMetricSource',
-      [
-        [1, 'metric', 'k8s.io.api.autoscaling.v2.MetricIdentifier', ''],
-        [2, 'target', 'k8s.io.api.autoscaling.v2.MetricTarget', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.ExternalMetricStatus',
-      [
-        [1, 'metric', 'k8s.io.api.autoscaling.v2.MetricIdentifier', ''],
-        [2, 'current', 'k8s.io.api.autoscaling.v2.MetricValueStatus', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.HPAScalingPolicy',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'value', 'int32', ''],
-        [3, 'periodSeconds', 'int32', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.HPAScalingRules',
-      [
-        [3, 'stabilizationWindowSeconds', 'int32', 'po'],
-        [1, 'selectPolicy', 'string', 'po'],
-        [2, 'policies', 'k8s.io.api.autoscaling.v2.HPAScalingPolicy', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.HorizontalPodAutoscaler',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerSpec', 'o'],
-        [3, 'status', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerBehavior',
-      [
-        [1, 'scaleUp', 'k8s.io.api.autoscaling.v2.HPAScalingRules', 'po'],
-        [2, 'scaleDown', 'k8s.io.api.autoscaling.v2.HPAScalingRules', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'reason', 'string', 'o'],
-        [5, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscaler', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerSpec',
-      [
-        [1, 'scaleTargetRef', 'k8s.io.api.autoscaling.v2.CrossVersionObjectReference', ''],
-        [2, 'minReplicas', 'int32', 'po'],
-        [3, 'maxReplicas', 'int32', ''],
-        [4, 'metrics', 'k8s.io.api.autoscaling.v2.MetricSpec', 'ro'],
-        [5, 'behavior', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerBehavior', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerStatus',
-      [
-        [1, 'observedGeneration', 'int64', 'po'],
-        [2, 'lastScaleTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
-        [3, 'currentReplicas', 'int32', 'o'],
-        [4, 'desiredReplicas', 'int32', ''],
-        [5, 'currentMetrics', 'k8s.io.api.autoscaling.v2.MetricStatus', 'r'],
-        [6, 'conditions', 'k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerCondition', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.MetricIdentifier',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.MetricSpec',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'object', 'k8s.io.api.autoscaling.v2.ObjectMetricSource', 'po'],
-        [3, 'pods', 'k8s.io.api.autoscaling.v2.PodsMetricSource', 'po'],
-        [4, 'resource', 'k8s.io.api.autoscaling.v2.ResourceMetricSource', 'po'],
-        [7, 'containerResource', 'k8s.io.api.autoscaling.v2.ContainerResourceMetricSource', 'po'],
-        [5, 'external', 'k8s.io.api.autoscaling.v2.ExternalMetricSource', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.MetricStatus',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'object', 'k8s.io.api.autoscaling.v2.ObjectMetricStatus', 'po'],
-        [3, 'pods', 'k8s.io.api.autoscaling.v2.PodsMetricStatus', 'po'],
-        [4, 'resource', 'k8s.io.api.autoscaling.v2.ResourceMetricStatus', 'po'],
-        [7, 'containerResource', 'k8s.io.api.autoscaling.v2.ContainerResourceMetricStatus', 'po'],
-        [5, 'external', 'k8s.io.api.autoscaling.v2.ExternalMetricStatus', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.MetricTarget',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'value', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
-        [3, 'averageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
-        [4, 'averageUtilization', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.MetricValueStatus',
-      [
-        [1, 'value', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
-        [2, 'averageValue', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
-        [3, 'averageUtilization', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.ObjectMetricSource',
-      [
-        [1, 'describedObject', 'k8s.io.api.autoscaling.v2.CrossVersionObjectReference', ''],
-        [2, 'target', 'k8s.io.api.autoscaling.v2.MetricTarget', ''],
-        [3, 'metric', 'k8s.io.api.autoscaling.v2.MetricIdentifier', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.ObjectMetricStatus',
-      [
-        [1, 'metric', 'k8s.io.api.autoscaling.v2.MetricIdentifier', ''],
-        [2, 'current', 'k8s.io.api.autoscaling.v2.MetricValueStatus', ''],
-        [3, 'describedObject', 'k8s.io.api.autoscaling.v2.CrossVersionObjectReference', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.PodsMetricSource',
-      [
-        [1, 'metric', 'k8s.io.api.autoscaling.v2.MetricIdentifier', ''],
-        [2, 'target', 'k8s.io.api.autoscaling.v2.MetricTarget', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.PodsMetricStatus',
-      [
-        [1, 'metric', 'k8s.io.api.autoscaling.v2.MetricIdentifier', ''],
-        [2, 'current', 'k8s.io.api.autoscaling.v2.MetricValueStatus', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.ResourceMetricSource',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'target', 'k8s.io.api.autoscaling.v2.MetricTarget', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.autoscaling.v2.ResourceMetricStatus',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'current', 'k8s.io.api.autoscaling.v2.MetricValueStatus', ''],
-      ],
-    ],
-  ],
-};
+  };
+}

@@ -5,139 +5,145 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const batchV1: ProtoPackage = {
-  package: 'k8s.io.api.batch.v1',
-  groupVersion: 'batch/v1',
-  messages: [
-    [
-      'k8s.io.api.batch.v1.CronJob',
+// A function, so that the table is built only when protobuf is first spoken.
+export function batchV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.batch.v1',
+    groupVersion: 'batch/v1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.batch.v1.CronJobSpec', 'o'],
-        [3, 'status', 'k8s.io.api.batch.v1.CronJobStatus', 'o'],
+        'k8s.io.api.batch.v1.CronJob',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.batch.v1.CronJobSpec', 'o'],
+          [3, 'status', 'k8s.io.api.batch.v1.CronJobStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.batch.v1.CronJobList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.batch.v1.CronJob', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.batch.v1.CronJobSpec',
+        [
+          [1, 'schedule', 'string', ''],
+          [8, 'timeZone', 'string', 'po'],
+          [2, 'startingDeadlineSeconds', 'int64', 'po'],
+          [3, 'concurrencyPolicy', 'string', 'o'],
+          [4, 'suspend', 'bool', 'po'],
+          [5, 'jobTemplate', 'k8s.io.api.batch.v1.JobTemplateSpec', ''],
+          [6, 'successfulJobsHistoryLimit', 'int32', 'po'],
+          [7, 'failedJobsHistoryLimit', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.batch.v1.CronJobStatus',
+        [
+          [1, 'active', 'k8s.io.api.core.v1.ObjectReference', 'ro'],
+          [4, 'lastScheduleTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
+          [5, 'lastSuccessfulTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.batch.v1.Job',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.batch.v1.JobSpec', 'o'],
+          [3, 'status', 'k8s.io.api.batch.v1.JobStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.batch.v1.JobCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'lastProbeTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [5, 'reason', 'string', 'o'],
+          [6, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.batch.v1.JobList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.batch.v1.Job', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.batch.v1.JobSpec',
+        [
+          [1, 'parallelism', 'int32', 'po'],
+          [2, 'completions', 'int32', 'po'],
+          [3, 'activeDeadlineSeconds', 'int64', 'po'],
+          [11, 'podFailurePolicy', 'k8s.io.api.batch.v1.PodFailurePolicy', 'po'],
+          [7, 'backoffLimit', 'int32', 'po'],
+          [4, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [5, 'manualSelector', 'bool', 'po'],
+          [6, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', ''],
+          [8, 'ttlSecondsAfterFinished', 'int32', 'po'],
+          [9, 'completionMode', 'string', 'po'],
+          [10, 'suspend', 'bool', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.batch.v1.JobStatus',
+        [
+          [1, 'conditions', 'k8s.io.api.batch.v1.JobCondition', 'ro'],
+          [2, 'startTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
+          [3, 'completionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
+          [4, 'active', 'int32', 'o'],
+          [5, 'succeeded', 'int32', 'o'],
+          [6, 'failed', 'int32', 'o'],
+          [7, 'completedIndexes', 'string', 'o'],
+          [8, 'uncountedTerminatedPods', 'k8s.io.api.batch.v1.UncountedTerminatedPods', 'po'],
+          [9, 'ready', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.batch.v1.JobTemplateSpec',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.batch.v1.JobSpec', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.batch.v1.PodFailurePolicy',
+        [[1, 'rules', 'k8s.io.api.batch.v1.PodFailurePolicyRule', 'r']],
+      ],
+      [
+        'k8s.io.api.batch.v1.PodFailurePolicyOnExitCodesRequirement',
+        [
+          [1, 'containerName', 'string', 'p'],
+          [2, 'operator', 'string', ''],
+          [3, 'values', 'int32', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.batch.v1.PodFailurePolicyOnPodConditionsPattern',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.batch.v1.PodFailurePolicyRule',
+        [
+          [1, 'action', 'string', ''],
+          [2, 'onExitCodes', 'k8s.io.api.batch.v1.PodFailurePolicyOnExitCodesRequirement', 'p'],
+          [3, 'onPodConditions', 'k8s.io.api.batch.v1.PodFailurePolicyOnPodConditionsPattern', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.batch.v1.UncountedTerminatedPods',
+        [
+          [1, 'succeeded', 'string', 'ro'],
+          [2, 'failed', 'string', 'ro'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.batch.v1.CronJobList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.batch.v1.CronJob', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.batch.v1.CronJobSpec',
-      [
-        [1, 'schedule', 'string', ''],
-        [8, 'timeZone', 'string', 'po'],
-        [2, 'startingDeadlineSeconds', 'int64', 'po'],
-        [3, 'concurrencyPolicy', 'string', 'o'],
-        [4, 'suspend', 'bool', 'po'],
-        [5, 'jobTemplate', 'k8s.io.api.batch.v1.JobTemplateSpec', ''],
-        [6, 'successfulJobsHistoryLimit', 'int32', 'po'],
-        [7, 'failedJobsHistoryLimit', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.batch.v1.CronJobStatus',
-      [
-        [1, 'active', 'k8s.io.api.core.v1.ObjectReference', 'ro'],
-        [4, 'lastScheduleTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
-        [5, 'lastSuccessfulTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.batch.v1.Job',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.batch.v1.JobSpec', 'o'],
-        [3, 'status', 'k8s.io.api.batch.v1.JobStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.batch.v1.JobCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'lastProbeTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [5, 'reason', 'string', 'o'],
-        [6, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.batch.v1.JobList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.batch.v1.Job', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.batch.v1.JobSpec',
-      [
-        [1, 'parallelism', 'int32', 'po'],
-        [2, 'completions', 'int32', 'po'],
-        [3, 'activeDeadlineSeconds', 'int64', 'po'],
-        [11, 'podFailurePolicy', 'k8s.io.api.batch.v1.PodFailurePolicy', 'po'],
-        [7, 'backoffLimit', 'int32', 'po'],
-        [4, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [5, 'manualSelector', 'bool', 'po'],
-        [6, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', ''],
-        [8, 'ttlSecondsAfterFinished', 'int32', 'po'],
-        [9, 'completionMode', 'string', 'po'],
-        [10, 'suspend', 'bool', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.batch.v1.JobStatus',
-      [
-        [1, 'conditions', 'k8s.io.api.batch.v1.JobCondition', 'ro'],
-        [2, 'startTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
-        [3, 'completionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
-        [4, 'active', 'int32', 'o'],
-        [5, 'succeeded', 'int32', 'o'],
-        [6, 'failed', 'int32', 'o'],
-        [7, 'completedIndexes', 'string', 'o'],
-        [8, 'uncountedTerminatedPods', 'k8s.io.api.batch.v1.UncountedTerminatedPods', 'po'],
-        [9, 'ready', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.batch.v1.JobTemplateSpec',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.batch.v1.JobSpec', 'o'],
-      ],
-    ],
-    ['k8s.io.api.batch.v1.PodFailurePolicy', [[1, 'rules', 'k8s.io.api.batch.v1.PodFailurePolicyRule', 'r']]],
-    [
-      'k8s.io.api.batch.v1.PodFailurePolicyOnExitCodesRequirement',
-      [
-        [1, 'containerName', 'string', 'p'],
-        [2, 'operator', 'string', ''],
-        [3, 'values', 'int32', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.batch.v1.PodFailurePolicyOnPodConditionsPattern',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.batch.v1.PodFailurePolicyRule',
-      [
-        [1, 'action', 'string', ''],
-        [2, 'onExitCodes', 'k8s.io.api.batch.v1.PodFailurePolicyOnExitCodesRequirement', 'p'],
-        [3, 'onPodConditions', 'k8s.io.api.batch.v1.PodFailurePolicyOnPodConditionsPattern', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.batch.v1.UncountedTerminatedPods',
-      [
-        [1, 'succeeded', 'string', 'ro'],
-        [2, 'failed', 'string', 'ro'],
-      ],
-    ],
-  ],
-};
+  };
+}

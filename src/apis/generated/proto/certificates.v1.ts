@@ -5,56 +5,59 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const certificatesV1: ProtoPackage = {
-  package: 'k8s.io.api.certificates.v1',
-  groupVersion: 'certificates.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.api.certificates.v1.CertificateSigningRequest',
+// A function, so that the table is built only when protobuf is first spoken.
+export function certificatesV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.certificates.v1',
+    groupVersion: 'certificates.k8s.io/v1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.certificates.v1.CertificateSigningRequestSpec', ''],
-        [3, 'status', 'k8s.io.api.certificates.v1.CertificateSigningRequestStatus', 'o'],
+        'k8s.io.api.certificates.v1.CertificateSigningRequest',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.certificates.v1.CertificateSigningRequestSpec', ''],
+          [3, 'status', 'k8s.io.api.certificates.v1.CertificateSigningRequestStatus', 'o'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.certificates.v1.CertificateSigningRequestCondition',
       [
-        [1, 'type', 'string', ''],
-        [6, 'status', 'string', ''],
-        [2, 'reason', 'string', 'o'],
-        [3, 'message', 'string', 'o'],
-        [4, 'lastUpdateTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [5, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+        'k8s.io.api.certificates.v1.CertificateSigningRequestCondition',
+        [
+          [1, 'type', 'string', ''],
+          [6, 'status', 'string', ''],
+          [2, 'reason', 'string', 'o'],
+          [3, 'message', 'string', 'o'],
+          [4, 'lastUpdateTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [5, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.certificates.v1.CertificateSigningRequestList',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.certificates.v1.CertificateSigningRequest', 'r'],
+        'k8s.io.api.certificates.v1.CertificateSigningRequestList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.certificates.v1.CertificateSigningRequest', 'r'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.certificates.v1.CertificateSigningRequestSpec',
       [
-        [1, 'request', 'bytes', ''],
-        [7, 'signerName', 'string', ''],
-        [8, 'expirationSeconds', 'int32', 'po'],
-        [5, 'usages', 'string', 'ro'],
-        [2, 'username', 'string', 'o'],
-        [3, 'uid', 'string', 'o'],
-        [4, 'groups', 'string', 'ro'],
-        [6, 'extra', 'map<string,k8s.io.api.certificates.v1.ExtraValue>', 'ko'],
+        'k8s.io.api.certificates.v1.CertificateSigningRequestSpec',
+        [
+          [1, 'request', 'bytes', ''],
+          [7, 'signerName', 'string', ''],
+          [8, 'expirationSeconds', 'int32', 'po'],
+          [5, 'usages', 'string', 'ro'],
+          [2, 'username', 'string', 'o'],
+          [3, 'uid', 'string', 'o'],
+          [4, 'groups', 'string', 'ro'],
+          [6, 'extra', 'map<string,k8s.io.api.certificates.v1.ExtraValue>', 'ko'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.certificates.v1.CertificateSigningRequestStatus',
       [
-        [1, 'conditions', 'k8s.io.api.certificates.v1.CertificateSigningRequestCondition', 'ro'],
-        [2, 'certificate', 'bytes', 'o'],
+        'k8s.io.api.certificates.v1.CertificateSigningRequestStatus',
+        [
+          [1, 'conditions', 'k8s.io.api.certificates.v1.CertificateSigningRequestCondition', 'ro'],
+          [2, 'certificate', 'bytes', 'o'],
+        ],
       ],
+      ['k8s.io.api.certificates.v1.ExtraValue', [[1, 'items', 'string', 'r']]],
     ],
-    ['k8s.io.api.certificates.v1.ExtraValue', [[1, 'items', 'string', 'r']]],
-  ],
-};
+  };
+}

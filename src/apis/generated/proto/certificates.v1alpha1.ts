@@ -5,30 +5,33 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const certificatesV1alpha1: ProtoPackage = {
-  package: 'k8s.io.api.certificates.v1alpha1',
-  groupVersion: 'certificates.k8s.io/v1alpha1',
-  messages: [
-    [
-      'k8s.io.api.certificates.v1alpha1.ClusterTrustBundle',
+// A function, so that the table is built only when protobuf is first spoken.
+export function certificatesV1alpha1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.certificates.v1alpha1',
+    groupVersion: 'certificates.k8s.io/v1alpha1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.certificates.v1alpha1.ClusterTrustBundleSpec', ''],
+        'k8s.io.api.certificates.v1alpha1.ClusterTrustBundle',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.certificates.v1alpha1.ClusterTrustBundleSpec', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.certificates.v1alpha1.ClusterTrustBundleList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.certificates.v1alpha1.ClusterTrustBundle', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.certificates.v1alpha1.ClusterTrustBundleSpec',
+        [
+          [1, 'signerName', 'string', 'o'],
+          [2, 'trustBundle', 'string', ''],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.certificates.v1alpha1.ClusterTrustBundleList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.certificates.v1alpha1.ClusterTrustBundle', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.certificates.v1alpha1.ClusterTrustBundleSpec',
-      [
-        [1, 'signerName', 'string', 'o'],
-        [2, 'trustBundle', 'string', ''],
-      ],
-    ],
-  ],
-};
+  };
+}

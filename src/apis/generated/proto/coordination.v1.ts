@@ -5,33 +5,36 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const coordinationV1: ProtoPackage = {
-  package: 'k8s.io.api.coordination.v1',
-  groupVersion: 'coordination.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.api.coordination.v1.Lease',
+// A function, so that the table is built only when protobuf is first spoken.
+export function coordinationV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.coordination.v1',
+    groupVersion: 'coordination.k8s.io/v1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.coordination.v1.LeaseSpec', 'o'],
+        'k8s.io.api.coordination.v1.Lease',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.coordination.v1.LeaseSpec', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.coordination.v1.LeaseList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.coordination.v1.Lease', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.coordination.v1.LeaseSpec',
+        [
+          [1, 'holderIdentity', 'string', 'po'],
+          [2, 'leaseDurationSeconds', 'int32', 'po'],
+          [3, 'acquireTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime', 'po'],
+          [4, 'renewTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime', 'po'],
+          [5, 'leaseTransitions', 'int32', 'po'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.coordination.v1.LeaseList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.coordination.v1.Lease', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.coordination.v1.LeaseSpec',
-      [
-        [1, 'holderIdentity', 'string', 'po'],
-        [2, 'leaseDurationSeconds', 'int32', 'po'],
-        [3, 'acquireTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime', 'po'],
-        [4, 'renewTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime', 'po'],
-        [5, 'leaseTransitions', 'int32', 'po'],
-      ],
-    ],
-  ],
-};
+  };
+}

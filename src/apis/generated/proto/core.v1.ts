@@ -5,1882 +5,1888 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const coreV1: ProtoPackage = {
-  package: 'k8s.io.api.core.v1',
-  groupVersion: 'v1',
-  messages: [
-    [
-      'k8s.io.api.core.v1.AWSElasticBlockStoreVolumeSource',
-      [
-        [1, 'volumeID', 'string', ''],
-        [2, 'fsType', 'string', 'o'],
-        [3, 'partition', 'int32', 'o'],
-        [4, 'readOnly', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Affinity',
-      [
-        [1, 'nodeAffinity', 'k8s.io.api.core.v1.NodeAffinity', 'po'],
-        [2, 'podAffinity', 'k8s.io.api.core.v1.PodAffinity', 'po'],
-        [3, 'podAntiAffinity', 'k8s.io.api.core.v1.PodAntiAffinity', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.AttachedVolume',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'devicePath', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.AvoidPods',
-      [[1, 'preferAvoidPods', 'k8s.io.api.core.v1.PreferAvoidPodsEntry', 'ro']],
-    ],
-    [
-      'k8s.io.api.core.v1.AzureDiskVolumeSource',
-      [
-        [1, 'diskName', 'string', ''],
-        [2, 'diskURI', 'string', ''],
-        [3, 'cachingMode', 'string', 'po'],
-        [4, 'fsType', 'string', 'po'],
-        [5, 'readOnly', 'bool', 'po'],
-        [6, 'kind', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.AzureFilePersistentVolumeSource',
-      [
-        [1, 'secretName', 'string', ''],
-        [2, 'shareName', 'string', ''],
-        [3, 'readOnly', 'bool', 'o'],
-        [4, 'secretNamespace', 'string', 'p'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.AzureFileVolumeSource',
-      [
-        [1, 'secretName', 'string', ''],
-        [2, 'shareName', 'string', ''],
-        [3, 'readOnly', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Binding',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'target', 'k8s.io.api.core.v1.ObjectReference', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.CSIPersistentVolumeSource',
-      [
-        [1, 'driver', 'string', ''],
-        [2, 'volumeHandle', 'string', ''],
-        [3, 'readOnly', 'bool', 'o'],
-        [4, 'fsType', 'string', 'o'],
-        [5, 'volumeAttributes', 'map<string,string>', 'ko'],
-        [6, 'controllerPublishSecretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
-        [7, 'nodeStageSecretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
-        [8, 'nodePublishSecretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
-        [9, 'controllerExpandSecretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
-        [10, 'nodeExpandSecretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.CSIVolumeSource',
-      [
-        [1, 'driver', 'string', ''],
-        [2, 'readOnly', 'bool', 'po'],
-        [3, 'fsType', 'string', 'po'],
-        [4, 'volumeAttributes', 'map<string,string>', 'ko'],
-        [5, 'nodePublishSecretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Capabilities',
-      [
-        [1, 'add', 'string', 'ro'],
-        [2, 'drop', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.CephFSPersistentVolumeSource',
-      [
-        [1, 'monitors', 'string', 'r'],
-        [2, 'path', 'string', 'o'],
-        [3, 'user', 'string', 'o'],
-        [4, 'secretFile', 'string', 'o'],
-        [5, 'secretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
-        [6, 'readOnly', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.CephFSVolumeSource',
-      [
-        [1, 'monitors', 'string', 'r'],
-        [2, 'path', 'string', 'o'],
-        [3, 'user', 'string', 'o'],
-        [4, 'secretFile', 'string', 'o'],
-        [5, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
-        [6, 'readOnly', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.CinderPersistentVolumeSource',
-      [
-        [1, 'volumeID', 'string', ''],
-        [2, 'fsType', 'string', 'o'],
-        [3, 'readOnly', 'bool', 'o'],
-        [4, 'secretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.CinderVolumeSource',
-      [
-        [1, 'volumeID', 'string', ''],
-        [2, 'fsType', 'string', 'o'],
-        [3, 'readOnly', 'bool', 'o'],
-        [4, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ClaimSource',
-      [
-        [1, 'resourceClaimName', 'string', 'po'],
-        [2, 'resourceClaimTemplateName', 'string', 'po'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.ClientIPConfig', [[1, 'timeoutSeconds', 'int32', 'po']]],
-    [
-      'k8s.io.api.core.v1.ComponentCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'message', 'string', 'o'],
-        [4, 'error', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ComponentStatus',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'conditions', 'k8s.io.api.core.v1.ComponentCondition', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ComponentStatusList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.ComponentStatus', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ConfigMap',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [4, 'immutable', 'bool', 'po'],
-        [2, 'data', 'map<string,string>', 'ko'],
-        [3, 'binaryData', 'map<string,bytes>', 'ko'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ConfigMapEnvSource',
-      [
-        [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
-        [2, 'optional', 'bool', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ConfigMapKeySelector',
-      [
-        [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
-        [2, 'key', 'string', ''],
-        [3, 'optional', 'bool', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ConfigMapList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.ConfigMap', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ConfigMapNodeConfigSource',
-      [
-        [1, 'namespace', 'string', ''],
-        [2, 'name', 'string', ''],
-        [3, 'uid', 'string', 'o'],
-        [4, 'resourceVersion', 'string', 'o'],
-        [5, 'kubeletConfigKey', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ConfigMapProjection',
-      [
-        [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
-        [2, 'items', 'k8s.io.api.core.v1.KeyToPath', 'ro'],
-        [4, 'optional', 'bool', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ConfigMapVolumeSource',
-      [
-        [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
-        [2, 'items', 'k8s.io.api.core.v1.KeyToPath', 'ro'],
-        [3, 'defaultMode', 'int32', 'po'],
-        [4, 'optional', 'bool', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Container',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'image', 'string', 'o'],
-        [3, 'command', 'string', 'ro'],
-        [4, 'args', 'string', 'ro'],
-        [5, 'workingDir', 'string', 'o'],
-        [6, 'ports', 'k8s.io.api.core.v1.ContainerPort', 'ro'],
-        [19, 'envFrom', 'k8s.io.api.core.v1.EnvFromSource', 'ro'],
-        [7, 'env', 'k8s.io.api.core.v1.EnvVar', 'ro'],
-        [8, 'resources', 'k8s.io.api.core.v1.ResourceRequirements', 'o'],
-        [23, 'resizePolicy', 'k8s.io.api.core.v1.ContainerResizePolicy', 'ro'],
-        [9, 'volumeMounts', 'k8s.io.api.core.v1.VolumeMount', 'ro'],
-        [21, 'volumeDevices', 'k8s.io.api.core.v1.VolumeDevice', 'ro'],
-        [10, 'livenessProbe', 'k8s.io.api.core.v1.Probe', 'po'],
-        [11, 'readinessProbe', 'k8s.io.api.core.v1.Probe', 'po'],
-        [22, 'startupProbe', 'k8s.io.api.core.v1.Probe', 'po'],
-        [12, 'lifecycle', 'k8s.io.api.core.v1.Lifecycle', 'po'],
-        [13, 'terminationMessagePath', 'string', 'o'],
-        [20, 'terminationMessagePolicy', 'string', 'o'],
-        [14, 'imagePullPolicy', 'string', 'o'],
-        [15, 'securityContext', 'k8s.io.api.core.v1.SecurityContext', 'po'],
-        [16, 'stdin', 'bool', 'o'],
-        [17, 'stdinOnce', 'bool', 'o'],
-        [18, 'tty', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ContainerImage',
-      [
-        [1, 'names', 'string', 'r'],
-        [2, 'sizeBytes', 'int64', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ContainerPort',
-      [
-        [1, 'name', 'string', 'o'],
-        [2, 'hostPort', 'int32', 'o'],
-        [3, 'containerPort', 'int32', ''],
-        [4, 'protocol', 'string', 'o'],
-        [5, 'hostIP', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ContainerResizePolicy',
-      [
-        [1, 'resourceName', 'string', ''],
-        [2, 'restartPolicy', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ContainerState',
-      [
-        [1, 'waiting', 'k8s.io.api.core.v1.ContainerStateWaiting', 'po'],
-        [2, 'running', 'k8s.io.api.core.v1.ContainerStateRunning', 'po'],
-        [3, 'terminated', 'k8s.io.api.core.v1.ContainerStateTerminated', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ContainerStateRunning',
-      [[1, 'startedAt', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o']],
-    ],
-    [
-      'k8s.io.api.core.v1.ContainerStateTerminated',
-      [
-        [1, 'exitCode', 'int32', ''],
-        [2, 'signal', 'int32', 'o'],
-        [3, 'reason', 'string', 'o'],
-        [4, 'message', 'string', 'o'],
-        [5, 'startedAt', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [6, 'finishedAt', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [7, 'containerID', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ContainerStateWaiting',
-      [
-        [1, 'reason', 'string', 'o'],
-        [2, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ContainerStatus',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'state', 'k8s.io.api.core.v1.ContainerState', 'o'],
-        [3, 'lastState', 'k8s.io.api.core.v1.ContainerState', 'o'],
-        [4, 'ready', 'bool', ''],
-        [5, 'restartCount', 'int32', ''],
-        [6, 'image', 'string', ''],
-        [7, 'imageID', 'string', ''],
-        [8, 'containerID', 'string', 'o'],
-        [9, 'started', 'bool', 'po'],
-        [10, 'allocatedResources', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [11, 'resources', 'k8s.io.api.core.v1.ResourceRequirements', 'po'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.DaemonEndpoint', [[1, 'Port', 'int32', '']]],
-    [
-      'k8s.io.api.core.v1.DownwardAPIProjection',
-      [[1, 'items', 'k8s.io.api.core.v1.DownwardAPIVolumeFile', 'ro']],
-    ],
-    [
-      'k8s.io.api.core.v1.DownwardAPIVolumeFile',
-      [
-        [1, 'path', 'string', ''],
-        [2, 'fieldRef', 'k8s.io.api.core.v1.ObjectFieldSelector', 'po'],
-        [3, 'resourceFieldRef', 'k8s.io.api.core.v1.ResourceFieldSelector', 'po'],
-        [4, 'mode', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.DownwardAPIVolumeSource',
-      [
-        [1, 'items', 'k8s.io.api.core.v1.DownwardAPIVolumeFile', 'ro'],
-        [2, 'defaultMode', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EmptyDirVolumeSource',
-      [
-        [1, 'medium', 'string', 'o'],
-        [2, 'sizeLimit', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EndpointAddress',
-      [
-        [1, 'ip', 'string', ''],
-        [3, 'hostname', 'string', 'o'],
-        [4, 'nodeName', 'string', 'po'],
-        [2, 'targetRef', 'k8s.io.api.core.v1.ObjectReference', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EndpointPort',
-      [
-        [1, 'name', 'string', 'o'],
-        [2, 'port', 'int32', ''],
-        [3, 'protocol', 'string', 'o'],
-        [4, 'appProtocol', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EndpointSubset',
-      [
-        [1, 'addresses', 'k8s.io.api.core.v1.EndpointAddress', 'ro'],
-        [2, 'notReadyAddresses', 'k8s.io.api.core.v1.EndpointAddress', 'ro'],
-        [3, 'ports', 'k8s.io.api.core.v1.EndpointPort', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Endpoints',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'subsets', 'k8s.io.api.core.v1.EndpointSubset', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EndpointsList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.Endpoints', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EnvFromSource',
-      [
-        [1, 'prefix', 'string', 'o'],
-        [2, 'configMapRef', 'k8s.io.api.core.v1.ConfigMapEnvSource', 'po'],
-        [3, 'secretRef', 'k8s.io.api.core.v1.SecretEnvSource', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EnvVar',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'value', 'string', 'o'],
-        [3, 'valueFrom', 'k8s.io.api.core.v1.EnvVarSource', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EnvVarSource',
-      [
-        [1, 'fieldRef', 'k8s.io.api.core.v1.ObjectFieldSelector', 'po'],
-        [2, 'resourceFieldRef', 'k8s.io.api.core.v1.ResourceFieldSelector', 'po'],
-        [3, 'configMapKeyRef', 'k8s.io.api.core.v1.ConfigMapKeySelector', 'po'],
-        [4, 'secretKeyRef', 'k8s.io.api.core.v1.SecretKeySelector', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EphemeralContainer',
-      [
-        [1, '', 'k8s.io.api.core.v1.EphemeralContainerCommon', 'i'],
-        [2, 'targetContainerName', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EphemeralContainerCommon',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'image', 'string', 'o'],
-        [3, 'command', 'string', 'ro'],
-        [4, 'args', 'string', 'ro'],
-        [5, 'workingDir', 'string', 'o'],
-        [6, 'ports', 'k8s.io.api.core.v1.ContainerPort', 'ro'],
-        [19, 'envFrom', 'k8s.io.api.core.v1.EnvFromSource', 'ro'],
-        [7, 'env', 'k8s.io.api.core.v1.EnvVar', 'ro'],
-        [8, 'resources', 'k8s.io.api.core.v1.ResourceRequirements', 'o'],
-        [23, 'resizePolicy', 'k8s.io.api.core.v1.ContainerResizePolicy', 'ro'],
-        [9, 'volumeMounts', 'k8s.io.api.core.v1.VolumeMount', 'ro'],
-        [21, 'volumeDevices', 'k8s.io.api.core.v1.VolumeDevice', 'ro'],
-        [10, 'livenessProbe', 'k8s.io.api.core.v1.Probe', 'po'],
-        [11, 'readinessProbe', 'k8s.io.api.core.v1.Probe', 'po'],
-        [22, 'startupProbe', 'k8s.io.api.core.v1.Probe', 'po'],
-        [12, 'lifecycle', 'k8s.io.api.core.v1.Lifecycle', 'po'],
-        [13, 'terminationMessagePath', 'string', 'o'],
-        [20, 'terminationMessagePolicy', 'string', 'o'],
-        [14, 'imagePullPolicy', 'string', 'o'],
-        [15, 'securityContext', 'k8s.io.api.core.v1.SecurityContext', 'po'],
-        [16, 'stdin', 'bool', 'o'],
-        [17, 'stdinOnce', 'bool', 'o'],
-        [18, 'tty', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EphemeralVolumeSource',
-      [[1, 'volumeClaimTemplate', 'k8s.io.api.core.v1.PersistentVolumeClaimTemplate', 'po']],
-    ],
-    [
-      'k8s.io.api.core.v1.Event',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', ''],
-        [2, 'involvedObject', 'k8s.io.api.core.v1.ObjectReference', ''],
-        [3, 'reason', 'string', 'o'],
-        [4, 'message', 'string', 'o'],
-        [5, 'source', 'k8s.io.api.core.v1.EventSource', 'o'],
-        [6, 'firstTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [7, 'lastTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [8, 'count', 'int32', 'o'],
-        [9, 'type', 'string', 'o'],
-        [10, 'eventTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime', 'o'],
-        [11, 'series', 'k8s.io.api.core.v1.EventSeries', 'po'],
-        [12, 'action', 'string', 'o'],
-        [13, 'related', 'k8s.io.api.core.v1.ObjectReference', 'po'],
-        [14, 'reportingComponent', 'string', ''],
-        [15, 'reportingInstance', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EventList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.Event', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EventSeries',
-      [
-        [1, 'count', 'int32', 'o'],
-        [2, 'lastObservedTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.EventSource',
-      [
-        [1, 'component', 'string', 'o'],
-        [2, 'host', 'string', 'o'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.ExecAction', [[1, 'command', 'string', 'ro']]],
-    [
-      'k8s.io.api.core.v1.FCVolumeSource',
-      [
-        [1, 'targetWWNs', 'string', 'ro'],
-        [2, 'lun', 'int32', 'po'],
-        [3, 'fsType', 'string', 'o'],
-        [4, 'readOnly', 'bool', 'o'],
-        [5, 'wwids', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.FlexPersistentVolumeSource',
-      [
-        [1, 'driver', 'string', ''],
-        [2, 'fsType', 'string', 'o'],
-        [3, 'secretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
-        [4, 'readOnly', 'bool', 'o'],
-        [5, 'options', 'map<string,string>', 'ko'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.FlexVolumeSource',
-      [
-        [1, 'driver', 'string', ''],
-        [2, 'fsType', 'string', 'o'],
-        [3, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
-        [4, 'readOnly', 'bool', 'o'],
-        [5, 'options', 'map<string,string>', 'ko'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.FlockerVolumeSource',
-      [
-        [1, 'datasetName', 'string', 'o'],
-        [2, 'datasetUUID', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.GCEPersistentDiskVolumeSource',
-      [
-        [1, 'pdName', 'string', ''],
-        [2, 'fsType', 'string', 'o'],
-        [3, 'partition', 'int32', 'o'],
-        [4, 'readOnly', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.GRPCAction',
-      [
-        [1, 'port', 'int32', ''],
-        [2, 'service', 'string', 'p'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.GitRepoVolumeSource',
-      [
-        [1, 'repository', 'string', ''],
-        [2, 'revision', 'string', 'o'],
-        [3, 'directory', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.GlusterfsPersistentVolumeSource',
-      [
-        [1, 'endpoints', 'string', ''],
-        [2, 'path', 'string', ''],
-        [3, 'readOnly', 'bool', 'o'],
-        [4, 'endpointsNamespace', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.GlusterfsVolumeSource',
-      [
-        [1, 'endpoints', 'string', ''],
-        [2, 'path', 'string', ''],
-        [3, 'readOnly', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.HTTPGetAction',
-      [
-        [1, 'path', 'string', 'o'],
-        [2, 'port', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', ''],
-        [3, 'host', 'string', 'o'],
-        [4, 'scheme', 'string', 'o'],
-        [5, 'httpHeaders', 'k8s.io.api.core.v1.HTTPHeader', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.HTTPHeader',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'value', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.HostAlias',
-      [
-        [1, 'ip', 'string', 'o'],
-        [2, 'hostnames', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.HostPathVolumeSource',
-      [
-        [1, 'path', 'string', ''],
-        [2, 'type', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ISCSIPersistentVolumeSource',
-      [
-        [1, 'targetPortal', 'string', ''],
-        [2, 'iqn', 'string', ''],
-        [3, 'lun', 'int32', ''],
-        [4, 'iscsiInterface', 'string', 'o'],
-        [5, 'fsType', 'string', 'o'],
-        [6, 'readOnly', 'bool', 'o'],
-        [7, 'portals', 'string', 'ro'],
-        [8, 'chapAuthDiscovery', 'bool', 'o'],
-        [11, 'chapAuthSession', 'bool', 'o'],
-        [10, 'secretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
-        [12, 'initiatorName', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ISCSIVolumeSource',
-      [
-        [1, 'targetPortal', 'string', ''],
-        [2, 'iqn', 'string', ''],
-        [3, 'lun', 'int32', ''],
-        [4, 'iscsiInterface', 'string', 'o'],
-        [5, 'fsType', 'string', 'o'],
-        [6, 'readOnly', 'bool', 'o'],
-        [7, 'portals', 'string', 'ro'],
-        [8, 'chapAuthDiscovery', 'bool', 'o'],
-        [11, 'chapAuthSession', 'bool', 'o'],
-        [10, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
-        [12, 'initiatorName', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.KeyToPath',
-      [
-        [1, 'key', 'string', ''],
-        [2, 'path', 'string', ''],
-        [3, 'mode', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Lifecycle',
-      [
-        [1, 'postStart', 'k8s.io.api.core.v1.LifecycleHandler', 'po'],
-        [2, 'preStop', 'k8s.io.api.core.v1.LifecycleHandler', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.LifecycleHandler',
-      [
-        [1, 'exec', 'k8s.io.api.core.v1.ExecAction', 'po'],
-        [2, 'httpGet', 'k8s.io.api.core.v1.HTTPGetAction', 'po'],
-        [3, 'tcpSocket', 'k8s.io.api.core.v1.TCPSocketAction', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.LimitRange',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.core.v1.LimitRangeSpec', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.LimitRangeItem',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'max', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [3, 'min', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [4, 'default', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [5, 'defaultRequest', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [6, 'maxLimitRequestRatio', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.LimitRangeList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.LimitRange', 'r'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.LimitRangeSpec', [[1, 'limits', 'k8s.io.api.core.v1.LimitRangeItem', 'r']]],
-    [
-      'k8s.io.api.core.v1.List',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.apimachinery.pkg.runtime.RawExtension', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.LoadBalancerIngress',
-      [
-        [1, 'ip', 'string', 'o'],
-        [2, 'hostname', 'string', 'o'],
-        [4, 'ports', 'k8s.io.api.core.v1.PortStatus', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.LoadBalancerStatus',
-      [[1, 'ingress', 'k8s.io.api.core.v1.LoadBalancerIngress', 'ro']],
-    ],
-    ['k8s.io.api.core.v1.LocalObjectReference', [[1, 'name', 'string', 'o']]],
-    [
-      'k8s.io.api.core.v1.LocalVolumeSource',
-      [
-        [1, 'path', 'string', ''],
-        [2, 'fsType', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.NFSVolumeSource',
-      [
-        [1, 'server', 'string', ''],
-        [2, 'path', 'string', ''],
-        [3, 'readOnly', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Namespace',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.core.v1.NamespaceSpec', 'o'],
-        [3, 'status', 'k8s.io.api.core.v1.NamespaceStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.NamespaceCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [4, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [5, 'reason', 'string', 'o'],
-        [6, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.NamespaceList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.Namespace', 'r'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.NamespaceSpec', [[1, 'finalizers', 'string', 'ro']]],
-    [
-      'k8s.io.api.core.v1.NamespaceStatus',
-      [
-        [1, 'phase', 'string', 'o'],
-        [2, 'conditions', 'k8s.io.api.core.v1.NamespaceCondition', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Node',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.core.v1.NodeSpec', 'o'],
-        [3, 'status', 'k8s.io.api.core.v1.NodeStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.NodeAddress',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'address', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.NodeAffinity',
-      [
-        [1, 'requiredDuringSchedulingIgnoredDuringExecution', 'k8s.io.api.core.v1.NodeSelector', 'po'],
+// A function, so that the table is built only when protobuf is first spoken.
+export function coreV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.core.v1',
+    groupVersion: 'v1',
+    messages: [
+      [
+        'k8s.io.api.core.v1.AWSElasticBlockStoreVolumeSource',
         [
-          2,
-          'preferredDuringSchedulingIgnoredDuringExecution',
-          'k8s.io.api.core.v1.PreferredSchedulingTerm',
-          'ro',
+          [1, 'volumeID', 'string', ''],
+          [2, 'fsType', 'string', 'o'],
+          [3, 'partition', 'int32', 'o'],
+          [4, 'readOnly', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Affinity',
+        [
+          [1, 'nodeAffinity', 'k8s.io.api.core.v1.NodeAffinity', 'po'],
+          [2, 'podAffinity', 'k8s.io.api.core.v1.PodAffinity', 'po'],
+          [3, 'podAntiAffinity', 'k8s.io.api.core.v1.PodAntiAffinity', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.AttachedVolume',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'devicePath', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.AvoidPods',
+        [[1, 'preferAvoidPods', 'k8s.io.api.core.v1.PreferAvoidPodsEntry', 'ro']],
+      ],
+      [
+        'k8s.io.api.core.v1.AzureDiskVolumeSource',
+        [
+          [1, 'diskName', 'string', ''],
+          [2, 'diskURI', 'string', ''],
+          [3, 'cachingMode', 'string', 'po'],
+          [4, 'fsType', 'string', 'po'],
+          [5, 'readOnly', 'bool', 'po'],
+          [6, 'kind', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.AzureFilePersistentVolumeSource',
+        [
+          [1, 'secretName', 'string', ''],
+          [2, 'shareName', 'string', ''],
+          [3, 'readOnly', 'bool', 'o'],
+          [4, 'secretNamespace', 'string', 'p'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.AzureFileVolumeSource',
+        [
+          [1, 'secretName', 'string', ''],
+          [2, 'shareName', 'string', ''],
+          [3, 'readOnly', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Binding',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'target', 'k8s.io.api.core.v1.ObjectReference', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.CSIPersistentVolumeSource',
+        [
+          [1, 'driver', 'string', ''],
+          [2, 'volumeHandle', 'string', ''],
+          [3, 'readOnly', 'bool', 'o'],
+          [4, 'fsType', 'string', 'o'],
+          [5, 'volumeAttributes', 'map<string,string>', 'ko'],
+          [6, 'controllerPublishSecretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
+          [7, 'nodeStageSecretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
+          [8, 'nodePublishSecretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
+          [9, 'controllerExpandSecretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
+          [10, 'nodeExpandSecretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.CSIVolumeSource',
+        [
+          [1, 'driver', 'string', ''],
+          [2, 'readOnly', 'bool', 'po'],
+          [3, 'fsType', 'string', 'po'],
+          [4, 'volumeAttributes', 'map<string,string>', 'ko'],
+          [5, 'nodePublishSecretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Capabilities',
+        [
+          [1, 'add', 'string', 'ro'],
+          [2, 'drop', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.CephFSPersistentVolumeSource',
+        [
+          [1, 'monitors', 'string', 'r'],
+          [2, 'path', 'string', 'o'],
+          [3, 'user', 'string', 'o'],
+          [4, 'secretFile', 'string', 'o'],
+          [5, 'secretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
+          [6, 'readOnly', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.CephFSVolumeSource',
+        [
+          [1, 'monitors', 'string', 'r'],
+          [2, 'path', 'string', 'o'],
+          [3, 'user', 'string', 'o'],
+          [4, 'secretFile', 'string', 'o'],
+          [5, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
+          [6, 'readOnly', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.CinderPersistentVolumeSource',
+        [
+          [1, 'volumeID', 'string', ''],
+          [2, 'fsType', 'string', 'o'],
+          [3, 'readOnly', 'bool', 'o'],
+          [4, 'secretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.CinderVolumeSource',
+        [
+          [1, 'volumeID', 'string', ''],
+          [2, 'fsType', 'string', 'o'],
+          [3, 'readOnly', 'bool', 'o'],
+          [4, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ClaimSource',
+        [
+          [1, 'resourceClaimName', 'string', 'po'],
+          [2, 'resourceClaimTemplateName', 'string', 'po'],
+        ],
+      ],
+      ['k8s.io.api.core.v1.ClientIPConfig', [[1, 'timeoutSeconds', 'int32', 'po']]],
+      [
+        'k8s.io.api.core.v1.ComponentCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'message', 'string', 'o'],
+          [4, 'error', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ComponentStatus',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'conditions', 'k8s.io.api.core.v1.ComponentCondition', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ComponentStatusList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.ComponentStatus', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ConfigMap',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [4, 'immutable', 'bool', 'po'],
+          [2, 'data', 'map<string,string>', 'ko'],
+          [3, 'binaryData', 'map<string,bytes>', 'ko'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ConfigMapEnvSource',
+        [
+          [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
+          [2, 'optional', 'bool', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ConfigMapKeySelector',
+        [
+          [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
+          [2, 'key', 'string', ''],
+          [3, 'optional', 'bool', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ConfigMapList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.ConfigMap', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ConfigMapNodeConfigSource',
+        [
+          [1, 'namespace', 'string', ''],
+          [2, 'name', 'string', ''],
+          [3, 'uid', 'string', 'o'],
+          [4, 'resourceVersion', 'string', 'o'],
+          [5, 'kubeletConfigKey', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ConfigMapProjection',
+        [
+          [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
+          [2, 'items', 'k8s.io.api.core.v1.KeyToPath', 'ro'],
+          [4, 'optional', 'bool', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ConfigMapVolumeSource',
+        [
+          [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
+          [2, 'items', 'k8s.io.api.core.v1.KeyToPath', 'ro'],
+          [3, 'defaultMode', 'int32', 'po'],
+          [4, 'optional', 'bool', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Container',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'image', 'string', 'o'],
+          [3, 'command', 'string', 'ro'],
+          [4, 'args', 'string', 'ro'],
+          [5, 'workingDir', 'string', 'o'],
+          [6, 'ports', 'k8s.io.api.core.v1.ContainerPort', 'ro'],
+          [19, 'envFrom', 'k8s.io.api.core.v1.EnvFromSource', 'ro'],
+          [7, 'env', 'k8s.io.api.core.v1.EnvVar', 'ro'],
+          [8, 'resources', 'k8s.io.api.core.v1.ResourceRequirements', 'o'],
+          [23, 'resizePolicy', 'k8s.io.api.core.v1.ContainerResizePolicy', 'ro'],
+          [9, 'volumeMounts', 'k8s.io.api.core.v1.VolumeMount', 'ro'],
+          [21, 'volumeDevices', 'k8s.io.api.core.v1.VolumeDevice', 'ro'],
+          [10, 'livenessProbe', 'k8s.io.api.core.v1.Probe', 'po'],
+          [11, 'readinessProbe', 'k8s.io.api.core.v1.Probe', 'po'],
+          [22, 'startupProbe', 'k8s.io.api.core.v1.Probe', 'po'],
+          [12, 'lifecycle', 'k8s.io.api.core.v1.Lifecycle', 'po'],
+          [13, 'terminationMessagePath', 'string', 'o'],
+          [20, 'terminationMessagePolicy', 'string', 'o'],
+          [14, 'imagePullPolicy', 'string', 'o'],
+          [15, 'securityContext', 'k8s.io.api.core.v1.SecurityContext', 'po'],
+          [16, 'stdin', 'bool', 'o'],
+          [17, 'stdinOnce', 'bool', 'o'],
+          [18, 'tty', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ContainerImage',
+        [
+          [1, 'names', 'string', 'r'],
+          [2, 'sizeBytes', 'int64', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ContainerPort',
+        [
+          [1, 'name', 'string', 'o'],
+          [2, 'hostPort', 'int32', 'o'],
+          [3, 'containerPort', 'int32', ''],
+          [4, 'protocol', 'string', 'o'],
+          [5, 'hostIP', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ContainerResizePolicy',
+        [
+          [1, 'resourceName', 'string', ''],
+          [2, 'restartPolicy', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ContainerState',
+        [
+          [1, 'waiting', 'k8s.io.api.core.v1.ContainerStateWaiting', 'po'],
+          [2, 'running', 'k8s.io.api.core.v1.ContainerStateRunning', 'po'],
+          [3, 'terminated', 'k8s.io.api.core.v1.ContainerStateTerminated', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ContainerStateRunning',
+        [[1, 'startedAt', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o']],
+      ],
+      [
+        'k8s.io.api.core.v1.ContainerStateTerminated',
+        [
+          [1, 'exitCode', 'int32', ''],
+          [2, 'signal', 'int32', 'o'],
+          [3, 'reason', 'string', 'o'],
+          [4, 'message', 'string', 'o'],
+          [5, 'startedAt', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [6, 'finishedAt', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [7, 'containerID', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ContainerStateWaiting',
+        [
+          [1, 'reason', 'string', 'o'],
+          [2, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ContainerStatus',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'state', 'k8s.io.api.core.v1.ContainerState', 'o'],
+          [3, 'lastState', 'k8s.io.api.core.v1.ContainerState', 'o'],
+          [4, 'ready', 'bool', ''],
+          [5, 'restartCount', 'int32', ''],
+          [6, 'image', 'string', ''],
+          [7, 'imageID', 'string', ''],
+          [8, 'containerID', 'string', 'o'],
+          [9, 'started', 'bool', 'po'],
+          [10, 'allocatedResources', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [11, 'resources', 'k8s.io.api.core.v1.ResourceRequirements', 'po'],
+        ],
+      ],
+      ['k8s.io.api.core.v1.DaemonEndpoint', [[1, 'Port', 'int32', '']]],
+      [
+        'k8s.io.api.core.v1.DownwardAPIProjection',
+        [[1, 'items', 'k8s.io.api.core.v1.DownwardAPIVolumeFile', 'ro']],
+      ],
+      [
+        'k8s.io.api.core.v1.DownwardAPIVolumeFile',
+        [
+          [1, 'path', 'string', ''],
+          [2, 'fieldRef', 'k8s.io.api.core.v1.ObjectFieldSelector', 'po'],
+          [3, 'resourceFieldRef', 'k8s.io.api.core.v1.ResourceFieldSelector', 'po'],
+          [4, 'mode', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.DownwardAPIVolumeSource',
+        [
+          [1, 'items', 'k8s.io.api.core.v1.DownwardAPIVolumeFile', 'ro'],
+          [2, 'defaultMode', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EmptyDirVolumeSource',
+        [
+          [1, 'medium', 'string', 'o'],
+          [2, 'sizeLimit', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EndpointAddress',
+        [
+          [1, 'ip', 'string', ''],
+          [3, 'hostname', 'string', 'o'],
+          [4, 'nodeName', 'string', 'po'],
+          [2, 'targetRef', 'k8s.io.api.core.v1.ObjectReference', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EndpointPort',
+        [
+          [1, 'name', 'string', 'o'],
+          [2, 'port', 'int32', ''],
+          [3, 'protocol', 'string', 'o'],
+          [4, 'appProtocol', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EndpointSubset',
+        [
+          [1, 'addresses', 'k8s.io.api.core.v1.EndpointAddress', 'ro'],
+          [2, 'notReadyAddresses', 'k8s.io.api.core.v1.EndpointAddress', 'ro'],
+          [3, 'ports', 'k8s.io.api.core.v1.EndpointPort', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Endpoints',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'subsets', 'k8s.io.api.core.v1.EndpointSubset', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EndpointsList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.Endpoints', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EnvFromSource',
+        [
+          [1, 'prefix', 'string', 'o'],
+          [2, 'configMapRef', 'k8s.io.api.core.v1.ConfigMapEnvSource', 'po'],
+          [3, 'secretRef', 'k8s.io.api.core.v1.SecretEnvSource', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EnvVar',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'value', 'string', 'o'],
+          [3, 'valueFrom', 'k8s.io.api.core.v1.EnvVarSource', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EnvVarSource',
+        [
+          [1, 'fieldRef', 'k8s.io.api.core.v1.ObjectFieldSelector', 'po'],
+          [2, 'resourceFieldRef', 'k8s.io.api.core.v1.ResourceFieldSelector', 'po'],
+          [3, 'configMapKeyRef', 'k8s.io.api.core.v1.ConfigMapKeySelector', 'po'],
+          [4, 'secretKeyRef', 'k8s.io.api.core.v1.SecretKeySelector', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EphemeralContainer',
+        [
+          [1, '', 'k8s.io.api.core.v1.EphemeralContainerCommon', 'i'],
+          [2, 'targetContainerName', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EphemeralContainerCommon',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'image', 'string', 'o'],
+          [3, 'command', 'string', 'ro'],
+          [4, 'args', 'string', 'ro'],
+          [5, 'workingDir', 'string', 'o'],
+          [6, 'ports', 'k8s.io.api.core.v1.ContainerPort', 'ro'],
+          [19, 'envFrom', 'k8s.io.api.core.v1.EnvFromSource', 'ro'],
+          [7, 'env', 'k8s.io.api.core.v1.EnvVar', 'ro'],
+          [8, 'resources', 'k8s.io.api.core.v1.ResourceRequirements', 'o'],
+          [23, 'resizePolicy', 'k8s.io.api.core.v1.ContainerResizePolicy', 'ro'],
+          [9, 'volumeMounts', 'k8s.io.api.core.v1.VolumeMount', 'ro'],
+          [21, 'volumeDevices', 'k8s.io.api.core.v1.VolumeDevice', 'ro'],
+          [10, 'livenessProbe', 'k8s.io.api.core.v1.Probe', 'po'],
+          [11, 'readinessProbe', 'k8s.io.api.core.v1.Probe', 'po'],
+          [22, 'startupProbe', 'k8s.io.api.core.v1.Probe', 'po'],
+          [12, 'lifecycle', 'k8s.io.api.core.v1.Lifecycle', 'po'],
+          [13, 'terminationMessagePath', 'string', 'o'],
+          [20, 'terminationMessagePolicy', 'string', 'o'],
+          [14, 'imagePullPolicy', 'string', 'o'],
+          [15, 'securityContext', 'k8s.io.api.core.v1.SecurityContext', 'po'],
+          [16, 'stdin', 'bool', 'o'],
+          [17, 'stdinOnce', 'bool', 'o'],
+          [18, 'tty', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EphemeralVolumeSource',
+        [[1, 'volumeClaimTemplate', 'k8s.io.api.core.v1.PersistentVolumeClaimTemplate', 'po']],
+      ],
+      [
+        'k8s.io.api.core.v1.Event',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', ''],
+          [2, 'involvedObject', 'k8s.io.api.core.v1.ObjectReference', ''],
+          [3, 'reason', 'string', 'o'],
+          [4, 'message', 'string', 'o'],
+          [5, 'source', 'k8s.io.api.core.v1.EventSource', 'o'],
+          [6, 'firstTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [7, 'lastTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [8, 'count', 'int32', 'o'],
+          [9, 'type', 'string', 'o'],
+          [10, 'eventTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime', 'o'],
+          [11, 'series', 'k8s.io.api.core.v1.EventSeries', 'po'],
+          [12, 'action', 'string', 'o'],
+          [13, 'related', 'k8s.io.api.core.v1.ObjectReference', 'po'],
+          [14, 'reportingComponent', 'string', ''],
+          [15, 'reportingInstance', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EventList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.Event', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EventSeries',
+        [
+          [1, 'count', 'int32', 'o'],
+          [2, 'lastObservedTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.EventSource',
+        [
+          [1, 'component', 'string', 'o'],
+          [2, 'host', 'string', 'o'],
+        ],
+      ],
+      ['k8s.io.api.core.v1.ExecAction', [[1, 'command', 'string', 'ro']]],
+      [
+        'k8s.io.api.core.v1.FCVolumeSource',
+        [
+          [1, 'targetWWNs', 'string', 'ro'],
+          [2, 'lun', 'int32', 'po'],
+          [3, 'fsType', 'string', 'o'],
+          [4, 'readOnly', 'bool', 'o'],
+          [5, 'wwids', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.FlexPersistentVolumeSource',
+        [
+          [1, 'driver', 'string', ''],
+          [2, 'fsType', 'string', 'o'],
+          [3, 'secretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
+          [4, 'readOnly', 'bool', 'o'],
+          [5, 'options', 'map<string,string>', 'ko'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.FlexVolumeSource',
+        [
+          [1, 'driver', 'string', ''],
+          [2, 'fsType', 'string', 'o'],
+          [3, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
+          [4, 'readOnly', 'bool', 'o'],
+          [5, 'options', 'map<string,string>', 'ko'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.FlockerVolumeSource',
+        [
+          [1, 'datasetName', 'string', 'o'],
+          [2, 'datasetUUID', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.GCEPersistentDiskVolumeSource',
+        [
+          [1, 'pdName', 'string', ''],
+          [2, 'fsType', 'string', 'o'],
+          [3, 'partition', 'int32', 'o'],
+          [4, 'readOnly', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.GRPCAction',
+        [
+          [1, 'port', 'int32', ''],
+          [2, 'service', 'string', 'p'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.GitRepoVolumeSource',
+        [
+          [1, 'repository', 'string', ''],
+          [2, 'revision', 'string', 'o'],
+          [3, 'directory', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.GlusterfsPersistentVolumeSource',
+        [
+          [1, 'endpoints', 'string', ''],
+          [2, 'path', 'string', ''],
+          [3, 'readOnly', 'bool', 'o'],
+          [4, 'endpointsNamespace', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.GlusterfsVolumeSource',
+        [
+          [1, 'endpoints', 'string', ''],
+          [2, 'path', 'string', ''],
+          [3, 'readOnly', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.HTTPGetAction',
+        [
+          [1, 'path', 'string', 'o'],
+          [2, 'port', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', ''],
+          [3, 'host', 'string', 'o'],
+          [4, 'scheme', 'string', 'o'],
+          [5, 'httpHeaders', 'k8s.io.api.core.v1.HTTPHeader', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.HTTPHeader',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'value', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.HostAlias',
+        [
+          [1, 'ip', 'string', 'o'],
+          [2, 'hostnames', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.HostPathVolumeSource',
+        [
+          [1, 'path', 'string', ''],
+          [2, 'type', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ISCSIPersistentVolumeSource',
+        [
+          [1, 'targetPortal', 'string', ''],
+          [2, 'iqn', 'string', ''],
+          [3, 'lun', 'int32', ''],
+          [4, 'iscsiInterface', 'string', 'o'],
+          [5, 'fsType', 'string', 'o'],
+          [6, 'readOnly', 'bool', 'o'],
+          [7, 'portals', 'string', 'ro'],
+          [8, 'chapAuthDiscovery', 'bool', 'o'],
+          [11, 'chapAuthSession', 'bool', 'o'],
+          [10, 'secretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
+          [12, 'initiatorName', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ISCSIVolumeSource',
+        [
+          [1, 'targetPortal', 'string', ''],
+          [2, 'iqn', 'string', ''],
+          [3, 'lun', 'int32', ''],
+          [4, 'iscsiInterface', 'string', 'o'],
+          [5, 'fsType', 'string', 'o'],
+          [6, 'readOnly', 'bool', 'o'],
+          [7, 'portals', 'string', 'ro'],
+          [8, 'chapAuthDiscovery', 'bool', 'o'],
+          [11, 'chapAuthSession', 'bool', 'o'],
+          [10, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
+          [12, 'initiatorName', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.KeyToPath',
+        [
+          [1, 'key', 'string', ''],
+          [2, 'path', 'string', ''],
+          [3, 'mode', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Lifecycle',
+        [
+          [1, 'postStart', 'k8s.io.api.core.v1.LifecycleHandler', 'po'],
+          [2, 'preStop', 'k8s.io.api.core.v1.LifecycleHandler', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.LifecycleHandler',
+        [
+          [1, 'exec', 'k8s.io.api.core.v1.ExecAction', 'po'],
+          [2, 'httpGet', 'k8s.io.api.core.v1.HTTPGetAction', 'po'],
+          [3, 'tcpSocket', 'k8s.io.api.core.v1.TCPSocketAction', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.LimitRange',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.core.v1.LimitRangeSpec', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.LimitRangeItem',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'max', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [3, 'min', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [4, 'default', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [5, 'defaultRequest', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [6, 'maxLimitRequestRatio', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.LimitRangeList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.LimitRange', 'r'],
+        ],
+      ],
+      ['k8s.io.api.core.v1.LimitRangeSpec', [[1, 'limits', 'k8s.io.api.core.v1.LimitRangeItem', 'r']]],
+      [
+        'k8s.io.api.core.v1.List',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.apimachinery.pkg.runtime.RawExtension', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.LoadBalancerIngress',
+        [
+          [1, 'ip', 'string', 'o'],
+          [2, 'hostname', 'string', 'o'],
+          [4, 'ports', 'k8s.io.api.core.v1.PortStatus', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.LoadBalancerStatus',
+        [[1, 'ingress', 'k8s.io.api.core.v1.LoadBalancerIngress', 'ro']],
+      ],
+      ['k8s.io.api.core.v1.LocalObjectReference', [[1, 'name', 'string', 'o']]],
+      [
+        'k8s.io.api.core.v1.LocalVolumeSource',
+        [
+          [1, 'path', 'string', ''],
+          [2, 'fsType', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.NFSVolumeSource',
+        [
+          [1, 'server', 'string', ''],
+          [2, 'path', 'string', ''],
+          [3, 'readOnly', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Namespace',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.core.v1.NamespaceSpec', 'o'],
+          [3, 'status', 'k8s.io.api.core.v1.NamespaceStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.NamespaceCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [4, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [5, 'reason', 'string', 'o'],
+          [6, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.NamespaceList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.Namespace', 'r'],
+        ],
+      ],
+      ['k8s.io.api.core.v1.NamespaceSpec', [[1, 'finalizers', 'string', 'ro']]],
+      [
+        'k8s.io.api.core.v1.NamespaceStatus',
+        [
+          [1, 'phase', 'string', 'o'],
+          [2, 'conditions', 'k8s.io.api.core.v1.NamespaceCondition', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Node',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.core.v1.NodeSpec', 'o'],
+          [3, 'status', 'k8s.io.api.core.v1.NodeStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.NodeAddress',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'address', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.NodeAffinity',
+        [
+          [1, 'requiredDuringSchedulingIgnoredDuringExecution', 'k8s.io.api.core.v1.NodeSelector', 'po'],
+          [
+            2,
+            'preferredDuringSchedulingIgnoredDuringExecution',
+            'k8s.io.api.core.v1.PreferredSchedulingTerm',
+            'ro',
+          ],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.NodeCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'lastHeartbeatTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [5, 'reason', 'string', 'o'],
+          [6, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.NodeConfigSource',
+        [[2, 'configMap', 'k8s.io.api.core.v1.ConfigMapNodeConfigSource', 'po']],
+      ],
+      [
+        'k8s.io.api.core.v1.NodeConfigStatus',
+        [
+          [1, 'assigned', 'k8s.io.api.core.v1.NodeConfigSource', 'po'],
+          [2, 'active', 'k8s.io.api.core.v1.NodeConfigSource', 'po'],
+          [3, 'lastKnownGood', 'k8s.io.api.core.v1.NodeConfigSource', 'po'],
+          [4, 'error', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.NodeDaemonEndpoints',
+        [[1, 'kubeletEndpoint', 'k8s.io.api.core.v1.DaemonEndpoint', 'o']],
+      ],
+      [
+        'k8s.io.api.core.v1.NodeList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.Node', 'r'],
+        ],
+      ],
+      ['k8s.io.api.core.v1.NodeProxyOptions', [[1, 'path', 'string', 'o']]],
+      [
+        'k8s.io.api.core.v1.NodeResources',
+        [[1, '', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'k']],
+      ],
+      [
+        'k8s.io.api.core.v1.NodeSelector',
+        [[1, 'nodeSelectorTerms', 'k8s.io.api.core.v1.NodeSelectorTerm', 'r']],
+      ],
+      [
+        'k8s.io.api.core.v1.NodeSelectorRequirement',
+        [
+          [1, 'key', 'string', ''],
+          [2, 'operator', 'string', ''],
+          [3, 'values', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.NodeSelectorTerm',
+        [
+          [1, 'matchExpressions', 'k8s.io.api.core.v1.NodeSelectorRequirement', 'ro'],
+          [2, 'matchFields', 'k8s.io.api.core.v1.NodeSelectorRequirement', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.NodeSpec',
+        [
+          [1, 'podCIDR', 'string', 'o'],
+          [7, 'podCIDRs', 'string', 'ro'],
+          [3, 'providerID', 'string', 'o'],
+          [4, 'unschedulable', 'bool', 'o'],
+          [5, 'taints', 'k8s.io.api.core.v1.Taint', 'ro'],
+          [6, 'configSource', 'k8s.io.api.core.v1.NodeConfigSource', 'po'],
+          [2, 'externalID', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.NodeStatus',
+        [
+          [1, 'capacity', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [2, 'allocatable', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [3, 'phase', 'string', 'o'],
+          [4, 'conditions', 'k8s.io.api.core.v1.NodeCondition', 'ro'],
+          [5, 'addresses', 'k8s.io.api.core.v1.NodeAddress', 'ro'],
+          [6, 'daemonEndpoints', 'k8s.io.api.core.v1.NodeDaemonEndpoints', 'o'],
+          [7, 'nodeInfo', 'k8s.io.api.core.v1.NodeSystemInfo', 'o'],
+          [8, 'images', 'k8s.io.api.core.v1.ContainerImage', 'ro'],
+          [9, 'volumesInUse', 'string', 'ro'],
+          [10, 'volumesAttached', 'k8s.io.api.core.v1.AttachedVolume', 'ro'],
+          [11, 'config', 'k8s.io.api.core.v1.NodeConfigStatus', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.NodeSystemInfo',
+        [
+          [1, 'machineID', 'string', ''],
+          [2, 'systemUUID', 'string', ''],
+          [3, 'bootID', 'string', ''],
+          [4, 'kernelVersion', 'string', ''],
+          [5, 'osImage', 'string', ''],
+          [6, 'containerRuntimeVersion', 'string', ''],
+          [7, 'kubeletVersion', 'string', ''],
+          [8, 'kubeProxyVersion', 'string', ''],
+          [9, 'operatingSystem', 'string', ''],
+          [10, 'architecture', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ObjectFieldSelector',
+        [
+          [1, 'apiVersion', 'string', 'o'],
+          [2, 'fieldPath', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ObjectReference',
+        [
+          [1, 'kind', 'string', 'o'],
+          [2, 'namespace', 'string', 'o'],
+          [3, 'name', 'string', 'o'],
+          [4, 'uid', 'string', 'o'],
+          [5, 'apiVersion', 'string', 'o'],
+          [6, 'resourceVersion', 'string', 'o'],
+          [7, 'fieldPath', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PersistentVolume',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.core.v1.PersistentVolumeSpec', 'o'],
+          [3, 'status', 'k8s.io.api.core.v1.PersistentVolumeStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PersistentVolumeClaim',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.core.v1.PersistentVolumeClaimSpec', 'o'],
+          [3, 'status', 'k8s.io.api.core.v1.PersistentVolumeClaimStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PersistentVolumeClaimCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'lastProbeTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [5, 'reason', 'string', 'o'],
+          [6, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PersistentVolumeClaimList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.PersistentVolumeClaim', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PersistentVolumeClaimSpec',
+        [
+          [1, 'accessModes', 'string', 'ro'],
+          [4, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [2, 'resources', 'k8s.io.api.core.v1.ResourceRequirements', 'o'],
+          [3, 'volumeName', 'string', 'o'],
+          [5, 'storageClassName', 'string', 'po'],
+          [6, 'volumeMode', 'string', 'po'],
+          [7, 'dataSource', 'k8s.io.api.core.v1.TypedLocalObjectReference', 'po'],
+          [8, 'dataSourceRef', 'k8s.io.api.core.v1.TypedObjectReference', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PersistentVolumeClaimStatus',
+        [
+          [1, 'phase', 'string', 'o'],
+          [2, 'accessModes', 'string', 'ro'],
+          [3, 'capacity', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [4, 'conditions', 'k8s.io.api.core.v1.PersistentVolumeClaimCondition', 'ro'],
+          [5, 'allocatedResources', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [6, 'resizeStatus', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PersistentVolumeClaimTemplate',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.core.v1.PersistentVolumeClaimSpec', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PersistentVolumeClaimVolumeSource',
+        [
+          [1, 'claimName', 'string', ''],
+          [2, 'readOnly', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PersistentVolumeList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.PersistentVolume', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PersistentVolumeSource',
+        [
+          [1, 'gcePersistentDisk', 'k8s.io.api.core.v1.GCEPersistentDiskVolumeSource', 'po'],
+          [2, 'awsElasticBlockStore', 'k8s.io.api.core.v1.AWSElasticBlockStoreVolumeSource', 'po'],
+          [3, 'hostPath', 'k8s.io.api.core.v1.HostPathVolumeSource', 'po'],
+          [4, 'glusterfs', 'k8s.io.api.core.v1.GlusterfsPersistentVolumeSource', 'po'],
+          [5, 'nfs', 'k8s.io.api.core.v1.NFSVolumeSource', 'po'],
+          [6, 'rbd', 'k8s.io.api.core.v1.RBDPersistentVolumeSource', 'po'],
+          [7, 'iscsi', 'k8s.io.api.core.v1.ISCSIPersistentVolumeSource', 'po'],
+          [8, 'cinder', 'k8s.io.api.core.v1.CinderPersistentVolumeSource', 'po'],
+          [9, 'cephfs', 'k8s.io.api.core.v1.CephFSPersistentVolumeSource', 'po'],
+          [10, 'fc', 'k8s.io.api.core.v1.FCVolumeSource', 'po'],
+          [11, 'flocker', 'k8s.io.api.core.v1.FlockerVolumeSource', 'po'],
+          [12, 'flexVolume', 'k8s.io.api.core.v1.FlexPersistentVolumeSource', 'po'],
+          [13, 'azureFile', 'k8s.io.api.core.v1.AzureFilePersistentVolumeSource', 'po'],
+          [14, 'vsphereVolume', 'k8s.io.api.core.v1.VsphereVirtualDiskVolumeSource', 'po'],
+          [15, 'quobyte', 'k8s.io.api.core.v1.QuobyteVolumeSource', 'po'],
+          [16, 'azureDisk', 'k8s.io.api.core.v1.AzureDiskVolumeSource', 'po'],
+          [17, 'photonPersistentDisk', 'k8s.io.api.core.v1.PhotonPersistentDiskVolumeSource', 'po'],
+          [18, 'portworxVolume', 'k8s.io.api.core.v1.PortworxVolumeSource', 'po'],
+          [19, 'scaleIO', 'k8s.io.api.core.v1.ScaleIOPersistentVolumeSource', 'po'],
+          [20, 'local', 'k8s.io.api.core.v1.LocalVolumeSource', 'po'],
+          [21, 'storageos', 'k8s.io.api.core.v1.StorageOSPersistentVolumeSource', 'po'],
+          [22, 'csi', 'k8s.io.api.core.v1.CSIPersistentVolumeSource', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PersistentVolumeSpec',
+        [
+          [1, 'capacity', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [2, '', 'k8s.io.api.core.v1.PersistentVolumeSource', 'i'],
+          [3, 'accessModes', 'string', 'ro'],
+          [4, 'claimRef', 'k8s.io.api.core.v1.ObjectReference', 'po'],
+          [5, 'persistentVolumeReclaimPolicy', 'string', 'o'],
+          [6, 'storageClassName', 'string', 'o'],
+          [7, 'mountOptions', 'string', 'ro'],
+          [8, 'volumeMode', 'string', 'po'],
+          [9, 'nodeAffinity', 'k8s.io.api.core.v1.VolumeNodeAffinity', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PersistentVolumeStatus',
+        [
+          [1, 'phase', 'string', 'o'],
+          [2, 'message', 'string', 'o'],
+          [3, 'reason', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PhotonPersistentDiskVolumeSource',
+        [
+          [1, 'pdID', 'string', ''],
+          [2, 'fsType', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Pod',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.core.v1.PodSpec', 'o'],
+          [3, 'status', 'k8s.io.api.core.v1.PodStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodAffinity',
+        [
+          [1, 'requiredDuringSchedulingIgnoredDuringExecution', 'k8s.io.api.core.v1.PodAffinityTerm', 'ro'],
+          [
+            2,
+            'preferredDuringSchedulingIgnoredDuringExecution',
+            'k8s.io.api.core.v1.WeightedPodAffinityTerm',
+            'ro',
+          ],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodAffinityTerm',
+        [
+          [1, 'labelSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [2, 'namespaces', 'string', 'ro'],
+          [3, 'topologyKey', 'string', ''],
+          [4, 'namespaceSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodAntiAffinity',
+        [
+          [1, 'requiredDuringSchedulingIgnoredDuringExecution', 'k8s.io.api.core.v1.PodAffinityTerm', 'ro'],
+          [
+            2,
+            'preferredDuringSchedulingIgnoredDuringExecution',
+            'k8s.io.api.core.v1.WeightedPodAffinityTerm',
+            'ro',
+          ],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodAttachOptions',
+        [
+          [1, 'stdin', 'bool', 'o'],
+          [2, 'stdout', 'bool', 'o'],
+          [3, 'stderr', 'bool', 'o'],
+          [4, 'tty', 'bool', 'o'],
+          [5, 'container', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'lastProbeTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [5, 'reason', 'string', 'o'],
+          [6, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodDNSConfig',
+        [
+          [1, 'nameservers', 'string', 'ro'],
+          [2, 'searches', 'string', 'ro'],
+          [3, 'options', 'k8s.io.api.core.v1.PodDNSConfigOption', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodDNSConfigOption',
+        [
+          [1, 'name', 'string', 'o'],
+          [2, 'value', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodExecOptions',
+        [
+          [1, 'stdin', 'bool', 'o'],
+          [2, 'stdout', 'bool', 'o'],
+          [3, 'stderr', 'bool', 'o'],
+          [4, 'tty', 'bool', 'o'],
+          [5, 'container', 'string', 'o'],
+          [6, 'command', 'string', 'r'],
+        ],
+      ],
+      ['k8s.io.api.core.v1.PodIP', [[1, 'ip', 'string', 'o']]],
+      [
+        'k8s.io.api.core.v1.PodList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.Pod', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodLogOptions',
+        [
+          [1, 'container', 'string', 'o'],
+          [2, 'follow', 'bool', 'o'],
+          [3, 'previous', 'bool', 'o'],
+          [4, 'sinceSeconds', 'int64', 'po'],
+          [5, 'sinceTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
+          [6, 'timestamps', 'bool', 'o'],
+          [7, 'tailLines', 'int64', 'po'],
+          [8, 'limitBytes', 'int64', 'po'],
+          [9, 'insecureSkipTLSVerifyBackend', 'bool', 'o'],
+        ],
+      ],
+      ['k8s.io.api.core.v1.PodOS', [[1, 'name', 'string', '']]],
+      ['k8s.io.api.core.v1.PodPortForwardOptions', [[1, 'ports', 'int32', 'ro']]],
+      ['k8s.io.api.core.v1.PodProxyOptions', [[1, 'path', 'string', 'o']]],
+      ['k8s.io.api.core.v1.PodReadinessGate', [[1, 'conditionType', 'string', '']]],
+      [
+        'k8s.io.api.core.v1.PodResourceClaim',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'source', 'k8s.io.api.core.v1.ClaimSource', 'o'],
+        ],
+      ],
+      ['k8s.io.api.core.v1.PodSchedulingGate', [[1, 'name', 'string', '']]],
+      [
+        'k8s.io.api.core.v1.PodSecurityContext',
+        [
+          [1, 'seLinuxOptions', 'k8s.io.api.core.v1.SELinuxOptions', 'po'],
+          [8, 'windowsOptions', 'k8s.io.api.core.v1.WindowsSecurityContextOptions', 'po'],
+          [2, 'runAsUser', 'int64', 'po'],
+          [6, 'runAsGroup', 'int64', 'po'],
+          [3, 'runAsNonRoot', 'bool', 'po'],
+          [4, 'supplementalGroups', 'int64', 'ro'],
+          [5, 'fsGroup', 'int64', 'po'],
+          [7, 'sysctls', 'k8s.io.api.core.v1.Sysctl', 'ro'],
+          [9, 'fsGroupChangePolicy', 'string', 'po'],
+          [10, 'seccompProfile', 'k8s.io.api.core.v1.SeccompProfile', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodSignature',
+        [[1, 'podController', 'k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference', 'po']],
+      ],
+      [
+        'k8s.io.api.core.v1.PodSpec',
+        [
+          [1, 'volumes', 'k8s.io.api.core.v1.Volume', 'ro'],
+          [20, 'initContainers', 'k8s.io.api.core.v1.Container', 'ro'],
+          [2, 'containers', 'k8s.io.api.core.v1.Container', 'r'],
+          [34, 'ephemeralContainers', 'k8s.io.api.core.v1.EphemeralContainer', 'ro'],
+          [3, 'restartPolicy', 'string', 'o'],
+          [4, 'terminationGracePeriodSeconds', 'int64', 'po'],
+          [5, 'activeDeadlineSeconds', 'int64', 'po'],
+          [6, 'dnsPolicy', 'string', 'o'],
+          [7, 'nodeSelector', 'map<string,string>', 'ko'],
+          [8, 'serviceAccountName', 'string', 'o'],
+          [9, 'serviceAccount', 'string', 'o'],
+          [21, 'automountServiceAccountToken', 'bool', 'po'],
+          [10, 'nodeName', 'string', 'o'],
+          [11, 'hostNetwork', 'bool', 'o'],
+          [12, 'hostPID', 'bool', 'o'],
+          [13, 'hostIPC', 'bool', 'o'],
+          [27, 'shareProcessNamespace', 'bool', 'po'],
+          [14, 'securityContext', 'k8s.io.api.core.v1.PodSecurityContext', 'po'],
+          [15, 'imagePullSecrets', 'k8s.io.api.core.v1.LocalObjectReference', 'ro'],
+          [16, 'hostname', 'string', 'o'],
+          [17, 'subdomain', 'string', 'o'],
+          [18, 'affinity', 'k8s.io.api.core.v1.Affinity', 'po'],
+          [19, 'schedulerName', 'string', 'o'],
+          [22, 'tolerations', 'k8s.io.api.core.v1.Toleration', 'ro'],
+          [23, 'hostAliases', 'k8s.io.api.core.v1.HostAlias', 'ro'],
+          [24, 'priorityClassName', 'string', 'o'],
+          [25, 'priority', 'int32', 'po'],
+          [26, 'dnsConfig', 'k8s.io.api.core.v1.PodDNSConfig', 'po'],
+          [28, 'readinessGates', 'k8s.io.api.core.v1.PodReadinessGate', 'ro'],
+          [29, 'runtimeClassName', 'string', 'po'],
+          [30, 'enableServiceLinks', 'bool', 'po'],
+          [31, 'preemptionPolicy', 'string', 'po'],
+          [32, 'overhead', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [33, 'topologySpreadConstraints', 'k8s.io.api.core.v1.TopologySpreadConstraint', 'ro'],
+          [35, 'setHostnameAsFQDN', 'bool', 'po'],
+          [36, 'os', 'k8s.io.api.core.v1.PodOS', 'po'],
+          [37, 'hostUsers', 'bool', 'po'],
+          [38, 'schedulingGates', 'k8s.io.api.core.v1.PodSchedulingGate', 'ro'],
+          [39, 'resourceClaims', 'k8s.io.api.core.v1.PodResourceClaim', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodStatus',
+        [
+          [1, 'phase', 'string', 'o'],
+          [2, 'conditions', 'k8s.io.api.core.v1.PodCondition', 'ro'],
+          [3, 'message', 'string', 'o'],
+          [4, 'reason', 'string', 'o'],
+          [11, 'nominatedNodeName', 'string', 'o'],
+          [5, 'hostIP', 'string', 'o'],
+          [6, 'podIP', 'string', 'o'],
+          [12, 'podIPs', 'k8s.io.api.core.v1.PodIP', 'ro'],
+          [7, 'startTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
+          [10, 'initContainerStatuses', 'k8s.io.api.core.v1.ContainerStatus', 'ro'],
+          [8, 'containerStatuses', 'k8s.io.api.core.v1.ContainerStatus', 'ro'],
+          [9, 'qosClass', 'string', 'o'],
+          [13, 'ephemeralContainerStatuses', 'k8s.io.api.core.v1.ContainerStatus', 'ro'],
+          [14, 'resize', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodStatusResult',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'status', 'k8s.io.api.core.v1.PodStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodTemplate',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodTemplateList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.PodTemplate', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PodTemplateSpec',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.core.v1.PodSpec', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PortStatus',
+        [
+          [1, 'port', 'int32', ''],
+          [2, 'protocol', 'string', ''],
+          [3, 'error', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PortworxVolumeSource',
+        [
+          [1, 'volumeID', 'string', ''],
+          [2, 'fsType', 'string', 'o'],
+          [3, 'readOnly', 'bool', 'o'],
+        ],
+      ],
+      ['k8s.io.api.core.v1.Preconditions', [[1, 'uid', 'string', 'po']]],
+      [
+        'k8s.io.api.core.v1.PreferAvoidPodsEntry',
+        [
+          [1, 'podSignature', 'k8s.io.api.core.v1.PodSignature', ''],
+          [2, 'evictionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [3, 'reason', 'string', 'o'],
+          [4, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.PreferredSchedulingTerm',
+        [
+          [1, 'weight', 'int32', ''],
+          [2, 'preference', 'k8s.io.api.core.v1.NodeSelectorTerm', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Probe',
+        [
+          [1, '', 'k8s.io.api.core.v1.ProbeHandler', 'i'],
+          [2, 'initialDelaySeconds', 'int32', 'o'],
+          [3, 'timeoutSeconds', 'int32', 'o'],
+          [4, 'periodSeconds', 'int32', 'o'],
+          [5, 'successThreshold', 'int32', 'o'],
+          [6, 'failureThreshold', 'int32', 'o'],
+          [7, 'terminationGracePeriodSeconds', 'int64', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ProbeHandler',
+        [
+          [1, 'exec', 'k8s.io.api.core.v1.ExecAction', 'po'],
+          [2, 'httpGet', 'k8s.io.api.core.v1.HTTPGetAction', 'po'],
+          [3, 'tcpSocket', 'k8s.io.api.core.v1.TCPSocketAction', 'po'],
+          [4, 'grpc', 'k8s.io.api.core.v1.GRPCAction', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ProjectedVolumeSource',
+        [
+          [1, 'sources', 'k8s.io.api.core.v1.VolumeProjection', 'r'],
+          [2, 'defaultMode', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.QuobyteVolumeSource',
+        [
+          [1, 'registry', 'string', ''],
+          [2, 'volume', 'string', ''],
+          [3, 'readOnly', 'bool', 'o'],
+          [4, 'user', 'string', 'o'],
+          [5, 'group', 'string', 'o'],
+          [6, 'tenant', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.RBDPersistentVolumeSource',
+        [
+          [1, 'monitors', 'string', 'r'],
+          [2, 'image', 'string', ''],
+          [3, 'fsType', 'string', 'o'],
+          [4, 'pool', 'string', 'o'],
+          [5, 'user', 'string', 'o'],
+          [6, 'keyring', 'string', 'o'],
+          [7, 'secretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
+          [8, 'readOnly', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.RBDVolumeSource',
+        [
+          [1, 'monitors', 'string', 'r'],
+          [2, 'image', 'string', ''],
+          [3, 'fsType', 'string', 'o'],
+          [4, 'pool', 'string', 'o'],
+          [5, 'user', 'string', 'o'],
+          [6, 'keyring', 'string', 'o'],
+          [7, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
+          [8, 'readOnly', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.RangeAllocation',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'range', 'string', ''],
+          [3, 'data', 'bytes', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ReplicationController',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.core.v1.ReplicationControllerSpec', 'o'],
+          [3, 'status', 'k8s.io.api.core.v1.ReplicationControllerStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ReplicationControllerCondition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'reason', 'string', 'o'],
+          [5, 'message', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ReplicationControllerList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.ReplicationController', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ReplicationControllerSpec',
+        [
+          [1, 'replicas', 'int32', 'po'],
+          [4, 'minReadySeconds', 'int32', 'o'],
+          [2, 'selector', 'map<string,string>', 'ko'],
+          [3, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ReplicationControllerStatus',
+        [
+          [1, 'replicas', 'int32', ''],
+          [2, 'fullyLabeledReplicas', 'int32', 'o'],
+          [4, 'readyReplicas', 'int32', 'o'],
+          [5, 'availableReplicas', 'int32', 'o'],
+          [3, 'observedGeneration', 'int64', 'o'],
+          [6, 'conditions', 'k8s.io.api.core.v1.ReplicationControllerCondition', 'ro'],
+        ],
+      ],
+      ['k8s.io.api.core.v1.ResourceClaim', [[1, 'name', 'string', '']]],
+      [
+        'k8s.io.api.core.v1.ResourceFieldSelector',
+        [
+          [1, 'containerName', 'string', 'o'],
+          [2, 'resource', 'string', ''],
+          [3, 'divisor', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ResourceQuota',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.core.v1.ResourceQuotaSpec', 'o'],
+          [3, 'status', 'k8s.io.api.core.v1.ResourceQuotaStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ResourceQuotaList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.ResourceQuota', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ResourceQuotaSpec',
+        [
+          [1, 'hard', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [2, 'scopes', 'string', 'ro'],
+          [3, 'scopeSelector', 'k8s.io.api.core.v1.ScopeSelector', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ResourceQuotaStatus',
+        [
+          [1, 'hard', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [2, 'used', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ResourceRequirements',
+        [
+          [1, 'limits', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [2, 'requests', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
+          [3, 'claims', 'k8s.io.api.core.v1.ResourceClaim', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.SELinuxOptions',
+        [
+          [1, 'user', 'string', 'o'],
+          [2, 'role', 'string', 'o'],
+          [3, 'type', 'string', 'o'],
+          [4, 'level', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ScaleIOPersistentVolumeSource',
+        [
+          [1, 'gateway', 'string', ''],
+          [2, 'system', 'string', ''],
+          [3, 'secretRef', 'k8s.io.api.core.v1.SecretReference', 'p'],
+          [4, 'sslEnabled', 'bool', 'o'],
+          [5, 'protectionDomain', 'string', 'o'],
+          [6, 'storagePool', 'string', 'o'],
+          [7, 'storageMode', 'string', 'o'],
+          [8, 'volumeName', 'string', 'o'],
+          [9, 'fsType', 'string', 'o'],
+          [10, 'readOnly', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ScaleIOVolumeSource',
+        [
+          [1, 'gateway', 'string', ''],
+          [2, 'system', 'string', ''],
+          [3, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'p'],
+          [4, 'sslEnabled', 'bool', 'o'],
+          [5, 'protectionDomain', 'string', 'o'],
+          [6, 'storagePool', 'string', 'o'],
+          [7, 'storageMode', 'string', 'o'],
+          [8, 'volumeName', 'string', 'o'],
+          [9, 'fsType', 'string', 'o'],
+          [10, 'readOnly', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ScopeSelector',
+        [[1, 'matchExpressions', 'k8s.io.api.core.v1.ScopedResourceSelectorRequirement', 'ro']],
+      ],
+      [
+        'k8s.io.api.core.v1.ScopedResourceSelectorRequirement',
+        [
+          [1, 'scopeName', 'string', ''],
+          [2, 'operator', 'string', ''],
+          [3, 'values', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.SeccompProfile',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'localhostProfile', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Secret',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [5, 'immutable', 'bool', 'po'],
+          [2, 'data', 'map<string,bytes>', 'ko'],
+          [4, 'stringData', 'map<string,string>', 'ko'],
+          [3, 'type', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.SecretEnvSource',
+        [
+          [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
+          [2, 'optional', 'bool', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.SecretKeySelector',
+        [
+          [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
+          [2, 'key', 'string', ''],
+          [3, 'optional', 'bool', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.SecretList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.Secret', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.SecretProjection',
+        [
+          [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
+          [2, 'items', 'k8s.io.api.core.v1.KeyToPath', 'ro'],
+          [4, 'optional', 'bool', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.SecretReference',
+        [
+          [1, 'name', 'string', 'o'],
+          [2, 'namespace', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.SecretVolumeSource',
+        [
+          [1, 'secretName', 'string', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.KeyToPath', 'ro'],
+          [3, 'defaultMode', 'int32', 'po'],
+          [4, 'optional', 'bool', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.SecurityContext',
+        [
+          [1, 'capabilities', 'k8s.io.api.core.v1.Capabilities', 'po'],
+          [2, 'privileged', 'bool', 'po'],
+          [3, 'seLinuxOptions', 'k8s.io.api.core.v1.SELinuxOptions', 'po'],
+          [10, 'windowsOptions', 'k8s.io.api.core.v1.WindowsSecurityContextOptions', 'po'],
+          [4, 'runAsUser', 'int64', 'po'],
+          [8, 'runAsGroup', 'int64', 'po'],
+          [5, 'runAsNonRoot', 'bool', 'po'],
+          [6, 'readOnlyRootFilesystem', 'bool', 'po'],
+          [7, 'allowPrivilegeEscalation', 'bool', 'po'],
+          [9, 'procMount', 'string', 'po'],
+          [11, 'seccompProfile', 'k8s.io.api.core.v1.SeccompProfile', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.SerializedReference',
+        [[1, 'reference', 'k8s.io.api.core.v1.ObjectReference', 'o']],
+      ],
+      [
+        'k8s.io.api.core.v1.Service',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.core.v1.ServiceSpec', 'o'],
+          [3, 'status', 'k8s.io.api.core.v1.ServiceStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ServiceAccount',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'secrets', 'k8s.io.api.core.v1.ObjectReference', 'ro'],
+          [3, 'imagePullSecrets', 'k8s.io.api.core.v1.LocalObjectReference', 'ro'],
+          [4, 'automountServiceAccountToken', 'bool', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ServiceAccountList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.ServiceAccount', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ServiceAccountTokenProjection',
+        [
+          [1, 'audience', 'string', 'o'],
+          [2, 'expirationSeconds', 'int64', 'po'],
+          [3, 'path', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ServiceList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.core.v1.Service', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ServicePort',
+        [
+          [1, 'name', 'string', 'o'],
+          [2, 'protocol', 'string', 'o'],
+          [6, 'appProtocol', 'string', 'po'],
+          [3, 'port', 'int32', ''],
+          [4, 'targetPort', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'o'],
+          [5, 'nodePort', 'int32', 'o'],
+        ],
+      ],
+      ['k8s.io.api.core.v1.ServiceProxyOptions', [[1, 'path', 'string', 'o']]],
+      [
+        'k8s.io.api.core.v1.ServiceSpec',
+        [
+          [1, 'ports', 'k8s.io.api.core.v1.ServicePort', 'ro'],
+          [2, 'selector', 'map<string,string>', 'ko'],
+          [3, 'clusterIP', 'string', 'o'],
+          [18, 'clusterIPs', 'string', 'ro'],
+          [4, 'type', 'string', 'o'],
+          [5, 'externalIPs', 'string', 'ro'],
+          [7, 'sessionAffinity', 'string', 'o'],
+          [8, 'loadBalancerIP', 'string', 'o'],
+          [9, 'loadBalancerSourceRanges', 'string', 'ro'],
+          [10, 'externalName', 'string', 'o'],
+          [11, 'externalTrafficPolicy', 'string', 'o'],
+          [12, 'healthCheckNodePort', 'int32', 'o'],
+          [13, 'publishNotReadyAddresses', 'bool', 'o'],
+          [14, 'sessionAffinityConfig', 'k8s.io.api.core.v1.SessionAffinityConfig', 'po'],
+          [19, 'ipFamilies', 'string', 'ro'],
+          [17, 'ipFamilyPolicy', 'string', 'po'],
+          [20, 'allocateLoadBalancerNodePorts', 'bool', 'po'],
+          [21, 'loadBalancerClass', 'string', 'po'],
+          [22, 'internalTrafficPolicy', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.ServiceStatus',
+        [
+          [1, 'loadBalancer', 'k8s.io.api.core.v1.LoadBalancerStatus', 'o'],
+          [2, 'conditions', 'k8s.io.apimachinery.pkg.apis.meta.v1.Condition', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.SessionAffinityConfig',
+        [[1, 'clientIP', 'k8s.io.api.core.v1.ClientIPConfig', 'po']],
+      ],
+      [
+        'k8s.io.api.core.v1.StorageOSPersistentVolumeSource',
+        [
+          [1, 'volumeName', 'string', 'o'],
+          [2, 'volumeNamespace', 'string', 'o'],
+          [3, 'fsType', 'string', 'o'],
+          [4, 'readOnly', 'bool', 'o'],
+          [5, 'secretRef', 'k8s.io.api.core.v1.ObjectReference', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.StorageOSVolumeSource',
+        [
+          [1, 'volumeName', 'string', 'o'],
+          [2, 'volumeNamespace', 'string', 'o'],
+          [3, 'fsType', 'string', 'o'],
+          [4, 'readOnly', 'bool', 'o'],
+          [5, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Sysctl',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'value', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.TCPSocketAction',
+        [
+          [1, 'port', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', ''],
+          [2, 'host', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Taint',
+        [
+          [1, 'key', 'string', ''],
+          [2, 'value', 'string', 'o'],
+          [3, 'effect', 'string', ''],
+          [4, 'timeAdded', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Toleration',
+        [
+          [1, 'key', 'string', 'o'],
+          [2, 'operator', 'string', 'o'],
+          [3, 'value', 'string', 'o'],
+          [4, 'effect', 'string', 'o'],
+          [5, 'tolerationSeconds', 'int64', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.TopologySelectorLabelRequirement',
+        [
+          [1, 'key', 'string', ''],
+          [2, 'values', 'string', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.TopologySelectorTerm',
+        [[1, 'matchLabelExpressions', 'k8s.io.api.core.v1.TopologySelectorLabelRequirement', 'ro']],
+      ],
+      [
+        'k8s.io.api.core.v1.TopologySpreadConstraint',
+        [
+          [1, 'maxSkew', 'int32', ''],
+          [2, 'topologyKey', 'string', ''],
+          [3, 'whenUnsatisfiable', 'string', ''],
+          [4, 'labelSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [5, 'minDomains', 'int32', 'po'],
+          [6, 'nodeAffinityPolicy', 'string', 'po'],
+          [7, 'nodeTaintsPolicy', 'string', 'po'],
+          [8, 'matchLabelKeys', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.TypedLocalObjectReference',
+        [
+          [1, 'apiGroup', 'string', 'p'],
+          [2, 'kind', 'string', ''],
+          [3, 'name', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.TypedObjectReference',
+        [
+          [1, 'apiGroup', 'string', 'p'],
+          [2, 'kind', 'string', ''],
+          [3, 'name', 'string', ''],
+          [4, 'namespace', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.Volume',
+        [
+          [1, 'name', 'string', ''],
+          [2, '', 'k8s.io.api.core.v1.VolumeSource', 'i'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.VolumeDevice',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'devicePath', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.VolumeMount',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'readOnly', 'bool', 'o'],
+          [3, 'mountPath', 'string', ''],
+          [4, 'subPath', 'string', 'o'],
+          [5, 'mountPropagation', 'string', 'po'],
+          [6, 'subPathExpr', 'string', 'o'],
+        ],
+      ],
+      ['k8s.io.api.core.v1.VolumeNodeAffinity', [[1, 'required', 'k8s.io.api.core.v1.NodeSelector', 'po']]],
+      [
+        'k8s.io.api.core.v1.VolumeProjection',
+        [
+          [1, 'secret', 'k8s.io.api.core.v1.SecretProjection', 'po'],
+          [2, 'downwardAPI', 'k8s.io.api.core.v1.DownwardAPIProjection', 'po'],
+          [3, 'configMap', 'k8s.io.api.core.v1.ConfigMapProjection', 'po'],
+          [4, 'serviceAccountToken', 'k8s.io.api.core.v1.ServiceAccountTokenProjection', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.VolumeSource',
+        [
+          [1, 'hostPath', 'k8s.io.api.core.v1.HostPathVolumeSource', 'po'],
+          [2, 'emptyDir', 'k8s.io.api.core.v1.EmptyDirVolumeSource', 'po'],
+          [3, 'gcePersistentDisk', 'k8s.io.api.core.v1.GCEPersistentDiskVolumeSource', 'po'],
+          [4, 'awsElasticBlockStore', 'k8s.io.api.core.v1.AWSElasticBlockStoreVolumeSource', 'po'],
+          [5, 'gitRepo', 'k8s.io.api.core.v1.GitRepoVolumeSource', 'po'],
+          [6, 'secret', 'k8s.io.api.core.v1.SecretVolumeSource', 'po'],
+          [7, 'nfs', 'k8s.io.api.core.v1.NFSVolumeSource', 'po'],
+          [8, 'iscsi', 'k8s.io.api.core.v1.ISCSIVolumeSource', 'po'],
+          [9, 'glusterfs', 'k8s.io.api.core.v1.GlusterfsVolumeSource', 'po'],
+          [10, 'persistentVolumeClaim', 'k8s.io.api.core.v1.PersistentVolumeClaimVolumeSource', 'po'],
+          [11, 'rbd', 'k8s.io.api.core.v1.RBDVolumeSource', 'po'],
+          [12, 'flexVolume', 'k8s.io.api.core.v1.FlexVolumeSource', 'po'],
+          [13, 'cinder', 'k8s.io.api.core.v1.CinderVolumeSource', 'po'],
+          [14, 'cephfs', 'k8s.io.api.core.v1.CephFSVolumeSource', 'po'],
+          [15, 'flocker', 'k8s.io.api.core.v1.FlockerVolumeSource', 'po'],
+          [16, 'downwardAPI', 'k8s.io.api.core.v1.DownwardAPIVolumeSource', 'po'],
+          [17, 'fc', 'k8s.io.api.core.v1.FCVolumeSource', 'po'],
+          [18, 'azureFile', 'k8s.io.api.core.v1.AzureFileVolumeSource', 'po'],
+          [19, 'configMap', 'k8s.io.api.core.v1.ConfigMapVolumeSource', 'po'],
+          [20, 'vsphereVolume', 'k8s.io.api.core.v1.VsphereVirtualDiskVolumeSource', 'po'],
+          [21, 'quobyte', 'k8s.io.api.core.v1.QuobyteVolumeSource', 'po'],
+          [22, 'azureDisk', 'k8s.io.api.core.v1.AzureDiskVolumeSource', 'po'],
+          [23, 'photonPersistentDisk', 'k8s.io.api.core.v1.PhotonPersistentDiskVolumeSource', 'po'],
+          [26, 'projected', 'k8s.io.api.core.v1.ProjectedVolumeSource', 'po'],
+          [24, 'portworxVolume', 'k8s.io.api.core.v1.PortworxVolumeSource', 'po'],
+          [25, 'scaleIO', 'k8s.io.api.core.v1.ScaleIOVolumeSource', 'po'],
+          [27, 'storageos', 'k8s.io.api.core.v1.StorageOSVolumeSource', 'po'],
+          [28, 'csi', 'k8s.io.api.core.v1.CSIVolumeSource', 'po'],
+          [29, 'ephemeral', 'k8s.io.api.core.v1.EphemeralVolumeSource', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.VsphereVirtualDiskVolumeSource',
+        [
+          [1, 'volumePath', 'string', ''],
+          [2, 'fsType', 'string', 'o'],
+          [3, 'storagePolicyName', 'string', 'o'],
+          [4, 'storagePolicyID', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.WeightedPodAffinityTerm',
+        [
+          [1, 'weight', 'int32', ''],
+          [2, 'podAffinityTerm', 'k8s.io.api.core.v1.PodAffinityTerm', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.core.v1.WindowsSecurityContextOptions',
+        [
+          [1, 'gmsaCredentialSpecName', 'string', 'po'],
+          [2, 'gmsaCredentialSpec', 'string', 'po'],
+          [3, 'runAsUserName', 'string', 'po'],
+          [4, 'hostProcess', 'bool', 'po'],
         ],
       ],
     ],
-    [
-      'k8s.io.api.core.v1.NodeCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'lastHeartbeatTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [5, 'reason', 'string', 'o'],
-        [6, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.NodeConfigSource',
-      [[2, 'configMap', 'k8s.io.api.core.v1.ConfigMapNodeConfigSource', 'po']],
-    ],
-    [
-      'k8s.io.api.core.v1.NodeConfigStatus',
-      [
-        [1, 'assigned', 'k8s.io.api.core.v1.NodeConfigSource', 'po'],
-        [2, 'active', 'k8s.io.api.core.v1.NodeConfigSource', 'po'],
-        [3, 'lastKnownGood', 'k8s.io.api.core.v1.NodeConfigSource', 'po'],
-        [4, 'error', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.NodeDaemonEndpoints',
-      [[1, 'kubeletEndpoint', 'k8s.io.api.core.v1.DaemonEndpoint', 'o']],
-    ],
-    [
-      'k8s.io.api.core.v1.NodeList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.Node', 'r'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.NodeProxyOptions', [[1, 'path', 'string', 'o']]],
-    [
-      'k8s.io.api.core.v1.NodeResources',
-      [[1, '', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'k']],
-    ],
-    [
-      'k8s.io.api.core.v1.NodeSelector',
-      [[1, 'nodeSelectorTerms', 'k8s.io.api.core.v1.NodeSelectorTerm', 'r']],
-    ],
-    [
-      'k8s.io.api.core.v1.NodeSelectorRequirement',
-      [
-        [1, 'key', 'string', ''],
-        [2, 'operator', 'string', ''],
-        [3, 'values', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.NodeSelectorTerm',
-      [
-        [1, 'matchExpressions', 'k8s.io.api.core.v1.NodeSelectorRequirement', 'ro'],
-        [2, 'matchFields', 'k8s.io.api.core.v1.NodeSelectorRequirement', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.NodeSpec',
-      [
-        [1, 'podCIDR', 'string', 'o'],
-        [7, 'podCIDRs', 'string', 'ro'],
-        [3, 'providerID', 'string', 'o'],
-        [4, 'unschedulable', 'bool', 'o'],
-        [5, 'taints', 'k8s.io.api.core.v1.Taint', 'ro'],
-        [6, 'configSource', 'k8s.io.api.core.v1.NodeConfigSource', 'po'],
-        [2, 'externalID', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.NodeStatus',
-      [
-        [1, 'capacity', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [2, 'allocatable', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [3, 'phase', 'string', 'o'],
-        [4, 'conditions', 'k8s.io.api.core.v1.NodeCondition', 'ro'],
-        [5, 'addresses', 'k8s.io.api.core.v1.NodeAddress', 'ro'],
-        [6, 'daemonEndpoints', 'k8s.io.api.core.v1.NodeDaemonEndpoints', 'o'],
-        [7, 'nodeInfo', 'k8s.io.api.core.v1.NodeSystemInfo', 'o'],
-        [8, 'images', 'k8s.io.api.core.v1.ContainerImage', 'ro'],
-        [9, 'volumesInUse', 'string', 'ro'],
-        [10, 'volumesAttached', 'k8s.io.api.core.v1.AttachedVolume', 'ro'],
-        [11, 'config', 'k8s.io.api.core.v1.NodeConfigStatus', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.NodeSystemInfo',
-      [
-        [1, 'machineID', 'string', ''],
-        [2, 'systemUUID', 'string', ''],
-        [3, 'bootID', 'string', ''],
-        [4, 'kernelVersion', 'string', ''],
-        [5, 'osImage', 'string', ''],
-        [6, 'containerRuntimeVersion', 'string', ''],
-        [7, 'kubeletVersion', 'string', ''],
-        [8, 'kubeProxyVersion', 'string', ''],
-        [9, 'operatingSystem', 'string', ''],
-        [10, 'architecture', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ObjectFieldSelector',
-      [
-        [1, 'apiVersion', 'string', 'o'],
-        [2, 'fieldPath', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ObjectReference',
-      [
-        [1, 'kind', 'string', 'o'],
-        [2, 'namespace', 'string', 'o'],
-        [3, 'name', 'string', 'o'],
-        [4, 'uid', 'string', 'o'],
-        [5, 'apiVersion', 'string', 'o'],
-        [6, 'resourceVersion', 'string', 'o'],
-        [7, 'fieldPath', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PersistentVolume',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.core.v1.PersistentVolumeSpec', 'o'],
-        [3, 'status', 'k8s.io.api.core.v1.PersistentVolumeStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PersistentVolumeClaim',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.core.v1.PersistentVolumeClaimSpec', 'o'],
-        [3, 'status', 'k8s.io.api.core.v1.PersistentVolumeClaimStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PersistentVolumeClaimCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'lastProbeTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [5, 'reason', 'string', 'o'],
-        [6, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PersistentVolumeClaimList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.PersistentVolumeClaim', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PersistentVolumeClaimSpec',
-      [
-        [1, 'accessModes', 'string', 'ro'],
-        [4, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [2, 'resources', 'k8s.io.api.core.v1.ResourceRequirements', 'o'],
-        [3, 'volumeName', 'string', 'o'],
-        [5, 'storageClassName', 'string', 'po'],
-        [6, 'volumeMode', 'string', 'po'],
-        [7, 'dataSource', 'k8s.io.api.core.v1.TypedLocalObjectReference', 'po'],
-        [8, 'dataSourceRef', 'k8s.io.api.core.v1.TypedObjectReference', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PersistentVolumeClaimStatus',
-      [
-        [1, 'phase', 'string', 'o'],
-        [2, 'accessModes', 'string', 'ro'],
-        [3, 'capacity', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [4, 'conditions', 'k8s.io.api.core.v1.PersistentVolumeClaimCondition', 'ro'],
-        [5, 'allocatedResources', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [6, 'resizeStatus', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PersistentVolumeClaimTemplate',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.core.v1.PersistentVolumeClaimSpec', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PersistentVolumeClaimVolumeSource',
-      [
-        [1, 'claimName', 'string', ''],
-        [2, 'readOnly', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PersistentVolumeList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.PersistentVolume', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PersistentVolumeSource',
-      [
-        [1, 'gcePersistentDisk', 'k8s.io.api.core.v1.GCEPersistentDiskVolumeSource', 'po'],
-        [2, 'awsElasticBlockStore', 'k8s.io.api.core.v1.AWSElasticBlockStoreVolumeSource', 'po'],
-        [3, 'hostPath', 'k8s.io.api.core.v1.HostPathVolumeSource', 'po'],
-        [4, 'glusterfs', 'k8s.io.api.core.v1.GlusterfsPersistentVolumeSource', 'po'],
-        [5, 'nfs', 'k8s.io.api.core.v1.NFSVolumeSource', 'po'],
-        [6, 'rbd', 'k8s.io.api.core.v1.RBDPersistentVolumeSource', 'po'],
-        [7, 'iscsi', 'k8s.io.api.core.v1.ISCSIPersistentVolumeSource', 'po'],
-        [8, 'cinder', 'k8s.io.api.core.v1.CinderPersistentVolumeSource', 'po'],
-        [9, 'cephfs', 'k8s.io.api.core.v1.CephFSPersistentVolumeSource', 'po'],
-        [10, 'fc', 'k8s.io.api.core.v1.FCVolumeSource', 'po'],
-        [11, 'flocker', 'k8s.io.api.core.v1.FlockerVolumeSource', 'po'],
-        [12, 'flexVolume', 'k8s.io.api.core.v1.FlexPersistentVolumeSource', 'po'],
-        [13, 'azureFile', 'k8s.io.api.core.v1.AzureFilePersistentVolumeSource', 'po'],
-        [14, 'vsphereVolume', 'k8s.io.api.core.v1.VsphereVirtualDiskVolumeSource', 'po'],
-        [15, 'quobyte', 'k8s.io.api.core.v1.QuobyteVolumeSource', 'po'],
-        [16, 'azureDisk', 'k8s.io.api.core.v1.AzureDiskVolumeSource', 'po'],
-        [17, 'photonPersistentDisk', 'k8s.io.api.core.v1.PhotonPersistentDiskVolumeSource', 'po'],
-        [18, 'portworxVolume', 'k8s.io.api.core.v1.PortworxVolumeSource', 'po'],
-        [19, 'scaleIO', 'k8s.io.api.core.v1.ScaleIOPersistentVolumeSource', 'po'],
-        [20, 'local', 'k8s.io.api.core.v1.LocalVolumeSource', 'po'],
-        [21, 'storageos', 'k8s.io.api.core.v1.StorageOSPersistentVolumeSource', 'po'],
-        [22, 'csi', 'k8s.io.api.core.v1.CSIPersistentVolumeSource', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PersistentVolumeSpec',
-      [
-        [1, 'capacity', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [2, '', 'k8s.io.api.core.v1.PersistentVolumeSource', 'i'],
-        [3, 'accessModes', 'string', 'ro'],
-        [4, 'claimRef', 'k8s.io.api.core.v1.ObjectReference', 'po'],
-        [5, 'persistentVolumeReclaimPolicy', 'string', 'o'],
-        [6, 'storageClassName', 'string', 'o'],
-        [7, 'mountOptions', 'string', 'ro'],
-        [8, 'volumeMode', 'string', 'po'],
-        [9, 'nodeAffinity', 'k8s.io.api.core.v1.VolumeNodeAffinity', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PersistentVolumeStatus',
-      [
-        [1, 'phase', 'string', 'o'],
-        [2, 'message', 'string', 'o'],
-        [3, 'reason', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PhotonPersistentDiskVolumeSource',
-      [
-        [1, 'pdID', 'string', ''],
-        [2, 'fsType', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Pod',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.core.v1.PodSpec', 'o'],
-        [3, 'status', 'k8s.io.api.core.v1.PodStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodAffinity',
-      [
-        [1, 'requiredDuringSchedulingIgnoredDuringExecution', 'k8s.io.api.core.v1.PodAffinityTerm', 'ro'],
-        [
-          2,
-          'preferredDuringSchedulingIgnoredDuringExecution',
-          'k8s.io.api.core.v1.WeightedPodAffinityTerm',
-          'ro',
-        ],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodAffinityTerm',
-      [
-        [1, 'labelSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [2, 'namespaces', 'string', 'ro'],
-        [3, 'topologyKey', 'string', ''],
-        [4, 'namespaceSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodAntiAffinity',
-      [
-        [1, 'requiredDuringSchedulingIgnoredDuringExecution', 'k8s.io.api.core.v1.PodAffinityTerm', 'ro'],
-        [
-          2,
-          'preferredDuringSchedulingIgnoredDuringExecution',
-          'k8s.io.api.core.v1.WeightedPodAffinityTerm',
-          'ro',
-        ],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodAttachOptions',
-      [
-        [1, 'stdin', 'bool', 'o'],
-        [2, 'stdout', 'bool', 'o'],
-        [3, 'stderr', 'bool', 'o'],
-        [4, 'tty', 'bool', 'o'],
-        [5, 'container', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'lastProbeTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [5, 'reason', 'string', 'o'],
-        [6, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodDNSConfig',
-      [
-        [1, 'nameservers', 'string', 'ro'],
-        [2, 'searches', 'string', 'ro'],
-        [3, 'options', 'k8s.io.api.core.v1.PodDNSConfigOption', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodDNSConfigOption',
-      [
-        [1, 'name', 'string', 'o'],
-        [2, 'value', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodExecOptions',
-      [
-        [1, 'stdin', 'bool', 'o'],
-        [2, 'stdout', 'bool', 'o'],
-        [3, 'stderr', 'bool', 'o'],
-        [4, 'tty', 'bool', 'o'],
-        [5, 'container', 'string', 'o'],
-        [6, 'command', 'string', 'r'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.PodIP', [[1, 'ip', 'string', 'o']]],
-    [
-      'k8s.io.api.core.v1.PodList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.Pod', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodLogOptions',
-      [
-        [1, 'container', 'string', 'o'],
-        [2, 'follow', 'bool', 'o'],
-        [3, 'previous', 'bool', 'o'],
-        [4, 'sinceSeconds', 'int64', 'po'],
-        [5, 'sinceTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
-        [6, 'timestamps', 'bool', 'o'],
-        [7, 'tailLines', 'int64', 'po'],
-        [8, 'limitBytes', 'int64', 'po'],
-        [9, 'insecureSkipTLSVerifyBackend', 'bool', 'o'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.PodOS', [[1, 'name', 'string', '']]],
-    ['k8s.io.api.core.v1.PodPortForwardOptions', [[1, 'ports', 'int32', 'ro']]],
-    ['k8s.io.api.core.v1.PodProxyOptions', [[1, 'path', 'string', 'o']]],
-    ['k8s.io.api.core.v1.PodReadinessGate', [[1, 'conditionType', 'string', '']]],
-    [
-      'k8s.io.api.core.v1.PodResourceClaim',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'source', 'k8s.io.api.core.v1.ClaimSource', 'o'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.PodSchedulingGate', [[1, 'name', 'string', '']]],
-    [
-      'k8s.io.api.core.v1.PodSecurityContext',
-      [
-        [1, 'seLinuxOptions', 'k8s.io.api.core.v1.SELinuxOptions', 'po'],
-        [8, 'windowsOptions', 'k8s.io.api.core.v1.WindowsSecurityContextOptions', 'po'],
-        [2, 'runAsUser', 'int64', 'po'],
-        [6, 'runAsGroup', 'int64', 'po'],
-        [3, 'runAsNonRoot', 'bool', 'po'],
-        [4, 'supplementalGroups', 'int64', 'ro'],
-        [5, 'fsGroup', 'int64', 'po'],
-        [7, 'sysctls', 'k8s.io.api.core.v1.Sysctl', 'ro'],
-        [9, 'fsGroupChangePolicy', 'string', 'po'],
-        [10, 'seccompProfile', 'k8s.io.api.core.v1.SeccompProfile', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodSignature',
-      [[1, 'podController', 'k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference', 'po']],
-    ],
-    [
-      'k8s.io.api.core.v1.PodSpec',
-      [
-        [1, 'volumes', 'k8s.io.api.core.v1.Volume', 'ro'],
-        [20, 'initContainers', 'k8s.io.api.core.v1.Container', 'ro'],
-        [2, 'containers', 'k8s.io.api.core.v1.Container', 'r'],
-        [34, 'ephemeralContainers', 'k8s.io.api.core.v1.EphemeralContainer', 'ro'],
-        [3, 'restartPolicy', 'string', 'o'],
-        [4, 'terminationGracePeriodSeconds', 'int64', 'po'],
-        [5, 'activeDeadlineSeconds', 'int64', 'po'],
-        [6, 'dnsPolicy', 'string', 'o'],
-        [7, 'nodeSelector', 'map<string,string>', 'ko'],
-        [8, 'serviceAccountName', 'string', 'o'],
-        [9, 'serviceAccount', 'string', 'o'],
-        [21, 'automountServiceAccountToken', 'bool', 'po'],
-        [10, 'nodeName', 'string', 'o'],
-        [11, 'hostNetwork', 'bool', 'o'],
-        [12, 'hostPID', 'bool', 'o'],
-        [13, 'hostIPC', 'bool', 'o'],
-        [27, 'shareProcessNamespace', 'bool', 'po'],
-        [14, 'securityContext', 'k8s.io.api.core.v1.PodSecurityContext', 'po'],
-        [15, 'imagePullSecrets', 'k8s.io.api.core.v1.LocalObjectReference', 'ro'],
-        [16, 'hostname', 'string', 'o'],
-        [17, 'subdomain', 'string', 'o'],
-        [18, 'affinity', 'k8s.io.api.core.v1.Affinity', 'po'],
-        [19, 'schedulerName', 'string', 'o'],
-        [22, 'tolerations', 'k8s.io.api.core.v1.Toleration', 'ro'],
-        [23, 'hostAliases', 'k8s.io.api.core.v1.HostAlias', 'ro'],
-        [24, 'priorityClassName', 'string', 'o'],
-        [25, 'priority', 'int32', 'po'],
-        [26, 'dnsConfig', 'k8s.io.api.core.v1.PodDNSConfig', 'po'],
-        [28, 'readinessGates', 'k8s.io.api.core.v1.PodReadinessGate', 'ro'],
-        [29, 'runtimeClassName', 'string', 'po'],
-        [30, 'enableServiceLinks', 'bool', 'po'],
-        [31, 'preemptionPolicy', 'string', 'po'],
-        [32, 'overhead', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [33, 'topologySpreadConstraints', 'k8s.io.api.core.v1.TopologySpreadConstraint', 'ro'],
-        [35, 'setHostnameAsFQDN', 'bool', 'po'],
-        [36, 'os', 'k8s.io.api.core.v1.PodOS', 'po'],
-        [37, 'hostUsers', 'bool', 'po'],
-        [38, 'schedulingGates', 'k8s.io.api.core.v1.PodSchedulingGate', 'ro'],
-        [39, 'resourceClaims', 'k8s.io.api.core.v1.PodResourceClaim', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodStatus',
-      [
-        [1, 'phase', 'string', 'o'],
-        [2, 'conditions', 'k8s.io.api.core.v1.PodCondition', 'ro'],
-        [3, 'message', 'string', 'o'],
-        [4, 'reason', 'string', 'o'],
-        [11, 'nominatedNodeName', 'string', 'o'],
-        [5, 'hostIP', 'string', 'o'],
-        [6, 'podIP', 'string', 'o'],
-        [12, 'podIPs', 'k8s.io.api.core.v1.PodIP', 'ro'],
-        [7, 'startTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
-        [10, 'initContainerStatuses', 'k8s.io.api.core.v1.ContainerStatus', 'ro'],
-        [8, 'containerStatuses', 'k8s.io.api.core.v1.ContainerStatus', 'ro'],
-        [9, 'qosClass', 'string', 'o'],
-        [13, 'ephemeralContainerStatuses', 'k8s.io.api.core.v1.ContainerStatus', 'ro'],
-        [14, 'resize', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodStatusResult',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'status', 'k8s.io.api.core.v1.PodStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodTemplate',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodTemplateList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.PodTemplate', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PodTemplateSpec',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.core.v1.PodSpec', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PortStatus',
-      [
-        [1, 'port', 'int32', ''],
-        [2, 'protocol', 'string', ''],
-        [3, 'error', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PortworxVolumeSource',
-      [
-        [1, 'volumeID', 'string', ''],
-        [2, 'fsType', 'string', 'o'],
-        [3, 'readOnly', 'bool', 'o'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.Preconditions', [[1, 'uid', 'string', 'po']]],
-    [
-      'k8s.io.api.core.v1.PreferAvoidPodsEntry',
-      [
-        [1, 'podSignature', 'k8s.io.api.core.v1.PodSignature', ''],
-        [2, 'evictionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [3, 'reason', 'string', 'o'],
-        [4, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.PreferredSchedulingTerm',
-      [
-        [1, 'weight', 'int32', ''],
-        [2, 'preference', 'k8s.io.api.core.v1.NodeSelectorTerm', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Probe',
-      [
-        [1, '', 'k8s.io.api.core.v1.ProbeHandler', 'i'],
-        [2, 'initialDelaySeconds', 'int32', 'o'],
-        [3, 'timeoutSeconds', 'int32', 'o'],
-        [4, 'periodSeconds', 'int32', 'o'],
-        [5, 'successThreshold', 'int32', 'o'],
-        [6, 'failureThreshold', 'int32', 'o'],
-        [7, 'terminationGracePeriodSeconds', 'int64', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ProbeHandler',
-      [
-        [1, 'exec', 'k8s.io.api.core.v1.ExecAction', 'po'],
-        [2, 'httpGet', 'k8s.io.api.core.v1.HTTPGetAction', 'po'],
-        [3, 'tcpSocket', 'k8s.io.api.core.v1.TCPSocketAction', 'po'],
-        [4, 'grpc', 'k8s.io.api.core.v1.GRPCAction', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ProjectedVolumeSource',
-      [
-        [1, 'sources', 'k8s.io.api.core.v1.VolumeProjection', 'r'],
-        [2, 'defaultMode', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.QuobyteVolumeSource',
-      [
-        [1, 'registry', 'string', ''],
-        [2, 'volume', 'string', ''],
-        [3, 'readOnly', 'bool', 'o'],
-        [4, 'user', 'string', 'o'],
-        [5, 'group', 'string', 'o'],
-        [6, 'tenant', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.RBDPersistentVolumeSource',
-      [
-        [1, 'monitors', 'string', 'r'],
-        [2, 'image', 'string', ''],
-        [3, 'fsType', 'string', 'o'],
-        [4, 'pool', 'string', 'o'],
-        [5, 'user', 'string', 'o'],
-        [6, 'keyring', 'string', 'o'],
-        [7, 'secretRef', 'k8s.io.api.core.v1.SecretReference', 'po'],
-        [8, 'readOnly', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.RBDVolumeSource',
-      [
-        [1, 'monitors', 'string', 'r'],
-        [2, 'image', 'string', ''],
-        [3, 'fsType', 'string', 'o'],
-        [4, 'pool', 'string', 'o'],
-        [5, 'user', 'string', 'o'],
-        [6, 'keyring', 'string', 'o'],
-        [7, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
-        [8, 'readOnly', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.RangeAllocation',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'range', 'string', ''],
-        [3, 'data', 'bytes', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ReplicationController',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.core.v1.ReplicationControllerSpec', 'o'],
-        [3, 'status', 'k8s.io.api.core.v1.ReplicationControllerStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ReplicationControllerCondition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'reason', 'string', 'o'],
-        [5, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ReplicationControllerList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.ReplicationController', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ReplicationControllerSpec',
-      [
-        [1, 'replicas', 'int32', 'po'],
-        [4, 'minReadySeconds', 'int32', 'o'],
-        [2, 'selector', 'map<string,string>', 'ko'],
-        [3, 'template', 'k8s.io.api.core.v1.PodTemplateSpec', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ReplicationControllerStatus',
-      [
-        [1, 'replicas', 'int32', ''],
-        [2, 'fullyLabeledReplicas', 'int32', 'o'],
-        [4, 'readyReplicas', 'int32', 'o'],
-        [5, 'availableReplicas', 'int32', 'o'],
-        [3, 'observedGeneration', 'int64', 'o'],
-        [6, 'conditions', 'k8s.io.api.core.v1.ReplicationControllerCondition', 'ro'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.ResourceClaim', [[1, 'name', 'string', '']]],
-    [
-      'k8s.io.api.core.v1.ResourceFieldSelector',
-      [
-        [1, 'containerName', 'string', 'o'],
-        [2, 'resource', 'string', ''],
-        [3, 'divisor', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ResourceQuota',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.core.v1.ResourceQuotaSpec', 'o'],
-        [3, 'status', 'k8s.io.api.core.v1.ResourceQuotaStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ResourceQuotaList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.ResourceQuota', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ResourceQuotaSpec',
-      [
-        [1, 'hard', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [2, 'scopes', 'string', 'ro'],
-        [3, 'scopeSelector', 'k8s.io.api.core.v1.ScopeSelector', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ResourceQuotaStatus',
-      [
-        [1, 'hard', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [2, 'used', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ResourceRequirements',
-      [
-        [1, 'limits', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [2, 'requests', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko'],
-        [3, 'claims', 'k8s.io.api.core.v1.ResourceClaim', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.SELinuxOptions',
-      [
-        [1, 'user', 'string', 'o'],
-        [2, 'role', 'string', 'o'],
-        [3, 'type', 'string', 'o'],
-        [4, 'level', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ScaleIOPersistentVolumeSource',
-      [
-        [1, 'gateway', 'string', ''],
-        [2, 'system', 'string', ''],
-        [3, 'secretRef', 'k8s.io.api.core.v1.SecretReference', 'p'],
-        [4, 'sslEnabled', 'bool', 'o'],
-        [5, 'protectionDomain', 'string', 'o'],
-        [6, 'storagePool', 'string', 'o'],
-        [7, 'storageMode', 'string', 'o'],
-        [8, 'volumeName', 'string', 'o'],
-        [9, 'fsType', 'string', 'o'],
-        [10, 'readOnly', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ScaleIOVolumeSource',
-      [
-        [1, 'gateway', 'string', ''],
-        [2, 'system', 'string', ''],
-        [3, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'p'],
-        [4, 'sslEnabled', 'bool', 'o'],
-        [5, 'protectionDomain', 'string', 'o'],
-        [6, 'storagePool', 'string', 'o'],
-        [7, 'storageMode', 'string', 'o'],
-        [8, 'volumeName', 'string', 'o'],
-        [9, 'fsType', 'string', 'o'],
-        [10, 'readOnly', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ScopeSelector',
-      [[1, 'matchExpressions', 'k8s.io.api.core.v1.ScopedResourceSelectorRequirement', 'ro']],
-    ],
-    [
-      'k8s.io.api.core.v1.ScopedResourceSelectorRequirement',
-      [
-        [1, 'scopeName', 'string', ''],
-        [2, 'operator', 'string', ''],
-        [3, 'values', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.SeccompProfile',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'localhostProfile', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Secret',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [5, 'immutable', 'bool', 'po'],
-        [2, 'data', 'map<string,bytes>', 'ko'],
-        [4, 'stringData', 'map<string,string>', 'ko'],
-        [3, 'type', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.SecretEnvSource',
-      [
-        [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
-        [2, 'optional', 'bool', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.SecretKeySelector',
-      [
-        [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
-        [2, 'key', 'string', ''],
-        [3, 'optional', 'bool', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.SecretList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.Secret', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.SecretProjection',
-      [
-        [1, '', 'k8s.io.api.core.v1.LocalObjectReference', 'i'],
-        [2, 'items', 'k8s.io.api.core.v1.KeyToPath', 'ro'],
-        [4, 'optional', 'bool', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.SecretReference',
-      [
-        [1, 'name', 'string', 'o'],
-        [2, 'namespace', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.SecretVolumeSource',
-      [
-        [1, 'secretName', 'string', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.KeyToPath', 'ro'],
-        [3, 'defaultMode', 'int32', 'po'],
-        [4, 'optional', 'bool', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.SecurityContext',
-      [
-        [1, 'capabilities', 'k8s.io.api.core.v1.Capabilities', 'po'],
-        [2, 'privileged', 'bool', 'po'],
-        [3, 'seLinuxOptions', 'k8s.io.api.core.v1.SELinuxOptions', 'po'],
-        [10, 'windowsOptions', 'k8s.io.api.core.v1.WindowsSecurityContextOptions', 'po'],
-        [4, 'runAsUser', 'int64', 'po'],
-        [8, 'runAsGroup', 'int64', 'po'],
-        [5, 'runAsNonRoot', 'bool', 'po'],
-        [6, 'readOnlyRootFilesystem', 'bool', 'po'],
-        [7, 'allowPrivilegeEscalation', 'bool', 'po'],
-        [9, 'procMount', 'string', 'po'],
-        [11, 'seccompProfile', 'k8s.io.api.core.v1.SeccompProfile', 'po'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.SerializedReference', [[1, 'reference', 'k8s.io.api.core.v1.ObjectReference', 'o']]],
-    [
-      'k8s.io.api.core.v1.Service',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.core.v1.ServiceSpec', 'o'],
-        [3, 'status', 'k8s.io.api.core.v1.ServiceStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ServiceAccount',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'secrets', 'k8s.io.api.core.v1.ObjectReference', 'ro'],
-        [3, 'imagePullSecrets', 'k8s.io.api.core.v1.LocalObjectReference', 'ro'],
-        [4, 'automountServiceAccountToken', 'bool', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ServiceAccountList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.ServiceAccount', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ServiceAccountTokenProjection',
-      [
-        [1, 'audience', 'string', 'o'],
-        [2, 'expirationSeconds', 'int64', 'po'],
-        [3, 'path', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ServiceList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.core.v1.Service', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ServicePort',
-      [
-        [1, 'name', 'string', 'o'],
-        [2, 'protocol', 'string', 'o'],
-        [6, 'appProtocol', 'string', 'po'],
-        [3, 'port', 'int32', ''],
-        [4, 'targetPort', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'o'],
-        [5, 'nodePort', 'int32', 'o'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.ServiceProxyOptions', [[1, 'path', 'string', 'o']]],
-    [
-      'k8s.io.api.core.v1.ServiceSpec',
-      [
-        [1, 'ports', 'k8s.io.api.core.v1.ServicePort', 'ro'],
-        [2, 'selector', 'map<string,string>', 'ko'],
-        [3, 'clusterIP', 'string', 'o'],
-        [18, 'clusterIPs', 'string', 'ro'],
-        [4, 'type', 'string', 'o'],
-        [5, 'externalIPs', 'string', 'ro'],
-        [7, 'sessionAffinity', 'string', 'o'],
-        [8, 'loadBalancerIP', 'string', 'o'],
-        [9, 'loadBalancerSourceRanges', 'string', 'ro'],
-        [10, 'externalName', 'string', 'o'],
-        [11, 'externalTrafficPolicy', 'string', 'o'],
-        [12, 'healthCheckNodePort', 'int32', 'o'],
-        [13, 'publishNotReadyAddresses', 'bool', 'o'],
-        [14, 'sessionAffinityConfig', 'k8s.io.api.core.v1.SessionAffinityConfig', 'po'],
-        [19, 'ipFamilies', 'string', 'ro'],
-        [17, 'ipFamilyPolicy', 'string', 'po'],
-        [20, 'allocateLoadBalancerNodePorts', 'bool', 'po'],
-        [21, 'loadBalancerClass', 'string', 'po'],
-        [22, 'internalTrafficPolicy', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.ServiceStatus',
-      [
-        [1, 'loadBalancer', 'k8s.io.api.core.v1.LoadBalancerStatus', 'o'],
-        [2, 'conditions', 'k8s.io.apimachinery.pkg.apis.meta.v1.Condition', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.SessionAffinityConfig',
-      [[1, 'clientIP', 'k8s.io.api.core.v1.ClientIPConfig', 'po']],
-    ],
-    [
-      'k8s.io.api.core.v1.StorageOSPersistentVolumeSource',
-      [
-        [1, 'volumeName', 'string', 'o'],
-        [2, 'volumeNamespace', 'string', 'o'],
-        [3, 'fsType', 'string', 'o'],
-        [4, 'readOnly', 'bool', 'o'],
-        [5, 'secretRef', 'k8s.io.api.core.v1.ObjectReference', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.StorageOSVolumeSource',
-      [
-        [1, 'volumeName', 'string', 'o'],
-        [2, 'volumeNamespace', 'string', 'o'],
-        [3, 'fsType', 'string', 'o'],
-        [4, 'readOnly', 'bool', 'o'],
-        [5, 'secretRef', 'k8s.io.api.core.v1.LocalObjectReference', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Sysctl',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'value', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.TCPSocketAction',
-      [
-        [1, 'port', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', ''],
-        [2, 'host', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Taint',
-      [
-        [1, 'key', 'string', ''],
-        [2, 'value', 'string', 'o'],
-        [3, 'effect', 'string', ''],
-        [4, 'timeAdded', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Toleration',
-      [
-        [1, 'key', 'string', 'o'],
-        [2, 'operator', 'string', 'o'],
-        [3, 'value', 'string', 'o'],
-        [4, 'effect', 'string', 'o'],
-        [5, 'tolerationSeconds', 'int64', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.TopologySelectorLabelRequirement',
-      [
-        [1, 'key', 'string', ''],
-        [2, 'values', 'string', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.TopologySelectorTerm',
-      [[1, 'matchLabelExpressions', 'k8s.io.api.core.v1.TopologySelectorLabelRequirement', 'ro']],
-    ],
-    [
-      'k8s.io.api.core.v1.TopologySpreadConstraint',
-      [
-        [1, 'maxSkew', 'int32', ''],
-        [2, 'topologyKey', 'string', ''],
-        [3, 'whenUnsatisfiable', 'string', ''],
-        [4, 'labelSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [5, 'minDomains', 'int32', 'po'],
-        [6, 'nodeAffinityPolicy', 'string', 'po'],
-        [7, 'nodeTaintsPolicy', 'string', 'po'],
-        [8, 'matchLabelKeys', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.TypedLocalObjectReference',
-      [
-        [1, 'apiGroup', 'string', 'p'],
-        [2, 'kind', 'string', ''],
-        [3, 'name', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.TypedObjectReference',
-      [
-        [1, 'apiGroup', 'string', 'p'],
-        [2, 'kind', 'string', ''],
-        [3, 'name', 'string', ''],
-        [4, 'namespace', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.Volume',
-      [
-        [1, 'name', 'string', ''],
-        [2, '', 'k8s.io.api.core.v1.VolumeSource', 'i'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.VolumeDevice',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'devicePath', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.VolumeMount',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'readOnly', 'bool', 'o'],
-        [3, 'mountPath', 'string', ''],
-        [4, 'subPath', 'string', 'o'],
-        [5, 'mountPropagation', 'string', 'po'],
-        [6, 'subPathExpr', 'string', 'o'],
-      ],
-    ],
-    ['k8s.io.api.core.v1.VolumeNodeAffinity', [[1, 'required', 'k8s.io.api.core.v1.NodeSelector', 'po']]],
-    [
-      'k8s.io.api.core.v1.VolumeProjection',
-      [
-        [1, 'secret', 'k8s.io.api.core.v1.SecretProjection', 'po'],
-        [2, 'downwardAPI', 'k8s.io.api.core.v1.DownwardAPIProjection', 'po'],
-        [3, 'configMap', 'k8s.io.api.core.v1.ConfigMapProjection', 'po'],
-        [4, 'serviceAccountToken', 'k8s.io.api.core.v1.ServiceAccountTokenProjection', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.VolumeSource',
-      [
-        [1, 'hostPath', 'k8s.io.api.core.v1.HostPathVolumeSource', 'po'],
-        [2, 'emptyDir', 'k8s.io.api.core.v1.EmptyDirVolumeSource', 'po'],
-        [3, 'gcePersistentDisk', 'k8s.io.api.core.v1.GCEPersistentDiskVolumeSource', 'po'],
-        [4, 'awsElasticBlockStore', 'k8s.io.api.core.v1.AWSElasticBlockStoreVolumeSource', 'po'],
-        [5, 'gitRepo', 'k8s.io.api.core.v1.GitRepoVolumeSource', 'po'],
-        [6, 'secret', 'k8s.io.api.core.v1.SecretVolumeSource', 'po'],
-        [7, 'nfs', 'k8s.io.api.core.v1.NFSVolumeSource', 'po'],
-        [8, 'iscsi', 'k8s.io.api.core.v1.ISCSIVolumeSource', 'po'],
-        [9, 'glusterfs', 'k8s.io.api.core.v1.GlusterfsVolumeSource', 'po'],
-        [10, 'persistentVolumeClaim', 'k8s.io.api.core.v1.PersistentVolumeClaimVolumeSource', 'po'],
-        [11, 'rbd', 'k8s.io.api.core.v1.RBDVolumeSource', 'po'],
-        [12, 'flexVolume', 'k8s.io.api.core.v1.FlexVolumeSource', 'po'],
-        [13, 'cinder', 'k8s.io.api.core.v1.CinderVolumeSource', 'po'],
-        [14, 'cephfs', 'k8s.io.api.core.v1.CephFSVolumeSource', 'po'],
-        [15, 'flocker', 'k8s.io.api.core.v1.FlockerVolumeSource', 'po'],
-        [16, 'downwardAPI', 'k8s.io.api.core.v1.DownwardAPIVolumeSource', 'po'],
-        [17, 'fc', 'k8s.io.api.core.v1.FCVolumeSource', 'po'],
-        [18, 'azureFile', 'k8s.io.api.core.v1.AzureFileVolumeSource', 'po'],
-        [19, 'configMap', 'k8s.io.api.core.v1.ConfigMapVolumeSource', 'po'],
-        [20, 'vsphereVolume', 'k8s.io.api.core.v1.VsphereVirtualDiskVolumeSource', 'po'],
-        [21, 'quobyte', 'k8s.io.api.core.v1.QuobyteVolumeSource', 'po'],
-        [22, 'azureDisk', 'k8s.io.api.core.v1.AzureDiskVolumeSource', 'po'],
-        [23, 'photonPersistentDisk', 'k8s.io.api.core.v1.PhotonPersistentDiskVolumeSource', 'po'],
-        [26, 'projected', 'k8s.io.api.core.v1.ProjectedVolumeSource', 'po'],
-        [24, 'portworxVolume', 'k8s.io.api.core.v1.PortworxVolumeSource', 'po'],
-        [25, 'scaleIO', 'k8s.io.api.core.v1.ScaleIOVolumeSource', 'po'],
-        [27, 'storageos', 'k8s.io.api.core.v1.StorageOSVolumeSource', 'po'],
-        [28, 'csi', 'k8s.io.api.core.v1.CSIVolumeSource', 'po'],
-        [29, 'ephemeral', 'k8s.io.api.core.v1.EphemeralVolumeSource', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.VsphereVirtualDiskVolumeSource',
-      [
-        [1, 'volumePath', 'string', ''],
-        [2, 'fsType', 'string', 'o'],
-        [3, 'storagePolicyName', 'string', 'o'],
-        [4, 'storagePolicyID', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.WeightedPodAffinityTerm',
-      [
-        [1, 'weight', 'int32', ''],
-        [2, 'podAffinityTerm', 'k8s.io.api.core.v1.PodAffinityTerm', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.core.v1.WindowsSecurityContextOptions',
-      [
-        [1, 'gmsaCredentialSpecName', 'string', 'po'],
-        [2, 'gmsaCredentialSpec', 'string', 'po'],
-        [3, 'runAsUserName', 'string', 'po'],
-        [4, 'hostProcess', 'bool', 'po'],
-      ],
-    ],
-  ],
-};
+  };
+}

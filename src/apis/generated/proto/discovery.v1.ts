@@ -5,57 +5,60 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const discoveryV1: ProtoPackage = {
-  package: 'k8s.io.api.discovery.v1',
-  groupVersion: 'discovery.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.api.discovery.v1.Endpoint',
+// A function, so that the table is built only when protobuf is first spoken.
+export function discoveryV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.discovery.v1',
+    groupVersion: 'discovery.k8s.io/v1',
+    messages: [
       [
-        [1, 'addresses', 'string', 'r'],
-        [2, 'conditions', 'k8s.io.api.discovery.v1.EndpointConditions', 'o'],
-        [3, 'hostname', 'string', 'po'],
-        [4, 'targetRef', 'k8s.io.api.core.v1.ObjectReference', 'po'],
-        [5, 'deprecatedTopology', 'map<string,string>', 'ko'],
-        [6, 'nodeName', 'string', 'po'],
-        [7, 'zone', 'string', 'po'],
-        [8, 'hints', 'k8s.io.api.discovery.v1.EndpointHints', 'po'],
+        'k8s.io.api.discovery.v1.Endpoint',
+        [
+          [1, 'addresses', 'string', 'r'],
+          [2, 'conditions', 'k8s.io.api.discovery.v1.EndpointConditions', 'o'],
+          [3, 'hostname', 'string', 'po'],
+          [4, 'targetRef', 'k8s.io.api.core.v1.ObjectReference', 'po'],
+          [5, 'deprecatedTopology', 'map<string,string>', 'ko'],
+          [6, 'nodeName', 'string', 'po'],
+          [7, 'zone', 'string', 'po'],
+          [8, 'hints', 'k8s.io.api.discovery.v1.EndpointHints', 'po'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.discovery.v1.EndpointConditions',
       [
-        [1, 'ready', 'bool', 'po'],
-        [2, 'serving', 'bool', 'po'],
-        [3, 'terminating', 'bool', 'po'],
+        'k8s.io.api.discovery.v1.EndpointConditions',
+        [
+          [1, 'ready', 'bool', 'po'],
+          [2, 'serving', 'bool', 'po'],
+          [3, 'terminating', 'bool', 'po'],
+        ],
       ],
-    ],
-    ['k8s.io.api.discovery.v1.EndpointHints', [[1, 'forZones', 'k8s.io.api.discovery.v1.ForZone', 'ro']]],
-    [
-      'k8s.io.api.discovery.v1.EndpointPort',
+      ['k8s.io.api.discovery.v1.EndpointHints', [[1, 'forZones', 'k8s.io.api.discovery.v1.ForZone', 'ro']]],
       [
-        [1, 'name', 'string', 'po'],
-        [2, 'protocol', 'string', 'po'],
-        [3, 'port', 'int32', 'po'],
-        [4, 'appProtocol', 'string', 'po'],
+        'k8s.io.api.discovery.v1.EndpointPort',
+        [
+          [1, 'name', 'string', 'po'],
+          [2, 'protocol', 'string', 'po'],
+          [3, 'port', 'int32', 'po'],
+          [4, 'appProtocol', 'string', 'po'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.discovery.v1.EndpointSlice',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [4, 'addressType', 'string', ''],
-        [2, 'endpoints', 'k8s.io.api.discovery.v1.Endpoint', 'r'],
-        [3, 'ports', 'k8s.io.api.discovery.v1.EndpointPort', 'r'],
+        'k8s.io.api.discovery.v1.EndpointSlice',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [4, 'addressType', 'string', ''],
+          [2, 'endpoints', 'k8s.io.api.discovery.v1.Endpoint', 'r'],
+          [3, 'ports', 'k8s.io.api.discovery.v1.EndpointPort', 'r'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.discovery.v1.EndpointSliceList',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.discovery.v1.EndpointSlice', 'r'],
+        'k8s.io.api.discovery.v1.EndpointSliceList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.discovery.v1.EndpointSlice', 'r'],
+        ],
       ],
+      ['k8s.io.api.discovery.v1.ForZone', [[1, 'name', 'string', '']]],
     ],
-    ['k8s.io.api.discovery.v1.ForZone', [[1, 'name', 'string', '']]],
-  ],
-};
+  };
+}

@@ -5,43 +5,46 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const eventsV1: ProtoPackage = {
-  package: 'k8s.io.api.events.v1',
-  groupVersion: 'events.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.api.events.v1.Event',
+// A function, so that the table is built only when protobuf is first spoken.
+export function eventsV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.events.v1',
+    groupVersion: 'events.k8s.io/v1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', ''],
-        [2, 'eventTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime', ''],
-        [3, 'series', 'k8s.io.api.events.v1.EventSeries', 'po'],
-        [4, 'reportingController', 'string', 'o'],
-        [5, 'reportingInstance', 'string', 'o'],
-        [6, 'action', 'string', 'o'],
-        [7, 'reason', 'string', 'o'],
-        [8, 'regarding', 'k8s.io.api.core.v1.ObjectReference', 'o'],
-        [9, 'related', 'k8s.io.api.core.v1.ObjectReference', 'po'],
-        [10, 'note', 'string', 'o'],
-        [11, 'type', 'string', 'o'],
-        [12, 'deprecatedSource', 'k8s.io.api.core.v1.EventSource', 'o'],
-        [13, 'deprecatedFirstTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [14, 'deprecatedLastTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [15, 'deprecatedCount', 'int32', 'o'],
+        'k8s.io.api.events.v1.Event',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', ''],
+          [2, 'eventTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime', ''],
+          [3, 'series', 'k8s.io.api.events.v1.EventSeries', 'po'],
+          [4, 'reportingController', 'string', 'o'],
+          [5, 'reportingInstance', 'string', 'o'],
+          [6, 'action', 'string', 'o'],
+          [7, 'reason', 'string', 'o'],
+          [8, 'regarding', 'k8s.io.api.core.v1.ObjectReference', 'o'],
+          [9, 'related', 'k8s.io.api.core.v1.ObjectReference', 'po'],
+          [10, 'note', 'string', 'o'],
+          [11, 'type', 'string', 'o'],
+          [12, 'deprecatedSource', 'k8s.io.api.core.v1.EventSource', 'o'],
+          [13, 'deprecatedFirstTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [14, 'deprecatedLastTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [15, 'deprecatedCount', 'int32', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.events.v1.EventList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.events.v1.Event', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.events.v1.EventSeries',
+        [
+          [1, 'count', 'int32', ''],
+          [2, 'lastObservedTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime', ''],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.events.v1.EventList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.events.v1.Event', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.events.v1.EventSeries',
-      [
-        [1, 'count', 'int32', ''],
-        [2, 'lastObservedTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime', ''],
-      ],
-    ],
-  ],
-};
+  };
+}

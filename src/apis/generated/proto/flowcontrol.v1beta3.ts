@@ -5,157 +5,160 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const flowcontrolV1beta3: ProtoPackage = {
-  package: 'k8s.io.api.flowcontrol.v1beta3',
-  groupVersion: 'flowcontrol.apiserver.k8s.io/v1beta3',
-  messages: [
-    ['k8s.io.api.flowcontrol.v1beta3.FlowDistinguisherMethod', [[1, 'type', 'string', '']]],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.FlowSchema',
+// A function, so that the table is built only when protobuf is first spoken.
+export function flowcontrolV1beta3(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.flowcontrol.v1beta3',
+    groupVersion: 'flowcontrol.apiserver.k8s.io/v1beta3',
+    messages: [
+      ['k8s.io.api.flowcontrol.v1beta3.FlowDistinguisherMethod', [[1, 'type', 'string', '']]],
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.flowcontrol.v1beta3.FlowSchemaSpec', 'o'],
-        [3, 'status', 'k8s.io.api.flowcontrol.v1beta3.FlowSchemaStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.FlowSchemaCondition',
-      [
-        [1, 'type', 'string', 'o'],
-        [2, 'status', 'string', 'o'],
-        [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'reason', 'string', 'o'],
-        [5, 'message', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.FlowSchemaList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.flowcontrol.v1beta3.FlowSchema', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.FlowSchemaSpec',
-      [
+        'k8s.io.api.flowcontrol.v1beta3.FlowSchema',
         [
-          1,
-          'priorityLevelConfiguration',
-          'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationReference',
-          '',
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.flowcontrol.v1beta3.FlowSchemaSpec', 'o'],
+          [3, 'status', 'k8s.io.api.flowcontrol.v1beta3.FlowSchemaStatus', 'o'],
         ],
-        [2, 'matchingPrecedence', 'int32', ''],
-        [3, 'distinguisherMethod', 'k8s.io.api.flowcontrol.v1beta3.FlowDistinguisherMethod', 'po'],
-        [4, 'rules', 'k8s.io.api.flowcontrol.v1beta3.PolicyRulesWithSubjects', 'ro'],
       ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.FlowSchemaStatus',
-      [[1, 'conditions', 'k8s.io.api.flowcontrol.v1beta3.FlowSchemaCondition', 'ro']],
-    ],
-    ['k8s.io.api.flowcontrol.v1beta3.GroupSubject', [[1, 'name', 'string', '']]],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.LimitResponse',
       [
-        [1, 'type', 'string', ''],
-        [2, 'queuing', 'k8s.io.api.flowcontrol.v1beta3.QueuingConfiguration', 'po'],
+        'k8s.io.api.flowcontrol.v1beta3.FlowSchemaCondition',
+        [
+          [1, 'type', 'string', 'o'],
+          [2, 'status', 'string', 'o'],
+          [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'reason', 'string', 'o'],
+          [5, 'message', 'string', 'o'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.LimitedPriorityLevelConfiguration',
       [
-        [1, 'nominalConcurrencyShares', 'int32', ''],
-        [2, 'limitResponse', 'k8s.io.api.flowcontrol.v1beta3.LimitResponse', 'o'],
-        [3, 'lendablePercent', 'int32', 'po'],
-        [4, 'borrowingLimitPercent', 'int32', 'po'],
+        'k8s.io.api.flowcontrol.v1beta3.FlowSchemaList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.flowcontrol.v1beta3.FlowSchema', 'r'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.NonResourcePolicyRule',
       [
-        [1, 'verbs', 'string', 'r'],
-        [6, 'nonResourceURLs', 'string', 'r'],
+        'k8s.io.api.flowcontrol.v1beta3.FlowSchemaSpec',
+        [
+          [
+            1,
+            'priorityLevelConfiguration',
+            'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationReference',
+            '',
+          ],
+          [2, 'matchingPrecedence', 'int32', ''],
+          [3, 'distinguisherMethod', 'k8s.io.api.flowcontrol.v1beta3.FlowDistinguisherMethod', 'po'],
+          [4, 'rules', 'k8s.io.api.flowcontrol.v1beta3.PolicyRulesWithSubjects', 'ro'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.PolicyRulesWithSubjects',
       [
-        [1, 'subjects', 'k8s.io.api.flowcontrol.v1beta3.Subject', 'r'],
-        [2, 'resourceRules', 'k8s.io.api.flowcontrol.v1beta3.ResourcePolicyRule', 'ro'],
-        [3, 'nonResourceRules', 'k8s.io.api.flowcontrol.v1beta3.NonResourcePolicyRule', 'ro'],
+        'k8s.io.api.flowcontrol.v1beta3.FlowSchemaStatus',
+        [[1, 'conditions', 'k8s.io.api.flowcontrol.v1beta3.FlowSchemaCondition', 'ro']],
       ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfiguration',
+      ['k8s.io.api.flowcontrol.v1beta3.GroupSubject', [[1, 'name', 'string', '']]],
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationSpec', 'o'],
-        [3, 'status', 'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationStatus', 'o'],
+        'k8s.io.api.flowcontrol.v1beta3.LimitResponse',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'queuing', 'k8s.io.api.flowcontrol.v1beta3.QueuingConfiguration', 'po'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationCondition',
       [
-        [1, 'type', 'string', 'o'],
-        [2, 'status', 'string', 'o'],
-        [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [4, 'reason', 'string', 'o'],
-        [5, 'message', 'string', 'o'],
+        'k8s.io.api.flowcontrol.v1beta3.LimitedPriorityLevelConfiguration',
+        [
+          [1, 'nominalConcurrencyShares', 'int32', ''],
+          [2, 'limitResponse', 'k8s.io.api.flowcontrol.v1beta3.LimitResponse', 'o'],
+          [3, 'lendablePercent', 'int32', 'po'],
+          [4, 'borrowingLimitPercent', 'int32', 'po'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationList',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfiguration', 'r'],
+        'k8s.io.api.flowcontrol.v1beta3.NonResourcePolicyRule',
+        [
+          [1, 'verbs', 'string', 'r'],
+          [6, 'nonResourceURLs', 'string', 'r'],
+        ],
       ],
-    ],
-    ['k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationReference', [[1, 'name', 'string', '']]],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationSpec',
       [
-        [1, 'type', 'string', ''],
-        [2, 'limited', 'k8s.io.api.flowcontrol.v1beta3.LimitedPriorityLevelConfiguration', 'po'],
+        'k8s.io.api.flowcontrol.v1beta3.PolicyRulesWithSubjects',
+        [
+          [1, 'subjects', 'k8s.io.api.flowcontrol.v1beta3.Subject', 'r'],
+          [2, 'resourceRules', 'k8s.io.api.flowcontrol.v1beta3.ResourcePolicyRule', 'ro'],
+          [3, 'nonResourceRules', 'k8s.io.api.flowcontrol.v1beta3.NonResourcePolicyRule', 'ro'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationStatus',
-      [[1, 'conditions', 'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationCondition', 'ro']],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.QueuingConfiguration',
       [
-        [1, 'queues', 'int32', ''],
-        [2, 'handSize', 'int32', ''],
-        [3, 'queueLengthLimit', 'int32', ''],
+        'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfiguration',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationSpec', 'o'],
+          [3, 'status', 'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationStatus', 'o'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.ResourcePolicyRule',
       [
-        [1, 'verbs', 'string', 'r'],
-        [2, 'apiGroups', 'string', 'r'],
-        [3, 'resources', 'string', 'r'],
-        [4, 'clusterScope', 'bool', 'o'],
-        [5, 'namespaces', 'string', 'r'],
+        'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationCondition',
+        [
+          [1, 'type', 'string', 'o'],
+          [2, 'status', 'string', 'o'],
+          [3, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [4, 'reason', 'string', 'o'],
+          [5, 'message', 'string', 'o'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.ServiceAccountSubject',
       [
-        [1, 'namespace', 'string', ''],
-        [2, 'name', 'string', ''],
+        'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfiguration', 'r'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.flowcontrol.v1beta3.Subject',
+      ['k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationReference', [[1, 'name', 'string', '']]],
       [
-        [1, 'kind', 'string', ''],
-        [2, 'user', 'k8s.io.api.flowcontrol.v1beta3.UserSubject', 'po'],
-        [3, 'group', 'k8s.io.api.flowcontrol.v1beta3.GroupSubject', 'po'],
-        [4, 'serviceAccount', 'k8s.io.api.flowcontrol.v1beta3.ServiceAccountSubject', 'po'],
+        'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationSpec',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'limited', 'k8s.io.api.flowcontrol.v1beta3.LimitedPriorityLevelConfiguration', 'po'],
+        ],
       ],
+      [
+        'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationStatus',
+        [[1, 'conditions', 'k8s.io.api.flowcontrol.v1beta3.PriorityLevelConfigurationCondition', 'ro']],
+      ],
+      [
+        'k8s.io.api.flowcontrol.v1beta3.QueuingConfiguration',
+        [
+          [1, 'queues', 'int32', ''],
+          [2, 'handSize', 'int32', ''],
+          [3, 'queueLengthLimit', 'int32', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.flowcontrol.v1beta3.ResourcePolicyRule',
+        [
+          [1, 'verbs', 'string', 'r'],
+          [2, 'apiGroups', 'string', 'r'],
+          [3, 'resources', 'string', 'r'],
+          [4, 'clusterScope', 'bool', 'o'],
+          [5, 'namespaces', 'string', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.flowcontrol.v1beta3.ServiceAccountSubject',
+        [
+          [1, 'namespace', 'string', ''],
+          [2, 'name', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.flowcontrol.v1beta3.Subject',
+        [
+          [1, 'kind', 'string', ''],
+          [2, 'user', 'k8s.io.api.flowcontrol.v1beta3.UserSubject', 'po'],
+          [3, 'group', 'k8s.io.api.flowcontrol.v1beta3.GroupSubject', 'po'],
+          [4, 'serviceAccount', 'k8s.io.api.flowcontrol.v1beta3.ServiceAccountSubject', 'po'],
+        ],
+      ],
+      ['k8s.io.api.flowcontrol.v1beta3.UserSubject', [[1, 'name', 'string', '']]],
     ],
-    ['k8s.io.api.flowcontrol.v1beta3.UserSubject', [[1, 'name', 'string', '']]],
-  ],
-};
+  };
+}

@@ -33,7 +33,8 @@ import { apidiscoveryV2beta1 } from './apidiscovery.v2beta1.js';
 import { apiextensionsV1 } from './apiextensions.v1.js';
 import { apiregistrationV1 } from './apiregistration.v1.js';
 
-export const protoPackages: readonly ProtoPackage[] = [
+/** Every package's table, built on first use. */
+export const protoPackages: readonly (() => ProtoPackage)[] = [
   metaV1,
   runtime,
   apiResource,

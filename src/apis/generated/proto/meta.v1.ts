@@ -5,345 +5,348 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const metaV1: ProtoPackage = {
-  package: 'k8s.io.apimachinery.pkg.apis.meta.v1',
-  groupVersion: 'meta.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.APIGroup',
+// A function, so that the table is built only when protobuf is first spoken.
+export function metaV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.apimachinery.pkg.apis.meta.v1',
+    groupVersion: 'meta.k8s.io/v1',
+    messages: [
       [
-        [1, 'name', 'string', ''],
-        [2, 'versions', 'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery', 'r'],
-        [3, 'preferredVersion', 'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery', 'o'],
+        'k8s.io.apimachinery.pkg.apis.meta.v1.APIGroup',
         [
-          4,
-          'serverAddressByClientCIDRs',
-          'k8s.io.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR',
-          'ro',
+          [1, 'name', 'string', ''],
+          [2, 'versions', 'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery', 'r'],
+          [3, 'preferredVersion', 'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery', 'o'],
+          [
+            4,
+            'serverAddressByClientCIDRs',
+            'k8s.io.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR',
+            'ro',
+          ],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.APIGroupList',
+        [[1, 'groups', 'k8s.io.apimachinery.pkg.apis.meta.v1.APIGroup', 'r']],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.APIResource',
+        [
+          [1, 'name', 'string', ''],
+          [6, 'singularName', 'string', ''],
+          [2, 'namespaced', 'bool', ''],
+          [8, 'group', 'string', 'o'],
+          [9, 'version', 'string', 'o'],
+          [3, 'kind', 'string', ''],
+          [4, 'verbs', 'k8s.io.apimachinery.pkg.apis.meta.v1.Verbs', ''],
+          [5, 'shortNames', 'string', 'ro'],
+          [7, 'categories', 'string', 'ro'],
+          [10, 'storageVersionHash', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.APIResourceList',
+        [
+          [1, 'groupVersion', 'string', ''],
+          [2, 'resources', 'k8s.io.apimachinery.pkg.apis.meta.v1.APIResource', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.APIVersions',
+        [
+          [1, 'versions', 'string', 'r'],
+          [
+            2,
+            'serverAddressByClientCIDRs',
+            'k8s.io.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR',
+            'r',
+          ],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.ApplyOptions',
+        [
+          [1, 'dryRun', 'string', 'ro'],
+          [2, 'force', 'bool', ''],
+          [3, 'fieldManager', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.Condition',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'status', 'string', ''],
+          [3, 'observedGeneration', 'int64', 'o'],
+          [4, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', ''],
+          [5, 'reason', 'string', ''],
+          [6, 'message', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.CreateOptions',
+        [
+          [1, 'dryRun', 'string', 'ro'],
+          [3, 'fieldManager', 'string', 'o'],
+          [4, 'fieldValidation', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions',
+        [
+          [1, 'gracePeriodSeconds', 'int64', 'po'],
+          [2, 'preconditions', 'k8s.io.apimachinery.pkg.apis.meta.v1.Preconditions', 'po'],
+          [3, 'orphanDependents', 'bool', 'po'],
+          [4, 'propagationPolicy', 'string', 'po'],
+          [5, 'dryRun', 'string', 'ro'],
+        ],
+      ],
+      ['k8s.io.apimachinery.pkg.apis.meta.v1.Duration', [[1, '', 'int64', '']]],
+      ['k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1', [[1, '-', 'bytes', '']]],
+      ['k8s.io.apimachinery.pkg.apis.meta.v1.GetOptions', [[1, 'resourceVersion', 'string', 'o']]],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.GroupKind',
+        [
+          [1, 'group', 'string', ''],
+          [2, 'kind', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.GroupResource',
+        [
+          [1, 'group', 'string', ''],
+          [2, 'resource', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersion',
+        [
+          [1, 'group', 'string', ''],
+          [2, 'version', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery',
+        [
+          [1, 'groupVersion', 'string', ''],
+          [2, 'version', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind',
+        [
+          [1, 'group', 'string', ''],
+          [2, 'version', 'string', ''],
+          [3, 'kind', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionResource',
+        [
+          [1, 'group', 'string', ''],
+          [2, 'version', 'string', ''],
+          [3, 'resource', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector',
+        [
+          [1, 'matchLabels', 'map<string,string>', 'ko'],
+          [2, 'matchExpressions', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement',
+        [
+          [1, 'key', 'string', ''],
+          [2, 'operator', 'string', ''],
+          [3, 'values', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.List',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.apimachinery.pkg.runtime.RawExtension', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta',
+        [
+          [1, 'selfLink', 'string', 'o'],
+          [2, 'resourceVersion', 'string', 'o'],
+          [3, 'continue', 'string', 'o'],
+          [4, 'remainingItemCount', 'int64', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.ListOptions',
+        [
+          [1, 'labelSelector', 'string', 'o'],
+          [2, 'fieldSelector', 'string', 'o'],
+          [3, 'watch', 'bool', 'o'],
+          [9, 'allowWatchBookmarks', 'bool', 'o'],
+          [4, 'resourceVersion', 'string', 'o'],
+          [10, 'resourceVersionMatch', 'string', 'o'],
+          [5, 'timeoutSeconds', 'int64', 'po'],
+          [7, 'limit', 'int64', 'o'],
+          [8, 'continue', 'string', 'o'],
+          [11, 'sendInitialEvents', 'bool', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry',
+        [
+          [1, 'manager', 'string', 'o'],
+          [2, 'operation', 'string', 'o'],
+          [3, 'apiVersion', 'string', 'o'],
+          [4, 'time', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
+          [6, 'fieldsType', 'string', 'o'],
+          [7, 'fieldsV1', 'k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1', 'po'],
+          [8, 'subresource', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime',
+        [
+          [1, 'seconds', 'int64', ''],
+          [2, 'nanos', 'int32', ''],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+        [
+          [1, 'name', 'string', 'o'],
+          [2, 'generateName', 'string', 'o'],
+          [3, 'namespace', 'string', 'o'],
+          [4, 'selfLink', 'string', 'o'],
+          [5, 'uid', 'string', 'o'],
+          [6, 'resourceVersion', 'string', 'o'],
+          [7, 'generation', 'int64', 'o'],
+          [8, 'creationTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [9, 'deletionTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
+          [10, 'deletionGracePeriodSeconds', 'int64', 'po'],
+          [11, 'labels', 'map<string,string>', 'ko'],
+          [12, 'annotations', 'map<string,string>', 'ko'],
+          [13, 'ownerReferences', 'k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference', 'ro'],
+          [14, 'finalizers', 'string', 'ro'],
+          [17, 'managedFields', 'k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference',
+        [
+          [5, 'apiVersion', 'string', ''],
+          [1, 'kind', 'string', ''],
+          [3, 'name', 'string', ''],
+          [4, 'uid', 'string', ''],
+          [6, 'controller', 'bool', 'po'],
+          [7, 'blockOwnerDeletion', 'bool', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata',
+        [[1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o']],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadataList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata', 'r'],
+        ],
+      ],
+      ['k8s.io.apimachinery.pkg.apis.meta.v1.Patch', []],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.PatchOptions',
+        [
+          [1, 'dryRun', 'string', 'ro'],
+          [2, 'force', 'bool', 'po'],
+          [3, 'fieldManager', 'string', 'o'],
+          [4, 'fieldValidation', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.Preconditions',
+        [
+          [1, 'uid', 'string', 'po'],
+          [2, 'resourceVersion', 'string', 'po'],
+        ],
+      ],
+      ['k8s.io.apimachinery.pkg.apis.meta.v1.RootPaths', [[1, 'paths', 'string', 'r']]],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR',
+        [
+          [1, 'clientCIDR', 'string', ''],
+          [2, 'serverAddress', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.Status',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'status', 'string', 'o'],
+          [3, 'message', 'string', 'o'],
+          [4, 'reason', 'string', 'o'],
+          [5, 'details', 'k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails', 'po'],
+          [6, 'code', 'int32', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause',
+        [
+          [1, 'reason', 'string', 'o'],
+          [2, 'message', 'string', 'o'],
+          [3, 'field', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails',
+        [
+          [1, 'name', 'string', 'o'],
+          [2, 'group', 'string', 'o'],
+          [3, 'kind', 'string', 'o'],
+          [6, 'uid', 'string', 'o'],
+          [4, 'causes', 'k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause', 'ro'],
+          [5, 'retryAfterSeconds', 'int32', 'o'],
+        ],
+      ],
+      ['k8s.io.apimachinery.pkg.apis.meta.v1.TableOptions', [[1, 'includeObject', 'string', 'o']]],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.Time',
+        [
+          [1, 'seconds', 'int64', ''],
+          [2, 'nanos', 'int32', ''],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.Timestamp',
+        [
+          [1, 'seconds', 'int64', ''],
+          [2, 'nanos', 'int32', ''],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.TypeMeta',
+        [
+          [1, 'kind', 'string', 'o'],
+          [2, 'apiVersion', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.UpdateOptions',
+        [
+          [1, 'dryRun', 'string', 'ro'],
+          [2, 'fieldManager', 'string', 'o'],
+          [3, 'fieldValidation', 'string', 'o'],
+        ],
+      ],
+      ['k8s.io.apimachinery.pkg.apis.meta.v1.Verbs', [[1, 'items', 'string', 'r']]],
+      [
+        'k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent',
+        [
+          [1, 'type', 'string', ''],
+          [2, 'object', 'k8s.io.apimachinery.pkg.runtime.RawExtension', ''],
         ],
       ],
     ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.APIGroupList',
-      [[1, 'groups', 'k8s.io.apimachinery.pkg.apis.meta.v1.APIGroup', 'r']],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.APIResource',
-      [
-        [1, 'name', 'string', ''],
-        [6, 'singularName', 'string', ''],
-        [2, 'namespaced', 'bool', ''],
-        [8, 'group', 'string', 'o'],
-        [9, 'version', 'string', 'o'],
-        [3, 'kind', 'string', ''],
-        [4, 'verbs', 'k8s.io.apimachinery.pkg.apis.meta.v1.Verbs', ''],
-        [5, 'shortNames', 'string', 'ro'],
-        [7, 'categories', 'string', 'ro'],
-        [10, 'storageVersionHash', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.APIResourceList',
-      [
-        [1, 'groupVersion', 'string', ''],
-        [2, 'resources', 'k8s.io.apimachinery.pkg.apis.meta.v1.APIResource', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.APIVersions',
-      [
-        [1, 'versions', 'string', 'r'],
-        [
-          2,
-          'serverAddressByClientCIDRs',
-          'k8s.io.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR',
-          'r',
-        ],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.ApplyOptions',
-      [
-        [1, 'dryRun', 'string', 'ro'],
-        [2, 'force', 'bool', ''],
-        [3, 'fieldManager', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.Condition',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'status', 'string', ''],
-        [3, 'observedGeneration', 'int64', 'o'],
-        [4, 'lastTransitionTime', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', ''],
-        [5, 'reason', 'string', ''],
-        [6, 'message', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.CreateOptions',
-      [
-        [1, 'dryRun', 'string', 'ro'],
-        [3, 'fieldManager', 'string', 'o'],
-        [4, 'fieldValidation', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions',
-      [
-        [1, 'gracePeriodSeconds', 'int64', 'po'],
-        [2, 'preconditions', 'k8s.io.apimachinery.pkg.apis.meta.v1.Preconditions', 'po'],
-        [3, 'orphanDependents', 'bool', 'po'],
-        [4, 'propagationPolicy', 'string', 'po'],
-        [5, 'dryRun', 'string', 'ro'],
-      ],
-    ],
-    ['k8s.io.apimachinery.pkg.apis.meta.v1.Duration', [[1, '', 'int64', '']]],
-    ['k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1', [[1, '-', 'bytes', '']]],
-    ['k8s.io.apimachinery.pkg.apis.meta.v1.GetOptions', [[1, 'resourceVersion', 'string', 'o']]],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.GroupKind',
-      [
-        [1, 'group', 'string', ''],
-        [2, 'kind', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.GroupResource',
-      [
-        [1, 'group', 'string', ''],
-        [2, 'resource', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersion',
-      [
-        [1, 'group', 'string', ''],
-        [2, 'version', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery',
-      [
-        [1, 'groupVersion', 'string', ''],
-        [2, 'version', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind',
-      [
-        [1, 'group', 'string', ''],
-        [2, 'version', 'string', ''],
-        [3, 'kind', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionResource',
-      [
-        [1, 'group', 'string', ''],
-        [2, 'version', 'string', ''],
-        [3, 'resource', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector',
-      [
-        [1, 'matchLabels', 'map<string,string>', 'ko'],
-        [2, 'matchExpressions', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement',
-      [
-        [1, 'key', 'string', ''],
-        [2, 'operator', 'string', ''],
-        [3, 'values', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.List',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.apimachinery.pkg.runtime.RawExtension', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta',
-      [
-        [1, 'selfLink', 'string', 'o'],
-        [2, 'resourceVersion', 'string', 'o'],
-        [3, 'continue', 'string', 'o'],
-        [4, 'remainingItemCount', 'int64', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.ListOptions',
-      [
-        [1, 'labelSelector', 'string', 'o'],
-        [2, 'fieldSelector', 'string', 'o'],
-        [3, 'watch', 'bool', 'o'],
-        [9, 'allowWatchBookmarks', 'bool', 'o'],
-        [4, 'resourceVersion', 'string', 'o'],
-        [10, 'resourceVersionMatch', 'string', 'o'],
-        [5, 'timeoutSeconds', 'int64', 'po'],
-        [7, 'limit', 'int64', 'o'],
-        [8, 'continue', 'string', 'o'],
-        [11, 'sendInitialEvents', 'bool', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry',
-      [
-        [1, 'manager', 'string', 'o'],
-        [2, 'operation', 'string', 'o'],
-        [3, 'apiVersion', 'string', 'o'],
-        [4, 'time', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
-        [6, 'fieldsType', 'string', 'o'],
-        [7, 'fieldsV1', 'k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1', 'po'],
-        [8, 'subresource', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime',
-      [
-        [1, 'seconds', 'int64', ''],
-        [2, 'nanos', 'int32', ''],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta',
-      [
-        [1, 'name', 'string', 'o'],
-        [2, 'generateName', 'string', 'o'],
-        [3, 'namespace', 'string', 'o'],
-        [4, 'selfLink', 'string', 'o'],
-        [5, 'uid', 'string', 'o'],
-        [6, 'resourceVersion', 'string', 'o'],
-        [7, 'generation', 'int64', 'o'],
-        [8, 'creationTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [9, 'deletionTimestamp', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'po'],
-        [10, 'deletionGracePeriodSeconds', 'int64', 'po'],
-        [11, 'labels', 'map<string,string>', 'ko'],
-        [12, 'annotations', 'map<string,string>', 'ko'],
-        [13, 'ownerReferences', 'k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference', 'ro'],
-        [14, 'finalizers', 'string', 'ro'],
-        [17, 'managedFields', 'k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference',
-      [
-        [5, 'apiVersion', 'string', ''],
-        [1, 'kind', 'string', ''],
-        [3, 'name', 'string', ''],
-        [4, 'uid', 'string', ''],
-        [6, 'controller', 'bool', 'po'],
-        [7, 'blockOwnerDeletion', 'bool', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata',
-      [[1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o']],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadataList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata', 'r'],
-      ],
-    ],
-    ['k8s.io.apimachinery.pkg.apis.meta.v1.Patch', []],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.PatchOptions',
-      [
-        [1, 'dryRun', 'string', 'ro'],
-        [2, 'force', 'bool', 'po'],
-        [3, 'fieldManager', 'string', 'o'],
-        [4, 'fieldValidation', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.Preconditions',
-      [
-        [1, 'uid', 'string', 'po'],
-        [2, 'resourceVersion', 'string', 'po'],
-      ],
-    ],
-    ['k8s.io.apimachinery.pkg.apis.meta.v1.RootPaths', [[1, 'paths', 'string', 'r']]],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR',
-      [
-        [1, 'clientCIDR', 'string', ''],
-        [2, 'serverAddress', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.Status',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'status', 'string', 'o'],
-        [3, 'message', 'string', 'o'],
-        [4, 'reason', 'string', 'o'],
-        [5, 'details', 'k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails', 'po'],
-        [6, 'code', 'int32', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause',
-      [
-        [1, 'reason', 'string', 'o'],
-        [2, 'message', 'string', 'o'],
-        [3, 'field', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails',
-      [
-        [1, 'name', 'string', 'o'],
-        [2, 'group', 'string', 'o'],
-        [3, 'kind', 'string', 'o'],
-        [6, 'uid', 'string', 'o'],
-        [4, 'causes', 'k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause', 'ro'],
-        [5, 'retryAfterSeconds', 'int32', 'o'],
-      ],
-    ],
-    ['k8s.io.apimachinery.pkg.apis.meta.v1.TableOptions', [[1, 'includeObject', 'string', 'o']]],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.Time',
-      [
-        [1, 'seconds', 'int64', ''],
-        [2, 'nanos', 'int32', ''],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.Timestamp',
-      [
-        [1, 'seconds', 'int64', ''],
-        [2, 'nanos', 'int32', ''],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.TypeMeta',
-      [
-        [1, 'kind', 'string', 'o'],
-        [2, 'apiVersion', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.UpdateOptions',
-      [
-        [1, 'dryRun', 'string', 'ro'],
-        [2, 'fieldManager', 'string', 'o'],
-        [3, 'fieldValidation', 'string', 'o'],
-      ],
-    ],
-    ['k8s.io.apimachinery.pkg.apis.meta.v1.Verbs', [[1, 'items', 'string', 'r']]],
-    [
-      'k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent',
-      [
-        [1, 'type', 'string', ''],
-        [2, 'object', 'k8s.io.apimachinery.pkg.runtime.RawExtension', ''],
-      ],
-    ],
-  ],
-};
+  };
+}

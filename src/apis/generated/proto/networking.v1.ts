@@ -5,204 +5,207 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const networkingV1: ProtoPackage = {
-  package: 'k8s.io.api.networking.v1',
-  groupVersion: 'networking.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.api.networking.v1.HTTPIngressPath',
+// A function, so that the table is built only when protobuf is first spoken.
+export function networkingV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.networking.v1',
+    groupVersion: 'networking.k8s.io/v1',
+    messages: [
       [
-        [1, 'path', 'string', 'o'],
-        [3, 'pathType', 'string', 'p'],
-        [2, 'backend', 'k8s.io.api.networking.v1.IngressBackend', ''],
+        'k8s.io.api.networking.v1.HTTPIngressPath',
+        [
+          [1, 'path', 'string', 'o'],
+          [3, 'pathType', 'string', 'p'],
+          [2, 'backend', 'k8s.io.api.networking.v1.IngressBackend', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.HTTPIngressRuleValue',
+        [[1, 'paths', 'k8s.io.api.networking.v1.HTTPIngressPath', 'r']],
+      ],
+      [
+        'k8s.io.api.networking.v1.IPBlock',
+        [
+          [1, 'cidr', 'string', ''],
+          [2, 'except', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.Ingress',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.networking.v1.IngressSpec', 'o'],
+          [3, 'status', 'k8s.io.api.networking.v1.IngressStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressBackend',
+        [
+          [4, 'service', 'k8s.io.api.networking.v1.IngressServiceBackend', 'po'],
+          [3, 'resource', 'k8s.io.api.core.v1.TypedLocalObjectReference', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressClass',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.networking.v1.IngressClassSpec', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressClassList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.networking.v1.IngressClass', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressClassParametersReference',
+        [
+          [1, 'apiGroup', 'string', 'po'],
+          [2, 'kind', 'string', ''],
+          [3, 'name', 'string', ''],
+          [4, 'scope', 'string', 'p'],
+          [5, 'namespace', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressClassSpec',
+        [
+          [1, 'controller', 'string', 'o'],
+          [2, 'parameters', 'k8s.io.api.networking.v1.IngressClassParametersReference', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.networking.v1.Ingress', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressLoadBalancerIngress',
+        [
+          [1, 'ip', 'string', 'o'],
+          [2, 'hostname', 'string', 'o'],
+          [4, 'ports', 'k8s.io.api.networking.v1.IngressPortStatus', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressLoadBalancerStatus',
+        [[1, 'ingress', 'k8s.io.api.networking.v1.IngressLoadBalancerIngress', 'ro']],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressPortStatus',
+        [
+          [1, 'port', 'int32', ''],
+          [2, 'protocol', 'string', ''],
+          [3, 'error', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressRule',
+        [
+          [1, 'host', 'string', 'o'],
+          [2, '', 'k8s.io.api.networking.v1.IngressRuleValue', 'oi'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressRuleValue',
+        [[1, 'http', 'k8s.io.api.networking.v1.HTTPIngressRuleValue', 'po']],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressServiceBackend',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'port', 'k8s.io.api.networking.v1.ServiceBackendPort', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressSpec',
+        [
+          [4, 'ingressClassName', 'string', 'po'],
+          [1, 'defaultBackend', 'k8s.io.api.networking.v1.IngressBackend', 'po'],
+          [2, 'tls', 'k8s.io.api.networking.v1.IngressTLS', 'ro'],
+          [3, 'rules', 'k8s.io.api.networking.v1.IngressRule', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressStatus',
+        [[1, 'loadBalancer', 'k8s.io.api.networking.v1.IngressLoadBalancerStatus', 'o']],
+      ],
+      [
+        'k8s.io.api.networking.v1.IngressTLS',
+        [
+          [1, 'hosts', 'string', 'ro'],
+          [2, 'secretName', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.NetworkPolicy',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.networking.v1.NetworkPolicySpec', 'o'],
+          [3, 'status', 'k8s.io.api.networking.v1.NetworkPolicyStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.NetworkPolicyEgressRule',
+        [
+          [1, 'ports', 'k8s.io.api.networking.v1.NetworkPolicyPort', 'ro'],
+          [2, 'to', 'k8s.io.api.networking.v1.NetworkPolicyPeer', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.NetworkPolicyIngressRule',
+        [
+          [1, 'ports', 'k8s.io.api.networking.v1.NetworkPolicyPort', 'ro'],
+          [2, 'from', 'k8s.io.api.networking.v1.NetworkPolicyPeer', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.NetworkPolicyList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.networking.v1.NetworkPolicy', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.NetworkPolicyPeer',
+        [
+          [1, 'podSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [2, 'namespaceSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [3, 'ipBlock', 'k8s.io.api.networking.v1.IPBlock', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.NetworkPolicyPort',
+        [
+          [1, 'protocol', 'string', 'po'],
+          [2, 'port', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
+          [3, 'endPort', 'int32', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.NetworkPolicySpec',
+        [
+          [1, 'podSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', ''],
+          [2, 'ingress', 'k8s.io.api.networking.v1.NetworkPolicyIngressRule', 'ro'],
+          [3, 'egress', 'k8s.io.api.networking.v1.NetworkPolicyEgressRule', 'ro'],
+          [4, 'policyTypes', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1.NetworkPolicyStatus',
+        [[1, 'conditions', 'k8s.io.apimachinery.pkg.apis.meta.v1.Condition', 'ro']],
+      ],
+      [
+        'k8s.io.api.networking.v1.ServiceBackendPort',
+        [
+          [1, 'name', 'string', 'o'],
+          [2, 'number', 'int32', 'o'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.networking.v1.HTTPIngressRuleValue',
-      [[1, 'paths', 'k8s.io.api.networking.v1.HTTPIngressPath', 'r']],
-    ],
-    [
-      'k8s.io.api.networking.v1.IPBlock',
-      [
-        [1, 'cidr', 'string', ''],
-        [2, 'except', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.Ingress',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.networking.v1.IngressSpec', 'o'],
-        [3, 'status', 'k8s.io.api.networking.v1.IngressStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressBackend',
-      [
-        [4, 'service', 'k8s.io.api.networking.v1.IngressServiceBackend', 'po'],
-        [3, 'resource', 'k8s.io.api.core.v1.TypedLocalObjectReference', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressClass',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.networking.v1.IngressClassSpec', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressClassList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.networking.v1.IngressClass', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressClassParametersReference',
-      [
-        [1, 'apiGroup', 'string', 'po'],
-        [2, 'kind', 'string', ''],
-        [3, 'name', 'string', ''],
-        [4, 'scope', 'string', 'p'],
-        [5, 'namespace', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressClassSpec',
-      [
-        [1, 'controller', 'string', 'o'],
-        [2, 'parameters', 'k8s.io.api.networking.v1.IngressClassParametersReference', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.networking.v1.Ingress', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressLoadBalancerIngress',
-      [
-        [1, 'ip', 'string', 'o'],
-        [2, 'hostname', 'string', 'o'],
-        [4, 'ports', 'k8s.io.api.networking.v1.IngressPortStatus', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressLoadBalancerStatus',
-      [[1, 'ingress', 'k8s.io.api.networking.v1.IngressLoadBalancerIngress', 'ro']],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressPortStatus',
-      [
-        [1, 'port', 'int32', ''],
-        [2, 'protocol', 'string', ''],
-        [3, 'error', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressRule',
-      [
-        [1, 'host', 'string', 'o'],
-        [2, '', 'k8s.io.api.networking.v1.IngressRuleValue', 'oi'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressRuleValue',
-      [[1, 'http', 'k8s.io.api.networking.v1.HTTPIngressRuleValue', 'po']],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressServiceBackend',
-      [
-        [1, 'name', 'string', ''],
-        [2, 'port', 'k8s.io.api.networking.v1.ServiceBackendPort', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressSpec',
-      [
-        [4, 'ingressClassName', 'string', 'po'],
-        [1, 'defaultBackend', 'k8s.io.api.networking.v1.IngressBackend', 'po'],
-        [2, 'tls', 'k8s.io.api.networking.v1.IngressTLS', 'ro'],
-        [3, 'rules', 'k8s.io.api.networking.v1.IngressRule', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressStatus',
-      [[1, 'loadBalancer', 'k8s.io.api.networking.v1.IngressLoadBalancerStatus', 'o']],
-    ],
-    [
-      'k8s.io.api.networking.v1.IngressTLS',
-      [
-        [1, 'hosts', 'string', 'ro'],
-        [2, 'secretName', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.NetworkPolicy',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.networking.v1.NetworkPolicySpec', 'o'],
-        [3, 'status', 'k8s.io.api.networking.v1.NetworkPolicyStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.NetworkPolicyEgressRule',
-      [
-        [1, 'ports', 'k8s.io.api.networking.v1.NetworkPolicyPort', 'ro'],
-        [2, 'to', 'k8s.io.api.networking.v1.NetworkPolicyPeer', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.NetworkPolicyIngressRule',
-      [
-        [1, 'ports', 'k8s.io.api.networking.v1.NetworkPolicyPort', 'ro'],
-        [2, 'from', 'k8s.io.api.networking.v1.NetworkPolicyPeer', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.NetworkPolicyList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.networking.v1.NetworkPolicy', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.NetworkPolicyPeer',
-      [
-        [1, 'podSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [2, 'namespaceSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [3, 'ipBlock', 'k8s.io.api.networking.v1.IPBlock', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.NetworkPolicyPort',
-      [
-        [1, 'protocol', 'string', 'po'],
-        [2, 'port', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
-        [3, 'endPort', 'int32', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.NetworkPolicySpec',
-      [
-        [1, 'podSelector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', ''],
-        [2, 'ingress', 'k8s.io.api.networking.v1.NetworkPolicyIngressRule', 'ro'],
-        [3, 'egress', 'k8s.io.api.networking.v1.NetworkPolicyEgressRule', 'ro'],
-        [4, 'policyTypes', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1.NetworkPolicyStatus',
-      [[1, 'conditions', 'k8s.io.apimachinery.pkg.apis.meta.v1.Condition', 'ro']],
-    ],
-    [
-      'k8s.io.api.networking.v1.ServiceBackendPort',
-      [
-        [1, 'name', 'string', 'o'],
-        [2, 'number', 'int32', 'o'],
-      ],
-    ],
-  ],
-};
+  };
+}

@@ -5,60 +5,63 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const networkingV1alpha1: ProtoPackage = {
-  package: 'k8s.io.api.networking.v1alpha1',
-  groupVersion: 'networking.k8s.io/v1alpha1',
-  messages: [
-    [
-      'k8s.io.api.networking.v1alpha1.ClusterCIDR',
+// A function, so that the table is built only when protobuf is first spoken.
+export function networkingV1alpha1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.networking.v1alpha1',
+    groupVersion: 'networking.k8s.io/v1alpha1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.networking.v1alpha1.ClusterCIDRSpec', 'o'],
+        'k8s.io.api.networking.v1alpha1.ClusterCIDR',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.networking.v1alpha1.ClusterCIDRSpec', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1alpha1.ClusterCIDRList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.networking.v1alpha1.ClusterCIDR', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1alpha1.ClusterCIDRSpec',
+        [
+          [1, 'nodeSelector', 'k8s.io.api.core.v1.NodeSelector', 'po'],
+          [2, 'perNodeHostBits', 'int32', ''],
+          [3, 'ipv4', 'string', ''],
+          [4, 'ipv6', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1alpha1.IPAddress',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.networking.v1alpha1.IPAddressSpec', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1alpha1.IPAddressList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.networking.v1alpha1.IPAddress', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.networking.v1alpha1.IPAddressSpec',
+        [[1, 'parentRef', 'k8s.io.api.networking.v1alpha1.ParentReference', 'po']],
+      ],
+      [
+        'k8s.io.api.networking.v1alpha1.ParentReference',
+        [
+          [1, 'group', 'string', 'o'],
+          [2, 'resource', 'string', 'o'],
+          [3, 'namespace', 'string', 'o'],
+          [4, 'name', 'string', 'o'],
+          [5, 'uid', 'string', 'o'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.networking.v1alpha1.ClusterCIDRList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.networking.v1alpha1.ClusterCIDR', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1alpha1.ClusterCIDRSpec',
-      [
-        [1, 'nodeSelector', 'k8s.io.api.core.v1.NodeSelector', 'po'],
-        [2, 'perNodeHostBits', 'int32', ''],
-        [3, 'ipv4', 'string', ''],
-        [4, 'ipv6', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1alpha1.IPAddress',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.networking.v1alpha1.IPAddressSpec', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1alpha1.IPAddressList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.networking.v1alpha1.IPAddress', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.networking.v1alpha1.IPAddressSpec',
-      [[1, 'parentRef', 'k8s.io.api.networking.v1alpha1.ParentReference', 'po']],
-    ],
-    [
-      'k8s.io.api.networking.v1alpha1.ParentReference',
-      [
-        [1, 'group', 'string', 'o'],
-        [2, 'resource', 'string', 'o'],
-        [3, 'namespace', 'string', 'o'],
-        [4, 'name', 'string', 'o'],
-        [5, 'uid', 'string', 'o'],
-      ],
-    ],
-  ],
-};
+  };
+}

@@ -5,36 +5,39 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const nodeV1: ProtoPackage = {
-  package: 'k8s.io.api.node.v1',
-  groupVersion: 'node.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.api.node.v1.Overhead',
-      [[1, 'podFixed', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko']],
-    ],
-    [
-      'k8s.io.api.node.v1.RuntimeClass',
+// A function, so that the table is built only when protobuf is first spoken.
+export function nodeV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.node.v1',
+    groupVersion: 'node.k8s.io/v1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'handler', 'string', ''],
-        [3, 'overhead', 'k8s.io.api.node.v1.Overhead', 'po'],
-        [4, 'scheduling', 'k8s.io.api.node.v1.Scheduling', 'po'],
+        'k8s.io.api.node.v1.Overhead',
+        [[1, 'podFixed', 'map<string,k8s.io.apimachinery.pkg.api.resource.Quantity>', 'ko']],
+      ],
+      [
+        'k8s.io.api.node.v1.RuntimeClass',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'handler', 'string', ''],
+          [3, 'overhead', 'k8s.io.api.node.v1.Overhead', 'po'],
+          [4, 'scheduling', 'k8s.io.api.node.v1.Scheduling', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.node.v1.RuntimeClassList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.node.v1.RuntimeClass', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.node.v1.Scheduling',
+        [
+          [1, 'nodeSelector', 'map<string,string>', 'ko'],
+          [2, 'tolerations', 'k8s.io.api.core.v1.Toleration', 'ro'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.node.v1.RuntimeClassList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.node.v1.RuntimeClass', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.node.v1.Scheduling',
-      [
-        [1, 'nodeSelector', 'map<string,string>', 'ko'],
-        [2, 'tolerations', 'k8s.io.api.core.v1.Toleration', 'ro'],
-      ],
-    ],
-  ],
-};
+  };
+}

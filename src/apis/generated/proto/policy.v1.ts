@@ -5,52 +5,55 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const policyV1: ProtoPackage = {
-  package: 'k8s.io.api.policy.v1',
-  groupVersion: 'policy/v1',
-  messages: [
-    [
-      'k8s.io.api.policy.v1.Eviction',
+// A function, so that the table is built only when protobuf is first spoken.
+export function policyV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.policy.v1',
+    groupVersion: 'policy/v1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'deleteOptions', 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions', 'po'],
+        'k8s.io.api.policy.v1.Eviction',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'deleteOptions', 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.policy.v1.PodDisruptionBudget',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.policy.v1.PodDisruptionBudgetSpec', 'o'],
+          [3, 'status', 'k8s.io.api.policy.v1.PodDisruptionBudgetStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.policy.v1.PodDisruptionBudgetList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.policy.v1.PodDisruptionBudget', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.policy.v1.PodDisruptionBudgetSpec',
+        [
+          [1, 'minAvailable', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
+          [2, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [3, 'maxUnavailable', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
+          [4, 'unhealthyPodEvictionPolicy', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.policy.v1.PodDisruptionBudgetStatus',
+        [
+          [1, 'observedGeneration', 'int64', 'o'],
+          [2, 'disruptedPods', 'map<string,k8s.io.apimachinery.pkg.apis.meta.v1.Time>', 'ko'],
+          [3, 'disruptionsAllowed', 'int32', ''],
+          [4, 'currentHealthy', 'int32', ''],
+          [5, 'desiredHealthy', 'int32', ''],
+          [6, 'expectedPods', 'int32', ''],
+          [7, 'conditions', 'k8s.io.apimachinery.pkg.apis.meta.v1.Condition', 'ro'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.policy.v1.PodDisruptionBudget',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.policy.v1.PodDisruptionBudgetSpec', 'o'],
-        [3, 'status', 'k8s.io.api.policy.v1.PodDisruptionBudgetStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.policy.v1.PodDisruptionBudgetList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.policy.v1.PodDisruptionBudget', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.policy.v1.PodDisruptionBudgetSpec',
-      [
-        [1, 'minAvailable', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
-        [2, 'selector', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [3, 'maxUnavailable', 'k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'po'],
-        [4, 'unhealthyPodEvictionPolicy', 'string', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.policy.v1.PodDisruptionBudgetStatus',
-      [
-        [1, 'observedGeneration', 'int64', 'o'],
-        [2, 'disruptedPods', 'map<string,k8s.io.apimachinery.pkg.apis.meta.v1.Time>', 'ko'],
-        [3, 'disruptionsAllowed', 'int32', ''],
-        [4, 'currentHealthy', 'int32', ''],
-        [5, 'desiredHealthy', 'int32', ''],
-        [6, 'expectedPods', 'int32', ''],
-        [7, 'conditions', 'k8s.io.apimachinery.pkg.apis.meta.v1.Condition', 'ro'],
-      ],
-    ],
-  ],
-};
+  };
+}

@@ -5,99 +5,102 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const rbacV1: ProtoPackage = {
-  package: 'k8s.io.api.rbac.v1',
-  groupVersion: 'rbac.authorization.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.api.rbac.v1.AggregationRule',
-      [[1, 'clusterRoleSelectors', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'ro']],
-    ],
-    [
-      'k8s.io.api.rbac.v1.ClusterRole',
+// A function, so that the table is built only when protobuf is first spoken.
+export function rbacV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.rbac.v1',
+    groupVersion: 'rbac.authorization.k8s.io/v1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'rules', 'k8s.io.api.rbac.v1.PolicyRule', 'r'],
-        [3, 'aggregationRule', 'k8s.io.api.rbac.v1.AggregationRule', 'po'],
+        'k8s.io.api.rbac.v1.AggregationRule',
+        [[1, 'clusterRoleSelectors', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'ro']],
+      ],
+      [
+        'k8s.io.api.rbac.v1.ClusterRole',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'rules', 'k8s.io.api.rbac.v1.PolicyRule', 'r'],
+          [3, 'aggregationRule', 'k8s.io.api.rbac.v1.AggregationRule', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.rbac.v1.ClusterRoleBinding',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'subjects', 'k8s.io.api.rbac.v1.Subject', 'ro'],
+          [3, 'roleRef', 'k8s.io.api.rbac.v1.RoleRef', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.rbac.v1.ClusterRoleBindingList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.rbac.v1.ClusterRoleBinding', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.rbac.v1.ClusterRoleList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.rbac.v1.ClusterRole', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.rbac.v1.PolicyRule',
+        [
+          [1, 'verbs', 'string', 'r'],
+          [2, 'apiGroups', 'string', 'ro'],
+          [3, 'resources', 'string', 'ro'],
+          [4, 'resourceNames', 'string', 'ro'],
+          [5, 'nonResourceURLs', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.rbac.v1.Role',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'rules', 'k8s.io.api.rbac.v1.PolicyRule', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.rbac.v1.RoleBinding',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'subjects', 'k8s.io.api.rbac.v1.Subject', 'ro'],
+          [3, 'roleRef', 'k8s.io.api.rbac.v1.RoleRef', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.rbac.v1.RoleBindingList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.rbac.v1.RoleBinding', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.rbac.v1.RoleList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.rbac.v1.Role', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.rbac.v1.RoleRef',
+        [
+          [1, 'apiGroup', 'string', ''],
+          [2, 'kind', 'string', ''],
+          [3, 'name', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.rbac.v1.Subject',
+        [
+          [1, 'kind', 'string', ''],
+          [2, 'apiGroup', 'string', 'o'],
+          [3, 'name', 'string', ''],
+          [4, 'namespace', 'string', 'o'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.rbac.v1.ClusterRoleBinding',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'subjects', 'k8s.io.api.rbac.v1.Subject', 'ro'],
-        [3, 'roleRef', 'k8s.io.api.rbac.v1.RoleRef', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.rbac.v1.ClusterRoleBindingList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.rbac.v1.ClusterRoleBinding', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.rbac.v1.ClusterRoleList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.rbac.v1.ClusterRole', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.rbac.v1.PolicyRule',
-      [
-        [1, 'verbs', 'string', 'r'],
-        [2, 'apiGroups', 'string', 'ro'],
-        [3, 'resources', 'string', 'ro'],
-        [4, 'resourceNames', 'string', 'ro'],
-        [5, 'nonResourceURLs', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.rbac.v1.Role',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'rules', 'k8s.io.api.rbac.v1.PolicyRule', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.rbac.v1.RoleBinding',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'subjects', 'k8s.io.api.rbac.v1.Subject', 'ro'],
-        [3, 'roleRef', 'k8s.io.api.rbac.v1.RoleRef', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.rbac.v1.RoleBindingList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.rbac.v1.RoleBinding', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.rbac.v1.RoleList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.rbac.v1.Role', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.rbac.v1.RoleRef',
-      [
-        [1, 'apiGroup', 'string', ''],
-        [2, 'kind', 'string', ''],
-        [3, 'name', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.rbac.v1.Subject',
-      [
-        [1, 'kind', 'string', ''],
-        [2, 'apiGroup', 'string', 'o'],
-        [3, 'name', 'string', ''],
-        [4, 'namespace', 'string', 'o'],
-      ],
-    ],
-  ],
-};
+  };
+}

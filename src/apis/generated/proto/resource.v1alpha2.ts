@@ -5,152 +5,155 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const resourceV1alpha2: ProtoPackage = {
-  package: 'k8s.io.api.resource.v1alpha2',
-  groupVersion: 'resource.k8s.io/v1alpha2',
-  messages: [
-    [
-      'k8s.io.api.resource.v1alpha2.AllocationResult',
+// A function, so that the table is built only when protobuf is first spoken.
+export function resourceV1alpha2(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.resource.v1alpha2',
+    groupVersion: 'resource.k8s.io/v1alpha2',
+    messages: [
       [
-        [1, 'resourceHandles', 'k8s.io.api.resource.v1alpha2.ResourceHandle', 'ro'],
-        [2, 'availableOnNodes', 'k8s.io.api.core.v1.NodeSelector', 'po'],
-        [3, 'shareable', 'bool', 'o'],
+        'k8s.io.api.resource.v1alpha2.AllocationResult',
+        [
+          [1, 'resourceHandles', 'k8s.io.api.resource.v1alpha2.ResourceHandle', 'ro'],
+          [2, 'availableOnNodes', 'k8s.io.api.core.v1.NodeSelector', 'po'],
+          [3, 'shareable', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.PodSchedulingContext',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.resource.v1alpha2.PodSchedulingContextSpec', ''],
+          [3, 'status', 'k8s.io.api.resource.v1alpha2.PodSchedulingContextStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.PodSchedulingContextList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.resource.v1alpha2.PodSchedulingContext', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.PodSchedulingContextSpec',
+        [
+          [1, 'selectedNode', 'string', 'o'],
+          [2, 'potentialNodes', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.PodSchedulingContextStatus',
+        [[1, 'resourceClaims', 'k8s.io.api.resource.v1alpha2.ResourceClaimSchedulingStatus', 'ro']],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceClaim',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.resource.v1alpha2.ResourceClaimSpec', ''],
+          [3, 'status', 'k8s.io.api.resource.v1alpha2.ResourceClaimStatus', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceClaimConsumerReference',
+        [
+          [1, 'apiGroup', 'string', 'o'],
+          [3, 'resource', 'string', ''],
+          [4, 'name', 'string', ''],
+          [5, 'uid', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceClaimList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.resource.v1alpha2.ResourceClaim', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceClaimParametersReference',
+        [
+          [1, 'apiGroup', 'string', 'o'],
+          [2, 'kind', 'string', ''],
+          [3, 'name', 'string', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceClaimSchedulingStatus',
+        [
+          [1, 'name', 'string', 'o'],
+          [2, 'unsuitableNodes', 'string', 'ro'],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceClaimSpec',
+        [
+          [1, 'resourceClassName', 'string', ''],
+          [2, 'parametersRef', 'k8s.io.api.resource.v1alpha2.ResourceClaimParametersReference', 'po'],
+          [3, 'allocationMode', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceClaimStatus',
+        [
+          [1, 'driverName', 'string', 'o'],
+          [2, 'allocation', 'k8s.io.api.resource.v1alpha2.AllocationResult', 'po'],
+          [3, 'reservedFor', 'k8s.io.api.resource.v1alpha2.ResourceClaimConsumerReference', 'ro'],
+          [4, 'deallocationRequested', 'bool', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceClaimTemplate',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.resource.v1alpha2.ResourceClaimTemplateSpec', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceClaimTemplateList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.resource.v1alpha2.ResourceClaimTemplate', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceClaimTemplateSpec',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.resource.v1alpha2.ResourceClaimSpec', ''],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceClass',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'driverName', 'string', ''],
+          [3, 'parametersRef', 'k8s.io.api.resource.v1alpha2.ResourceClassParametersReference', 'po'],
+          [4, 'suitableNodes', 'k8s.io.api.core.v1.NodeSelector', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceClassList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.resource.v1alpha2.ResourceClass', 'r'],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceClassParametersReference',
+        [
+          [1, 'apiGroup', 'string', 'o'],
+          [2, 'kind', 'string', ''],
+          [3, 'name', 'string', ''],
+          [4, 'namespace', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.api.resource.v1alpha2.ResourceHandle',
+        [
+          [1, 'driverName', 'string', 'o'],
+          [2, 'data', 'string', 'o'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.resource.v1alpha2.PodSchedulingContext',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.resource.v1alpha2.PodSchedulingContextSpec', ''],
-        [3, 'status', 'k8s.io.api.resource.v1alpha2.PodSchedulingContextStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.PodSchedulingContextList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.resource.v1alpha2.PodSchedulingContext', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.PodSchedulingContextSpec',
-      [
-        [1, 'selectedNode', 'string', 'o'],
-        [2, 'potentialNodes', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.PodSchedulingContextStatus',
-      [[1, 'resourceClaims', 'k8s.io.api.resource.v1alpha2.ResourceClaimSchedulingStatus', 'ro']],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceClaim',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.resource.v1alpha2.ResourceClaimSpec', ''],
-        [3, 'status', 'k8s.io.api.resource.v1alpha2.ResourceClaimStatus', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceClaimConsumerReference',
-      [
-        [1, 'apiGroup', 'string', 'o'],
-        [3, 'resource', 'string', ''],
-        [4, 'name', 'string', ''],
-        [5, 'uid', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceClaimList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.resource.v1alpha2.ResourceClaim', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceClaimParametersReference',
-      [
-        [1, 'apiGroup', 'string', 'o'],
-        [2, 'kind', 'string', ''],
-        [3, 'name', 'string', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceClaimSchedulingStatus',
-      [
-        [1, 'name', 'string', 'o'],
-        [2, 'unsuitableNodes', 'string', 'ro'],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceClaimSpec',
-      [
-        [1, 'resourceClassName', 'string', ''],
-        [2, 'parametersRef', 'k8s.io.api.resource.v1alpha2.ResourceClaimParametersReference', 'po'],
-        [3, 'allocationMode', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceClaimStatus',
-      [
-        [1, 'driverName', 'string', 'o'],
-        [2, 'allocation', 'k8s.io.api.resource.v1alpha2.AllocationResult', 'po'],
-        [3, 'reservedFor', 'k8s.io.api.resource.v1alpha2.ResourceClaimConsumerReference', 'ro'],
-        [4, 'deallocationRequested', 'bool', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceClaimTemplate',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.resource.v1alpha2.ResourceClaimTemplateSpec', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceClaimTemplateList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.resource.v1alpha2.ResourceClaimTemplate', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceClaimTemplateSpec',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.resource.v1alpha2.ResourceClaimSpec', ''],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceClass',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'driverName', 'string', ''],
-        [3, 'parametersRef', 'k8s.io.api.resource.v1alpha2.ResourceClassParametersReference', 'po'],
-        [4, 'suitableNodes', 'k8s.io.api.core.v1.NodeSelector', 'po'],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceClassList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.resource.v1alpha2.ResourceClass', 'r'],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceClassParametersReference',
-      [
-        [1, 'apiGroup', 'string', 'o'],
-        [2, 'kind', 'string', ''],
-        [3, 'name', 'string', ''],
-        [4, 'namespace', 'string', 'o'],
-      ],
-    ],
-    [
-      'k8s.io.api.resource.v1alpha2.ResourceHandle',
-      [
-        [1, 'driverName', 'string', 'o'],
-        [2, 'data', 'string', 'o'],
-      ],
-    ],
-  ],
-};
+  };
+}

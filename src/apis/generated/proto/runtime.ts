@@ -5,26 +5,29 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const runtime: ProtoPackage = {
-  package: 'k8s.io.apimachinery.pkg.runtime',
-  groupVersion: undefined,
-  messages: [
-    ['k8s.io.apimachinery.pkg.runtime.RawExtension', [[1, '-', 'bytes', '']]],
-    [
-      'k8s.io.apimachinery.pkg.runtime.TypeMeta',
+// A function, so that the table is built only when protobuf is first spoken.
+export function runtime(): ProtoPackage {
+  return {
+    package: 'k8s.io.apimachinery.pkg.runtime',
+    groupVersion: undefined,
+    messages: [
+      ['k8s.io.apimachinery.pkg.runtime.RawExtension', [[1, '-', 'bytes', '']]],
       [
-        [1, 'apiVersion', 'string', 'o'],
-        [2, 'kind', 'string', 'o'],
+        'k8s.io.apimachinery.pkg.runtime.TypeMeta',
+        [
+          [1, 'apiVersion', 'string', 'o'],
+          [2, 'kind', 'string', 'o'],
+        ],
+      ],
+      [
+        'k8s.io.apimachinery.pkg.runtime.Unknown',
+        [
+          [1, '', 'k8s.io.apimachinery.pkg.runtime.TypeMeta', 'i'],
+          [2, '-', 'bytes', ''],
+          [3, '', 'string', ''],
+          [4, '', 'string', ''],
+        ],
       ],
     ],
-    [
-      'k8s.io.apimachinery.pkg.runtime.Unknown',
-      [
-        [1, '', 'k8s.io.apimachinery.pkg.runtime.TypeMeta', 'i'],
-        [2, '-', 'bytes', ''],
-        [3, '', 'string', ''],
-        [4, '', 'string', ''],
-      ],
-    ],
-  ],
-};
+  };
+}

@@ -5,26 +5,29 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const schedulingV1: ProtoPackage = {
-  package: 'k8s.io.api.scheduling.v1',
-  groupVersion: 'scheduling.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.api.scheduling.v1.PriorityClass',
+// A function, so that the table is built only when protobuf is first spoken.
+export function schedulingV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.scheduling.v1',
+    groupVersion: 'scheduling.k8s.io/v1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'value', 'int32', ''],
-        [3, 'globalDefault', 'bool', 'o'],
-        [4, 'description', 'string', 'o'],
-        [5, 'preemptionPolicy', 'string', 'po'],
+        'k8s.io.api.scheduling.v1.PriorityClass',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'value', 'int32', ''],
+          [3, 'globalDefault', 'bool', 'o'],
+          [4, 'description', 'string', 'o'],
+          [5, 'preemptionPolicy', 'string', 'po'],
+        ],
+      ],
+      [
+        'k8s.io.api.scheduling.v1.PriorityClassList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.scheduling.v1.PriorityClass', 'r'],
+        ],
       ],
     ],
-    [
-      'k8s.io.api.scheduling.v1.PriorityClassList',
-      [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.scheduling.v1.PriorityClass', 'r'],
-      ],
-    ],
-  ],
-};
+  };
+}

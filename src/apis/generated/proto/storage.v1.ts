@@ -5,151 +5,154 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const storageV1: ProtoPackage = {
-  package: 'k8s.io.api.storage.v1',
-  groupVersion: 'storage.k8s.io/v1',
-  messages: [
-    [
-      'k8s.io.api.storage.v1.CSIDriver',
+// A function, so that the table is built only when protobuf is first spoken.
+export function storageV1(): ProtoPackage {
+  return {
+    package: 'k8s.io.api.storage.v1',
+    groupVersion: 'storage.k8s.io/v1',
+    messages: [
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.storage.v1.CSIDriverSpec', ''],
+        'k8s.io.api.storage.v1.CSIDriver',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.storage.v1.CSIDriverSpec', ''],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.CSIDriverList',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.storage.v1.CSIDriver', 'r'],
+        'k8s.io.api.storage.v1.CSIDriverList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.storage.v1.CSIDriver', 'r'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.CSIDriverSpec',
       [
-        [1, 'attachRequired', 'bool', 'po'],
-        [2, 'podInfoOnMount', 'bool', 'po'],
-        [3, 'volumeLifecycleModes', 'string', 'ro'],
-        [4, 'storageCapacity', 'bool', 'po'],
-        [5, 'fsGroupPolicy', 'string', 'po'],
-        [6, 'tokenRequests', 'k8s.io.api.storage.v1.TokenRequest', 'ro'],
-        [7, 'requiresRepublish', 'bool', 'po'],
-        [8, 'seLinuxMount', 'bool', 'po'],
+        'k8s.io.api.storage.v1.CSIDriverSpec',
+        [
+          [1, 'attachRequired', 'bool', 'po'],
+          [2, 'podInfoOnMount', 'bool', 'po'],
+          [3, 'volumeLifecycleModes', 'string', 'ro'],
+          [4, 'storageCapacity', 'bool', 'po'],
+          [5, 'fsGroupPolicy', 'string', 'po'],
+          [6, 'tokenRequests', 'k8s.io.api.storage.v1.TokenRequest', 'ro'],
+          [7, 'requiresRepublish', 'bool', 'po'],
+          [8, 'seLinuxMount', 'bool', 'po'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.CSINode',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.storage.v1.CSINodeSpec', ''],
+        'k8s.io.api.storage.v1.CSINode',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.storage.v1.CSINodeSpec', ''],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.CSINodeDriver',
       [
-        [1, 'name', 'string', ''],
-        [2, 'nodeID', 'string', ''],
-        [3, 'topologyKeys', 'string', 'r'],
-        [4, 'allocatable', 'k8s.io.api.storage.v1.VolumeNodeResources', 'po'],
+        'k8s.io.api.storage.v1.CSINodeDriver',
+        [
+          [1, 'name', 'string', ''],
+          [2, 'nodeID', 'string', ''],
+          [3, 'topologyKeys', 'string', 'r'],
+          [4, 'allocatable', 'k8s.io.api.storage.v1.VolumeNodeResources', 'po'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.CSINodeList',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.storage.v1.CSINode', 'r'],
+        'k8s.io.api.storage.v1.CSINodeList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.storage.v1.CSINode', 'r'],
+        ],
       ],
-    ],
-    ['k8s.io.api.storage.v1.CSINodeSpec', [[1, 'drivers', 'k8s.io.api.storage.v1.CSINodeDriver', 'r']]],
-    [
-      'k8s.io.api.storage.v1.CSIStorageCapacity',
+      ['k8s.io.api.storage.v1.CSINodeSpec', [[1, 'drivers', 'k8s.io.api.storage.v1.CSINodeDriver', 'r']]],
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'nodeTopology', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
-        [3, 'storageClassName', 'string', ''],
-        [4, 'capacity', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
-        [5, 'maximumVolumeSize', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+        'k8s.io.api.storage.v1.CSIStorageCapacity',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'nodeTopology', 'k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector', 'po'],
+          [3, 'storageClassName', 'string', ''],
+          [4, 'capacity', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+          [5, 'maximumVolumeSize', 'k8s.io.apimachinery.pkg.api.resource.Quantity', 'po'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.CSIStorageCapacityList',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.storage.v1.CSIStorageCapacity', 'r'],
+        'k8s.io.api.storage.v1.CSIStorageCapacityList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.storage.v1.CSIStorageCapacity', 'r'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.StorageClass',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'provisioner', 'string', ''],
-        [3, 'parameters', 'map<string,string>', 'ko'],
-        [4, 'reclaimPolicy', 'string', 'po'],
-        [5, 'mountOptions', 'string', 'ro'],
-        [6, 'allowVolumeExpansion', 'bool', 'po'],
-        [7, 'volumeBindingMode', 'string', 'po'],
-        [8, 'allowedTopologies', 'k8s.io.api.core.v1.TopologySelectorTerm', 'ro'],
+        'k8s.io.api.storage.v1.StorageClass',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'provisioner', 'string', ''],
+          [3, 'parameters', 'map<string,string>', 'ko'],
+          [4, 'reclaimPolicy', 'string', 'po'],
+          [5, 'mountOptions', 'string', 'ro'],
+          [6, 'allowVolumeExpansion', 'bool', 'po'],
+          [7, 'volumeBindingMode', 'string', 'po'],
+          [8, 'allowedTopologies', 'k8s.io.api.core.v1.TopologySelectorTerm', 'ro'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.StorageClassList',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.storage.v1.StorageClass', 'r'],
+        'k8s.io.api.storage.v1.StorageClassList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.storage.v1.StorageClass', 'r'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.TokenRequest',
       [
-        [1, 'audience', 'string', ''],
-        [2, 'expirationSeconds', 'int64', 'po'],
+        'k8s.io.api.storage.v1.TokenRequest',
+        [
+          [1, 'audience', 'string', ''],
+          [2, 'expirationSeconds', 'int64', 'po'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.VolumeAttachment',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
-        [2, 'spec', 'k8s.io.api.storage.v1.VolumeAttachmentSpec', ''],
-        [3, 'status', 'k8s.io.api.storage.v1.VolumeAttachmentStatus', 'o'],
+        'k8s.io.api.storage.v1.VolumeAttachment',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'o'],
+          [2, 'spec', 'k8s.io.api.storage.v1.VolumeAttachmentSpec', ''],
+          [3, 'status', 'k8s.io.api.storage.v1.VolumeAttachmentStatus', 'o'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.VolumeAttachmentList',
       [
-        [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
-        [2, 'items', 'k8s.io.api.storage.v1.VolumeAttachment', 'r'],
+        'k8s.io.api.storage.v1.VolumeAttachmentList',
+        [
+          [1, 'metadata', 'k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta', 'o'],
+          [2, 'items', 'k8s.io.api.storage.v1.VolumeAttachment', 'r'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.VolumeAttachmentSource',
       [
-        [1, 'persistentVolumeName', 'string', 'po'],
-        [2, 'inlineVolumeSpec', 'k8s.io.api.core.v1.PersistentVolumeSpec', 'po'],
+        'k8s.io.api.storage.v1.VolumeAttachmentSource',
+        [
+          [1, 'persistentVolumeName', 'string', 'po'],
+          [2, 'inlineVolumeSpec', 'k8s.io.api.core.v1.PersistentVolumeSpec', 'po'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.VolumeAttachmentSpec',
       [
-        [1, 'attacher', 'string', ''],
-        [2, 'source', 'k8s.io.api.storage.v1.VolumeAttachmentSource', ''],
-        [3, 'nodeName', 'string', ''],
+        'k8s.io.api.storage.v1.VolumeAttachmentSpec',
+        [
+          [1, 'attacher', 'string', ''],
+          [2, 'source', 'k8s.io.api.storage.v1.VolumeAttachmentSource', ''],
+          [3, 'nodeName', 'string', ''],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.VolumeAttachmentStatus',
       [
-        [1, 'attached', 'bool', ''],
-        [2, 'attachmentMetadata', 'map<string,string>', 'ko'],
-        [3, 'attachError', 'k8s.io.api.storage.v1.VolumeError', 'po'],
-        [4, 'detachError', 'k8s.io.api.storage.v1.VolumeError', 'po'],
+        'k8s.io.api.storage.v1.VolumeAttachmentStatus',
+        [
+          [1, 'attached', 'bool', ''],
+          [2, 'attachmentMetadata', 'map<string,string>', 'ko'],
+          [3, 'attachError', 'k8s.io.api.storage.v1.VolumeError', 'po'],
+          [4, 'detachError', 'k8s.io.api.storage.v1.VolumeError', 'po'],
+        ],
       ],
-    ],
-    [
-      'k8s.io.api.storage.v1.VolumeError',
       [
-        [1, 'time', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
-        [2, 'message', 'string', 'o'],
+        'k8s.io.api.storage.v1.VolumeError',
+        [
+          [1, 'time', 'k8s.io.apimachinery.pkg.apis.meta.v1.Time', 'o'],
+          [2, 'message', 'string', 'o'],
+        ],
       ],
+      ['k8s.io.api.storage.v1.VolumeNodeResources', [[1, 'count', 'int32', 'po']]],
     ],
-    ['k8s.io.api.storage.v1.VolumeNodeResources', [[1, 'count', 'int32', 'po']]],
-  ],
-};
+  };
+}

@@ -5,17 +5,20 @@
 // k map, p Go pointer (written only when set), o omitempty in JSON, i inlined in JSON.
 import type { ProtoPackage } from '../../../machinery/protobuf/descriptor.js';
 
-export const utilIntstr: ProtoPackage = {
-  package: 'k8s.io.apimachinery.pkg.util.intstr',
-  groupVersion: undefined,
-  messages: [
-    [
-      'k8s.io.apimachinery.pkg.util.intstr.IntOrString',
+// A function, so that the table is built only when protobuf is first spoken.
+export function utilIntstr(): ProtoPackage {
+  return {
+    package: 'k8s.io.apimachinery.pkg.util.intstr',
+    groupVersion: undefined,
+    messages: [
       [
-        [1, '', 'int64', ''],
-        [2, '', 'int32', ''],
-        [3, '', 'string', ''],
+        'k8s.io.apimachinery.pkg.util.intstr.IntOrString',
+        [
+          [1, '', 'int64', ''],
+          [2, '', 'int32', ''],
+          [3, '', 'string', ''],
+        ],
       ],
     ],
-  ],
-};
+  };
+}
