@@ -1,6 +1,10 @@
 /**
  * Issue #6: the `Warning` headers of v1.27 (pkg/api/pod/warnings.go on pods and on every workload's
- * pod template with its field path, the AM-12 DNS-label name warning, FQDN EndpointSlices).
+ * pod template with its field path, on create and on template-changing updates; the AM-12
+ * DNS-label name warning, FQDN EndpointSlices). v1.27's texts: duplicate env names are
+ * `env[i].name: duplicate name "X"` (the "hides previous definition" text is v1.28+), no container
+ * port or null-labelSelector warnings yet (v1.28), and a Pod's negative grace period is turned into
+ * 1 before warnings run, so only templates warn about it.
  */
 import { runTable } from './support.js';
 import type { Manifest, Row } from './support.js';
@@ -15,7 +19,7 @@ const selector = { matchLabels: { app: 'w' } };
 
 const rows: Row[] = [
   {
-    name: 'Pod: deprecated annotations, node labels, volume plugin, duplicates, seccomp, grace period',
+    name: 'Pod: deprecated annotations, node labels, volume plugin, duplicates, seccomp; no grace period warning',
     path: '/api/v1/namespaces/invalid/pods',
     body: {
       apiVersion: 'v1',
@@ -86,7 +90,51 @@ const rows: Row[] = [
       `metadata.annotations[${seccomp}]: ${seccompMsg}`,
       `metadata.annotations[container.seccomp.security.alpha.kubernetes.io/c]: ${seccompMsg}`,
       'spec.containers[0].env[1].name: duplicate name "A"',
-      'spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1',
+    ],
+  },
+  {
+    name: 'Pod: removed volume plugins, fractional byte values, empty imagePullSecret names',
+    path: '/api/v1/namespaces/invalid/pods',
+    body: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p3' },
+      spec: {
+        imagePullSecrets: [{ name: '' }, { name: '' }],
+        volumes: [
+          { name: 'f', flocker: { datasetName: 'd' } },
+          { name: 'g', glusterfs: { endpoints: 'e', path: 'p' } },
+          {
+            name: 'e',
+            ephemeral: {
+              volumeClaimTemplate: {
+                spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1.5' } } },
+              },
+            },
+          },
+        ],
+        initContainers: [
+          { name: 'i', image: 'busybox', resources: { requests: { 'ephemeral-storage': '2.5' } } },
+        ],
+        containers: [
+          {
+            name: 'c',
+            image: 'busybox',
+            resources: { limits: { memory: '100.5' }, requests: { memory: '100.5' } },
+          },
+        ],
+      },
+    },
+    warnings: [
+      'spec.volumes[0].flocker: deprecated in v1.22, non-functional in v1.25+',
+      'spec.volumes[1].glusterfs: deprecated in v1.25, non-functional in v1.26+',
+      'spec.volumes[2].ephemeral.volumeClaimTemplate.spec.resources.requests[storage]: fractional byte value "1500m" is invalid, must be an integer',
+      'spec.imagePullSecrets[1].name: duplicate name ""',
+      'spec.imagePullSecrets[0].name: invalid empty name ""',
+      'spec.imagePullSecrets[1].name: invalid empty name ""',
+      'spec.initContainers[0].resources.requests[ephemeral-storage]: fractional byte value "2500m" is invalid, must be an integer',
+      'spec.containers[0].resources.limits[memory]: fractional byte value "100500m" is invalid, must be an integer',
+      'spec.containers[0].resources.requests[memory]: fractional byte value "100500m" is invalid, must be an integer',
     ],
   },
   {
@@ -116,6 +164,72 @@ const rows: Row[] = [
       'metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]',
       `spec.template.metadata.annotations[${seccomp}]: ${seccompMsg}`,
     ],
+  },
+  {
+    name: 'Deployment: a negative grace period in the template warns (kept as is)',
+    path: '/apis/apps/v1/namespaces/invalid/deployments',
+    body: {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'grace' },
+      spec: {
+        selector,
+        template: {
+          metadata: { labels: { app: 'w' } },
+          spec: { terminationGracePeriodSeconds: -1, containers: [{ name: 'c', image: 'busybox' }] },
+        },
+      },
+    },
+    warnings: [
+      'spec.template.spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1',
+    ],
+  },
+  {
+    name: 'Deployment update changing the template: its warnings again',
+    path: '/apis/apps/v1/namespaces/invalid/deployments',
+    body: {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'upd' },
+      spec: { selector, template: template() },
+    },
+    update: (d) => {
+      const spec = d['spec'] as { template: { spec: { containers: { image: string }[] } } };
+      spec.template.spec.containers[0]!.image = 'busybox:1.36';
+      return d;
+    },
+    warnings: [`spec.template.metadata.annotations[${seccomp}]: ${seccompMsg}`],
+  },
+  {
+    name: 'Deployment update not changing the generation: no template warnings',
+    path: '/apis/apps/v1/namespaces/invalid/deployments',
+    body: {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'upd2' },
+      spec: { selector, template: template() },
+    },
+    update: { mergePatch: { metadata: { labels: { x: 'y' } } } },
+    warnings: [],
+  },
+  {
+    name: 'DaemonSet update changing the template (templateGeneration): warnings',
+    path: '/apis/apps/v1/namespaces/invalid/daemonsets',
+    body: {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'ds-upd' },
+      spec: { selector, template: template() },
+    },
+    update: { mergePatch: { spec: { template: { metadata: { labels: { app: 'w', v: '2' } } } } } },
+    warnings: [`spec.template.metadata.annotations[${seccomp}]: ${seccompMsg}`],
+  },
+  {
+    name: 'PodTemplate update changing the template: warnings',
+    path: '/api/v1/namespaces/invalid/podtemplates',
+    body: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'pt-upd' }, template: template() },
+    update: { mergePatch: { template: { metadata: { labels: { app: 'w', v: '2' } } } } },
+    warnings: [`template.metadata.annotations[${seccomp}]: ${seccompMsg}`],
   },
   {
     name: 'ReplicaSet template warnings',

@@ -1,15 +1,38 @@
 /**
  * Warnings for a pod spec and its metadata, as upstream v1.27 pkg/api/pod/warnings.go
- * (warningsForPodSpecAndMeta): deprecated node labels in nodeSelector, node affinity and topology
- * spread keys; deprecated annotations, including the seccomp annotations without their field
- * (non-functional since v1.27); deprecated volume plugins; duplicate hostAliases IPs and
- * imagePullSecrets, empty imagePullSecret names; duplicate env names per container; a negative
- * terminationGracePeriodSeconds. `prefix` is the template's path (`spec.template` for a
- * Deployment) or '' for a Pod.
+ * (warningsForPodSpecAndMeta), in upstream's order:
  *
- * Not done yet: fractional memory/ephemeral-storage values and the ephemeral volume claim
- * template's PVC warnings.
+ * 1. deprecated node labels in nodeSelector, node affinity terms and topology spread keys;
+ * 2. deprecated annotations (critical-pod, sysctls);
+ * 3. deprecated volume plugins, and the fractional storage sizes of ephemeral volume claim
+ *    templates (pvcutil.GetWarningsForPersistentVolumeClaimSpec);
+ * 4. duplicate hostAliases IPs, duplicate and empty imagePullSecrets names, duplicate volume names
+ *    (unreachable: validation rejects those first, as upstream);
+ * 5. fractional memory / ephemeral-storage in spec.overhead;
+ * 6. the seccomp pod annotation without the field (non-functional since v1.27);
+ * 7. per container (init, regular, ephemeral): the seccomp container annotation without the field,
+ *    fractional memory / ephemeral-storage limits and requests, duplicate env names
+ *    (`env[i].name: duplicate name "X"`);
+ * 8. a negative terminationGracePeriodSeconds (templates only in effect: a Pod's negative value is
+ *    turned into 1 before, see defaultPod).
+ *
+ * Matched version: release-1.27 (v1.27.0, April 2023). No v1.27 copy of warnings.go is stored in
+ * the reference index (its copies are v1.25-era or v1.28+), so this is the v1.28+ text minus what
+ * was merged after the v1.27 code freeze (March 2023), checked against the PR history:
+ * #117025 (null labelSelector warnings, opened 2023-03-31), #118547 (env "hides previous
+ * definition", June 2023), #118548 (drops the duplicate volume name warning, June 2023), #113245
+ * (container port warnings, July 2023), the cephfs/rbd deprecations (v1.28), #122126 (env text,
+ * v1.30) and AppArmor (v1.30); and with what v1.27 did merge: #115035 (January 2023, the removed
+ * plugins' "non-functional" texts), #114947 (January 2023, seccomp annotations non-functional),
+ * #115606 (v1.27 changelog, negative grace period). `prefix` is the template's path
+ * (`spec.template` for a Deployment) or '' for a Pod.
  */
+import {
+  canonicalQuantityString,
+  parseQuantityJSON,
+  quantityMilliValue,
+} from '../../../machinery/quantity/quantity.js';
+import type { Quantity } from '../../../machinery/quantity/quantity.js';
 import type { JsonObject } from '../../../util/json.js';
 import { indexedObjs, num, obj, objArr, str, strMap } from './access.js';
 
@@ -45,10 +68,10 @@ const deprecatedVolumes: readonly (readonly [field: string, message: string])[] 
   ['photonPersistentDisk', 'deprecated in v1.11, non-functional in v1.16+'],
   ['gitRepo', 'deprecated in v1.11'],
   ['scaleIO', 'deprecated in v1.16, non-functional in v1.22+'],
-  ['flocker', 'deprecated in v1.22, support removal is planned in v1.26'],
-  ['storageos', 'deprecated in v1.22, support removal is planned in v1.26'],
-  ['quobyte', 'deprecated in v1.22, support removal is planned in v1.26'],
-  ['glusterfs', 'deprecated in v1.25, this feature will be removed soon after in a subsequent release'],
+  ['flocker', 'deprecated in v1.22, non-functional in v1.25+'],
+  ['storageos', 'deprecated in v1.22, non-functional in v1.25+'],
+  ['quobyte', 'deprecated in v1.22, non-functional in v1.25+'],
+  ['glusterfs', 'deprecated in v1.25, non-functional in v1.26+'],
 ];
 
 const seccompPodAnnotation = 'seccomp.security.alpha.kubernetes.io/pod';
@@ -65,6 +88,36 @@ function duplicates(items: JsonObject[], key: string, path: (i: number) => strin
     else seen.add(v);
   });
   return out;
+}
+
+/**
+ * Upstream's `value.MilliValue()%1000 != 0` check on `resources[name]` at `path` (a map field such
+ * as `limits`), with the value printed as Quantity.String() does. Unparsable values were refused
+ * by validation before warnings are computed.
+ */
+function fractionalBytes(resources: JsonObject | undefined, name: string, path: string): string[] {
+  if (resources === undefined || !Object.hasOwn(resources, name)) return [];
+  const q = quantityOrUndefined(resources[name]);
+  if (q === undefined || quantityMilliValue(q) % 1000n === 0n) return [];
+  const text = JSON.stringify(canonicalQuantityString(q));
+  return [`${path}[${name}]: fractional byte value ${text} is invalid, must be an integer`];
+}
+
+function quantityOrUndefined(v: unknown): Quantity | undefined {
+  try {
+    return parseQuantityJSON(v);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Upstream pvcutil.GetWarningsForPersistentVolumeClaimSpec (v1.27) for the claim spec at `path`. */
+export function persistentVolumeClaimSpecWarnings(path: string, spec: JsonObject | undefined): string[] {
+  const resources = obj(spec, 'resources');
+  return [
+    ...fractionalBytes(obj(resources, 'requests'), 'storage', `${path}.resources.requests`),
+    ...fractionalBytes(obj(resources, 'limits'), 'storage', `${path}.resources.limits`),
+  ];
 }
 
 /** Upstream warningsForPodSpecAndMeta for a pod's (or template's) `spec` and `metadata`. */
@@ -117,6 +170,15 @@ export function podSpecWarnings(
     for (const [field, message] of deprecatedVolumes) {
       if (obj(v, field) !== undefined) warnings.push(`${p(`spec.volumes[${i}].${field}`)}: ${message}`);
     }
+    const claimTemplate = obj(obj(v, 'ephemeral'), 'volumeClaimTemplate');
+    if (claimTemplate !== undefined) {
+      warnings.push(
+        ...persistentVolumeClaimSpecWarnings(
+          p(`spec.volumes[${i}].ephemeral.volumeClaimTemplate.spec`),
+          obj(claimTemplate, 'spec'),
+        ),
+      );
+    }
   }
 
   warnings.push(
@@ -128,6 +190,12 @@ export function podSpecWarnings(
   pullSecrets.forEach((s, i) => {
     if ((str(s, 'name') ?? '') === '') warnings.push(`${pullSecretPath(i)}: invalid empty name ""`);
   });
+  // Unreachable (validation refuses duplicate volume names first) until upstream dropped it in v1.28.
+  warnings.push(...duplicates(objArr(spec, 'volumes'), 'name', (i) => p(`spec.volumes[${i}].name`), 'name'));
+
+  const overhead = obj(spec, 'overhead');
+  warnings.push(...fractionalBytes(overhead, 'memory', p('spec.overhead')));
+  warnings.push(...fractionalBytes(overhead, 'ephemeral-storage', p('spec.overhead')));
 
   if (obj(obj(spec, 'securityContext'), 'seccompProfile') === undefined) {
     if (Object.hasOwn(annotations, seccompPodAnnotation)) {
@@ -140,6 +208,16 @@ export function podSpecWarnings(
       if (obj(obj(c, 'securityContext'), 'seccompProfile') === undefined && Object.hasOwn(annotations, key)) {
         warnings.push(`${p('metadata.annotations')}[${key}]: ${seccompMessage}`);
       }
+      const containerPath = p(`spec.${list}[${i}]`);
+      const resources = obj(c, 'resources');
+      const limits = obj(resources, 'limits');
+      const requests = obj(resources, 'requests');
+      warnings.push(
+        ...fractionalBytes(limits, 'memory', `${containerPath}.resources.limits`),
+        ...fractionalBytes(requests, 'memory', `${containerPath}.resources.requests`),
+        ...fractionalBytes(limits, 'ephemeral-storage', `${containerPath}.resources.limits`),
+        ...fractionalBytes(requests, 'ephemeral-storage', `${containerPath}.resources.requests`),
+      );
       warnings.push(
         ...duplicates(objArr(c, 'env'), 'name', (j) => p(`spec.${list}[${i}].env[${j}].name`), 'name'),
       );

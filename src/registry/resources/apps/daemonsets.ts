@@ -38,6 +38,9 @@ const strategy = defineStrategy({
   validate: validateDaemonSet,
   validateUpdate: validateDaemonSetUpdate,
   warningsOnCreate: (_ctx, obj) => specTemplateWarnings(obj),
+  // Upstream compares spec.templateGeneration here, not metadata.generation.
+  warningsOnUpdate: (_ctx, obj, old) =>
+    templateGeneration(obj) !== templateGeneration(old) ? specTemplateWarnings(obj) : [],
   prepareForCreate(_ctx, obj) {
     if (templateGeneration(obj) < 1) setTemplateGeneration(obj, 1);
   },

@@ -16,6 +16,8 @@ const strategy = defineStrategy({
   validate: validateDeployment,
   validateUpdate: validateDeploymentUpdate,
   warningsOnCreate: (_ctx, o) => [...podNameWarnings(o), ...specTemplateWarnings(o)],
+  warningsOnUpdate: (_ctx, o, old) =>
+    o.metadata.generation !== old.metadata.generation ? specTemplateWarnings(o) : [],
   prepareForUpdate(_ctx, obj, old) {
     // Annotations are copied to the ReplicaSets, so changing them is a new generation too.
     const oldGen = old.metadata.generation ?? 0;

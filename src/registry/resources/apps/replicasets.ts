@@ -17,6 +17,8 @@ const strategy = defineStrategy({
   validate: validateReplicaSet,
   validateUpdate: validateReplicaSetUpdate,
   warningsOnCreate: (_ctx, o) => [...podNameWarnings(o), ...specTemplateWarnings(o)],
+  warningsOnUpdate: (_ctx, o, old) =>
+    o.metadata.generation !== old.metadata.generation ? specTemplateWarnings(o) : [],
 });
 
 export const replicaSets: RegistryResource = {

@@ -19,6 +19,8 @@ const strategy = defineStrategy({
   validate: (_ctx, obj) => validateStatefulSet(obj),
   validateUpdate: (_ctx, obj, old) => validateStatefulSetUpdate(obj, old),
   warningsOnCreate: (_ctx, obj) => specTemplateWarnings(obj),
+  warningsOnUpdate: (_ctx, obj, old) =>
+    obj.metadata.generation !== old.metadata.generation ? specTemplateWarnings(obj) : [],
 });
 
 export const statefulSets: RegistryResource = {

@@ -16,6 +16,10 @@ export const podTemplatesResource: RegistryResource = {
     validate: validatePodTemplate,
     validateUpdate: (ctx, pt) => validatePodTemplate(ctx, pt),
     warningsOnCreate: (_ctx, pt) => podTemplateWarnings('template', obj(pt, 'template')),
+    warningsOnUpdate: (_ctx, pt, old) =>
+      pt.metadata.generation !== old.metadata.generation
+        ? podTemplateWarnings('template', obj(pt, 'template'))
+        : [],
   }),
   table: podTemplateTable,
 };

@@ -23,6 +23,8 @@ const strategy = defineStrategy({
   validate: validateReplicationController,
   validateUpdate: (ctx, rc) => validateReplicationControllerUpdate(ctx, rc),
   warningsOnCreate: (_ctx, rc) => [...podNameWarnings(rc), ...specTemplateWarnings(rc)],
+  warningsOnUpdate: (_ctx, rc, old) =>
+    rc.metadata.generation !== old.metadata.generation ? specTemplateWarnings(rc) : [],
 });
 
 export const replicationControllersResource: RegistryResource = {

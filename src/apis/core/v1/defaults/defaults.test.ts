@@ -76,6 +76,15 @@ describe('pod defaults', () => {
     assert.equal((spec['containers'] as JsonObject[])[0]!['imagePullPolicy'], 'IfNotPresent');
   });
 
+  it("turns a Pod's negative grace period into 1, not a template's (v1.27 #115606)", () => {
+    const pod: JsonObject = { spec: { terminationGracePeriodSeconds: -5, containers: [] } };
+    defaultPod(pod);
+    assert.equal((pod['spec'] as JsonObject)['terminationGracePeriodSeconds'], 1);
+    const template: JsonObject = { spec: { terminationGracePeriodSeconds: -5, containers: [] } };
+    defaultPodTemplateSpec(template);
+    assert.equal((template['spec'] as JsonObject)['terminationGracePeriodSeconds'], -5);
+  });
+
   it('derives the pull policy from the image tag', () => {
     assert.equal(imageTag('nginx'), 'latest');
     assert.equal(imageTag('nginx:latest'), 'latest');

@@ -321,11 +321,8 @@ export function validatePodSpec(
   errs.push(...validateLabels(strMap(spec, 'nodeSelector'), path.child('nodeSelector')));
   errs.push(...validateHostPorts(spec, path));
   errs.push(...validatePodSecurityContext(spec, path.child('securityContext')));
-  for (const [i, secret] of indexedObjs(spec, 'imagePullSecrets')) {
-    if ((str(secret, 'name') ?? '') === '') {
-      errs.push(fieldErrors.required(path.child('imagePullSecrets').index(i).child('name'), ''));
-    }
-  }
+  // Upstream validateImagePullSecrets only refuses fields besides `name` ("only name may be set"),
+  // which decoding has already dropped or refused; an empty name is accepted with a warning.
   errs.push(...validateAffinity(spec, path.child('affinity')));
   if (dnsPolicy === 'None' && obj(spec, 'dnsConfig') === undefined) {
     errs.push(
