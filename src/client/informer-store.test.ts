@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { JsonObject } from '../util/json.js';
 import { InformerStore } from './informer-store.js';
 import { keyFor, objectKey } from './object-meta.js';
 import { obj } from './testing/fake-list-watch.js';
@@ -33,4 +34,35 @@ test('replace reports adds, changed objects and deletions with their last known 
     s.list().map((o) => objectKey(o)),
     s.keys(),
   );
+});
+
+test('indexes follow upserts, deletes and replaces; namespace is built in', () => {
+  const s = new InformerStore();
+  const owned = (uid: string): JsonObject => ({ spec: { owner: uid } });
+  s.addIndex('owner', (o) => {
+    const owner = (o['spec'] as { owner?: string } | undefined)?.owner;
+    return owner === undefined ? [] : [owner];
+  });
+  s.upsert(obj('ns', 'a', '1', owned('u1')));
+  s.upsert(obj('ns', 'b', '1', owned('u1')));
+  s.upsert(obj('other', 'c', '1', owned('u2')));
+  const names = (list: JsonObject[]): string[] =>
+    list.map((o) => (o['metadata'] as { name: string }).name).sort();
+  assert.deepEqual(names(s.byIndex('owner', 'u1')), ['a', 'b']);
+  assert.deepEqual(names(s.byIndex('namespace', 'other')), ['c']);
+  // Re-filed when an object changes, dropped when it goes.
+  s.upsert(obj('ns', 'b', '2', owned('u2')));
+  assert.deepEqual(names(s.byIndex('owner', 'u1')), ['a']);
+  assert.deepEqual(names(s.byIndex('owner', 'u2')), ['b', 'c']);
+  s.delete(obj('ns', 'a', '3'));
+  assert.deepEqual(s.byIndex('owner', 'u1'), []);
+  s.replace([obj('ns', 'z', '9', owned('u1'))]);
+  assert.deepEqual(names(s.byIndex('owner', 'u1')), ['z']);
+  assert.deepEqual(s.byIndex('owner', 'u2'), []);
+  assert.deepEqual(names(s.byIndex('namespace', 'ns')), ['z']);
+  // An index added later covers what is already stored.
+  s.addIndex('name', (o) => [(o['metadata'] as { name: string }).name]);
+  assert.equal(s.byIndex('name', 'z').length, 1);
+  assert.throws(() => s.byIndex('nope', 'x'), /index nope does not exist/);
+  assert.throws(() => s.addIndex('name', () => []), /index name already exists/);
 });

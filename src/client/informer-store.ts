@@ -1,10 +1,17 @@
 /**
  * An informer's local store: the last known state of every object of a collection, keyed
- * `namespace/name` (`name` when cluster-scoped). Readers get the objects themselves: treat them
- * as read-only.
+ * `namespace/name` (`name` when cluster-scoped), with indexes (client-go's Indexer): named
+ * functions from an object to the values it is filed under; `namespace` is always there. Readers
+ * get the objects themselves: treat them as read-only.
  */
 import type { JsonObject } from '../util/json.js';
-import { objectKey, resourceVersionOf } from './object-meta.js';
+import { nameOf, objectKey, resourceVersionOf } from './object-meta.js';
+
+/** The values an object is filed under in one index (e.g. its namespace, its owners' uids). */
+export type IndexFunc = (obj: JsonObject) => readonly string[];
+
+/** The index every store has: objects by `metadata.namespace`. */
+export const namespaceIndex = 'namespace';
 
 /** What handlers and controllers read. */
 export interface ReadonlyStore {
@@ -13,6 +20,16 @@ export interface ReadonlyStore {
   list(): JsonObject[];
   keys(): string[];
   readonly size: number;
+  /** The objects filed under `value` in index `name` (throws for an unknown index). */
+  byIndex(name: string, value: string): JsonObject[];
+  /** Adds an index over the objects present and future (client-go: AddIndexers). */
+  addIndex(name: string, fn: IndexFunc): void;
+}
+
+interface Index {
+  readonly fn: IndexFunc;
+  /** value → keys. */
+  readonly values: Map<string, Set<string>>;
 }
 
 /** What a relist changed, in the order the informer tells its handlers. */
@@ -25,6 +42,40 @@ export interface ReplaceResult {
 
 export class InformerStore implements ReadonlyStore {
   readonly #items = new Map<string, JsonObject>();
+  readonly #indexes = new Map<string, Index>([
+    [namespaceIndex, { fn: (obj) => [nameOf(obj).namespace], values: new Map() }],
+  ]);
+
+  addIndex(name: string, fn: IndexFunc): void {
+    if (this.#indexes.has(name)) throw new Error(`index ${name} already exists`);
+    const index: Index = { fn, values: new Map() };
+    this.#indexes.set(name, index);
+    for (const [key, obj] of this.#items) file(index, key, obj);
+  }
+
+  byIndex(name: string, value: string): JsonObject[] {
+    const index = this.#indexes.get(name);
+    if (index === undefined) throw new Error(`index ${name} does not exist`);
+    const out: JsonObject[] = [];
+    for (const key of index.values.get(value) ?? []) {
+      const obj = this.#items.get(key);
+      if (obj !== undefined) out.push(obj);
+    }
+    return out;
+  }
+
+  #set(key: string, obj: JsonObject, old: JsonObject | undefined): void {
+    for (const index of this.#indexes.values()) {
+      if (old !== undefined) unfile(index, key, old);
+      file(index, key, obj);
+    }
+    this.#items.set(key, obj);
+  }
+
+  #remove(key: string, old: JsonObject): void {
+    for (const index of this.#indexes.values()) unfile(index, key, old);
+    this.#items.delete(key);
+  }
 
   get(key: string): JsonObject | undefined {
     return this.#items.get(key);
@@ -46,7 +97,7 @@ export class InformerStore implements ReadonlyStore {
   upsert(obj: JsonObject): JsonObject | undefined {
     const key = objectKey(obj);
     const old = this.#items.get(key);
-    this.#items.set(key, obj);
+    this.#set(key, obj, old);
     return old;
   }
 
@@ -54,7 +105,7 @@ export class InformerStore implements ReadonlyStore {
   delete(obj: JsonObject): JsonObject | undefined {
     const key = objectKey(obj);
     const old = this.#items.get(key);
-    this.#items.delete(key);
+    if (old !== undefined) this.#remove(key, old);
     return old;
   }
 
@@ -69,20 +120,37 @@ export class InformerStore implements ReadonlyStore {
     const added: JsonObject[] = [];
     const updated: { old: JsonObject; current: JsonObject }[] = [];
     const deleted: JsonObject[] = [];
-    for (const [key, old] of this.#items) {
+    for (const [key, old] of [...this.#items]) {
       if (!fresh.has(key)) {
-        this.#items.delete(key);
+        this.#remove(key, old);
         deleted.push(old);
       }
     }
     for (const [key, current] of fresh) {
       const old = this.#items.get(key);
-      this.#items.set(key, current);
+      this.#set(key, current, old);
       if (old === undefined) added.push(current);
       else if (resourceVersionOf(old) !== resourceVersionOf(current) || resourceVersionOf(current) === '') {
         updated.push({ old, current });
       }
     }
     return { added, updated, deleted };
+  }
+}
+
+function file(index: Index, key: string, obj: JsonObject): void {
+  for (const value of index.fn(obj)) {
+    let keys = index.values.get(value);
+    if (keys === undefined) index.values.set(value, (keys = new Set()));
+    keys.add(key);
+  }
+}
+
+function unfile(index: Index, key: string, obj: JsonObject): void {
+  for (const value of index.fn(obj)) {
+    const keys = index.values.get(value);
+    if (keys === undefined) continue;
+    keys.delete(key);
+    if (keys.size === 0) index.values.delete(value);
   }
 }

@@ -241,3 +241,19 @@ describe('SharedInformerFactory', () => {
     assert.ok(api.watches.every((w) => w.closed));
   });
 });
+
+describe('SharedInformer resync', () => {
+  it('calls onUpdate(obj, obj) for every stored object each period once synced', async () => {
+    const api = new FakeListWatch();
+    api.answer(list('10', [obj('ns', 'a', '5'), obj('ns', 'b', '6')]));
+    const inf = new SharedInformer({ client: api, path, watchTimeoutSeconds: 30, resyncPeriodMs: 5 });
+    const r = recorder();
+    inf.addEventHandler(r.handler);
+    const abort = new AbortController();
+    const done = inf.run(abort.signal);
+    await until(() => r.log.filter((l) => l === 'update a@5->5').length >= 2, 'two resyncs');
+    assert.ok(r.log.includes('update b@6->6'));
+    abort.abort();
+    await done;
+  });
+});

@@ -15,6 +15,7 @@ import { isJsonObject } from '../util/json.js';
 import { ApiError } from './api-error.js';
 import { delay } from './delay.js';
 import { InformerStore } from './informer-store.js';
+import { Lister } from './lister.js';
 import type { ReadonlyStore } from './informer-store.js';
 import { resourceVersionOf } from './object-meta.js';
 import type { RestClient } from './rest-client.js';
@@ -54,6 +55,12 @@ export interface SharedInformerOptions {
   readonly watchTimeoutSeconds?: number;
   /** Objects per LIST page (default 500; 0 lists in one response). */
   readonly pageSize?: number;
+  /**
+   * Every this many ms (once synced), each handler's `onUpdate(obj, obj)` is called for every
+   * object in the store, so controllers re-check state that changes without events (client-go's
+   * resync period). Default 0: never.
+   */
+  readonly resyncPeriodMs?: number;
 }
 
 /** A watch that ran at least this long, or delivered an event, counts as healthy. */
@@ -92,6 +99,11 @@ export class SharedInformer {
     return this.#store;
   }
 
+  /** Reads of the store by namespace, name and labels. */
+  lister(): Lister {
+    return new Lister(this.#store);
+  }
+
   /** Whether the store has been filled by a complete list. */
   hasSynced(): boolean {
     return this.#hasSynced;
@@ -121,6 +133,14 @@ export class SharedInformer {
     this.#running = true;
     let relist = true;
     let failures = 0;
+    const period = this.#o.resyncPeriodMs ?? 0;
+    const resync =
+      period > 0
+        ? setInterval(() => {
+            if (!this.#hasSynced) return;
+            for (const obj of this.#store.list()) this.#dispatch((h) => h.onUpdate?.(obj, obj));
+          }, period)
+        : undefined;
     try {
       while (!signal.aborted) {
         try {
@@ -147,6 +167,7 @@ export class SharedInformer {
         }
       }
     } finally {
+      if (resync !== undefined) clearInterval(resync);
       this.#running = false;
       this.#resolveSynced(false);
     }
