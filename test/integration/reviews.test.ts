@@ -116,8 +116,12 @@ describe('reviews (issue #6)', () => {
         },
       },
     );
-    assert.equal(r.status, 400);
-    assert.equal(r.json()['message'], 'spec.resourceAttributes.namespace must match namespace: default');
+    // v1.27: the body's namespace defaults to the URL's, then ValidateLocalSubjectAccessReview says 422.
+    assert.equal(r.status, 422, r.text);
+    assert.equal(
+      r.json()['message'],
+      'LocalSubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes.namespace: Invalid value: "other": must match metadata.namespace',
+    );
   });
 
   test('SelfSubjectRulesReview lists the rules; TokenReview needs a token and authenticates none yet', async () => {

@@ -1,13 +1,15 @@
 /**
  * SubjectAccessReview, SelfSubjectAccessReview and LocalSubjectAccessReview (authorization.k8s.io/v1;
  * `kubectl auth can-i`): the spec's attributes are put to the server's authorizer and the answer
- * comes back in `status`, nothing stored. Validation and texts as upstream's.
+ * comes back in `status`, nothing stored. Validation and texts as upstream v1.27's
+ * (pkg/apis/authorization/validation, pkg/registry/authorization/*subjectaccessreview/rest.go,
+ * and the create handler's namespace check that runs before them).
  */
 import { apiErrors } from '../../machinery/errors.js';
 import { FieldPath, fieldErrors, goQuote } from '../../machinery/field/errors.js';
-import { invalidRendered } from '../../machinery/validation/gosyntax.js';
+import { goOwnerReferences, goStringSlice, invalidRendered } from '../../machinery/validation/gosyntax.js';
 import type { FieldError } from '../../machinery/field/errors.js';
-import type { KubeObject } from '../../machinery/object.js';
+import type { KubeObject, ObjectMeta } from '../../machinery/object.js';
 import type { UserInfo } from '../../machinery/user.js';
 import { isJsonObject } from '../../util/json.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
@@ -68,6 +70,95 @@ function validate(kind: AccessReviewKind, spec: JsonObject): FieldError[] {
   return errs;
 }
 
+function goStringMap(m: Record<string, string> | undefined): string {
+  if (m === undefined) return 'map[string]string(nil)';
+  const keys = Object.keys(m).sort();
+  return `map[string]string{${keys.map((k) => `${goQuote(k)}:${goQuote(m[k] ?? '')}`).join(', ')}}`;
+}
+
+/**
+ * The request's ObjectMeta as `%#v` prints it, after the create handler wiped the system fields
+ * (uid, creationTimestamp, deletion fields, selfLink). Upstream's managedFields carry the field
+ * manager's entry (a timestamp and a pointer address) that cannot be reproduced; nil here.
+ */
+function goObjectMeta(m: ObjectMeta): string {
+  const finalizers = m.finalizers === undefined ? '[]string(nil)' : goStringSlice(m.finalizers);
+  const owners =
+    m.ownerReferences === undefined ? '[]v1.OwnerReference(nil)' : goOwnerReferences(m.ownerReferences);
+  return (
+    `v1.ObjectMeta{Name:${goQuote(m.name ?? '')}, GenerateName:${goQuote(m.generateName ?? '')}, ` +
+    `Namespace:${goQuote(m.namespace ?? '')}, SelfLink:"", UID:"", ` +
+    `ResourceVersion:${goQuote(m.resourceVersion ?? '')}, Generation:${m.generation ?? 0}, ` +
+    'CreationTimestamp:time.Date(1, time.January, 1, 0, 0, 0, 0, time.UTC), DeletionTimestamp:<nil>, ' +
+    `DeletionGracePeriodSeconds:(*int64)(nil), Labels:${goStringMap(m.labels)}, ` +
+    `Annotations:${goStringMap(m.annotations)}, OwnerReferences:${owners}, Finalizers:${finalizers}, ` +
+    'ManagedFields:[]v1.ManagedFieldsEntry(nil)}'
+  );
+}
+
+/** Whether the metadata is Semantic.DeepEqual to an empty ObjectMeta (empty maps and lists count as unset). */
+function metadataEmpty(m: ObjectMeta, exceptNamespace: boolean): boolean {
+  const system = new Set([
+    'uid',
+    'creationTimestamp',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+    'selfLink',
+    'managedFields',
+  ]);
+  if (exceptNamespace) system.add('namespace');
+  for (const [key, v] of Object.entries(m)) {
+    if (system.has(key) || v === undefined || v === null || v === '' || v === 0) continue;
+    if (Array.isArray(v) && v.length === 0) continue;
+    if (isJsonObject(v) && Object.keys(v).length === 0) continue;
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Upstream ValidateSubjectAccessReview / ValidateSelfSubjectAccessReview (metadata must be empty)
+ * and ValidateLocalSubjectAccessReview (empty but for the namespace; the attributes' namespace
+ * must be the review's; no non-resource attributes).
+ */
+function validateReview(kind: AccessReviewKind, review: KubeObject, spec: JsonObject): FieldError[] {
+  const errs = validate(kind, spec);
+  const local = kind === 'LocalSubjectAccessReview';
+  const meta = review.metadata;
+  if (!metadataEmpty(meta, local)) {
+    errs.push(
+      invalidRendered(
+        FieldPath.root('metadata'),
+        goObjectMeta(meta),
+        local ? 'must be empty except for namespace' : 'must be empty',
+      ),
+    );
+  }
+  if (!local) return errs;
+  const resource = isJsonObject(spec['resourceAttributes']) ? spec['resourceAttributes'] : undefined;
+  if (resource !== undefined && str(resource, 'namespace') !== (meta.namespace ?? '')) {
+    errs.push(
+      fieldErrors.invalid(
+        'spec.resourceAttributes.namespace',
+        str(resource, 'namespace'),
+        'must match metadata.namespace',
+      ),
+    );
+  }
+  const nonResource = isJsonObject(spec['nonResourceAttributes']) ? spec['nonResourceAttributes'] : undefined;
+  if (nonResource !== undefined) {
+    const rendered = `authorization.NonResourceAttributes{Path:${goQuote(str(nonResource, 'path'))}, Verb:${goQuote(str(nonResource, 'verb'))}}`;
+    errs.push(
+      invalidRendered(
+        FieldPath.root('spec', 'nonResourceAttributes'),
+        rendered,
+        'disallowed on this kind of request',
+      ),
+    );
+  }
+  return errs;
+}
+
 function subjectOf(spec: JsonObject): UserInfo {
   const extraIn = isJsonObject(spec['extra']) ? spec['extra'] : {};
   const extra: Record<string, string[]> = {};
@@ -115,18 +206,29 @@ export async function accessReview(o: {
   readonly authorizer: Authorizer;
 }): Promise<KubeObject> {
   const spec = specOf(o.review);
-  const errs = validate(o.kind, spec);
+  // The create handler (rest.EnsureObjectNamespaceMatchesRequestNamespace) runs first: a namespace
+  // in the body must be the URL's; an empty one becomes the URL's (cleared for cluster-scoped kinds).
+  const review: KubeObject = { ...o.review, metadata: { ...o.review.metadata } };
+  const bodyNamespace = review.metadata.namespace ?? '';
+  if (o.kind === 'LocalSubjectAccessReview') {
+    if (bodyNamespace !== '' && o.namespace !== '' && bodyNamespace !== o.namespace) {
+      throw apiErrors.badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
+    }
+    if (o.namespace !== '') review.metadata.namespace = o.namespace;
+  } else {
+    delete review.metadata.namespace;
+  }
+  const errs = validateReview(o.kind, review, spec);
   if (errs.length > 0) {
-    throw apiErrors.invalid(
-      { group: 'authorization.k8s.io', kind: o.kind },
-      o.review.metadata.name ?? '',
-      errs,
-    );
+    // Upstream's REST storage names no object in the 422.
+    throw apiErrors.invalid({ group: 'authorization.k8s.io', kind: o.kind }, '', errs);
   }
   if (o.kind === 'LocalSubjectAccessReview') {
-    if (o.namespace === '') throw apiErrors.badRequest('namespace is required on this type');
-    const r = isJsonObject(spec['resourceAttributes']) ? spec['resourceAttributes'] : undefined;
-    if (r !== undefined && str(r, 'namespace') !== o.namespace) {
+    // `fmt.Sprintf("namespace is required on this type: %v", namespace)` with the empty namespace.
+    if (o.namespace === '') throw apiErrors.badRequest('namespace is required on this type: ');
+    if (o.namespace !== (review.metadata.namespace ?? '')) {
       throw apiErrors.badRequest(`spec.resourceAttributes.namespace must match namespace: ${o.namespace}`);
     }
   }
@@ -140,5 +242,5 @@ export async function accessReview(o: {
   } catch (err) {
     status = { allowed: false, evaluationError: err instanceof Error ? err.message : String(err) };
   }
-  return answered(o.review, status);
+  return answered(review, status);
 }
