@@ -18,6 +18,7 @@ import type { SchemaRegistry } from '../apis/schema/types.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Authorizer } from '../auth/authorizer.js';
 import { apiErrors } from '../machinery/errors.js';
+import { publishesDeletedObject } from '../registry/resource.js';
 import type { FeatureGateReader } from '../registry/strategy.js';
 import type { Logger } from '../util/log.js';
 import type { JsonObject } from '../util/json.js';
@@ -39,6 +40,7 @@ import type { InFlightLimits } from './filters/max-in-flight.js';
 import { handleHealth } from './health.js';
 import type { HealthChecks } from './health.js';
 import { OpenApiHandler } from './openapi/handler.js';
+import { groupResourceKey } from './openapi/operations.js';
 import { isLongRunning, parseRequestInfo } from './request-info.js';
 import { decodedRequestPath } from './request-path.js';
 import { writeError, writeRawJSON } from './response.js';
@@ -108,6 +110,8 @@ export class ApiServer {
   readonly #chain: (ctx: RequestContext) => Promise<void>;
   readonly #watch: WatchSupport;
   #resources: readonly ResourceInfo[] = [];
+  /** The served resources whose DELETE answers with the object, as OpenAPI publishes them. */
+  #deleteReturnsObject: ReadonlySet<string> = new Set();
   #server: Http2SecureServer | undefined;
   #address = '127.0.0.1:6443';
 
@@ -127,6 +131,7 @@ export class ApiServer {
     this.#openapi = new OpenApiHandler(() => ({
       registry: o.schemas,
       resources: this.#resources,
+      deleteReturnsObject: this.#deleteReturnsObject,
       version: { gitVersion: typeof o.version['gitVersion'] === 'string' ? o.version['gitVersion'] : '' },
     }));
     const filters: Filter[] = [
@@ -190,6 +195,11 @@ export class ApiServer {
   #refreshResources(): void {
     const topLevel = [...this.#virtual.values()].filter((e) => e.subresource === undefined);
     this.#resources = [...this.#endpoints.values(), ...topLevel].map((e) => e.info);
+    this.#deleteReturnsObject = new Set(
+      [...this.#endpoints.values()]
+        .filter((e) => publishesDeletedObject(e.store.resource))
+        .map((e) => groupResourceKey(e.info)),
+    );
   }
 
   /** Serves a create-only computed resource (a review) from now on. */

@@ -55,6 +55,11 @@ export interface RegistryResource {
   readonly fieldLabels?: FieldLabelConversion;
   /** DELETE answers with the deleted object instead of a Success Status (upstream ReturnDeletedObject). */
   readonly returnDeletedObject?: boolean;
+  /**
+   * The published (OpenAPI) DELETE response stays a Status although returnDeletedObject is set:
+   * upstream's REST wrapper does not implement rest.MayReturnFullObjectDeleter (namespaces).
+   */
+  readonly openAPIDeleteReturnsStatus?: boolean;
   /** Objects expire this long after creation (events: kube-apiserver's --event-ttl, 1h). */
   readonly ttlSeconds?: number;
   /** Strategies of subresources other than status (e.g. namespaces/finalize). */
@@ -66,4 +71,9 @@ export interface RegistryResource {
   readonly deletionPending?: (obj: KubeObject) => boolean;
   /** Mutates an object as it is marked for deletion (namespaces become Terminating). */
   readonly beforeDelete?: (obj: KubeObject) => void;
+}
+
+/** Whether the published DELETE of the resource answers with the object (upstream's installer). */
+export function publishesDeletedObject(resource: RegistryResource): boolean {
+  return resource.returnDeletedObject === true && resource.openAPIDeleteReturnsStatus !== true;
 }

@@ -6,6 +6,12 @@ import { isJsonObject } from '../../util/json.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import { allVerbs } from '../../apis/resource.js';
 import type { ResourceInfo } from '../../apis/resource.js';
+import { configMapsResource } from '../../registry/resources/core/configmaps.js';
+import { namespacesResource } from '../../registry/resources/core/namespaces.js';
+import { podsResource } from '../../registry/resources/core/pods.js';
+import { deployments } from '../../registry/resources/apps/deployments.js';
+import { publishesDeletedObject } from '../../registry/resource.js';
+import { groupResourceKey } from './operations.js';
 import { buildOpenApiV2 } from './v2.js';
 import { buildOpenApiV3, buildOpenApiV3Index, openApiV3Hash } from './v3.js';
 
@@ -62,7 +68,18 @@ export const testResources: readonly ResourceInfo[] = [
 
 const refDir = '../shared/reference/kube-apiserver-v1.28.7/default/openapi';
 const skip = existsSync(refDir) ? false : `reference data absent (${refDir})`;
-const options = { registry: builtinSchemas(), resources: testResources, version: { gitVersion: 'v1.27.16' } };
+/** As the server derives it: the registry resources' returnDeletedObject, less namespaces'. */
+const deleteReturnsObject = new Set(
+  [podsResource, configMapsResource, namespacesResource, deployments]
+    .filter(publishesDeletedObject)
+    .map((r) => groupResourceKey(r.info)),
+);
+const options = {
+  registry: builtinSchemas(),
+  resources: testResources,
+  deleteReturnsObject,
+  version: { gitVersion: 'v1.27.16' },
+};
 /** Fields the v1.28 reference has that v1.27 does not. */
 const newIn128: Readonly<Record<string, readonly string[]>> = {
   'io.k8s.api.core.v1.Container': ['restartPolicy'],

@@ -67,24 +67,10 @@ export const patchTypes = [
   'application/apply-patch+yaml',
 ];
 
-/** Resources whose DELETE returns the deleted object rather than a Status (group/resource). */
-export const deleteReturnsObject = new Set([
-  '/persistentvolumeclaims',
-  '/pods',
-  '/podtemplates',
-  '/resourcequotas',
-  '/serviceaccounts',
-  '/services',
-  '/persistentvolumes',
-  'storage.k8s.io/csidrivers',
-  'storage.k8s.io/csinodes',
-  'storage.k8s.io/storageclasses',
-  'storage.k8s.io/volumeattachments',
-  'resource.k8s.io/podschedulingcontexts',
-  'resource.k8s.io/resourceclaims',
-  'resource.k8s.io/resourceclaimtemplates',
-  'resource.k8s.io/resourceclasses',
-]);
+/** The `group/resource` key of OpenApiOptions.deleteReturnsObject (`/pods` for the core group). */
+export function groupResourceKey(info: { readonly group: string; readonly resource: string }): string {
+  return `${info.group}/${info.resource}`;
+}
 
 export const q = (name: string, type: ParamType): Param => ({ name, in: 'query', type });
 export const pathParam = (name: string): Param => ({ name, in: 'path', type: 'string', required: true });

@@ -6,11 +6,11 @@ import {
   byName,
   deleteOptionsDef,
   deleteParams,
-  deleteReturnsObject,
   dryRun,
   fieldManager,
   fieldValidation,
   groupIdentifier,
+  groupResourceKey,
   groupVersionPath,
   json,
   listParams,
@@ -92,8 +92,11 @@ function subresourceCreate(gvk: GroupVersionKind, target: string, operationId: s
   ];
 }
 
-/** Every path upstream publishes for one resource, given its verbs and subresources. */
-export function resourcePaths(info: ResourceInfo): PathItem[] {
+/**
+ * Every path upstream publishes for one resource, given its verbs and subresources;
+ * `deleteReturnsObject` holds the `group/resource` keys whose DELETE answers with the object.
+ */
+export function resourcePaths(info: ResourceInfo, deleteReturnsObject: ReadonlySet<string>): PathItem[] {
   const gv = upperFirst(groupIdentifier(info.group)) + upperFirst(info.version);
   const tag = tagOf(info.group, info.version);
   const base = groupVersionPath(info.group, info.version);
@@ -193,8 +196,7 @@ export function resourcePaths(info: ResourceInfo): PathItem[] {
         }),
       );
     if (suffix === '' && verbs.has('delete')) {
-      const key = `${info.group}/${info.resource}`;
-      const result = deleteReturnsObject.has(key) ? obj : statusDef;
+      const result = deleteReturnsObject.has(groupResourceKey(info)) ? obj : statusDef;
       ops.push(
         op({
           method: 'delete',

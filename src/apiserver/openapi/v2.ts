@@ -11,6 +11,8 @@ import { refPrefix, renderDefinitions } from './schema-json.js';
 export interface OpenApiOptions {
   readonly registry: SchemaRegistry;
   readonly resources: readonly ResourceInfo[];
+  /** `group/resource` keys (groupResourceKey) whose DELETE answers with the deleted object. */
+  readonly deleteReturnsObject: ReadonlySet<string>;
   readonly version: { readonly gitVersion: string };
 }
 
@@ -86,7 +88,10 @@ export function operationDefs(items: readonly PathItem[]): string[] {
 }
 
 /** Every path of the served resources plus discovery, grouped by group-version order. */
-export function allPathItems(resources: readonly ResourceInfo[]): PathItem[] {
+export function allPathItems(
+  resources: readonly ResourceInfo[],
+  deleteReturnsObject: ReadonlySet<string>,
+): PathItem[] {
   const items: PathItem[] = [...rootPaths()];
   const groups = new Set<string>();
   const gvs = new Set<string>();
@@ -100,14 +105,14 @@ export function allPathItems(resources: readonly ResourceInfo[]): PathItem[] {
       groups.add(r.group);
       items.push(groupDiscoveryPath(r.group));
     }
-    items.push(...resourcePaths(r));
+    items.push(...resourcePaths(r, deleteReturnsObject));
   }
   return items;
 }
 
 export function buildOpenApiV2(options: OpenApiOptions): JsonObject {
   // As upstream, the definitions are those the published operations reach.
-  const items = allPathItems(options.resources);
+  const items = allPathItems(options.resources, options.deleteReturnsObject);
   return {
     swagger: '2.0',
     info: { title: 'Kubernetes', version: options.version.gitVersion },

@@ -117,7 +117,7 @@ export function buildOpenApiV3(options: OpenApiOptions): OpenApiV3Document[] {
     }
     const items = [
       groupVersionDiscoveryPath(first.group, first.version),
-      ...resources.flatMap(resourcePaths),
+      ...resources.flatMap((r) => resourcePaths(r, options.deleteReturnsObject)),
     ];
     docs.push({ path, document: document(options, items) });
   }

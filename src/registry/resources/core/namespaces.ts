@@ -61,6 +61,8 @@ export const namespaceFinalizeStrategy: RESTStrategy = {
 
 export const namespacesResource: RegistryResource = {
   returnDeletedObject: true,
+  // Upstream's namespace REST wraps its store without DeleteReturnsDeletedObject: OpenAPI says Status.
+  openAPIDeleteReturnsStatus: true,
   info: namespacesInfo,
   strategy,
   statusStrategy,
