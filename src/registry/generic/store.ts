@@ -18,6 +18,12 @@ import type { HookContext, WriteHooks, WriteOutcome } from './hooks.js';
 import { collectionPrefix, objectKey } from './keys.js';
 import { fillSystemFields, formatTime, generateName } from './metadata.js';
 import { isLegacySchemeGroup } from '../../machinery/scheme/kinds.js';
+import type { GarbageCollectionPolicy } from './gc-finalizers.js';
+import {
+  defaultGarbageCollectionPolicy,
+  deletionFinalizers,
+  validateDeleteOptions,
+} from './gc-finalizers.js';
 import { buildPredicate } from './predicate.js';
 import { listRead, parseResourceVersion, validateListRequest } from './resource-version.js';
 import { translateStorageError } from './translate.js';
@@ -33,6 +39,11 @@ export interface GenericStoreOptions {
   readonly clock?: () => Date;
   /** Name generator for generateName (default: upstream's 5 random characters). */
   readonly generateName?: (base: string) => string;
+  /**
+   * The kind's default propagation when a DELETE names none (upstream's
+   * DefaultGarbageCollectionPolicy; default: defaultGarbageCollectionPolicy of the kind).
+   */
+  readonly garbageCollectionPolicy?: GarbageCollectionPolicy;
 }
 
 export interface WriteResult {
@@ -47,6 +58,12 @@ export interface DeleteResult {
   readonly object: KubeObject;
   /** True when the object is gone now (false: graceful deletion or finalizers pending). */
   readonly deleted: boolean;
+  /**
+   * The object was already being deleted gracefully and the request did not shorten its grace
+   * period: nothing was written, and upstream answers as for a deletion (finalizeDelete: a
+   * Success Status, or the object where the resource returns deleted objects).
+   */
+  readonly pendingGraceful?: boolean;
 }
 
 export interface ListResult {
@@ -104,6 +121,7 @@ export class GenericStore {
   readonly #hooks: WriteHooks;
   readonly #clock: () => Date;
   readonly #generateName: (base: string) => string;
+  readonly #garbageCollectionPolicy: GarbageCollectionPolicy | undefined;
 
   constructor(o: GenericStoreOptions) {
     this.resource = o.resource;
@@ -114,6 +132,7 @@ export class GenericStore {
     this.#hooks = o.hooks ?? {};
     this.#clock = o.clock ?? (() => new Date());
     this.#generateName = o.generateName ?? generateName;
+    this.#garbageCollectionPolicy = o.garbageCollectionPolicy;
   }
 
   get #gr() {
@@ -419,12 +438,15 @@ export class GenericStore {
       warnings = strategy.warningsOnUpdate(ctx, obj, current);
       strategy.canonicalize(obj);
       await this.#admission?.(attributes);
-      // Removing the last finalizer of an object being deleted completes the deletion.
+      // Removing the last finalizer of an object being deleted completes the deletion: the
+      // update is not written, the stored object is deleted (upstream ShouldDeleteDuringUpdate
+      // and deleteWithoutFinalizers; watchers see it DELETED as it was last stored).
       deleteAfter =
-        obj.metadata.deletionTimestamp !== undefined &&
+        current.metadata.deletionTimestamp !== undefined &&
         (obj.metadata.finalizers ?? []).length === 0 &&
-        (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0 &&
+        (current.metadata.deletionGracePeriodSeconds ?? 0) === 0 &&
         !(this.resource.deletionPending?.(obj) ?? false);
+      if (deleteAfter && !req.dryRun) throw new EmptiedFinalizers(obj, current);
       return obj;
     };
 
@@ -444,17 +466,33 @@ export class GenericStore {
         await sideWrites(current, obj);
         result = { object: obj, warnings, created };
       } else {
-        const stored = await this.#storage.guaranteedUpdate(key, tryUpdate, {
-          ignoreNotFound: true,
-          sideWrites,
-        });
-        if (deleteAfter) {
-          const last = await this.#storage.delete(key, {
-            preconditions: { resourceVersion: stored.metadata.resourceVersion! },
-            ...this.#deleteSideWrites(hookCtx),
-          });
-          await this.#afterWrite(hookCtx, { operation: 'DELETE', ok: true, object: last });
-          return { object: last, warnings, created };
+        let stored: KubeObject | undefined;
+        for (let attempt = 0; stored === undefined; attempt++) {
+          try {
+            stored = await this.#storage.guaranteedUpdate(key, tryUpdate, {
+              ignoreNotFound: true,
+              sideWrites,
+            });
+          } catch (err) {
+            if (!(err instanceof EmptiedFinalizers)) throw err;
+            try {
+              const last = await this.#storage.delete(key, {
+                preconditions: { resourceVersion: err.current.metadata.resourceVersion! },
+                ...this.#deleteSideWrites(hookCtx),
+              });
+              await this.#afterWrite(hookCtx, { operation: 'DELETE', ok: true, object: last });
+            } catch (deleteErr) {
+              const raced =
+                deleteErr instanceof StorageError &&
+                (deleteErr.code === 'ResourceVersionConflicts' || deleteErr.code === 'PreconditionFailed');
+              // Deletion is racy: several updates may empty the finalizers; one deletes.
+              const gone = deleteErr instanceof StorageError && deleteErr.code === 'NotFound';
+              if (raced && attempt < 16) continue;
+              if (!gone) throw deleteErr;
+            }
+            // Clients expect the updated object from a PUT, not a Status.
+            return { object: err.updated, warnings, created };
+          }
         }
         result = { object: stored, warnings, created };
       }
@@ -478,8 +516,13 @@ export class GenericStore {
   // ---- delete ----
 
   async delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
-    // The final delete compares on the resourceVersion read here; when another write lands in
-    // between, start again (upstream retries too) unless the client pinned a resourceVersion.
+    // apimachinery's ValidateDeleteOptions (the handler checks unknown policies first).
+    const optionErrors = validateDeleteOptions(req);
+    if (optionErrors.length > 0) {
+      throw apiErrors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', optionErrors);
+    }
+    // Every write compares on the resourceVersion read; when another write lands in between,
+    // start again (upstream retries too) unless the client pinned a resourceVersion.
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.#deleteOnce(namespace, name, req);
@@ -497,8 +540,91 @@ export class GenericStore {
     const key = this.key(namespace, name);
     const current = await this.#storage.get(key);
     if (current === undefined) throw apiErrors.notFound(this.#gr, name);
+    this.#checkDeletePreconditions(current, req);
+    const keep = this.resource.deletionPending?.(current) ?? false;
+    await this.#admission?.({
+      operation: 'DELETE',
+      resource: this.resource.info,
+      subresource: '',
+      namespace,
+      name,
+      oldObject: current,
+      dryRun: req.dryRun,
+      user: req.user,
+    });
+    const hookCtx: HookContext = { namespace, dryRun: req.dryRun, user: req.user };
+    if (keep) {
+      // The resource's own finalization (namespaces): the first DELETE starts it, later ones
+      // answer the object as it is until it is done (upstream's namespace REST).
+      if (current.metadata.deletionTimestamp !== undefined) return { object: current, deleted: false };
+      return await this.#startFinalization(key, current, req);
+    }
+    // upstream Store.Delete: rest.BeforeDelete first on what was read...
+    const first = this.#beforeDelete(cloneJson(current), req);
+    if (first.pending) return { object: current, deleted: false, pendingGraceful: true };
+    const pendingFinalizers = (current.metadata.finalizers ?? []).length > 0;
+    const gc = deletionFinalizers(current.metadata.finalizers ?? [], req, this.#gcPolicy);
+    if (!first.graceful && !pendingFinalizers && !gc.changed) {
+      return await this.#deleteNow(key, current, hookCtx, req.dryRun);
+    }
+    // ...then updateForGracefulDeletionAndFinalizers: the same again in one CAS update.
+    // What the last attempt of the update decided (upstream pendingFinalizers / lastGraceful).
+    const state = { pendingFinalizers: false, lastGrace: 0 };
+    const apply = (obj: KubeObject): KubeObject => {
+      state.pendingFinalizers = false;
+      state.lastGrace = 0;
+      const b = this.#beforeDelete(obj, req);
+      if (b.pending) throw new AlreadyDeleting();
+      const next = deletionFinalizers(obj.metadata.finalizers ?? [], req, this.#gcPolicy);
+      if (next.changed) {
+        if (next.finalizers.length > 0) obj.metadata.finalizers = [...next.finalizers];
+        else delete obj.metadata.finalizers;
+      }
+      const pending = (obj.metadata.finalizers ?? []).length > 0;
+      if (!b.graceful) {
+        if (!pending) throw new DeleteNow(obj);
+        markAsDeleting(obj, this.#clock());
+        state.pendingFinalizers = true;
+        return obj;
+      }
+      state.pendingFinalizers = pending;
+      state.lastGrace = b.grace;
+      return obj;
+    };
+    let updated: KubeObject;
+    try {
+      if (req.dryRun) {
+        updated = apply(cloneJson(current));
+      } else {
+        updated = await this.#storage.guaranteedUpdate(
+          key,
+          (obj) => {
+            if (obj === undefined) throw apiErrors.notFound(this.#gr, name);
+            return apply(obj);
+          },
+          { preconditions: this.#storagePreconditions(req) },
+        );
+      }
+    } catch (err) {
+      if (err instanceof AlreadyDeleting) return { object: current, deleted: false, pendingGraceful: true };
+      if (err instanceof DeleteNow) return await this.#deleteNow(key, err.seen, hookCtx, req.dryRun);
+      throw err;
+    }
+    if (state.pendingFinalizers || state.lastGrace > 0) return { object: updated, deleted: false };
+    // Graceful deletion with a zero grace period: gone now (someone else may have won the race).
+    if (req.dryRun) return { object: updated, deleted: true };
+    try {
+      return await this.#deleteNow(key, updated, hookCtx, false);
+    } catch (err) {
+      if (err instanceof StorageError && err.code === 'NotFound') return { object: updated, deleted: true };
+      throw err;
+    }
+  }
+
+  /** rest.BeforeDelete's precondition checks, naming the kind (not the resource). */
+  #checkDeletePreconditions(current: KubeObject, req: DeleteRequest): void {
     const pre = req.preconditions;
-    // Upstream's rest.BeforeDelete checks them first, naming the kind (not the resource).
+    const name = current.metadata.name ?? '';
     const byKind = { group: this.resource.info.group, resource: this.resource.info.kind };
     if (pre?.uid !== undefined && pre.uid !== current.metadata.uid) {
       throw apiErrors.conflict(
@@ -514,31 +640,35 @@ export class GenericStore {
         `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion ?? ''}). The object might have been modified`,
       );
     }
-    const grace = this.#gracePeriod(current, req);
-    const hasFinalizers = (current.metadata.finalizers ?? []).length > 0;
-    const keep = this.resource.deletionPending?.(current) ?? false;
-    await this.#admission?.({
-      operation: 'DELETE',
-      resource: this.resource.info,
-      subresource: '',
-      namespace,
-      name,
-      oldObject: current,
-      dryRun: req.dryRun,
-      user: req.user,
-    });
-    if (hasFinalizers || grace > 0 || keep) {
-      return await this.#markDeleting(key, current, grace, req);
-    }
-    const hookCtx: HookContext = { namespace, dryRun: req.dryRun, user: req.user };
-    if (req.dryRun) {
-      await this.#hooks.beforeDelete?.(hookCtx, current);
-      return { object: current, deleted: true };
+  }
+
+  #storagePreconditions(req: DeleteRequest): { uid?: string; resourceVersion?: string } {
+    const pre = req.preconditions;
+    return {
+      ...(pre?.uid !== undefined ? { uid: pre.uid } : {}),
+      ...(pre?.resourceVersion !== undefined ? { resourceVersion: pre.resourceVersion } : {}),
+    };
+  }
+
+  get #gcPolicy(): GarbageCollectionPolicy {
+    return this.#garbageCollectionPolicy ?? defaultGarbageCollectionPolicy(this.resource.info);
+  }
+
+  /** Removes the object as last seen (`seen`'s resourceVersion is the condition). */
+  async #deleteNow(
+    key: string,
+    seen: KubeObject,
+    hookCtx: HookContext,
+    dryRun: boolean,
+  ): Promise<DeleteResult> {
+    if (dryRun) {
+      await this.#hooks.beforeDelete?.(hookCtx, seen);
+      return { object: seen, deleted: true };
     }
     let last: KubeObject;
     try {
       last = await this.#storage.delete(key, {
-        preconditions: { resourceVersion: current.metadata.resourceVersion! },
+        preconditions: { resourceVersion: seen.metadata.resourceVersion! },
         ...this.#deleteSideWrites(hookCtx),
       });
     } catch (err) {
@@ -549,36 +679,63 @@ export class GenericStore {
     return { object: last, deleted: true };
   }
 
-  #gracePeriod(obj: KubeObject, req: DeleteRequest): number {
+  /**
+   * rest.BeforeDelete's graceful part on `obj` (mutated): whether deletion is graceful (the
+   * resource has a grace period strategy), already pending with a grace period no longer than
+   * the one asked for, and the grace period set.
+   */
+  #beforeDelete(obj: KubeObject, req: DeleteRequest): { graceful: boolean; pending: boolean; grace: number } {
     const graceful = this.resource.graceful;
-    if (graceful === undefined) return 0;
-    return Math.max(0, graceful.gracePeriodSeconds(obj, req.gracePeriodSeconds));
+    const none = { graceful: false, pending: false, grace: 0 };
+    if (graceful === undefined) return none;
+    const meta = obj.metadata;
+    // Negative values count as 1 s on the delete path.
+    const requested =
+      req.gracePeriodSeconds !== undefined && req.gracePeriodSeconds < 0 ? 1 : req.gracePeriodSeconds;
+    if (meta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds < 0) {
+      meta.deletionGracePeriodSeconds = 1;
+    }
+    if (meta.deletionTimestamp !== undefined) {
+      const pendingGrace = meta.deletionGracePeriodSeconds ?? 0;
+      // Already at zero (an update that succeeded before its delete failed): delete now.
+      if (pendingGrace === 0) return none;
+      // Only a shorter grace period may be given.
+      if (requested === undefined || requested >= pendingGrace)
+        return { graceful: false, pending: true, grace: 0 };
+      const started = Date.parse(meta.deletionTimestamp) - pendingGrace * 1000;
+      meta.deletionTimestamp = formatTime(new Date(started + requested * 1000));
+      meta.deletionGracePeriodSeconds = requested;
+      return { graceful: true, pending: false, grace: requested };
+    }
+    const grace = Math.max(0, graceful.gracePeriodSeconds(obj, requested));
+    meta.deletionTimestamp = formatTime(new Date(this.#clock().getTime() + grace * 1000));
+    meta.deletionGracePeriodSeconds = grace;
+    if ((meta.generation ?? 0) > 0) meta.generation = meta.generation! + 1;
+    return { graceful: true, pending: false, grace };
   }
 
-  /** Graceful deletion or pending finalizers: set deletionTimestamp and keep the object. */
-  async #markDeleting(
-    key: string,
-    current: KubeObject,
-    grace: number,
-    req: DeleteRequest,
-  ): Promise<DeleteResult> {
-    const now = this.#clock();
+  /** The first DELETE of an object its resource finalizes itself (a namespace turns Terminating). */
+  async #startFinalization(key: string, current: KubeObject, req: DeleteRequest): Promise<DeleteResult> {
     const apply = (obj: KubeObject): KubeObject => {
       const meta = obj.metadata;
-      const pending = meta.deletionGracePeriodSeconds;
-      // A second delete may only shorten the grace period.
-      if (meta.deletionTimestamp === undefined || pending === undefined || grace < pending) {
-        meta.deletionTimestamp = formatTime(new Date(now.getTime() + grace * 1000));
-        meta.deletionGracePeriodSeconds = grace;
-      }
+      if (meta.deletionTimestamp === undefined) meta.deletionTimestamp = formatTime(this.#clock());
       this.resource.beforeDelete?.(obj);
+      const next = deletionFinalizers(meta.finalizers ?? [], req, 'DeleteDependents');
+      if (next.changed) {
+        if (next.finalizers.length > 0) meta.finalizers = [...next.finalizers];
+        else delete meta.finalizers;
+      }
       return obj;
     };
-    if (req.dryRun) return { object: apply(current), deleted: false };
-    const updated = await this.#storage.guaranteedUpdate(key, (obj) => {
-      if (obj === undefined) throw apiErrors.notFound(this.#gr, current.metadata.name ?? '');
-      return apply(obj);
-    });
+    if (req.dryRun) return { object: apply(cloneJson(current)), deleted: false };
+    const updated = await this.#storage.guaranteedUpdate(
+      key,
+      (obj) => {
+        if (obj === undefined) throw apiErrors.notFound(this.#gr, current.metadata.name ?? '');
+        return apply(obj);
+      },
+      { preconditions: this.#storagePreconditions(req) },
+    );
     return { object: updated, deleted: false };
   }
 
@@ -600,6 +757,44 @@ export class GenericStore {
     await Promise.all(Array.from({ length: Math.min(workers, items.length) }, run));
     return out;
   }
+}
+
+/** Thrown out of an update that removed the last finalizer of an object being deleted. */
+class EmptiedFinalizers extends Error {
+  readonly updated: KubeObject;
+  readonly current: KubeObject;
+  constructor(updated: KubeObject, current: KubeObject) {
+    super('finalizers emptied');
+    this.updated = updated;
+    this.current = current;
+  }
+}
+
+/** Thrown out of a delete's update: a graceful deletion is already pending (upstream errAlreadyDeleting). */
+class AlreadyDeleting extends Error {}
+
+/** Thrown out of a delete's update: nothing keeps the object, delete it as seen (errDeleteNow). */
+class DeleteNow extends Error {
+  readonly seen: KubeObject;
+  constructor(seen: KubeObject) {
+    super('delete now');
+    this.seen = seen;
+  }
+}
+
+/**
+ * upstream markAsDeleting: deletionTimestamp now unless an earlier one is set, grace period 0,
+ * generation bumped when deletion starts.
+ */
+function markAsDeleting(obj: KubeObject, now: Date): void {
+  const meta = obj.metadata;
+  if (meta.deletionTimestamp === undefined && (meta.generation ?? 0) > 0) {
+    meta.generation = meta.generation! + 1;
+  }
+  const existing = meta.deletionTimestamp;
+  if (existing === undefined || Date.parse(existing) > now.getTime())
+    meta.deletionTimestamp = formatTime(now);
+  meta.deletionGracePeriodSeconds = 0;
 }
 
 function isExpired(err: unknown): boolean {
