@@ -38,6 +38,14 @@ export interface RequestOptions {
   /** Default `application/json`; e.g. `application/merge-patch+json` for a PATCH. */
   readonly contentType?: string;
   readonly signal?: AbortSignal;
+  /** The Accept header (default `application/json`), e.g. `...;as=PartialObjectMetadataList;...`. */
+  readonly accept?: string;
+}
+
+/** Options of a watch. */
+export interface WatchOptions {
+  /** The Accept header (default `application/json`), e.g. `...;as=PartialObjectMetadata;...`. */
+  readonly accept?: string;
 }
 
 /** A request the server certainly did not process (see PooledSession.unprocessed): safe to resend. */
@@ -100,6 +108,7 @@ export class RestClient {
       body,
       options.contentType ?? 'application/json',
       options.signal,
+      options.accept,
     );
     const text = await readBody(stream);
     if (status < 200 || status > 299) throw new ApiError(status, text);
@@ -113,10 +122,10 @@ export class RestClient {
    * `signal` aborts (which resets the stream); throws ApiError when the watch is refused and an
    * Error when the connection is lost mid-stream. Leaving the loop early also closes the stream.
    */
-  async *watch(path: string, signal: AbortSignal): AsyncGenerator<WatchEvent> {
+  async *watch(path: string, signal: AbortSignal, options: WatchOptions = {}): AsyncGenerator<WatchEvent> {
     let stream: ClientHttp2Stream | undefined;
     try {
-      const opened = await this.#open('GET', path, undefined, '', signal);
+      const opened = await this.#open('GET', path, undefined, '', signal, options.accept);
       stream = opened.stream;
       if (opened.status !== 200) throw new ApiError(opened.status, await readBody(stream));
       yield* decodeWatchEvents(stream);
@@ -149,11 +158,12 @@ export class RestClient {
     body: string | undefined,
     contentType: string,
     signal: AbortSignal | undefined,
+    accept = 'application/json',
   ): Promise<Opened> {
     const headers: OutgoingHttpHeaders = {
       ':method': method,
       ':path': path,
-      accept: 'application/json',
+      accept,
     };
     if (body !== undefined) {
       headers['content-type'] = contentType;
