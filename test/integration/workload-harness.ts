@@ -1,0 +1,141 @@
+/**
+ * Test support for the workload controllers' integration tests: an in-process server (its own
+ * built-in controllers off), an admin REST client and informer factory, polling helpers, and
+ * pod status writes standing in for nodes (Running, Ready with a lastTransitionTime).
+ */
+import { SharedInformerFactory } from '../../src/client/informer-factory.js';
+import { RestClient } from '../../src/client/rest-client.js';
+import type { JsonObject } from '../../src/util/json.js';
+import { startTestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
+
+export interface Cluster {
+  readonly server: TestServer;
+  readonly client: RestClient;
+  readonly informers: SharedInformerFactory;
+  readonly signal: AbortSignal;
+  readonly errors: unknown[];
+  /** Starts the informers and the given controller runs. */
+  start(runs: readonly ((signal: AbortSignal) => Promise<void>)[]): void;
+  stop(): Promise<void>;
+}
+
+export async function startCluster(): Promise<Cluster> {
+  const server = await startTestServer({ controllers: false });
+  const client = new RestClient({
+    server: `https://127.0.0.1:${server.port}`,
+    ca: server.pki.caCert,
+    cert: server.pki.adminCert,
+    key: server.pki.adminKey,
+  });
+  const abort = new AbortController();
+  const errors: unknown[] = [];
+  const informers = new SharedInformerFactory({ client, onError: (err) => errors.push(err) });
+  const running: Promise<void>[] = [];
+  return {
+    server,
+    client,
+    informers,
+    signal: abort.signal,
+    errors,
+    start(runs) {
+      for (const r of runs) running.push(r(abort.signal));
+      informers.start(abort.signal);
+    },
+    async stop() {
+      abort.abort();
+      await Promise.allSettled(running);
+      await informers.stopped();
+      client.close();
+      await server.stop();
+    },
+  };
+}
+
+/** Polls `f` until it returns a value other than undefined/false (generous deadline). */
+export async function waitFor<T>(
+  what: string,
+  f: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await f();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function createNamespace(client: RestClient, name: string): Promise<void> {
+  await client.request('POST', '/api/v1/namespaces', {
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+  });
+}
+
+export function items(list: JsonObject): JsonObject[] {
+  return Array.isArray(list['items']) ? (list['items'] as JsonObject[]) : [];
+}
+
+export async function listPods(client: RestClient, ns: string, selector = ''): Promise<JsonObject[]> {
+  const q = selector === '' ? '' : `?labelSelector=${encodeURIComponent(selector)}`;
+  return items(await client.request('GET', `/api/v1/namespaces/${ns}/pods${q}`));
+}
+
+/** Active pods (not being deleted). */
+export async function activePods(client: RestClient, ns: string, selector = ''): Promise<JsonObject[]> {
+  return (await listPods(client, ns, selector)).filter((p) => {
+    const m = p['metadata'] as JsonObject;
+    return m['deletionTimestamp'] === undefined || m['deletionTimestamp'] === null;
+  });
+}
+
+export function podName(p: JsonObject): string {
+  return (p['metadata'] as JsonObject)['name'] as string;
+}
+
+/** Writes the status a node would: Running and Ready (or not), optionally on a node. */
+export async function setPodReady(
+  client: RestClient,
+  pod: JsonObject,
+  ready = true,
+  options: { readonly at?: Date; readonly phase?: string } = {},
+): Promise<void> {
+  const m = pod['metadata'] as JsonObject;
+  const path = `/api/v1/namespaces/${m['namespace'] as string}/pods/${m['name'] as string}`;
+  for (let attempt = 0; ; attempt++) {
+    const fresh = await client.request('GET', path);
+    const at = (options.at ?? new Date()).toISOString().replace(/\.\d+Z$/, 'Z');
+    fresh['status'] = {
+      phase: options.phase ?? 'Running',
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: at }],
+    };
+    try {
+      await client.request('PUT', `${path}/status`, { body: fresh });
+      return;
+    } catch (err) {
+      if (attempt > 5) throw err;
+    }
+  }
+}
+
+/** Marks every active pod matching `selector` Ready (those not yet Ready). */
+export async function readyAll(client: RestClient, ns: string, selector = ''): Promise<number> {
+  let n = 0;
+  for (const p of await activePods(client, ns, selector)) {
+    const conds = ((p['status'] as JsonObject | undefined)?.['conditions'] ?? []) as JsonObject[];
+    if (conds.some((c) => c['type'] === 'Ready' && c['status'] === 'True')) continue;
+    await setPodReady(client, p).catch(() => undefined);
+    n++;
+  }
+  return n;
+}
+
+export const container = (image: string): JsonObject => ({ name: 'app', image });
