@@ -1,0 +1,7 @@
+/** Simulated nodes and the scheduler (issue #7): what `nanokube serve --nodes N` and `nanokube nodes` wire. */
+export { SimulatedNodes, planNodes } from './simulated-nodes.js';
+export type { NodeTemplate, SimulatedNodesOptions } from './simulated-nodes.js';
+export { Scheduler } from './scheduler/scheduler.js';
+export type { SchedulerOptions } from './scheduler/scheduler.js';
+export { systemClock } from './clock.js';
+export type { Clock } from './clock.js';

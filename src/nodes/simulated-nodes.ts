@@ -1,0 +1,557 @@
+/**
+ * Simulated nodes (the kwok use case, in-process, issue #7): N Node objects registered and kept
+ * alive as kubelets would (Lease heartbeats in `kube-node-lease`, periodic status reports), and
+ * every pod bound to one of them taken through its lifecycle by writing pods/status as the
+ * kubelet does — Pending (ContainerCreating) → Running with pod IPs from the node's podCIDR(s)
+ * (dual-stack, NW-08) → ready (at once, or after the readiness probe's initial delay) →
+ * Succeeded for pods that run to completion (restartPolicy Never/OnFailure) after
+ * `jobPodDurationMs`. A pod being deleted has its containers stopped (terminal status) and is then
+ * deleted with gracePeriodSeconds=0, as the kubelet finishes a graceful deletion.
+ *
+ * Cheap at scale: one shared pod informer and one work queue for all nodes (per-pod work is O(1)),
+ * one ticker for every node's heartbeat, and bounded parallelism for registrations and renewals.
+ * Only `client/` is used, so this runs against any API server (`nanokube nodes --kubeconfig`).
+ */
+import { setMaxListeners } from 'node:events';
+import { ApiError } from '../client/api-error.js';
+import { delay } from '../client/delay.js';
+import type { SharedInformerFactory } from '../client/informer-factory.js';
+import type { RestClient } from '../client/rest-client.js';
+import type { SharedInformer } from '../client/shared-informer.js';
+import { WorkQueue } from '../client/workqueue.js';
+import type { JsonObject } from '../util/json.js';
+import { addToIp, addressIn, cidrSize, formatCidr, parseCidr, subnet, subnetCount } from './cidr.js';
+import type { Cidr } from './cidr.js';
+import { systemClock } from './clock.js';
+import type { Clock } from './clock.js';
+import { metaOf, objAt, objsAt, strAt, strsAt } from './json.js';
+import { leaseNamespace, leaseObject, nodeConditions, nodeObject, nodeStatus } from './node-object.js';
+import type { NodeIdentity, NodeTemplate } from './node-object.js';
+import {
+  pendingStatus,
+  readinessDelayMs,
+  runningStatus,
+  runsToCompletion,
+  terminatedStatus,
+} from './pod-status.js';
+import type { PodRuntime } from './pod-status.js';
+
+export type { NodeTemplate } from './node-object.js';
+
+export interface SimulatedNodesOptions {
+  readonly client: Pick<RestClient, 'request'>;
+  readonly informers: SharedInformerFactory;
+  /** How many nodes (`nanokube-node-0`, `-1`, ...); ignored when `names` is given. Default 1. */
+  readonly count?: number;
+  readonly names?: readonly string[];
+  readonly nodeTemplate?: NodeTemplate;
+  /**
+   * Cluster pod CIDRs, at most one per family (dual-stack: IPv4 and IPv6); each node gets the
+   * next subnet of each (default `10.244.0.0/16`).
+   */
+  readonly podCIDRs?: readonly string[];
+  /** Prefix length of a node's subnet per cluster CIDR (default 24 for IPv4, 64 for IPv6). */
+  readonly nodeCIDRMaskSizes?: readonly number[];
+  /**
+   * The first node's InternalIP per family (dual-stack, NW-08); later nodes count up from it
+   * (default `172.18.0.2`).
+   */
+  readonly nodeIPs?: readonly string[];
+  /** Lease renewal interval (default 10 s, the kubelet's for a 40 s lease). */
+  readonly heartbeatIntervalMs?: number;
+  readonly leaseDurationSeconds?: number;
+  /** Node status (conditions' heartbeats) written this often (default 60 s). */
+  readonly statusReportIntervalMs?: number;
+  /** Time a pod spends in ContainerCreating (default 0: Running right after Pending). */
+  readonly containerCreatingMs?: number;
+  /** Run time of pods that run to completion before they succeed (default 5 s). */
+  readonly jobPodDurationMs?: number;
+  /** Parallel pod status writers (default 8). */
+  readonly workers?: number;
+  /** Parallel node registrations and heartbeats (default 16). */
+  readonly concurrency?: number;
+  readonly clock?: Clock;
+  readonly onError?: (err: unknown) => void;
+}
+
+const podsPath = '/api/v1/pods';
+const nodesPath = '/api/v1/nodes';
+const leasesPath = `/apis/coordination.k8s.io/v1/namespaces/${leaseNamespace}/leases`;
+const smp = 'application/strategic-merge-patch+json';
+
+interface SimNode {
+  readonly id: NodeIdentity;
+  uid: string;
+  cidrs: Cidr[];
+  /** Usable pod addresses per family (offsets 2 .. size-2). */
+  poolSize: number;
+  readonly used: Set<number>;
+  next: number;
+  leaseResourceVersion: string | undefined;
+  registeredAt: number;
+  registered: boolean;
+  /** Deleted by someone: no more heartbeats or pods. */
+  gone: boolean;
+}
+
+type Stage = 'new' | 'pending' | 'running' | 'ready' | 'terminated' | 'deleting';
+
+interface PodState {
+  readonly uid: string;
+  readonly node: string;
+  readonly rt: PodRuntime;
+  /** Offset of the pod's addresses in the node's pool (undefined: host network or adopted). */
+  offset: number | undefined;
+  stage: Stage;
+  /** When the current stage began. */
+  stageAt: number;
+  runningSince: number;
+  /** The status we last wrote (the informer's copy may lag it). */
+  lastStatus: JsonObject | undefined;
+}
+
+function isCode(err: unknown, ...codes: number[]): boolean {
+  return err instanceof ApiError && codes.includes(err.code);
+}
+
+/** Runs `fn` over `items` with at most `limit` at once. */
+async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  let i = 0;
+  const worker = async (): Promise<void> => {
+    while (i < items.length) await fn(items[i++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+function timeMs(v: string | undefined, fallback: number): number {
+  const t = v === undefined ? NaN : Date.parse(v);
+  return Number.isNaN(t) ? fallback : t;
+}
+
+/** Each node's podCIDRs and InternalIPs from the options; throws when a range is too small. */
+export function planNodes(
+  names: readonly string[],
+  o: Pick<SimulatedNodesOptions, 'podCIDRs' | 'nodeCIDRMaskSizes' | 'nodeIPs'>,
+): NodeIdentity[] {
+  const clusters = (o.podCIDRs ?? ['10.244.0.0/16']).map(parseCidr);
+  if (clusters.length > 2 || (clusters.length === 2 && clusters[0]!.family === clusters[1]!.family)) {
+    throw new Error('podCIDRs: at most one CIDR per IP family');
+  }
+  const masks = clusters.map((c, i) => o.nodeCIDRMaskSizes?.[i] ?? (c.family === 4 ? 24 : 64));
+  clusters.forEach((c, i) => {
+    const mask = masks[i]!;
+    if (subnetCount(c, mask) < names.length) {
+      throw new Error(
+        `podCIDR ${formatCidr(c)} holds ${subnetCount(c, mask)} /${mask} node subnets, fewer than ${names.length} nodes`,
+      );
+    }
+  });
+  const firstIPs = o.nodeIPs ?? ['172.18.0.2'];
+  return names.map((name, i) => ({
+    name,
+    addresses: firstIPs.map((ip) => addToIp(ip, i)),
+    podCIDRs: clusters.map((c, j) => formatCidr(subnet(c, masks[j]!, i))),
+  }));
+}
+
+export class SimulatedNodes {
+  readonly #o: SimulatedNodesOptions;
+  readonly #clock: Clock;
+  readonly #template: NodeTemplate;
+  readonly #nodes = new Map<string, SimNode>();
+  readonly #pods = new Map<string, PodState>();
+  readonly #queue: WorkQueue;
+  #podInformer: SharedInformer | undefined;
+  #resolveRegistered: (ok: boolean) => void = () => undefined;
+  /** Resolves true once every node is registered with its Lease (false if stopped first). */
+  readonly registered: Promise<boolean>;
+
+  constructor(o: SimulatedNodesOptions) {
+    this.#o = o;
+    this.#clock = o.clock ?? systemClock;
+    this.#template = o.nodeTemplate ?? {};
+    const names = o.names ?? Array.from({ length: o.count ?? 1 }, (_, i) => `nanokube-node-${i}`);
+    for (const id of planNodes(names, o)) {
+      this.#nodes.set(id.name, {
+        id,
+        uid: '',
+        cidrs: [],
+        poolSize: 0,
+        used: new Set(),
+        next: 0,
+        leaseResourceVersion: undefined,
+        registeredAt: 0,
+        registered: false,
+        gone: false,
+      });
+    }
+    const onError = o.onError;
+    this.#queue = new WorkQueue(onError !== undefined ? { onError: (err) => onError(err) } : {});
+    this.registered = new Promise((resolve) => {
+      this.#resolveRegistered = resolve;
+    });
+  }
+
+  /** The names of the simulated nodes. */
+  nodeNames(): string[] {
+    return [...this.#nodes.keys()];
+  }
+
+  /** Registers the nodes, then heartbeats and runs their pods until `signal` aborts. */
+  async run(outer: AbortSignal): Promise<void> {
+    // One listener on the caller's signal; the workers and waits listen on ours.
+    const stop = new AbortController();
+    setMaxListeners(0, stop.signal);
+    const onAbort = (): void => stop.abort();
+    if (outer.aborted) stop.abort();
+    else outer.addEventListener('abort', onAbort, { once: true });
+    const signal = stop.signal;
+    const pods = this.#o.informers.informerFor(podsPath);
+    this.#podInformer = pods;
+    const enqueue = (obj: JsonObject): void => {
+      const nodeName = strAt(objAt(obj, 'spec'), 'nodeName');
+      if (nodeName !== undefined && this.#nodes.has(nodeName)) this.#queue.add(this.#keyOf(obj));
+    };
+    const registration = pods.addEventHandler({
+      onAdd: enqueue,
+      onUpdate: (_, obj) => enqueue(obj),
+      onDelete: (obj) => {
+        const key = this.#keyOf(obj);
+        if (this.#pods.has(key)) this.#queue.add(key);
+      },
+    });
+    try {
+      const concurrency = this.#o.concurrency ?? 16;
+      await forEachLimited([...this.#nodes.values()], concurrency, (n) => this.#registerLogged(n, signal));
+      if (signal.aborted) return;
+      this.#resolveRegistered(true);
+      const workers = Array.from({ length: this.#o.workers ?? 8 }, () =>
+        this.#queue.run((key) => this.#sync(key, signal), signal),
+      );
+      await Promise.all([...workers, this.#heartbeats(signal)]);
+    } finally {
+      outer.removeEventListener('abort', onAbort);
+      this.#resolveRegistered(false);
+      registration.remove();
+    }
+  }
+
+  #keyOf(obj: JsonObject): string {
+    const meta = metaOf(obj);
+    return `${strAt(meta, 'namespace') ?? ''}/${strAt(meta, 'name') ?? ''}`;
+  }
+
+  // --- nodes ------------------------------------------------------------------------------
+
+  async #registerLogged(n: SimNode, signal: AbortSignal): Promise<void> {
+    // Registration is retried until it works (an API server still starting, a webhook...).
+    for (let attempt = 0; !signal.aborted; attempt++) {
+      try {
+        await this.#register(n, signal);
+        return;
+      } catch (err) {
+        if (signal.aborted) return;
+        this.#o.onError?.(
+          new Error(`registering node ${n.id.name}: ${err instanceof Error ? err.message : String(err)}`),
+        );
+        await delay(Math.min(500 * 2 ** attempt, 7000), signal);
+      }
+    }
+  }
+
+  async #register(n: SimNode, signal: AbortSignal): Promise<void> {
+    const now = this.#clock.now();
+    const client = this.#o.client;
+    const name = encodeURIComponent(n.id.name);
+    let node: JsonObject;
+    try {
+      node = await client.request('POST', nodesPath, { body: nodeObject(n.id, this.#template, now), signal });
+    } catch (err) {
+      if (!isCode(err, 409)) throw err;
+      // Already registered (a restart): report our status and keep the node's podCIDRs.
+      node = await client.request('PATCH', `${nodesPath}/${name}/status`, {
+        body: { status: nodeStatus(n.id, this.#template, now) },
+        contentType: smp,
+        signal,
+      });
+    }
+    n.uid = strAt(metaOf(node), 'uid') ?? '';
+    const cidrs = strsAt(objAt(node, 'spec'), 'podCIDRs');
+    n.cidrs = (cidrs.length > 0 ? cidrs : n.id.podCIDRs).map(parseCidr);
+    n.poolSize = Math.min(1 << 20, ...n.cidrs.map((c) => Math.max(0, cidrSize(c) - 3)));
+    n.registeredAt = now;
+    await this.#renewLease(n, signal);
+    n.registered = true;
+  }
+
+  async #renewLease(n: SimNode, signal: AbortSignal): Promise<void> {
+    const client = this.#o.client;
+    const duration = this.#o.leaseDurationSeconds ?? 40;
+    const path = `${leasesPath}/${encodeURIComponent(n.id.name)}`;
+    const body = leaseObject(n.id.name, n.uid, this.#clock.now(), duration);
+    if (n.leaseResourceVersion === undefined) {
+      try {
+        const created = await client.request('POST', leasesPath, { body, signal });
+        n.leaseResourceVersion = strAt(metaOf(created), 'resourceVersion');
+        return;
+      } catch (err) {
+        if (!isCode(err, 409)) throw err;
+        const existing = await client.request('GET', path, { signal });
+        n.leaseResourceVersion = strAt(metaOf(existing), 'resourceVersion');
+      }
+    }
+    const meta = body['metadata'] as JsonObject;
+    meta['resourceVersion'] = n.leaseResourceVersion ?? '';
+    try {
+      const updated = await client.request('PUT', path, { body, signal });
+      n.leaseResourceVersion = strAt(metaOf(updated), 'resourceVersion');
+    } catch (err) {
+      // Someone else wrote it (409) or deleted it (404): start over at the next beat.
+      if (isCode(err, 409, 404)) n.leaseResourceVersion = undefined;
+      throw err;
+    }
+  }
+
+  async #reportStatus(n: SimNode, signal: AbortSignal): Promise<void> {
+    const now = this.#clock.now();
+    try {
+      await this.#o.client.request('PATCH', `${nodesPath}/${encodeURIComponent(n.id.name)}/status`, {
+        body: { status: { conditions: nodeConditions(now, n.registeredAt) } },
+        contentType: smp,
+        signal,
+      });
+    } catch (err) {
+      if (isCode(err, 404)) n.gone = true;
+      else throw err;
+    }
+  }
+
+  /** One ticker for every node: Lease renewals each beat, status reports less often. */
+  async #heartbeats(signal: AbortSignal): Promise<void> {
+    const interval = this.#o.heartbeatIntervalMs ?? 10_000;
+    const reportEvery = this.#o.statusReportIntervalMs ?? 60_000;
+    let lastReport = this.#clock.now();
+    const concurrency = this.#o.concurrency ?? 16;
+    while (!signal.aborted) {
+      await delay(interval, signal);
+      if (signal.aborted) return;
+      const live = [...this.#nodes.values()].filter((n) => n.registered && !n.gone);
+      const report = this.#clock.now() - lastReport >= reportEvery;
+      if (report) lastReport = this.#clock.now();
+      await forEachLimited(live, concurrency, async (n) => {
+        try {
+          if (report) await this.#reportStatus(n, signal);
+          if (!n.gone) await this.#renewLease(n, signal);
+        } catch (err) {
+          if (!signal.aborted) this.#o.onError?.(err);
+        }
+      });
+    }
+  }
+
+  // --- pods -------------------------------------------------------------------------------
+
+  #allocate(n: SimNode): number | undefined {
+    if (n.used.size >= n.poolSize) return undefined;
+    for (let i = 0; i < n.poolSize; i++) {
+      const offset = (n.next + i) % n.poolSize;
+      if (!n.used.has(offset)) {
+        n.used.add(offset);
+        n.next = (offset + 1) % n.poolSize;
+        return offset;
+      }
+    }
+    return undefined;
+  }
+
+  #release(st: PodState): void {
+    if (st.offset === undefined) return;
+    this.#nodes.get(st.node)?.used.delete(st.offset);
+    st.offset = undefined;
+  }
+
+  #forget(key: string): void {
+    const st = this.#pods.get(key);
+    if (st === undefined) return;
+    this.#release(st);
+    this.#pods.delete(key);
+  }
+
+  /** Local state for a pod first seen: new, or adopted from the status a previous run wrote. */
+  #start(pod: JsonObject, n: SimNode, now: number): PodState | undefined {
+    const uid = strAt(metaOf(pod), 'uid') ?? '';
+    const spec = objAt(pod, 'spec');
+    const status = objAt(pod, 'status');
+    const phase = strAt(status, 'phase');
+    const hostIP = n.id.addresses[0] ?? '';
+    const existingIPs = objsAt(status, 'podIPs').map((p) => strAt(p, 'ip') ?? '');
+    const started = strAt(status, 'hostIP') === hostIP && (phase === 'Running' || existingIPs.length > 0);
+    let offset: number | undefined;
+    let podIPs: string[];
+    if (spec?.['hostNetwork'] === true) {
+      podIPs = [...n.id.addresses];
+    } else if (started && existingIPs.length > 0) {
+      podIPs = existingIPs;
+      // Mark the adopted address as used when it is one of ours.
+      const v4 = n.cidrs[0];
+      for (let i = 0; v4 !== undefined && i < n.poolSize; i++) {
+        if (addressIn(v4, i + 2) === existingIPs[0]) {
+          offset = i;
+          n.used.add(i);
+          break;
+        }
+      }
+    } else {
+      offset = this.#allocate(n);
+      if (offset === undefined) {
+        this.#o.onError?.(new Error(`node ${n.id.name}: no pod IP left in ${n.id.podCIDRs.join(',')}`));
+        return undefined;
+      }
+      podIPs = n.cidrs.map((c) => addressIn(c, offset! + 2));
+    }
+    const startTime = timeMs(strAt(status, 'startTime'), now);
+    let stage: Stage = 'new';
+    if (phase === 'Succeeded' || phase === 'Failed') stage = 'terminated';
+    else if (phase === 'Running') {
+      const ready = objsAt(status, 'conditions').some(
+        (c) => strAt(c, 'type') === 'Ready' && strAt(c, 'status') === 'True',
+      );
+      stage = ready ? 'ready' : 'running';
+    } else if (started || strAt(status, 'hostIP') === hostIP) stage = 'pending';
+    return {
+      uid,
+      node: n.id.name,
+      rt: { hostIP, podIPs, startTime },
+      offset,
+      stage,
+      stageAt: now,
+      runningSince: stage === 'ready' || stage === 'running' ? startTime : now,
+      lastStatus: undefined,
+    };
+  }
+
+  async #writeStatus(
+    pod: JsonObject,
+    st: PodState,
+    status: JsonObject,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    const meta = metaOf(pod);
+    const path = `/api/v1/namespaces/${encodeURIComponent(strAt(meta, 'namespace') ?? '')}/pods/${encodeURIComponent(strAt(meta, 'name') ?? '')}/status`;
+    try {
+      await this.#o.client.request('PATCH', path, { body: { status }, contentType: smp, signal });
+    } catch (err) {
+      if (isCode(err, 404)) return false;
+      throw err;
+    }
+    st.lastStatus = status;
+    return true;
+  }
+
+  /** One step of a pod's lifecycle; resolves the delay before the next step, if one is due. */
+  async #sync(key: string, signal: AbortSignal): Promise<number | undefined> {
+    const obj = this.#podInformer?.store.get(key);
+    if (obj === undefined) {
+      this.#forget(key);
+      return undefined;
+    }
+    const meta = metaOf(obj);
+    const nodeName = strAt(objAt(obj, 'spec'), 'nodeName') ?? '';
+    const n = this.#nodes.get(nodeName);
+    if (n === undefined || !n.registered || n.gone) return undefined;
+    const uid = strAt(meta, 'uid') ?? '';
+    let st = this.#pods.get(key);
+    if (st !== undefined && st.uid !== uid) {
+      this.#forget(key);
+      st = undefined;
+    }
+    const now = this.#clock.now();
+    if (st === undefined) {
+      st = this.#start(obj, n, now);
+      if (st === undefined) return 10_000;
+      this.#pods.set(key, st);
+    }
+    // The informer's copy may lag our last write: build on what we wrote.
+    const pod: JsonObject = st.lastStatus === undefined ? obj : { ...obj, status: st.lastStatus };
+
+    if (meta['deletionTimestamp'] !== undefined && meta['deletionTimestamp'] !== null) {
+      if (st.stage === 'deleting') return undefined;
+      if (st.stage !== 'terminated') {
+        if (!(await this.#writeStatus(pod, st, terminatedStatus(pod, st.rt, 0, now), signal)))
+          return undefined;
+      }
+      st.stage = 'deleting';
+      this.#release(st);
+      const path = `/api/v1/namespaces/${encodeURIComponent(strAt(meta, 'namespace') ?? '')}/pods/${encodeURIComponent(strAt(meta, 'name') ?? '')}`;
+      try {
+        await this.#o.client.request('DELETE', path, {
+          body: { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0, preconditions: { uid } },
+          signal,
+        });
+      } catch (err) {
+        if (!isCode(err, 404, 409)) {
+          st.stage = 'terminated';
+          throw err;
+        }
+      }
+      return undefined;
+    }
+
+    const creating = this.#o.containerCreatingMs ?? 0;
+    const readyAfter = readinessDelayMs(obj);
+    const jobMs = this.#o.jobPodDurationMs ?? 5000;
+    switch (st.stage) {
+      case 'new':
+        if (!(await this.#writeStatus(pod, st, pendingStatus(pod, st.rt, now), signal))) return undefined;
+        st.stage = 'pending';
+        st.stageAt = now;
+        return creating > 0 ? creating : 1;
+      case 'pending': {
+        if (now - st.stageAt < creating) return creating - (now - st.stageAt);
+        const ready = readyAfter === 0;
+        if (!(await this.#writeStatus(pod, st, runningStatus(pod, st.rt, ready, now), signal)))
+          return undefined;
+        st.stage = ready ? 'ready' : 'running';
+        st.stageAt = now;
+        st.runningSince = now;
+        return this.#nextDue(obj, st, now, readyAfter, jobMs);
+      }
+      case 'running':
+        if (now - st.runningSince < readyAfter) return readyAfter - (now - st.runningSince);
+        if (!(await this.#writeStatus(pod, st, runningStatus(pod, st.rt, true, now), signal)))
+          return undefined;
+        st.stage = 'ready';
+        st.stageAt = now;
+        return this.#nextDue(obj, st, now, readyAfter, jobMs);
+      case 'ready':
+        if (!runsToCompletion(obj)) return undefined;
+        if (now - st.runningSince < jobMs) return jobMs - (now - st.runningSince);
+        if (!(await this.#writeStatus(pod, st, terminatedStatus(pod, st.rt, 0, now), signal)))
+          return undefined;
+        st.stage = 'terminated';
+        st.stageAt = now;
+        this.#release(st);
+        return undefined;
+      case 'terminated':
+      case 'deleting':
+        return undefined;
+    }
+  }
+
+  #nextDue(
+    pod: JsonObject,
+    st: PodState,
+    now: number,
+    readyAfter: number,
+    jobMs: number,
+  ): number | undefined {
+    const elapsed = now - st.runningSince;
+    if (st.stage === 'running') return Math.max(1, readyAfter - elapsed);
+    if (runsToCompletion(pod)) return Math.max(1, jobMs - elapsed);
+    return undefined;
+  }
+}
