@@ -62,11 +62,14 @@ export interface SimulatedNodesOptions {
   readonly leaseDurationSeconds?: number;
   /** Node status (conditions' heartbeats) written this often (default 60 s). */
   readonly statusReportIntervalMs?: number;
-  /** Time a pod spends in ContainerCreating (default 0: Running right after Pending). */
+  /**
+   * Time a pod spends Pending with its containers in ContainerCreating (default 0: straight to
+   * Running, saving one status write per pod).
+   */
   readonly containerCreatingMs?: number;
   /** Run time of pods that run to completion before they succeed (default 5 s). */
   readonly jobPodDurationMs?: number;
-  /** Parallel pod status writers (default 8). */
+  /** Parallel pod status writers (default 16). */
   readonly workers?: number;
   /** Parallel node registrations and heartbeats (default 16). */
   readonly concurrency?: number;
@@ -229,7 +232,7 @@ export class SimulatedNodes {
       await forEachLimited([...this.#nodes.values()], concurrency, (n) => this.#registerLogged(n, signal));
       if (signal.aborted) return;
       this.#resolveRegistered(true);
-      const workers = Array.from({ length: this.#o.workers ?? 8 }, () =>
+      const workers = Array.from({ length: this.#o.workers ?? 16 }, () =>
         this.#queue.run((key) => this.#sync(key, signal), signal),
       );
       await Promise.all([...workers, this.#heartbeats(signal)]);
@@ -462,7 +465,9 @@ export class SimulatedNodes {
     const meta = metaOf(obj);
     const nodeName = strAt(objAt(obj, 'spec'), 'nodeName') ?? '';
     const n = this.#nodes.get(nodeName);
-    if (n === undefined || !n.registered || n.gone) return undefined;
+    if (n === undefined || n.gone) return undefined;
+    // Registration still under way (or retrying): come back shortly.
+    if (!n.registered) return 200;
     const uid = strAt(meta, 'uid') ?? '';
     let st = this.#pods.get(key);
     if (st !== undefined && st.uid !== uid) {
@@ -504,12 +509,18 @@ export class SimulatedNodes {
     const creating = this.#o.containerCreatingMs ?? 0;
     const readyAfter = readinessDelayMs(obj);
     const jobMs = this.#o.jobPodDurationMs ?? 5000;
-    switch (st.stage) {
-      case 'new':
+    if (st.stage === 'new') {
+      if (creating > 0) {
         if (!(await this.#writeStatus(pod, st, pendingStatus(pod, st.rt, now), signal))) return undefined;
         st.stage = 'pending';
         st.stageAt = now;
-        return creating > 0 ? creating : 1;
+        return creating;
+      }
+      // Without a creation delay the pod goes straight to Running: one status write, not two.
+      st.stage = 'pending';
+      st.stageAt = now;
+    }
+    switch (st.stage) {
       case 'pending': {
         if (now - st.stageAt < creating) return creating - (now - st.stageAt);
         const ready = readyAfter === 0;

@@ -45,6 +45,7 @@ describe('simulated nodes', () => {
   let runs: Promise<unknown>[] = [];
   let informers: SharedInformerFactory;
   const errors: unknown[] = [];
+  const seen = new Map<string, string[]>();
 
   const get = async (path: string): Promise<Json> => {
     const r = await s.request('GET', path);
@@ -78,7 +79,18 @@ describe('simulated nodes', () => {
       heartbeatIntervalMs: 100,
       statusReportIntervalMs: 200,
       jobPodDurationMs: 200,
+      containerCreatingMs: 100,
       onError: (e) => errors.push(e),
+    });
+    // Every state the pods go through, from the watch (no polling races).
+    informers.informerFor('/api/v1/pods').addEventHandler({
+      onUpdate: (_, p) => {
+        const name = (p['metadata'] as Json)['name'] as string;
+        const st = p['status'] as Json;
+        const cs = ((st['containerStatuses'] as Json[] | undefined) ?? [])[0];
+        const state = cs === undefined ? '' : JSON.stringify(cs['state']);
+        seen.set(name, [...(seen.get(name) ?? []), `${String(st['phase'])} ${state}`]);
+      },
     });
     const scheduler = new Scheduler({ client, informers, onError: (e) => errors.push(e) });
     runs = [nodes.run(abort.signal), scheduler.run(abort.signal)];
@@ -179,6 +191,10 @@ describe('simulated nodes', () => {
     assert.match(String(cs['imageID']), /^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/);
     assert.match(String(cs['containerID']), /^containerd:\/\/[0-9a-f]{64}$/);
     assert.equal(typeof ((cs['state'] as Json)['running'] as Json)['startedAt'], 'string');
+    const states = seen.get('web') ?? [];
+    const creating = states.indexOf('Pending {"waiting":{"reason":"PodInitializing"}}');
+    assert.ok(creating >= 0, states.join('\n'));
+    assert.ok(states.findIndex((x) => x.startsWith('Running')) > creating, states.join('\n'));
     const init = (st['initContainerStatuses'] as Json[])[0]!;
     assert.equal(((init['state'] as Json)['terminated'] as Json)['reason'], 'Completed');
   });

@@ -38,6 +38,8 @@ export function insufficientReason(resource: string): string {
   return `Insufficient ${resource}`;
 }
 
+const hardEffects = ['NoSchedule', 'NoExecute'];
+
 export interface FilterFailure {
   readonly plugin: string;
   readonly reasons: readonly string[];
@@ -102,7 +104,7 @@ export function nodeMatchesTerm(t: NodeSelectorTerm, node: NodeSpecView): boolea
 
 /** nodeSelector and required node affinity (upstream GetRequiredNodeAffinity(pod).Match). */
 export function podMatchesNodeAffinity(pod: PodInfo, node: NodeSpecView): boolean {
-  for (const [k, v] of Object.entries(pod.nodeSelector)) if (node.labels[k] !== v) return false;
+  for (const k in pod.nodeSelector) if (node.labels[k] !== pod.nodeSelector[k]) return false;
   return pod.requiredNodeAffinity === undefined || nodeMatchesTerms(pod.requiredNodeAffinity, node);
 }
 
@@ -119,22 +121,26 @@ function portsConflict(a: string, b: string): boolean {
   return wild(x.ip) || wild(y.ip) || x.ip === y.ip;
 }
 
+const orderedResources = ['cpu', 'memory', 'ephemeral-storage'];
+
+function insufficient(name: string, want: number, info: NodeInfo, node: NodeSpecView): boolean {
+  return want > 0 && want > (node.allocatable.get(name) ?? 0) - (info.requested.get(name) ?? 0);
+}
+
 /** NodeResourcesFit's reasons (upstream fitsRequest), empty when the pod fits. */
 export function insufficientResources(pod: PodInfo, info: NodeInfo, node: NodeSpecView): string[] {
   const out: string[] = [];
-  const allowedPods = node.allocatable.get('pods') ?? 0;
-  if (info.pods.size + 1 > allowedPods) out.push(reasons.tooManyPods);
+  if (info.pods.size + 1 > (node.allocatable.get('pods') ?? 0)) out.push(reasons.tooManyPods);
   const req = pod.resources.requests;
-  let any = false;
-  for (const v of req.values()) if (v !== 0) any = true;
-  if (!any) return out;
-  const ordered = ['cpu', 'memory', 'ephemeral-storage'];
-  const names = [...ordered, ...[...req.keys()].filter((k) => !ordered.includes(k) && k !== 'pods')];
-  for (const name of names) {
-    const want = req.get(name) ?? 0;
-    if (want <= 0) continue;
-    const free = (node.allocatable.get(name) ?? 0) - (info.requested.get(name) ?? 0);
-    if (want > free) out.push(insufficientReason(name));
+  if (req.size === 0) return out;
+  for (const name of orderedResources) {
+    if (insufficient(name, req.get(name) ?? 0, info, node)) out.push(insufficientReason(name));
+  }
+  if (req.size > orderedResources.length || !orderedResources.every((r) => req.has(r))) {
+    for (const [name, want] of req) {
+      if (orderedResources.includes(name) || name === 'pods') continue;
+      if (insufficient(name, want, info, node)) out.push(insufficientReason(name));
+    }
   }
   return out;
 }
@@ -286,7 +292,8 @@ export function runFilters(
     return { plugin: 'NodeUnschedulable', reasons: [reasons.unschedulable], unresolvable: true };
   }
   // TaintToleration
-  const taint = firstUntoleratedTaint(node.taints, pod.tolerations, ['NoSchedule', 'NoExecute']);
+  const taint =
+    node.taints.length === 0 ? undefined : firstUntoleratedTaint(node.taints, pod.tolerations, hardEffects);
   if (taint !== undefined) {
     return { plugin: 'TaintToleration', reasons: [untoleratedTaintReason(taint)], unresolvable: true };
   }

@@ -10,26 +10,34 @@ import type { PodInfo } from './pod-info.js';
 
 const maxNodeScore = 100;
 
+function leastRequested(requested: number, capacity: number): number {
+  if (capacity === 0 || requested > capacity) return 0;
+  return Math.floor(((capacity - requested) * maxNodeScore) / capacity);
+}
+
 /** LeastAllocated over cpu and memory with the non-zero requests (upstream leastRequestedScore). */
 export function leastAllocatedScore(pod: PodInfo, info: NodeInfo, node: NodeSpecView): number {
-  const one = (requested: number, capacity: number): number => {
-    if (capacity === 0 || requested > capacity) return 0;
-    return Math.floor(((capacity - requested) * maxNodeScore) / capacity);
-  };
-  const cpu = one(info.nonZeroMilliCPU + pod.resources.nonZeroMilliCPU, node.allocatable.get('cpu') ?? 0);
-  const mem = one(info.nonZeroMemory + pod.resources.nonZeroMemory, node.allocatable.get('memory') ?? 0);
+  const cpu = leastRequested(
+    info.nonZeroMilliCPU + pod.resources.nonZeroMilliCPU,
+    node.allocatable.get('cpu') ?? 0,
+  );
+  const mem = leastRequested(
+    info.nonZeroMemory + pod.resources.nonZeroMemory,
+    node.allocatable.get('memory') ?? 0,
+  );
   return Math.floor((cpu + mem) / 2);
+}
+
+function fraction(name: string, pod: PodInfo, info: NodeInfo, node: NodeSpecView): number {
+  const capacity = node.allocatable.get(name) ?? 0;
+  if (capacity === 0) return 1;
+  const used = (info.requested.get(name) ?? 0) + (pod.resources.requests.get(name) ?? 0);
+  return Math.min(used / capacity, 1);
 }
 
 /** BalancedAllocation: 100 × (1 − the standard deviation of the cpu and memory fractions). */
 export function balancedAllocationScore(pod: PodInfo, info: NodeInfo, node: NodeSpecView): number {
-  const fraction = (name: string): number => {
-    const capacity = node.allocatable.get(name) ?? 0;
-    if (capacity === 0) return 1;
-    const used = (info.requested.get(name) ?? 0) + (pod.resources.requests.get(name) ?? 0);
-    return Math.min(used / capacity, 1);
-  };
-  const std = Math.abs(fraction('cpu') - fraction('memory')) / 2;
+  const std = Math.abs(fraction('cpu', pod, info, node) - fraction('memory', pod, info, node)) / 2;
   return Math.floor((1 - std) * maxNodeScore);
 }
 
@@ -50,15 +58,29 @@ function preferredAffinity(pod: PodInfo, node: NodeSpecView): number {
 
 /** The index in `feasible` of the best node. */
 export function selectHost(pod: PodInfo, feasible: readonly NodeInfo[]): number {
-  const taintCounts = feasible.map((i) => (i.node === undefined ? 0 : preferNoScheduleCount(pod, i.node)));
-  const maxTaints = Math.max(0, ...taintCounts);
-  const affinity = feasible.map((i) => (i.node === undefined ? 0 : preferredAffinity(pod, i.node)));
-  const maxAffinity = Math.max(0, ...affinity);
+  const soft = pod.preferredNodeAffinity.length > 0;
+  let maxTaints = 0;
+  let maxAffinity = 0;
+  const taintCounts: number[] = new Array<number>(feasible.length).fill(0);
+  const affinity: number[] = new Array<number>(feasible.length).fill(0);
+  for (let i = 0; i < feasible.length; i++) {
+    const node = feasible[i]!.node;
+    if (node === undefined) continue;
+    const t = node.taints.length === 0 ? 0 : preferNoScheduleCount(pod, node);
+    taintCounts[i] = t;
+    if (t > maxTaints) maxTaints = t;
+    if (soft) {
+      const a = preferredAffinity(pod, node);
+      affinity[i] = a;
+      if (a > maxAffinity) maxAffinity = a;
+    }
+  }
   let best = -1;
   let bestScore = -1;
-  feasible.forEach((info, i) => {
+  for (let i = 0; i < feasible.length; i++) {
+    const info = feasible[i]!;
     const node = info.node;
-    if (node === undefined) return;
+    if (node === undefined) continue;
     let score = leastAllocatedScore(pod, info, node) + balancedAllocationScore(pod, info, node);
     score +=
       3 *
@@ -66,11 +88,10 @@ export function selectHost(pod: PodInfo, feasible: readonly NodeInfo[]): number 
         ? maxNodeScore
         : maxNodeScore - Math.floor((taintCounts[i]! * maxNodeScore) / maxTaints));
     score += 2 * (maxAffinity === 0 ? 0 : Math.floor((affinity[i]! * maxNodeScore) / maxAffinity));
-    const current = best < 0 ? undefined : feasible[best];
-    if (score > bestScore || (score === bestScore && current !== undefined && info.name < current.name)) {
+    if (score > bestScore || (score === bestScore && info.name < feasible[best]!.name)) {
       best = i;
       bestScore = score;
     }
-  });
+  }
   return best;
 }
