@@ -1,22 +1,12 @@
 /**
- * The one clock a controller reads: wall time and timers. Tests may pass their own (a fake that
- * advances on demand); the default is the process clock. Timers never hold the process open.
+ * Time helpers of the workload controllers over the project's one Clock (util/clock.ts: now() and
+ * sleep(), `FakeClock` in tests): RFC 3339 timestamps and delayed re-queueing.
  */
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-  /** Calls `fn` after `ms`; the returned function cancels it. */
-  after(ms: number, fn: () => void): () => void;
-}
+import { realClock } from '../../util/clock.js';
+import type { Clock } from '../../util/clock.js';
 
-export const realClock: Clock = {
-  now: () => Date.now(),
-  after(ms, fn) {
-    const t = setTimeout(fn, Math.max(0, ms));
-    t.unref();
-    return () => clearTimeout(t);
-  },
-};
+export { realClock };
+export type { Clock };
 
 /** RFC 3339 with seconds, as metav1.Time is written. */
 export function rfc3339(ms: number): string {
@@ -46,11 +36,13 @@ export class DelayedAdds {
       if (existing.at <= at) return;
       existing.cancel();
     }
-    const cancel = this.#clock.after(ms, () => {
+    const abort = new AbortController();
+    void this.#clock.sleep(ms, abort.signal).then(() => {
+      if (abort.signal.aborted) return;
       this.#pending.delete(key);
       this.#add(key);
     });
-    this.#pending.set(key, { at, cancel });
+    this.#pending.set(key, { at, cancel: () => abort.abort() });
   }
 
   cancelAll(): void {
