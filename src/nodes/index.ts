@@ -3,5 +3,3 @@ export { SimulatedNodes, planNodes } from './simulated-nodes.js';
 export type { NodeTemplate, SimulatedNodesOptions } from './simulated-nodes.js';
 export { Scheduler } from './scheduler/scheduler.js';
 export type { SchedulerOptions } from './scheduler/scheduler.js';
-export { systemClock } from './clock.js';
-export type { Clock } from './clock.js';

@@ -19,11 +19,11 @@ import type { SharedInformerFactory } from '../client/informer-factory.js';
 import type { RestClient } from '../client/rest-client.js';
 import type { SharedInformer } from '../client/shared-informer.js';
 import { WorkQueue } from '../client/workqueue.js';
+import { realClock } from '../util/clock.js';
+import type { Clock } from '../util/clock.js';
 import type { JsonObject } from '../util/json.js';
 import { addToIp, addressIn, cidrSize, formatCidr, parseCidr, subnet, subnetCount } from './cidr.js';
 import type { Cidr } from './cidr.js';
-import { systemClock } from './clock.js';
-import type { Clock } from './clock.js';
 import { metaOf, objAt, objsAt, strAt, strsAt } from './json.js';
 import { leaseNamespace, leaseObject, nodeConditions, nodeObject, nodeStatus } from './node-object.js';
 import type { NodeIdentity, NodeTemplate } from './node-object.js';
@@ -175,7 +175,7 @@ export class SimulatedNodes {
 
   constructor(o: SimulatedNodesOptions) {
     this.#o = o;
-    this.#clock = o.clock ?? systemClock;
+    this.#clock = o.clock ?? realClock;
     this.#template = o.nodeTemplate ?? {};
     const names = o.names ?? Array.from({ length: o.count ?? 1 }, (_, i) => `nanokube-node-${i}`);
     for (const id of planNodes(names, o)) {
@@ -340,7 +340,7 @@ export class SimulatedNodes {
     let lastReport = this.#clock.now();
     const concurrency = this.#o.concurrency ?? 16;
     while (!signal.aborted) {
-      await delay(interval, signal);
+      await this.#clock.sleep(interval, signal);
       if (signal.aborted) return;
       const live = [...this.#nodes.values()].filter((n) => n.registered && !n.gone);
       const report = this.#clock.now() - lastReport >= reportEvery;

@@ -19,11 +19,13 @@ import { ApiError } from '../../client/api-error.js';
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { HandlerRegistration } from '../../client/shared-informer.js';
+import { EventRecorder } from '../../client/event-recorder.js';
+import type { EventType, ObjectRef } from '../../client/event-recorder.js';
+import { realClock } from '../../util/clock.js';
+import type { Clock } from '../../util/clock.js';
 import type { JsonObject } from '../../util/json.js';
 import { jsonEqual } from '../../util/json.js';
-import { systemClock } from '../clock.js';
-import type { Clock } from '../clock.js';
-import { metaOf, objAt, rfc3339, rfc3339Micro, strAt, stringMap } from '../json.js';
+import { metaOf, objAt, rfc3339, strAt, stringMap } from '../json.js';
 import { fitErrorMessage, prepareCycle, runFilters } from './filters.js';
 import type { ClusterView, FilterFailure } from './filters.js';
 import { NodeInfo, nodeView, nodeViewChanged } from './node-info.js';
@@ -62,10 +64,6 @@ export function numFeasibleNodesToFind(numAllNodes: number): number {
   return Math.max(minFeasible, Math.floor((numAllNodes * percentage) / 100));
 }
 
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 function podPath(p: PodInfo, sub = ''): string {
   return `/api/v1/namespaces/${encodeURIComponent(p.namespace)}/pods/${encodeURIComponent(p.name)}${sub}`;
 }
@@ -88,16 +86,27 @@ export class Scheduler {
   readonly #assumed = new Set<string>();
   readonly #antiAffinityPods = new Map<string, { pod: PodInfo; node: NodeInfo }>();
   readonly #inFlight = new Set<Promise<void>>();
-  readonly #instance = `default-scheduler-${hostname()}`;
+  readonly #recorder: EventRecorder | undefined;
   #nextStart = 0;
   #cluster: ClusterView;
   #namespaceLabels: (ns: string) => Readonly<Record<string, string>> | undefined = () => undefined;
 
   constructor(o: SchedulerOptions) {
     this.#o = o;
-    this.#clock = o.clock ?? systemClock;
+    this.#clock = o.clock ?? realClock;
     this.#name = o.schedulerName ?? 'default-scheduler';
     this.#queue = new SchedulingQueue(() => this.#clock.now());
+    const onError = o.onError;
+    this.#recorder =
+      o.recordEvents === false
+        ? undefined
+        : new EventRecorder({
+            client: o.client,
+            reportingController: this.#name,
+            reportingInstance: `${this.#name}-${hostname()}`,
+            clock: this.#clock,
+            ...(onError !== undefined ? { onError } : {}),
+          });
     this.#cluster = {
       nodes: { [Symbol.iterator]: () => this.#nodeList()[Symbol.iterator]() },
       podsWithAntiAffinity: { [Symbol.iterator]: () => this.#antiAffinityPods.values() },
@@ -138,6 +147,7 @@ export class Scheduler {
         onDelete: (p) => this.#onPodDelete(p),
       }),
     ];
+    const recording = this.#recorder?.run(signal);
     try {
       if (!(await pods.synced) || !(await nodes.synced)) return;
       await namespaces.synced;
@@ -160,6 +170,7 @@ export class Scheduler {
       outer.removeEventListener('abort', onAbort);
       for (const r of registrations) r.remove();
       await Promise.allSettled([...this.#inFlight]);
+      await recording;
     }
   }
 
@@ -347,13 +358,12 @@ export class Scheduler {
       this.#queue.addBackoff(pod);
       return;
     }
-    await this.#event(
+    this.#event(
       pod,
       'Normal',
       'Scheduled',
       'Binding',
       `Successfully assigned ${pod.namespace}/${pod.name} to ${nodeName}`,
-      signal,
     );
   }
 
@@ -369,13 +379,13 @@ export class Scheduler {
       }
       return;
     }
-    await this.#event(
+    this.#event(
       victim,
       'Normal',
       'Preempted',
       'Preempting',
       `Preempted by pod ${preemptor.uid} on node ${this.#podNode.get(victim.key) ?? ''}`,
-      signal,
+      preemptor,
     );
   }
 
@@ -420,51 +430,33 @@ export class Scheduler {
         return;
       }
     }
-    await this.#event(pod, 'Warning', 'FailedScheduling', 'Scheduling', msg, signal);
+    this.#event(pod, 'Warning', 'FailedScheduling', 'Scheduling', msg);
   }
 
-  /** An events.k8s.io/v1 Event about `pod`, as the scheduler's recorder writes it. */
-  async #event(
+  /** An events.k8s.io/v1 Event about `pod` (series-aggregated by the recorder, as upstream's). */
+  #event(
     pod: PodInfo,
-    type: string,
+    type: EventType,
     reason: string,
     action: string,
     note: string,
-    signal: AbortSignal,
-  ): Promise<void> {
-    if (this.#o.recordEvents === false) return;
-    const now = this.#clock.now();
-    const name = `${pod.name}.${(BigInt(now) * 1_000_000n + BigInt(Math.floor(Math.random() * 1e6))).toString(16)}`;
-    try {
-      await this.#o.client.request(
-        'POST',
-        `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(pod.namespace)}/events`,
-        {
-          body: {
-            apiVersion: 'events.k8s.io/v1',
-            kind: 'Event',
-            metadata: { name, namespace: pod.namespace },
-            eventTime: rfc3339Micro(now),
-            reportingController: this.#name,
-            reportingInstance: this.#instance,
-            action,
-            reason,
-            regarding: {
-              kind: 'Pod',
-              namespace: pod.namespace,
-              name: pod.name,
-              uid: pod.uid,
-              apiVersion: 'v1',
-            },
-            note: note.length > 1024 ? note.slice(0, 1024) : note,
-            type,
-          },
-          signal,
-        },
-      );
-    } catch (err) {
-      if (!signal.aborted) this.#o.onError?.(new Error(`event ${reason} for ${pod.key}: ${message(err)}`));
-    }
+    related?: PodInfo,
+  ): void {
+    const ref = (p: PodInfo): ObjectRef => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      namespace: p.namespace,
+      name: p.name,
+      uid: p.uid,
+    });
+    this.#recorder?.event(
+      ref(pod),
+      type,
+      reason,
+      action,
+      note,
+      related === undefined ? undefined : ref(related),
+    );
   }
 
   #track(p: Promise<void>): void {
