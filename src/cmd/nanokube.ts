@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-/** The `nanokube` command: `nanokube serve [flags]`. */
+/** The `nanokube` command: `serve`, `controller-manager`, `nodes`. */
 import { performance } from 'node:perf_hooks';
 import { FlagError, parseServeFlags, serveUsage } from './serve/flags.js';
 import { startServer } from './serve/start.js';
+import { controllerManagerCommand, controllerManagerUsage, nodesCommand, nodesUsage } from './components.js';
+import { KubeconfigError } from './kubeconfig-credentials.js';
 import { FeatureGateError } from '../machinery/features.js';
 import { DatabaseInUseError } from '../storage/kv/sqlite/schema.js';
 
@@ -34,9 +36,15 @@ async function serve(args: readonly string[]): Promise<void> {
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve(rest);
+  if (command === 'controller-manager') return controllerManagerCommand(rest);
+  if (command === 'nodes') return nodesCommand(rest);
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(
-      `nanokube: a Kubernetes v1.27 control plane\n\nCommands:\n  serve   run the API server\n\n${serveUsage}`,
+      'nanokube: a Kubernetes v1.27 control plane\n\nCommands:\n' +
+        '  serve                the API server, with controllers and simulated nodes in-process\n' +
+        '  controller-manager   the controllers, against any API server\n' +
+        '  nodes                simulated nodes and the scheduler, against any API server\n\n' +
+        `${serveUsage}\n${controllerManagerUsage}\n${nodesUsage}`,
     );
     return;
   }
@@ -48,7 +56,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.stderr.write(`Error: ${err.message}\n`);
     process.exit(1);
   }
-  if (err instanceof FlagError || err instanceof FeatureGateError) {
+  if (err instanceof FlagError || err instanceof FeatureGateError || err instanceof KubeconfigError) {
     process.stderr.write(`Error: ${err.message}\n`);
     process.exit(2);
   }

@@ -83,11 +83,12 @@ describe('kubectl apply/get against nanokube serve', { skip: kubectlSkip }, () =
     },
   );
 
-  it('get deploy: default table columns', async () => {
+  it('get deploy: default table columns (after the rollout onto the simulated node)', async () => {
+    await s.ok(['rollout', 'status', 'deployment/web', '-n', ns, '--timeout=60s']);
     const [header, row, ...rest] = lines(await s.ok(['get', 'deploy', '-n', ns]));
     assert.deepEqual(columns(header!), ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
     const [name, ready, upToDate, available, a] = columns(row!);
-    assert.deepEqual([name, ready, upToDate, available], ['web', '0/1', '0', '0']);
+    assert.deepEqual([name, ready, upToDate, available], ['web', '1/1', '1', '1']);
     assert.match(a!, age);
     assert.equal(rest.length, 0);
   });

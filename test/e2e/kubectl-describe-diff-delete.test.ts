@@ -18,18 +18,21 @@ describe('kubectl describe/diff/delete against nanokube serve', { skip: kubectlS
     await s.ok(['create', 'configmap', 'other', '-n', ns, '--from-literal=x=1']);
   });
 
-  it('describe deployment', async () => {
+  it('describe deployment (rolled out onto the simulated node)', async () => {
+    await s.ok(['rollout', 'status', 'deployment/web', '-n', ns, '--timeout=60s']);
     const out = await s.ok(['describe', 'deployment', 'web', '-n', ns]);
     assert.match(out, /^Name:\s+web$/m);
     assert.match(out, new RegExp(`^Namespace:\\s+${ns}$`, 'm'));
     assert.match(out, /^CreationTimestamp:\s+\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d \+0000$/m);
     assert.match(out, /^Labels:\s+app=web$/m);
     assert.match(out, /^Selector:\s+app=web$/m);
-    assert.match(out, /^Replicas:\s+1 desired \| 0 updated \| 0 total \| 0 available \| 0 unavailable$/m);
+    assert.match(out, /^Replicas:\s+1 desired \| 1 updated \| 1 total \| 1 available \| 0 unavailable$/m);
+    assert.match(out, /^ {2}Available\s+True\s+MinimumReplicasAvailable$/m);
+    assert.match(out, /^ {2}Progressing\s+True\s+NewReplicaSetAvailable$/m);
+    assert.match(out, /^NewReplicaSet:\s+web-[a-z0-9]+ \(1\/1 replicas created\)$/m);
     assert.match(out, /^StrategyType:\s+RollingUpdate$/m);
     assert.match(out, /^RollingUpdateStrategy:\s+25% max unavailable, 25% max surge$/m);
     assert.match(out, /^ {3}nginx:\n {4}Image:\s+nginx:1\.25\n {4}Port:\s+80\/TCP$/m);
-    assert.match(out, /^Events:\s+<none>$/m);
   });
 
   it('describe configmap', async () => {

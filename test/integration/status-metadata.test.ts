@@ -112,7 +112,8 @@ const cases: readonly {
 describe('metadata on status writes', () => {
   let s: TestServer;
   before(async () => {
-    s = await startTestServer();
+    // No controllers or nodes: nothing else writes the objects between the GET and the PUT.
+    s = await startTestServer({ controllers: false });
   });
   after(() => s.stop());
 

@@ -1,19 +1,21 @@
 /**
- * Runs the built-in controllers in-process, talking to this server over its own HTTPS endpoint
- * with the admin credentials (the same path a separate controller-manager process would take).
- * One client (one HTTP/2 session pool) and one informer factory serve them all: the namespace
- * informer is shared by the namespace controller and both namespaced-defaults controllers.
+ * What `nanokube serve` runs in-process beside the API server, talking to it over its own HTTPS
+ * endpoint with the admin credentials (the path a separate process would take): the API server's
+ * own `kubernetes` Service controller, the controller manager (controller-manager/run.ts) with the
+ * controllers `--controllers` selects, under leader election, and `--nodes` simulated nodes with
+ * the scheduler (nodes/).
  */
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import type { ClientCredentials } from '../../client/credentials.js';
 import { SharedInformerFactory } from '../../client/informer-factory.js';
 import { RestClient } from '../../client/rest-client.js';
 import { ApiserverServiceController } from '../../controllers/apiserver-service/controller.js';
-import { NamespaceController } from '../../controllers/namespace/namespace-controller.js';
-import {
-  defaultServiceAccountController,
-  rootCaPublisher,
-} from '../../controllers/namespaced-defaults/defaults.js';
+import { Scheduler, SimulatedNodes } from '../../nodes/index.js';
 import type { Logger } from '../../util/log.js';
+import { runControllerManager } from '../controller-manager/run.js';
+import { parseControllers } from '../controller-manager/selection.js';
 import { defaultAdvertiseAddress, defaultServiceClusterIPRange, firstServiceIP } from './flags.js';
 
 export interface RunningControllers {
@@ -24,13 +26,33 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** What the `kubernetes` Service controller needs of the server's flags. */
+/** What the in-process controllers need of the server's flags. */
 export interface ApiserverServiceFlags {
   /** The port the server listens on (the Service's targetPort and the Endpoints port). */
   readonly securePort: number;
   readonly bindAddress: string;
   readonly serviceClusterIPRange?: string;
   readonly advertiseAddress?: string;
+  /** `--controllers` (default `*`). */
+  readonly controllers?: string;
+  /** The data dir: this installation's leader-election identity derives from it. */
+  readonly dataDir: string;
+  /** `--nodes` (default 1): simulated nodes, with the scheduler; 0 runs neither. */
+  readonly nodes?: number;
+}
+
+/** kubeadm's default pod network holds 256 /24 node ranges; larger clusters get a /8. */
+export function podCIDRFor(nodes: number): string {
+  return nodes <= 256 ? '10.244.0.0/16' : '10.0.0.0/8';
+}
+
+/**
+ * A leader-election identity stable across restarts of one installation (hostname and data dir),
+ * so a restarted server takes its own Lease back at once instead of waiting for it to expire.
+ */
+export function installationIdentity(dataDir: string): string {
+  const id = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 12);
+  return `${hostname()}_${id}`;
 }
 
 export function startControllers(
@@ -38,29 +60,27 @@ export function startControllers(
   log: Logger,
   flags: ApiserverServiceFlags,
 ): RunningControllers {
+  const selection = parseControllers(flags.controllers ?? '*');
+  if (selection.unavailable.length > 0) {
+    log.v(1, `controllers not built yet (not running): ${selection.unavailable.join(', ')}`);
+  }
+  // With nothing selected, do not campaign: a separate controller manager may want the Lease.
+  const manager =
+    selection.enabled.size === 0
+      ? undefined
+      : runControllerManager({
+          credentials,
+          controllers: selection.enabled,
+          log,
+          leaderElection: { identity: installationIdentity(flags.dataDir) },
+        });
   const client = new RestClient(credentials);
   const abort = new AbortController();
   const informers = new SharedInformerFactory({
     client,
     onError: (err, path) => log.v(2, `informer ${path}: ${message(err)}`),
   });
-  const onError = (name: string) => (err: unknown) => log.v(2, `${name}: ${message(err)}`);
-  const running = [
-    new NamespaceController({ client, informers, onError: onError('namespace-controller') }).run(
-      abort.signal,
-    ),
-    defaultServiceAccountController({
-      client,
-      informers,
-      onError: onError('serviceaccount-controller'),
-    }).run(abort.signal),
-    rootCaPublisher({
-      client,
-      informers,
-      caPem: credentials.ca,
-      onError: onError('root-ca-cert-publisher'),
-    }).run(abort.signal),
-  ];
+  const running: Promise<unknown>[] = [];
   const range = flags.serviceClusterIPRange ?? defaultServiceClusterIPRange;
   const serviceIP = firstServiceIP(range);
   const endpointIP = flags.advertiseAddress ?? defaultAdvertiseAddress(flags.bindAddress);
@@ -79,7 +99,24 @@ export function startControllers(
         serviceIP,
         ...(endpointIP !== undefined ? { endpointIP } : {}),
         endpointPort: flags.securePort,
-        onError: onError('kubernetes-service-controller'),
+        onError: (err) => log.v(2, `kubernetes-service-controller: ${message(err)}`),
+      }).run(abort.signal),
+    );
+  }
+  const nodes = flags.nodes ?? 1;
+  if (nodes > 0) {
+    running.push(
+      new SimulatedNodes({
+        client,
+        informers,
+        count: nodes,
+        podCIDRs: [podCIDRFor(nodes)],
+        onError: (err) => log.v(2, `simulated nodes: ${message(err)}`),
+      }).run(abort.signal),
+      new Scheduler({
+        client,
+        informers,
+        onError: (err) => log.v(2, `scheduler: ${message(err)}`),
       }).run(abort.signal),
     );
   }
@@ -87,7 +124,7 @@ export function startControllers(
   return {
     async stop() {
       abort.abort();
-      await Promise.allSettled(running);
+      await Promise.allSettled([...running, ...(manager !== undefined ? [manager.stop()] : [])]);
       await informers.stopped();
       client.close();
     },

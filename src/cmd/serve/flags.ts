@@ -1,4 +1,5 @@
 /** `nanokube serve` flags (names kept stable; more will come). */
+import { parseControllers } from '../controller-manager/selection.js';
 import { networkInterfaces } from 'node:os';
 import { parseCIDRSloppy } from '../../apis/networking/v1/validation/cidr.js';
 import { FeatureGates } from '../../machinery/features.js';
@@ -30,6 +31,10 @@ Flags:
                               address when it is a specific non-loopback one, else the first
                               non-loopback IPv4 address of this machine; with none, the Service
                               is kept without Endpoints)
+  --controllers LIST          controllers to run in-process, as kube-controller-manager's flag:
+                              * (all on by default), name, -name (default *)
+  --nodes N                   simulated nodes (with the scheduler) run in-process; 0 runs
+                              neither (default 1)
   -v N                        log verbosity (default 0)
 `;
 
@@ -99,6 +104,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let runtimeConfig = '';
   let serviceClusterIPRange: string | undefined;
   let advertiseAddress: string | undefined;
+  let controllers: string | undefined;
+  let nodes: number | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const eq = arg.indexOf('=');
@@ -188,6 +195,19 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         advertiseAddress = v;
         break;
       }
+      case 'controllers':
+        controllers = value();
+        parseControllers(controllers);
+        break;
+      case 'nodes': {
+        const v = value();
+        const n = Number(v);
+        if (!/^\d+$/.test(v) || n > 100_000) {
+          throw new FlagError(`invalid argument "${v}" for "--nodes" flag: a number from 0 to 100000`);
+        }
+        nodes = n;
+        break;
+      }
       case 'v':
         verbosity = Number(value());
         break;
@@ -213,6 +233,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     verbosity,
     anonymousAuth,
     ...(runtimeConfig !== '' ? { runtimeConfig } : {}),
+    ...(controllers !== undefined ? { controllerSelection: controllers } : {}),
+    ...(nodes !== undefined ? { nodes } : {}),
     ...(kubeconfigPath !== undefined ? { kubeconfigPath } : {}),
     ...(synchronous !== undefined ? { synchronous } : {}),
     ...(serviceClusterIPRange !== undefined ? { serviceClusterIPRange } : {}),

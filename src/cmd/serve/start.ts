@@ -72,6 +72,10 @@ export interface ServerOptions {
   readonly synchronous?: 'FULL' | 'NORMAL' | 'OFF';
   /** Run the built-in controllers in-process (default true); tests of raw API semantics turn them off. */
   readonly controllers?: boolean;
+  /** `--controllers`: which controllers (kube-controller-manager's syntax; default `*`). */
+  readonly controllerSelection?: string;
+  /** `--nodes`: simulated nodes run in-process, with the scheduler (default 1; 0: none). */
+  readonly nodes?: number;
   /** `--runtime-config`: group-versions to serve beyond (or instead of) the v1.27 defaults. */
   readonly runtimeConfig?: string;
   /** Receives an audit event for every request (none by default; policy files come with issue #12). */
@@ -261,6 +265,9 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
             ? { serviceClusterIPRange: o.serviceClusterIPRange }
             : {}),
           ...(o.advertiseAddress !== undefined ? { advertiseAddress: o.advertiseAddress } : {}),
+          ...(o.controllerSelection !== undefined ? { controllers: o.controllerSelection } : {}),
+          ...(o.nodes !== undefined ? { nodes: o.nodes } : {}),
+          dataDir,
         });
   let closing: Promise<void> | undefined;
   return {

@@ -1,0 +1,162 @@
+/**
+ * `nanokube controller-manager` and `nanokube nodes`: the controllers, and the simulated nodes with
+ * the scheduler, as their own processes against any Kubernetes API server (they use only the
+ * client), connected through a kubeconfig.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { SharedInformerFactory } from '../client/informer-factory.js';
+import { RestClient } from '../client/rest-client.js';
+import { Scheduler, SimulatedNodes } from '../nodes/index.js';
+import { createLogger } from '../util/log.js';
+import { runControllerManager } from './controller-manager/run.js';
+import { parseControllers } from './controller-manager/selection.js';
+import { credentialsFromKubeconfig } from './kubeconfig-credentials.js';
+import { FlagError } from './serve/flags.js';
+import { podCIDRFor } from './serve/controllers.js';
+
+export const controllerManagerUsage = `Usage: nanokube controller-manager --kubeconfig FILE [flags]
+
+Flags:
+  --kubeconfig FILE           how to reach the API server (required)
+  --context NAME              kubeconfig context (default: its current-context)
+  --controllers LIST          * (all on by default), name, -name (default *)
+  --leader-elect[=BOOL]       run only while holding the kube-system/kube-controller-manager Lease
+                              (default true)
+  -v N                        log verbosity (default 0)
+`;
+
+export const nodesUsage = `Usage: nanokube nodes --kubeconfig FILE [flags]
+
+Flags:
+  --kubeconfig FILE           how to reach the API server (required)
+  --context NAME              kubeconfig context (default: its current-context)
+  --nodes N                   simulated nodes to register (default 1)
+  --scheduler[=BOOL]          also run the scheduler (default true)
+  -v N                        log verbosity (default 0)
+`;
+
+interface Parsed {
+  readonly values: Map<string, string>;
+}
+
+/** `--name value`, `--name=value`, and bare boolean `--name`. */
+function parseFlags(
+  args: readonly string[],
+  known: ReadonlySet<string>,
+  booleans: ReadonlySet<string>,
+): Parsed {
+  const values = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const eq = arg.indexOf('=');
+    const name = (eq > 0 ? arg.slice(0, eq) : arg).replace(/^--?/, '');
+    if (!arg.startsWith('-') || !known.has(name)) throw new FlagError(`unknown flag: ${arg}`);
+    if (eq > 0) values.set(name, arg.slice(eq + 1));
+    else if (booleans.has(name)) values.set(name, 'true');
+    else {
+      const v = args[++i];
+      if (v === undefined) throw new FlagError(`flag needs an argument: ${arg}`);
+      values.set(name, v);
+    }
+  }
+  return { values };
+}
+
+function bool(v: string | undefined, name: string, dflt: boolean): boolean {
+  if (v === undefined) return dflt;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw new FlagError(
+    `invalid argument "${v}" for "--${name}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`,
+  );
+}
+
+function waitForSignal(stop: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`nanokube: ${signal} received, shutting down\n`);
+    void stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+}
+
+export function controllerManagerCommand(args: readonly string[]): void {
+  const { values } = parseFlags(
+    args,
+    new Set(['kubeconfig', 'context', 'controllers', 'leader-elect', 'v']),
+    new Set(['leader-elect']),
+  );
+  const kubeconfig = values.get('kubeconfig');
+  if (kubeconfig === undefined) throw new FlagError(`--kubeconfig is required\n\n${controllerManagerUsage}`);
+  const context = values.get('context');
+  const credentials = credentialsFromKubeconfig(kubeconfig, context);
+  const selection = parseControllers(values.get('controllers') ?? '*');
+  const log = createLogger({ verbosity: Number(values.get('v') ?? '0') });
+  if (selection.unavailable.length > 0) {
+    log.v(1, `controllers not built yet (not running): ${selection.unavailable.join(', ')}`);
+  }
+  const manager = runControllerManager({
+    credentials,
+    controllers: selection.enabled,
+    log,
+    leaderElection: bool(values.get('leader-elect'), 'leader-elect', true)
+      ? { identity: `${hostname()}_${randomUUID()}` }
+      : false,
+  });
+  process.stdout.write(
+    `nanokube controller-manager: running ${[...selection.enabled].sort().join(', ')} against ${credentials.server}\n`,
+  );
+  waitForSignal(() => manager.stop());
+}
+
+export function nodesCommand(args: readonly string[]): void {
+  const { values } = parseFlags(
+    args,
+    new Set(['kubeconfig', 'context', 'nodes', 'scheduler', 'v']),
+    new Set(['scheduler']),
+  );
+  const kubeconfig = values.get('kubeconfig');
+  if (kubeconfig === undefined) throw new FlagError(`--kubeconfig is required\n\n${nodesUsage}`);
+  const credentials = credentialsFromKubeconfig(kubeconfig, values.get('context'));
+  const countText = values.get('nodes') ?? '1';
+  if (!/^\d+$/.test(countText) || Number(countText) < 1 || Number(countText) > 100_000) {
+    throw new FlagError(`invalid argument "${countText}" for "--nodes" flag: a number from 1 to 100000`);
+  }
+  const count = Number(countText);
+  const log = createLogger({ verbosity: Number(values.get('v') ?? '0') });
+  const client = new RestClient(credentials);
+  const abort = new AbortController();
+  const informers = new SharedInformerFactory({ client });
+  const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+  const running: Promise<unknown>[] = [
+    new SimulatedNodes({
+      client,
+      informers,
+      count,
+      podCIDRs: [podCIDRFor(count)],
+      onError: (err) => log.v(2, `simulated nodes: ${message(err)}`),
+    }).run(abort.signal),
+  ];
+  if (bool(values.get('scheduler'), 'scheduler', true)) {
+    running.push(
+      new Scheduler({ client, informers, onError: (err) => log.v(2, `scheduler: ${message(err)}`) }).run(
+        abort.signal,
+      ),
+    );
+  }
+  informers.start(abort.signal);
+  process.stdout.write(`nanokube nodes: ${count} simulated node(s) against ${credentials.server}\n`);
+  waitForSignal(async () => {
+    abort.abort();
+    await Promise.allSettled(running);
+    await informers.stopped();
+    client.close();
+  });
+}

@@ -1,0 +1,143 @@
+/**
+ * The controller manager: the selected built-in controllers over one client and one informer
+ * factory, running only while this process holds the `kube-system/kube-controller-manager` Lease
+ * (AM-13). `nanokube serve` runs it in-process against its own HTTPS endpoint; `nanokube
+ * controller-manager --kubeconfig F` runs the same code against any API server.
+ */
+import type { ClientCredentials } from '../../client/credentials.js';
+import { SharedInformerFactory } from '../../client/informer-factory.js';
+import { LeaderElector } from '../../client/leader-election.js';
+import { RestClient } from '../../client/rest-client.js';
+import { DeploymentController } from '../../controllers/deployment/deployment-controller.js';
+import { GarbageCollector } from '../../controllers/garbage-collector/garbage-collector.js';
+import { NamespaceController } from '../../controllers/namespace/namespace-controller.js';
+import {
+  defaultServiceAccountController,
+  rootCaPublisher,
+} from '../../controllers/namespaced-defaults/defaults.js';
+import {
+  ReplicaSetController,
+  ReplicationControllerManager,
+} from '../../controllers/replicaset/replicaset-controller.js';
+import type { Logger } from '../../util/log.js';
+
+export interface ControllerManagerOptions {
+  readonly credentials: ClientCredentials;
+  /** Names from `--controllers` (see selection.ts). */
+  readonly controllers: ReadonlySet<string>;
+  readonly log: Logger;
+  /**
+   * Campaign for the Lease before running (default). `identity` should be stable for one
+   * installation, so a restart takes its own Lease back at once.
+   */
+  readonly leaderElection: { readonly identity: string } | false;
+  /** The cluster CA the root-ca-cert-publisher puts in every namespace (default: credentials.ca). */
+  readonly rootCaPem?: string;
+}
+
+export interface RunningControllerManager {
+  /** Stops the controllers and gives the Lease up. */
+  stop(): Promise<void>;
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The controllers of one leadership term, all stopping when `signal` aborts. */
+function runControllers(
+  o: ControllerManagerOptions,
+  client: RestClient,
+  signal: AbortSignal,
+): Promise<unknown>[] {
+  const { log } = o;
+  const onError = (name: string) => (err: unknown) => log.v(2, `${name}: ${message(err)}`);
+  const informers = new SharedInformerFactory({
+    client,
+    onError: (err, path) => log.v(2, `informer ${path}: ${message(err)}`),
+  });
+  const running: Promise<unknown>[] = [];
+  const on = (name: string): boolean => o.controllers.has(name);
+  if (on('namespace')) {
+    running.push(
+      new NamespaceController({ client, informers, onError: onError('namespace-controller') }).run(signal),
+    );
+  }
+  if (on('serviceaccount')) {
+    running.push(
+      defaultServiceAccountController({
+        client,
+        informers,
+        onError: onError('serviceaccount-controller'),
+      }).run(signal),
+    );
+  }
+  if (on('root-ca-cert-publisher')) {
+    running.push(
+      rootCaPublisher({
+        client,
+        informers,
+        caPem: o.rootCaPem ?? o.credentials.ca,
+        onError: onError('root-ca-cert-publisher'),
+      }).run(signal),
+    );
+  }
+  if (on('replicaset')) {
+    running.push(
+      new ReplicaSetController({ client, informers, onError: onError('replicaset-controller') }).run(signal),
+    );
+  }
+  if (on('replicationcontroller')) {
+    running.push(
+      new ReplicationControllerManager({ client, informers, onError: onError('replicationcontroller') }).run(
+        signal,
+      ),
+    );
+  }
+  if (on('deployment')) {
+    running.push(
+      new DeploymentController({ client, informers, onError: onError('deployment-controller') }).run(signal),
+    );
+  }
+  if (on('garbagecollector')) {
+    // Its events are core/v1 Events from `garbage-collector-controller`, as upstream's recorder.
+    running.push(new GarbageCollector({ client, onError: onError('garbage-collector') }).run(signal));
+  }
+  informers.start(signal);
+  running.push(Promise.allSettled(running.slice()).then(() => informers.stopped()));
+  return running;
+}
+
+export function runControllerManager(o: ControllerManagerOptions): RunningControllerManager {
+  const client = new RestClient(o.credentials);
+  const abort = new AbortController();
+  const running: Promise<unknown>[] = [];
+  if (o.leaderElection === false) {
+    running.push(...runControllers(o, client, abort.signal));
+  } else {
+    const terms: Promise<unknown>[] = [];
+    const elector = new LeaderElector({
+      client,
+      namespace: 'kube-system',
+      name: 'kube-controller-manager',
+      identity: o.leaderElection.identity,
+      onStartedLeading: (signal) => {
+        o.log.v(
+          1,
+          `controller-manager: leading as ${o.leaderElection === false ? '' : o.leaderElection.identity}`,
+        );
+        terms.push(...runControllers(o, client, signal));
+      },
+      onStoppedLeading: () => o.log.v(1, 'controller-manager: lost the lease; controllers stopped'),
+      onError: (err) => o.log.v(2, `leader election: ${message(err)}`),
+    });
+    running.push(elector.run(abort.signal).then(() => Promise.allSettled(terms)));
+  }
+  return {
+    async stop() {
+      abort.abort();
+      await Promise.allSettled(running);
+      client.close();
+    },
+  };
+}
