@@ -102,12 +102,12 @@ const live = new Set();
  * Spawns `nanokube serve` on `dataDir` and resolves once its ready line is printed, with the
  * figure the process reports and the wall time from spawn to the line.
  */
-function startServer(dataDir, { nodeArgs = [], timeoutMs = 30_000 } = {}) {
+function startServer(dataDir, { nodeArgs = [], serveArgs = [], timeoutMs = 30_000 } = {}) {
   return new Promise((resolvePromise, reject) => {
     const t0 = performance.now();
     const child = spawn(
       process.execPath,
-      [...nodeArgs, cli, 'serve', '--data-dir', dataDir, '--secure-port', '0'],
+      [...nodeArgs, cli, 'serve', '--data-dir', dataDir, '--secure-port', '0', ...serveArgs],
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -304,14 +304,35 @@ async function measureStartup(o) {
   return { firstStart: summary(first), restart: summary(restart) };
 }
 
-async function measureLoad(o) {
-  const dir = freshDir();
-  const nodeArgs = o.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', o.cpuProf] : [];
-  const server = await startServer(dir, { nodeArgs });
+/**
+ * Idle RSS of the default server (controllers, scheduler and one simulated node in-process) and
+ * of the API server alone (`--controllers= --nodes 0`, what the load phase measures: pods created
+ * there are not scheduled, so creates/s is the API server's own throughput).
+ */
+async function measureIdle() {
+  const server = await startServer(freshDir());
   try {
     await sleep(2000);
-    const idle = { rssMiB: round(rssMiB(server.pid)), hwmMiB: round(rssMiB(server.pid, 'VmHWM')) };
-    log(`idle RSS ${idle.rssMiB} MiB`);
+    return { rssMiB: round(rssMiB(server.pid)), hwmMiB: round(rssMiB(server.pid, 'VmHWM')) };
+  } finally {
+    await stopServer(server.child);
+  }
+}
+
+async function measureLoad(o) {
+  const withControllers = await measureIdle();
+  log(`idle RSS with controllers and a simulated node ${withControllers.rssMiB} MiB`);
+  const dir = freshDir();
+  const nodeArgs = o.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', o.cpuProf] : [];
+  const server = await startServer(dir, { nodeArgs, serveArgs: ['--controllers=', '--nodes', '0'] });
+  try {
+    await sleep(2000);
+    const idle = {
+      rssMiB: round(rssMiB(server.pid)),
+      hwmMiB: round(rssMiB(server.pid, 'VmHWM')),
+      withControllers,
+    };
+    log(`idle RSS of the API server alone ${idle.rssMiB} MiB`);
 
     const client = clientFor(server, o.concurrency);
     try {
@@ -406,9 +427,14 @@ function table(r) {
       `${s.restart.readyLineMedianS} s / ${s.restart.wallMedianS} s`,
       '< 0.3 s',
     ],
-    ['Idle RSS (ready + 2 s)', `${r.load.idle.rssMiB} MiB`, '< 100 MiB'],
     [
-      `Pod creates/s (${c.concurrency} clients, ${c.count} pods, HTTPS keep-alive)`,
+      'Idle RSS (ready + 2 s), default: controllers, scheduler, 1 simulated node',
+      `${r.load.idle.withControllers.rssMiB} MiB`,
+      '< 100 MiB',
+    ],
+    ['Idle RSS (ready + 2 s), API server alone (--controllers= --nodes 0)', `${r.load.idle.rssMiB} MiB`, ''],
+    [
+      `Pod creates/s (API server alone, ${c.concurrency} clients, ${c.count} pods, HTTPS keep-alive)`,
       `${c.perSecond}/s`,
       '> 970/s',
     ],
