@@ -33,6 +33,11 @@ describe('kubectl describe/diff/delete against nanokube serve', { skip: kubectlS
     assert.match(out, /^StrategyType:\s+RollingUpdate$/m);
     assert.match(out, /^RollingUpdateStrategy:\s+25% max unavailable, 25% max surge$/m);
     assert.match(out, /^ {3}nginx:\n {4}Image:\s+nginx:1\.25\n {4}Port:\s+80\/TCP$/m);
+    // The deployment controller's core/v1 event, as kube-controller-manager records it.
+    assert.match(
+      out,
+      /^ {2}Normal\s+ScalingReplicaSet\s+\S+\s+deployment-controller\s+Scaled up replica set web-[a-z0-9]+ to 1$/m,
+    );
   });
 
   it('describe configmap', async () => {

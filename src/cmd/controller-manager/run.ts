@@ -6,6 +6,7 @@
  */
 import type { ClientCredentials } from '../../client/credentials.js';
 import { SharedInformerFactory } from '../../client/informer-factory.js';
+import { LegacyEventRecorder } from '../../client/legacy-event-recorder.js';
 import { LeaderElector } from '../../client/leader-election.js';
 import { RestClient } from '../../client/rest-client.js';
 import { DeploymentController } from '../../controllers/deployment/deployment-controller.js';
@@ -82,21 +83,37 @@ function runControllers(
       }).run(signal),
     );
   }
+  // Upstream's workload controllers record core/v1 Events (tools/record) under these components.
+  const events = (component: string): LegacyEventRecorder =>
+    new LegacyEventRecorder({ client, component, onError: onError(`${component} events`) });
   if (on('replicaset')) {
     running.push(
-      new ReplicaSetController({ client, informers, onError: onError('replicaset-controller') }).run(signal),
+      new ReplicaSetController({
+        client,
+        informers,
+        events: events('replicaset-controller'),
+        onError: onError('replicaset-controller'),
+      }).run(signal),
     );
   }
   if (on('replicationcontroller')) {
     running.push(
-      new ReplicationControllerManager({ client, informers, onError: onError('replicationcontroller') }).run(
-        signal,
-      ),
+      new ReplicationControllerManager({
+        client,
+        informers,
+        events: events('replication-controller'),
+        onError: onError('replicationcontroller'),
+      }).run(signal),
     );
   }
   if (on('deployment')) {
     running.push(
-      new DeploymentController({ client, informers, onError: onError('deployment-controller') }).run(signal),
+      new DeploymentController({
+        client,
+        informers,
+        events: events('deployment-controller'),
+        onError: onError('deployment-controller'),
+      }).run(signal),
     );
   }
   if (on('garbagecollector')) {

@@ -9,6 +9,7 @@
  * `kubectl rollout undo` (v1.27 patches the template client-side) and `rollout restart` (a
  * template annotation) are ordinary template changes to it.
  */
+import type { ControllerEvents } from '../util/events.js';
 import { ApiError } from '../../client/api-error.js';
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor } from '../../client/object-meta.js';
@@ -96,6 +97,8 @@ export interface DeploymentControllerOptions {
   /** Deployments synced in parallel (upstream --concurrent-deployment-syncs, 5). */
   readonly workers?: number;
   readonly clock?: Clock;
+  /** Where ScalingReplicaSet events go (default: none). */
+  readonly events?: ControllerEvents;
 }
 
 const deploymentsPath = '/apis/apps/v1/deployments';
@@ -494,6 +497,14 @@ export class DeploymentController {
         throw err;
       }
     }
+    if (!alreadyExists && newReplicas > 0) {
+      this.#o.events?.event(
+        d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled up replica set ${name(created)} to ${newReplicas}`,
+      );
+    }
     let needsUpdate = setDeploymentRevision(d, newRevision);
     if (!alreadyExists && hasProgressDeadline(d)) {
       setCondition(
@@ -546,6 +557,16 @@ export class DeploymentController {
       body: copy,
       signal,
     });
+    if (sizeNeedsUpdate) {
+      const old = replicasOf(rs);
+      const op = old < newScale ? 'up' : 'down';
+      this.#o.events?.event(
+        d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled ${op} replica set ${name(rs)} to ${newScale} from ${old}`,
+      );
+    }
     return { scaled: sizeNeedsUpdate, rs: updated };
   }
 

@@ -13,6 +13,8 @@
  * observedGeneration and a ReplicaFailure condition (FailedCreate/FailedDelete) while creating or
  * deleting fails (e.g. over quota). Terminating pods are not counted.
  */
+import { noEvents } from '../util/events.js';
+import type { ControllerEvents } from '../util/events.js';
 import { ApiError } from '../../client/api-error.js';
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor } from '../../client/object-meta.js';
@@ -55,6 +57,8 @@ export interface ReplicaSetControllerOptions {
   readonly clock?: Clock;
   /** Pods created or deleted per sync at most (upstream's BurstReplicas, 500). */
   readonly burstReplicas?: number;
+  /** Where SuccessfulCreate/SuccessfulDelete/FailedCreate/FailedDelete events go (default: none). */
+  readonly events?: ControllerEvents;
 }
 
 /** What differs between ReplicaSets and ReplicationControllers. */
@@ -121,6 +125,7 @@ export class ReplicaSetController {
   readonly #queue: WorkQueue;
   readonly #expectations: ControllerExpectations;
   readonly #burst: number;
+  readonly #events: ControllerEvents;
   #rsInformer: SharedInformer | undefined;
   #rsIndex: NamespaceIndex | undefined;
   #podIndex: NamespaceIndex | undefined;
@@ -131,6 +136,7 @@ export class ReplicaSetController {
     this.#kind = kind;
     this.#clock = o.clock ?? realClock;
     this.#burst = o.burstReplicas ?? 500;
+    this.#events = o.events ?? noEvents;
     this.#expectations = new ControllerExpectations(this.#clock);
     const onError = o.onError;
     this.#queue = new WorkQueue(
@@ -403,10 +409,17 @@ export class ReplicaSetController {
       for (let batch = Math.min(remaining, 1); batch > 0; batch = Math.min(2 * batch, remaining)) {
         const results = await Promise.allSettled(
           Array.from({ length: batch }, () =>
-            this.#client.request('POST', podsOf(namespace(rs)), { body, signal }).catch((err: unknown) => {
-              if (isNamespaceTerminating(err)) return {};
-              throw err;
-            }),
+            this.#client.request('POST', podsOf(namespace(rs)), { body, signal }).then(
+              (pod) => {
+                this.#events.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${name(pod)}`);
+                return pod;
+              },
+              (err: unknown) => {
+                if (isNamespaceTerminating(err)) return {};
+                this.#events.event(rs, 'Warning', 'FailedCreate', `Error creating: ${errorText(err)}`);
+                throw err;
+              },
+            ),
           ),
         );
         for (const r of results) {
@@ -432,9 +445,15 @@ export class ReplicaSetController {
       );
       let firstError: unknown;
       results.forEach((r, i) => {
+        const victim = victims[i]!;
         if (r.status === 'rejected') {
           this.#expectations.deletionObserved(key, victimKeys[i]!);
-          if (!isNotFound(r.reason)) firstError ??= r.reason;
+          if (!isNotFound(r.reason)) {
+            firstError ??= r.reason;
+            this.#events.event(rs, 'Warning', 'FailedDelete', `Error deleting: ${errorText(r.reason)}`);
+          }
+        } else {
+          this.#events.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name(victim)}`);
         }
       });
       if (firstError !== undefined) throw asError(firstError);
@@ -563,4 +582,8 @@ export function calculateStatus(
   if (conditions.length > 0) out['conditions'] = conditions;
   else delete out['conditions'];
   return out;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

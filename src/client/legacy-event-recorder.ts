@@ -1,0 +1,144 @@
+/**
+ * Recording core/v1 Events as client-go's tools/record recorder does — what kube-controller-manager
+ * v1.27's workload controllers use (`kubectl describe` shows them as `From: deployment-controller`).
+ * An event is named `<involvedObject>.<hex nanoseconds>` with `source.component`,
+ * firstTimestamp/lastTimestamp and count 1; an identical one (same source, involved object, type,
+ * reason and message: the correlator's dedupe key) within the cache's life patches the existing
+ * Event's `count` and `lastTimestamp` instead. Writes are queued in order and never block the caller.
+ */
+import { realClock } from '../util/clock.js';
+import type { Clock } from '../util/clock.js';
+import type { JsonObject } from '../util/json.js';
+import { ApiError } from './api-error.js';
+import { referenceTo } from './event-recorder.js';
+import type { EventType, ObjectRef } from './event-recorder.js';
+import type { RestClient } from './rest-client.js';
+
+export interface LegacyEventRecorderOptions {
+  readonly client: Pick<RestClient, 'request'>;
+  /** `source.component`, e.g. `deployment-controller`. */
+  readonly component: string;
+  /** `source.host` (controllers leave it empty). */
+  readonly host?: string;
+  readonly clock?: Clock;
+  readonly onError?: (err: unknown) => void;
+}
+
+/** client-go's maxLruCacheEntries bounds the dedupe cache; entries older than this are dropped. */
+const maxCached = 4096;
+const maxMessageLength = 1024;
+
+interface Seen {
+  readonly namespace: string;
+  readonly name: string;
+  count: number;
+  firstTimestamp: string;
+}
+
+/** metav1.Time's JSON form (whole seconds). */
+function time(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+export class LegacyEventRecorder {
+  readonly #o: LegacyEventRecorderOptions;
+  readonly #clock: Clock;
+  readonly #seen = new Map<string, Seen>();
+  #queue: Promise<void> = Promise.resolve();
+  #lastName = '';
+
+  constructor(o: LegacyEventRecorderOptions) {
+    this.#o = o;
+    this.#clock = o.clock ?? realClock;
+  }
+
+  /** Records an event about `regarding`. Never throws, never waits. */
+  event(regarding: JsonObject | ObjectRef, type: EventType, reason: string, message: string): void {
+    const ref = referenceTo(regarding);
+    const note = message.length > maxMessageLength ? `${message.slice(0, maxMessageLength - 3)}...` : message;
+    const host = this.#o.host ?? '';
+    const key = JSON.stringify([this.#o.component, host, ref, type, reason, note]);
+    const now = this.#clock.now();
+    const seen = this.#seen.get(key);
+    if (seen !== undefined) {
+      seen.count++;
+      const count = seen.count;
+      this.#seen.delete(key);
+      this.#seen.set(key, seen);
+      this.#enqueue(() => this.#patch(seen, count, time(now), key));
+      return;
+    }
+    const namespace = typeof ref['namespace'] === 'string' ? ref['namespace'] : 'default';
+    const objName = typeof ref['name'] === 'string' ? ref['name'] : '';
+    const name = this.#eventName(objName, now);
+    const entry: Seen = { namespace, name, count: 1, firstTimestamp: time(now) };
+    this.#seen.set(key, entry);
+    if (this.#seen.size > maxCached) this.#seen.delete(this.#seen.keys().next().value!);
+    const event: JsonObject = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name, namespace },
+      involvedObject: ref,
+      reason,
+      message: note,
+      source: host === '' ? { component: this.#o.component } : { component: this.#o.component, host },
+      firstTimestamp: entry.firstTimestamp,
+      lastTimestamp: entry.firstTimestamp,
+      count: 1,
+      type,
+      eventTime: null,
+      reportingComponent: this.#o.component,
+      reportingInstance: host,
+    };
+    this.#enqueue(() => this.#create(event));
+  }
+
+  /** Resolves when every event recorded so far has been written (or has failed). */
+  flush(): Promise<void> {
+    return this.#queue;
+  }
+
+  #eventName(name: string, nowMs: number): string {
+    let n = BigInt(nowMs) * 1_000_000n;
+    let candidate = `${name}.${n.toString(16)}`;
+    while (candidate === this.#lastName) {
+      n++;
+      candidate = `${name}.${n.toString(16)}`;
+    }
+    this.#lastName = candidate;
+    return candidate;
+  }
+
+  #enqueue(work: () => Promise<void>): void {
+    this.#queue = this.#queue.then(work).catch((err: unknown) => this.#o.onError?.(err));
+  }
+
+  #path(namespace: string): string {
+    return `/api/v1/namespaces/${encodeURIComponent(namespace)}/events`;
+  }
+
+  async #create(event: JsonObject): Promise<void> {
+    const meta = event['metadata'] as { namespace: string };
+    await this.#o.client.request('POST', this.#path(meta.namespace), { body: event });
+  }
+
+  /** The dedupe patch (count, lastTimestamp); a deleted Event is forgotten, as upstream's cache does. */
+  async #patch(seen: Seen, count: number, lastTimestamp: string, key: string): Promise<void> {
+    try {
+      await this.#o.client.request(
+        'PATCH',
+        `${this.#path(seen.namespace)}/${encodeURIComponent(seen.name)}`,
+        {
+          body: { count, lastTimestamp },
+          contentType: 'application/strategic-merge-patch+json',
+        },
+      );
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) {
+        this.#seen.delete(key);
+        return;
+      }
+      throw err;
+    }
+  }
+}
