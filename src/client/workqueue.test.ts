@@ -142,4 +142,18 @@ describe('WorkQueue', () => {
     assert.equal(abortListeners(later.signal), 0); // removed when its timer fired
     assert.equal(q.length, 2);
   });
+
+  it('many idle workers on one signal share one abort listener', async () => {
+    const q = new WorkQueue();
+    const abort = new AbortController();
+    const workers = Array.from({ length: 20 }, () => q.run(() => Promise.resolve(undefined), abort.signal));
+    await new Promise((r) => setTimeout(r, 5));
+    assert.equal(abortListeners(abort.signal), 1);
+    q.add('a');
+    await new Promise((r) => setTimeout(r, 5));
+    assert.equal(abortListeners(abort.signal), 1);
+    abort.abort();
+    await Promise.all(workers);
+    assert.equal(abortListeners(abort.signal), 0);
+  });
 });

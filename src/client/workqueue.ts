@@ -31,6 +31,11 @@ export class WorkQueue {
   /** One abort listener per signal that has delayed keys, with those keys. */
   readonly #cancels = new Map<AbortSignal, { readonly keys: Set<string>; readonly onAbort: () => void }>();
   readonly #waiters = new Set<() => void>();
+  /** Idle workers per signal, and the one abort listener that wakes them. */
+  readonly #idleBySignal = new Map<
+    AbortSignal,
+    { readonly waiters: Set<() => void>; readonly onAbort: () => void }
+  >();
   readonly #backoff: ItemExponentialBackoff;
   readonly #onError: ((err: unknown, key: string) => void) | undefined;
 
@@ -139,16 +144,34 @@ export class WorkQueue {
     }
   }
 
-  /** Until a key is added or `signal` aborts. */
+  /**
+   * Until a key is added or `signal` aborts. Idle workers of one signal share a single abort
+   * listener, so many workers do not pile listeners onto it.
+   */
   #idle(signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve) => {
+      let idle = this.#idleBySignal.get(signal);
+      if (idle === undefined) {
+        const waiters = new Set<() => void>();
+        const onAbort = (): void => {
+          for (const w of [...waiters]) w();
+        };
+        idle = { waiters, onAbort };
+        this.#idleBySignal.set(signal, idle);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      const entry = idle;
       const done = (): void => {
         this.#waiters.delete(done);
-        signal.removeEventListener('abort', done);
+        entry.waiters.delete(done);
+        if (entry.waiters.size === 0) {
+          signal.removeEventListener('abort', entry.onAbort);
+          this.#idleBySignal.delete(signal);
+        }
         resolve();
       };
       this.#waiters.add(done);
-      signal.addEventListener('abort', done, { once: true });
+      entry.waiters.add(done);
     });
   }
 

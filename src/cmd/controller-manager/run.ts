@@ -4,6 +4,7 @@
  * (AM-13). `nanokube serve` runs it in-process against its own HTTPS endpoint; `nanokube
  * controller-manager --kubeconfig F` runs the same code against any API server.
  */
+import { setMaxListeners } from 'node:events';
 import type { ClientCredentials } from '../../client/credentials.js';
 import { SharedInformerFactory } from '../../client/informer-factory.js';
 import { LegacyEventRecorder } from '../../client/legacy-event-recorder.js';
@@ -52,6 +53,8 @@ function runControllers(
   signal: AbortSignal,
 ): Promise<unknown>[] {
   const { log } = o;
+  // Every controller and informer listens on this one signal.
+  setMaxListeners(0, signal);
   const onError = (name: string) => (err: unknown) => log.v(2, `${name}: ${message(err)}`);
   const informers = new SharedInformerFactory({
     client,
