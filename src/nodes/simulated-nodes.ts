@@ -25,7 +25,14 @@ import type { JsonObject } from '../util/json.js';
 import { addToIp, addressIn, cidrSize, formatCidr, parseCidr, subnet, subnetCount } from './cidr.js';
 import type { Cidr } from './cidr.js';
 import { metaOf, objAt, objsAt, strAt, strsAt } from './json.js';
-import { leaseNamespace, leaseObject, nodeConditions, nodeObject, nodeStatus } from './node-object.js';
+import {
+  defaultCapacity,
+  leaseNamespace,
+  leaseObject,
+  nodeConditions,
+  nodeObject,
+  nodeStatus,
+} from './node-object.js';
 import type { NodeIdentity, NodeTemplate } from './node-object.js';
 import {
   pendingStatus,
@@ -35,6 +42,19 @@ import {
   terminatedStatus,
 } from './pod-status.js';
 import type { PodRuntime } from './pod-status.js';
+import {
+  actuate,
+  admitResize,
+  allocate,
+  allocatedPodRequests,
+  initialRuntimes,
+  resizeDone,
+  resizeRequested,
+  withRuntimes,
+} from './resize.js';
+import type { ContainerRuntime, ResizeStatus } from './resize.js';
+import { resourceList } from './resources.js';
+import type { ResourceList } from './resources.js';
 
 export type { NodeTemplate } from './node-object.js';
 
@@ -111,6 +131,10 @@ interface PodState {
   runningSince: number;
   /** The status we last wrote (the informer's copy may lag it). */
   lastStatus: JsonObject | undefined;
+  /** Per container: allocated and applied resources, restarts (in-place resize, AM-01). */
+  readonly containers: Map<string, ContainerRuntime>;
+  /** The resize state we report (status.resize); undefined: none. */
+  resize: ResizeStatus | undefined;
 }
 
 function isCode(err: unknown, ...codes: number[]): boolean {
@@ -168,6 +192,9 @@ export class SimulatedNodes {
   readonly #nodes = new Map<string, SimNode>();
   readonly #pods = new Map<string, PodState>();
   readonly #queue: WorkQueue;
+  readonly #allocatable: ResourceList;
+  /** Pods whose resize was Deferred: retried when a pod on their node goes away. */
+  readonly #deferred = new Set<string>();
   #podInformer: SharedInformer | undefined;
   #resolveRegistered: (ok: boolean) => void = () => undefined;
   /** Resolves true once every node is registered with its Lease (false if stopped first). */
@@ -177,6 +204,8 @@ export class SimulatedNodes {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
     this.#template = o.nodeTemplate ?? {};
+    const capacity = { ...defaultCapacity, ...(this.#template.capacity ?? {}) };
+    this.#allocatable = resourceList({ ...capacity, ...(this.#template.allocatable ?? {}) });
     const names = o.names ?? Array.from({ length: o.count ?? 1 }, (_, i) => `nanokube-node-${i}`);
     for (const id of planNodes(names, o)) {
       this.#nodes.set(id.name, {
@@ -372,6 +401,7 @@ export class SimulatedNodes {
   }
 
   #release(st: PodState): void {
+    this.#retryDeferred(st.node);
     if (st.offset === undefined) return;
     this.#nodes.get(st.node)?.used.delete(st.offset);
     st.offset = undefined;
@@ -380,8 +410,65 @@ export class SimulatedNodes {
   #forget(key: string): void {
     const st = this.#pods.get(key);
     if (st === undefined) return;
-    this.#release(st);
     this.#pods.delete(key);
+    this.#deferred.delete(key);
+    this.#release(st);
+  }
+
+  /** Room freed on `node`: its deferred resizes are tried again (upstream retries each sync). */
+  #retryDeferred(node: string): void {
+    for (const key of this.#deferred) if (this.#pods.get(key)?.node === node) this.#queue.add(key);
+  }
+
+  /** What the node's other admitted pods hold (their allocated requests). */
+  #othersRequested(node: string, except: string): ResourceList {
+    const sum: ResourceList = new Map();
+    for (const [key, st] of this.#pods) {
+      if (key === except || st.node !== node || st.stage === 'terminated' || st.stage === 'deleting')
+        continue;
+      const pod = this.#podInformer?.store.get(key);
+      if (pod === undefined) continue;
+      for (const [r, v] of allocatedPodRequests(pod, st.containers)) sum.set(r, (sum.get(r) ?? 0) + v);
+    }
+    return sum;
+  }
+
+  /**
+   * handlePodResourcesResize for a running pod: a resize in progress is applied (containers whose
+   * policy says RestartContainer restart) and cleared; a new one is admitted (InProgress),
+   * Deferred or Infeasible. Resolves the delay before the next step, or 'none' when nothing was to
+   * be done.
+   */
+  async #resize(
+    key: string,
+    obj: JsonObject,
+    pod: JsonObject,
+    st: PodState,
+    now: number,
+    signal: AbortSignal,
+  ): Promise<number | undefined | 'none'> {
+    const write = (): Promise<boolean> =>
+      this.#writeStatus(pod, st, runningStatus(pod, st.rt, st.stage === 'ready', now), signal);
+    if (st.resize === 'InProgress') {
+      actuate(obj, st.containers, now);
+      if (resizeDone(obj, st.containers)) st.resize = undefined;
+      if (!(await write())) return undefined;
+      return resizeRequested(obj, st.containers) ? 1 : 'none';
+    }
+    if (!resizeRequested(obj, st.containers)) {
+      this.#deferred.delete(key);
+      return 'none';
+    }
+    const verdict = admitResize(obj, this.#allocatable, this.#othersRequested(st.node, key));
+    if (verdict === 'Deferred') this.#deferred.add(key);
+    else this.#deferred.delete(key);
+    if (verdict === 'InProgress') allocate(obj, st.containers);
+    const reported = strAt(objAt(pod, 'status'), 'resize');
+    if (verdict === 'InProgress' || st.resize !== verdict || reported !== verdict) {
+      st.resize = verdict;
+      if (!(await write())) return undefined;
+    }
+    return verdict === 'InProgress' ? 1 : undefined;
   }
 
   /** Local state for a pod first seen: new, or adopted from the status a previous run wrote. */
@@ -434,6 +521,8 @@ export class SimulatedNodes {
       stageAt: now,
       runningSince: stage === 'ready' || stage === 'running' ? startTime : now,
       lastStatus: undefined,
+      containers: initialRuntimes(pod, startTime),
+      resize: undefined,
     };
   }
 
@@ -445,6 +534,8 @@ export class SimulatedNodes {
   ): Promise<boolean> {
     const meta = metaOf(pod);
     const path = `/api/v1/namespaces/${encodeURIComponent(strAt(meta, 'namespace') ?? '')}/pods/${encodeURIComponent(strAt(meta, 'name') ?? '')}/status`;
+    // null clears a resize state reported before (strategic merge patch).
+    status = { ...withRuntimes(status, pod, st.containers), resize: st.resize ?? null };
     try {
       await this.#o.client.request('PATCH', path, { body: { status }, contentType: smp, signal });
     } catch (err) {
@@ -519,6 +610,10 @@ export class SimulatedNodes {
       // Without a creation delay the pod goes straight to Running: one status write, not two.
       st.stage = 'pending';
       st.stageAt = now;
+    }
+    if (st.stage === 'running' || st.stage === 'ready') {
+      const r = await this.#resize(key, obj, pod, st, now, signal);
+      if (r !== 'none') return r;
     }
     switch (st.stage) {
       case 'pending': {

@@ -2,6 +2,14 @@
 import { num, obj, objArr, str } from '../../../apis/core/v1/access.js';
 import { podQOSClass } from '../../../apis/core/v1/qos.js';
 import { podsInfo } from '../../../apis/core/v1/resources.js';
+import {
+  defaultResizePolicy,
+  dropDisabledResizeSpec,
+  dropDisabledResizeStatus,
+  markPodProposedForResize,
+  resizeGate,
+  resizeInUse,
+} from '../../../apis/core/v1/resize.js';
 import { validatePodEphemeralContainersUpdate } from '../../../apis/core/v1/validation/ephemeral-containers.js';
 import { validatePodCreate } from '../../../apis/core/v1/validation/pod.js';
 import { validatePodUpdate } from '../../../apis/core/v1/validation/podupdate.js';
@@ -37,7 +45,29 @@ const strategy = defineStrategy({
   namespaced: true,
   nameValidation: 'dns1123Subdomain',
   hasStatus: true,
-  prepareForCreate: (_ctx, pod) => prepareStatusForCreate(pod),
+  prepareForCreate: (ctx, pod) => {
+    if (ctx.features.enabled(resizeGate)) defaultResizePolicy(obj(pod, 'spec'));
+    else dropDisabledResizeSpec(obj(pod, 'spec'));
+    prepareStatusForCreate(pod);
+  },
+  prepareForUpdate: (ctx, pod, old) => {
+    const spec = obj(pod, 'spec');
+    const oldSpec = obj(old, 'spec');
+    if (ctx.features.enabled(resizeGate)) {
+      // Upstream defaults every decoded pod, the stored one too: fill in the policies of
+      // containers whose stored copy has them, so a client that omits them changes nothing.
+      const oldContainers = objArr(oldSpec, 'containers');
+      defaultResizePolicy(spec, (i) => objArr(oldContainers[i], 'resizePolicy').length > 0);
+      markPodProposedForResize(pod, old);
+    } else if (!resizeInUse(oldSpec)) {
+      dropDisabledResizeSpec(spec);
+      const status = obj(pod, 'status');
+      if (status !== undefined) {
+        pod['status'] = { ...status };
+        dropDisabledResizeStatus(obj(pod, 'status'));
+      }
+    }
+  },
   validate: (ctx, pod) => validatePodCreate(pod, ctx),
   validateUpdate: (ctx, pod, old) => validatePodUpdate(pod, old, ctx),
   warningsOnCreate: (_ctx, pod) => podWarnings(pod),
@@ -55,6 +85,8 @@ const statusStrategy = {
     const oldQOS = str(obj(old, 'status'), 'qosClass');
     if (status !== undefined && (str(status, 'qosClass') ?? '') === '' && oldQOS !== undefined)
       status['qosClass'] = oldQOS;
+    const [ctx] = args;
+    if (!ctx.features.enabled(resizeGate) && !resizeInUse(obj(old, 'spec'))) dropDisabledResizeStatus(status);
   },
 };
 

@@ -16,10 +16,10 @@ const updatableFields = [
   '`spec.tolerations` (only additions to existing tolerations)',
   '`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
 ];
+// v1.27 updatablePodSpecFields: the resources entry comes last.
 const updatableFieldsWithResources = [
-  updatableFields[0]!,
+  ...updatableFields,
   '`spec.containers[*].resources` (for CPU/memory only)',
-  ...updatableFields.slice(1),
 ];
 const maxInt32 = 2147483647;
 
@@ -101,6 +101,8 @@ function validateOnlyDeletedSchedulingGates(
 
 /** CPU/memory of `list` replaced by those of `old` (what in-place resize may change). */
 function mungeCpuMemory(list: JsonValue | undefined, old: JsonValue | undefined): JsonValue | undefined {
+  // Upstream mungeCpuMemResources: no old list, no list.
+  if (!isJsonObject(old)) return undefined;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(isJsonObject(list) ? list : {}))
     if (k !== 'cpu' && k !== 'memory') out[k] = v;
@@ -182,6 +184,11 @@ export function validatePodUpdate(pod: JsonObject, old: JsonObject, ctx: Strateg
   errs.push(...validateOnlyDeletedSchedulingGates(newSpec, oldSpec, specPath.child('schedulingGates')));
   if (jsonEqual(newSpec, oldSpec)) return errs;
 
+  // v1.27 checks the QoS class whatever the gate, on `metadata`, with the stored class as value.
+  if (podQOSClass(newSpec) !== podQOSClass(oldSpec)) {
+    const stored = str(obj(pod, 'status'), 'qosClass') ?? str(obj(old, 'status'), 'qosClass') ?? '';
+    errs.push(fieldErrors.invalid(FieldPath.root('metadata'), stored, 'Pod QoS is immutable'));
+  }
   const resize = ctx.features.enabled('InPlacePodVerticalScaling');
   const munged = cloneJson(newSpec);
   for (const key of ['containers', 'initContainers']) {
@@ -205,11 +212,6 @@ export function validatePodUpdate(pod: JsonObject, old: JsonObject, ctx: Strateg
   const oldGrace = num(oldSpec, 'terminationGracePeriodSeconds');
   if (oldGrace !== undefined && oldGrace < 0 && num(munged, 'terminationGracePeriodSeconds') === 1) {
     munged['terminationGracePeriodSeconds'] = oldGrace;
-  }
-  if (resize) {
-    const newQOS = podQOSClass(newSpec);
-    if (newQOS !== podQOSClass(oldSpec))
-      errs.push(fieldErrors.invalid(specPath, newQOS, 'Pod QoS is immutable'));
   }
   if (!jsonEqual(munged, oldCompared)) {
     const fields = resize ? updatableFieldsWithResources : updatableFields;
