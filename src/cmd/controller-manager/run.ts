@@ -17,6 +17,7 @@ import {
   defaultServiceAccountController,
   rootCaPublisher,
 } from '../../controllers/namespaced-defaults/defaults.js';
+import { ResourceQuotaController } from '../../controllers/resourcequota/controller.js';
 import {
   ReplicaSetController,
   ReplicationControllerManager,
@@ -117,6 +118,13 @@ function runControllers(
         events: events('deployment-controller'),
         onError: onError('deployment-controller'),
       }).run(signal),
+    );
+  }
+  if (on('resourcequota')) {
+    running.push(
+      new ResourceQuotaController({ client, informers, onError: onError('resourcequota-controller') }).run(
+        signal,
+      ),
     );
   }
   if (on('garbagecollector')) {

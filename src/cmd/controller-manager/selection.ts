@@ -15,6 +15,7 @@ export const implementedControllers: Readonly<Record<string, boolean>> = {
   replicaset: true,
   replicationcontroller: true,
   deployment: true,
+  resourcequota: true,
 };
 
 /** kube-controller-manager v1.27's names; the off-by-default ones are marked false. */

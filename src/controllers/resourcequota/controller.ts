@@ -1,0 +1,169 @@
+/**
+ * The resource quota controller (kube-controller-manager v1.27's pkg/controller/resourcequota):
+ * keeps each ResourceQuota's `status.hard` (spec.hard) and `status.used` (usage.ts) current from
+ * informers over the counted kinds, re-evaluating a namespace's quotas whenever one of its counted
+ * objects changes, and all quotas every resync period (upstream --resource-quota-sync-period, 5m).
+ */
+import type { SharedInformerFactory } from '../../client/informer-factory.js';
+import { namespaceIndex } from '../../client/informer-store.js';
+import { keyFor } from '../../client/object-meta.js';
+import type { RestClient } from '../../client/rest-client.js';
+import type { SharedInformer } from '../../client/shared-informer.js';
+import { WorkQueue } from '../../client/workqueue.js';
+import { realClock } from '../../util/clock.js';
+import type { Clock } from '../../util/clock.js';
+import { isJsonObject, jsonEqual } from '../../util/json.js';
+import type { JsonObject } from '../../util/json.js';
+import { errorMessage, name, namespace, obj } from '../util/objects.js';
+import { canonicalHard, legacyCountNames, quotaUsage } from './usage.js';
+
+export interface ResourceQuotaControllerOptions {
+  readonly client: Pick<RestClient, 'request'>;
+  readonly informers: SharedInformerFactory;
+  readonly onError?: (err: unknown) => void;
+  /** Upstream --concurrent-resource-quota-syncs (5). */
+  readonly workers?: number;
+  /** Upstream --resource-quota-sync-period (5 minutes). */
+  readonly resyncPeriodMs?: number;
+  readonly clock?: Clock;
+}
+
+/** `count/<resource>[.<group>]` collections counted, by their cluster-wide list path. */
+const countPaths: Readonly<Record<string, string>> = {
+  pods: '/api/v1/pods',
+  services: '/api/v1/services',
+  configmaps: '/api/v1/configmaps',
+  secrets: '/api/v1/secrets',
+  persistentvolumeclaims: '/api/v1/persistentvolumeclaims',
+  replicationcontrollers: '/api/v1/replicationcontrollers',
+  resourcequotas: '/api/v1/resourcequotas',
+  'deployments.apps': '/apis/apps/v1/deployments',
+  'replicasets.apps': '/apis/apps/v1/replicasets',
+  'statefulsets.apps': '/apis/apps/v1/statefulsets',
+  'daemonsets.apps': '/apis/apps/v1/daemonsets',
+  'controllerrevisions.apps': '/apis/apps/v1/controllerrevisions',
+  'jobs.batch': '/apis/batch/v1/jobs',
+  'cronjobs.batch': '/apis/batch/v1/cronjobs',
+  'horizontalpodautoscalers.autoscaling': '/apis/autoscaling/v2/horizontalpodautoscalers',
+  'ingresses.networking.k8s.io': '/apis/networking.k8s.io/v1/ingresses',
+  'networkpolicies.networking.k8s.io': '/apis/networking.k8s.io/v1/networkpolicies',
+  'poddisruptionbudgets.policy': '/apis/policy/v1/poddisruptionbudgets',
+  'leases.coordination.k8s.io': '/apis/coordination.k8s.io/v1/leases',
+  'roles.rbac.authorization.k8s.io': '/apis/rbac.authorization.k8s.io/v1/roles',
+  'rolebindings.rbac.authorization.k8s.io': '/apis/rbac.authorization.k8s.io/v1/rolebindings',
+  serviceaccounts: '/api/v1/serviceaccounts',
+  endpoints: '/api/v1/endpoints',
+  events: '/api/v1/events',
+  limitranges: '/api/v1/limitranges',
+  podtemplates: '/api/v1/podtemplates',
+};
+
+export class ResourceQuotaController {
+  readonly #o: ResourceQuotaControllerOptions;
+  readonly #clock: Clock;
+  readonly #queue: WorkQueue;
+  readonly #quotas: SharedInformer;
+  readonly #watched = new Map<string, SharedInformer>();
+
+  constructor(o: ResourceQuotaControllerOptions) {
+    this.#o = o;
+    this.#clock = o.clock ?? realClock;
+    const onError = o.onError;
+    this.#queue = new WorkQueue(
+      onError !== undefined
+        ? {
+            onError: (err, key) =>
+              onError(new Error(`resourcequota ${key}: ${errorMessage(err)}`, { cause: err })),
+          }
+        : {},
+    );
+    this.#quotas = o.informers.informerFor('/api/v1/resourcequotas');
+    this.#quotas.addEventHandler({
+      onAdd: (q) => this.#enqueueQuota(q),
+      onUpdate: (_old, q) => this.#enqueueQuota(q),
+    });
+    // Pods, Services and PVCs are always needed; other collections when a quota names them.
+    for (const collection of ['pods', 'services', 'persistentvolumeclaims']) this.#watch(collection);
+  }
+
+  #enqueueQuota(q: JsonObject): void {
+    for (const collection of collectionsOf(q)) this.#watch(collection);
+    this.#queue.add(keyFor(namespace(q), name(q)));
+  }
+
+  /** Starts (once) the informer of a counted collection; its changes re-evaluate the namespace. */
+  #watch(collection: string): void {
+    if (this.#watched.has(collection)) return;
+    const path = countPaths[collection];
+    if (path === undefined) return;
+    const informer = this.#o.informers.informerFor(path);
+    this.#watched.set(collection, informer);
+    const touch = (o: JsonObject): void => this.#enqueueNamespace(namespace(o));
+    informer.addEventHandler({ onAdd: touch, onUpdate: (_a, b) => touch(b), onDelete: touch });
+  }
+
+  #enqueueNamespace(ns: string): void {
+    if (!this.#quotas.hasSynced()) return;
+    for (const q of this.#quotas.store.byIndex(namespaceIndex, ns)) this.#queue.add(keyFor(ns, name(q)));
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    const workers = Array.from({ length: this.#o.workers ?? 5 }, () =>
+      this.#queue.run((key) => this.#sync(key, signal), signal),
+    );
+    const period = this.#o.resyncPeriodMs ?? 5 * 60_000;
+    const resync = (async () => {
+      while (!signal.aborted) {
+        await this.#clock.sleep(period, signal);
+        for (const q of this.#quotas.store.list()) this.#queue.add(keyFor(namespace(q), name(q)));
+      }
+    })();
+    await Promise.all([...workers, resync]);
+  }
+
+  async #sync(key: string, signal: AbortSignal): Promise<undefined> {
+    const quota = this.#quotas.store.get(key);
+    if (quota === undefined) return undefined;
+    for (const informer of this.#watched.values()) if (!informer.hasSynced()) await informer.synced;
+    if (signal.aborted) return undefined;
+    const ns = namespace(quota);
+    const list = (collection: string): JsonObject[] =>
+      this.#watched.get(collection)?.store.byIndex(namespaceIndex, ns) ?? [];
+    const counts = new Map<string, number>();
+    for (const collection of this.#watched.keys()) counts.set(collection, list(collection).length);
+    const status = {
+      hard: canonicalHard(quota),
+      used: quotaUsage(
+        quota,
+        {
+          pods: list('pods'),
+          services: list('services'),
+          persistentvolumeclaims: list('persistentvolumeclaims'),
+          counts,
+        },
+        this.#clock.now(),
+      ),
+    };
+    const current = obj(quota['status']);
+    if (jsonEqual(current['hard'] ?? {}, status.hard) && jsonEqual(current['used'] ?? {}, status.used)) {
+      return undefined;
+    }
+    await this.#o.client.request(
+      'PUT',
+      `/api/v1/namespaces/${encodeURIComponent(ns)}/resourcequotas/${encodeURIComponent(name(quota))}/status`,
+      { body: { ...quota, status }, signal },
+    );
+    return undefined;
+  }
+}
+
+/** The count collections a quota names (`count/x` and the legacy names). */
+function collectionsOf(q: JsonObject): string[] {
+  const hard = obj(obj(q['spec'])['hard']);
+  const out: string[] = [];
+  for (const k of Object.keys(isJsonObject(hard) ? hard : {})) {
+    if (k in legacyCountNames) out.push(legacyCountNames[k]!);
+    else if (k.startsWith('count/')) out.push(k.slice('count/'.length));
+  }
+  return out;
+}

@@ -1,0 +1,162 @@
+/**
+ * Integration (issue #7): the resource quota controller keeps status.hard and status.used current
+ * as upstream's does — object counts (legacy names and count/<resource>.<group>), pod compute
+ * requests/limits (terminal pods excluded), PVC storage, and quota scopes.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { SharedInformerFactory } from '../../src/client/informer-factory.js';
+import { RestClient } from '../../src/client/rest-client.js';
+import { ResourceQuotaController } from '../../src/controllers/resourcequota/controller.js';
+import type { JsonObject } from '../../src/util/json.js';
+import { startTestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
+
+async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
+  const end = Date.now() + 20_000;
+  for (;;) {
+    const v = await get();
+    if (ok(v)) return v;
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}: last ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const pod = (
+  name: string,
+  requests: Record<string, string>,
+  limits: Record<string, string> = {},
+): JsonObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name },
+  spec: { containers: [{ name: 'c', image: 'x', resources: { requests, limits } }] },
+});
+
+describe('resource quota controller', () => {
+  let s: TestServer;
+  let client: RestClient;
+  const abort = new AbortController();
+  let running: Promise<void>;
+  let informers: SharedInformerFactory;
+  before(async () => {
+    s = await startTestServer({ controllers: false });
+    client = new RestClient({
+      server: `https://127.0.0.1:${s.port}`,
+      ca: s.pki.caCert,
+      cert: s.pki.adminCert,
+      key: s.pki.adminKey,
+    });
+    informers = new SharedInformerFactory({ client });
+    const c = new ResourceQuotaController({ client, informers });
+    informers.start(abort.signal);
+    running = c.run(abort.signal);
+    await client.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'rq' } },
+    });
+  });
+  after(async () => {
+    abort.abort();
+    await running;
+    await informers.stopped();
+    client.close();
+    await s.stop();
+  });
+
+  const used = async (name: string): Promise<Record<string, string>> => {
+    const q = await client.request('GET', `/api/v1/namespaces/rq/resourcequotas/${name}`);
+    return ((q['status'] as JsonObject | undefined)?.['used'] ?? {}) as Record<string, string>;
+  };
+
+  it('counts objects and pod compute; terminal pods stop counting', async () => {
+    await client.request('POST', '/api/v1/namespaces/rq/resourcequotas', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'all' },
+        spec: {
+          hard: {
+            pods: '10',
+            'requests.cpu': '2',
+            'limits.memory': '2Gi',
+            memory: '4Gi',
+            'count/configmaps': '5',
+            services: '3',
+            'requests.storage': '10Gi',
+            'count/deployments.apps': '2',
+          },
+        },
+      },
+    });
+    await client.request('POST', '/api/v1/namespaces/rq/pods', {
+      body: pod('a', { cpu: '250m', memory: '64Mi' }, { memory: '128Mi' }),
+    });
+    await client.request('POST', '/api/v1/namespaces/rq/pods', {
+      body: pod('b', { cpu: '500m', memory: '64Mi' }, { memory: '128Mi' }),
+    });
+    await client.request('POST', '/api/v1/namespaces/rq/configmaps', {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' } },
+    });
+    await client.request('POST', '/api/v1/namespaces/rq/persistentvolumeclaims', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name: 'data' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      },
+    });
+    const want = {
+      pods: '2',
+      'requests.cpu': '750m',
+      'limits.memory': '256Mi',
+      memory: '128Mi',
+      'count/configmaps': '1',
+      services: '0',
+      'requests.storage': '1Gi',
+      'count/deployments.apps': '0',
+    };
+    await until(
+      () => used('all'),
+      (u) => JSON.stringify(u) === JSON.stringify(want),
+      'usage',
+    );
+    const q = await client.request('GET', '/api/v1/namespaces/rq/resourcequotas/all');
+    assert.deepEqual((q['status'] as JsonObject)['hard'], {
+      pods: '10',
+      'requests.cpu': '2',
+      'limits.memory': '2Gi',
+      memory: '4Gi',
+      'count/configmaps': '5',
+      services: '3',
+      'requests.storage': '10Gi',
+      'count/deployments.apps': '2',
+    });
+    // A pod that finished no longer counts.
+    const b = await client.request('GET', '/api/v1/namespaces/rq/pods/b');
+    await client.request('PUT', '/api/v1/namespaces/rq/pods/b/status', {
+      body: { ...b, status: { ...(b['status'] as JsonObject), phase: 'Succeeded' } },
+    });
+    await until(
+      () => used('all'),
+      (u) => u['pods'] === '1' && u['requests.cpu'] === '250m',
+      'pod b to stop counting',
+    );
+  });
+
+  it('a BestEffort-scoped quota counts only BestEffort pods', async () => {
+    await client.request('POST', '/api/v1/namespaces/rq/resourcequotas', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'be' },
+        spec: { hard: { pods: '5' }, scopes: ['BestEffort'] },
+      },
+    });
+    await client.request('POST', '/api/v1/namespaces/rq/pods', { body: pod('besteffort', {}) });
+    await until(
+      () => used('be'),
+      (u) => u['pods'] === '1',
+      'the BestEffort pod alone',
+    );
+  });
+});
