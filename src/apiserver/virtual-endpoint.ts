@@ -32,11 +32,19 @@ export interface VirtualConnect {
   readonly signal: AbortSignal;
 }
 
+/** A connect's answer: a status, and for pods/log of a simulated pod a streamed text body. */
+export interface VirtualConnectAnswer {
+  readonly status: number;
+  readonly contentType?: string;
+  /** Chunks written as they come; the stream ends when it does or the request's signal aborts. */
+  readonly body?: AsyncIterable<string>;
+}
+
 export interface VirtualConnectEndpoint {
   /** The verbs served, as discovery lists them (e.g. get and create for pods/exec). */
   readonly verbs: readonly string[];
   /** Answers with a bodiless status (204) or throws the Status to send. */
-  readonly handle: (request: VirtualConnect) => Promise<{ readonly status: number }>;
+  readonly handle: (request: VirtualConnect) => Promise<VirtualConnectAnswer>;
 }
 
 export interface VirtualEndpoint {

@@ -98,8 +98,20 @@ async function answerConnect(
     upgrade: hasToken(ctx.req.headers.connection, 'upgrade'),
     signal: ctx.signal,
   });
-  ctx.res.writeHead(answer.status);
-  ctx.res.end();
+  if (answer.body === undefined) {
+    ctx.res.writeHead(answer.status);
+    ctx.res.end();
+    return;
+  }
+  ctx.res.writeHead(answer.status, { 'content-type': answer.contentType ?? 'text/plain' });
+  try {
+    for await (const chunk of answer.body) {
+      if (ctx.signal.aborted) break;
+      ctx.res.write(chunk);
+    }
+  } finally {
+    ctx.res.end();
+  }
 }
 
 async function answerRead(

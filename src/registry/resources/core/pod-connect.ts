@@ -16,10 +16,118 @@ import type { KubeObject } from '../../../machinery/object.js';
 import { isJsonObject } from '../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../util/json.js';
 import type { GenericStore } from '../../generic/store.js';
+import { simulatedLineCount, simulatedLogLine, simulatedLogs } from '../../../apis/core/v1/simulated-logs.js';
+import type { SimulatedLogOptions } from '../../../apis/core/v1/simulated-logs.js';
+
+/** The annotation simulated nodes carry (src/nodes/node-object.ts). */
+const simulatedNodeAnnotation = 'nanokube.dev/simulated-node';
+
+function flag(q: URLSearchParams, key: string): boolean {
+  const v = q.get(key);
+  return v !== null && !['false', '0'].includes(v.toLowerCase());
+}
+
+function intParam(q: URLSearchParams, key: string): number | undefined {
+  const v = q.get(key);
+  return v === null || v === '' ? undefined : Number.parseInt(v, 10);
+}
+
+/**
+ * Upstream kubelet validateContainerLogStatus (v1.27, kubelet_pods.go): the start of the instance
+ * whose log is asked for, or the kubelet's error (400).
+ */
+function logInstanceStart(pod: KubeObject, container: string, previous: boolean): number {
+  const podName = pod.metadata.name ?? '';
+  const status = o(pod['status']);
+  const cs = ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses']
+    .flatMap((k) => list(status[k]))
+    .find((c) => c['name'] === container);
+  const q = JSON.stringify;
+  if (cs === undefined)
+    throw apiErrors.badRequest(`container ${q(container)} in pod ${q(podName)} is not available`);
+  const state = o(cs['state']);
+  const last = o(o(cs['lastState'])['terminated']);
+  const time = (v: JsonValue | undefined): number => Date.parse(s(v));
+  const lastKnown = Object.keys(last).length > 0;
+  if (previous) {
+    if (!lastKnown || s(last['containerID']) === '')
+      throw apiErrors.badRequest(
+        `previous terminated container ${q(container)} in pod ${q(podName)} not found`,
+      );
+    return time(last['startedAt']);
+  }
+  if (isJsonObject(state['running'])) return time(o(state['running'])['startedAt']);
+  const terminated = o(state['terminated']);
+  if (Object.keys(terminated).length > 0) {
+    if (s(terminated['containerID']) !== '') return time(terminated['startedAt']);
+    if (lastKnown && s(last['containerID']) !== '') return time(last['startedAt']);
+    throw apiErrors.badRequest(`container ${q(container)} in pod ${q(podName)} is terminated`);
+  }
+  if (lastKnown) {
+    if (s(last['containerID']) === '')
+      throw apiErrors.badRequest(`container ${q(container)} in pod ${q(podName)} is terminated`);
+    return time(last['startedAt']);
+  }
+  if (isJsonObject(state['waiting'])) {
+    const reason = s(o(state['waiting'])['reason']);
+    const why =
+      reason === 'ErrImagePull'
+        ? "image can't be pulled"
+        : reason === 'ImagePullBackOff'
+          ? 'trying and failing to pull image'
+          : reason;
+    throw apiErrors.badRequest(`container ${q(container)} in pod ${q(podName)} is waiting to start: ${why}`);
+  }
+  throw apiErrors.badRequest(
+    `container ${q(container)} in pod ${q(podName)} is waiting to start - no logs yet`,
+  );
+}
+
+/** The simulated log of a pod on a simulated node; with follow, a line a second until the pod goes. */
+async function* simulatedLogStream(
+  pods: GenericStore,
+  pod: KubeObject,
+  base: SimulatedLogOptions,
+  follow: boolean,
+  signal: AbortSignal,
+): AsyncGenerator<string> {
+  const first = simulatedLogs(base);
+  let sent = Buffer.byteLength(first);
+  if (first !== '') yield first;
+  if (!follow) return;
+  let n = simulatedLineCount(base.startedAt, base.now);
+  while (!signal.aborted) {
+    const wait = base.startedAt + (n + 1) * 1000 - Date.now();
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(done, Math.max(0, wait));
+      function done(): void {
+        clearTimeout(t);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      signal.addEventListener('abort', done, { once: true });
+    });
+    if (signal.aborted) return;
+    const current = await pods.storage.get(pods.key(pod.metadata.namespace ?? '', pod.metadata.name ?? ''));
+    if (current === undefined || current.metadata.uid !== pod.metadata.uid) return;
+    n += 1;
+    let line = simulatedLogLine(base, n);
+    if (base.limitBytes !== undefined) {
+      if (sent >= base.limitBytes) return;
+      line = Buffer.from(line)
+        .subarray(0, base.limitBytes - sent)
+        .toString();
+    }
+    sent += Buffer.byteLength(line);
+    yield line;
+  }
+}
 
 /** What a connect answers when it does not fail: pods/log of an unscheduled pod (204, empty). */
 export interface ConnectAnswer {
   readonly status: number;
+  readonly contentType?: string;
+  readonly body?: AsyncIterable<string>;
 }
 
 export interface ConnectRequest {
@@ -252,6 +360,35 @@ export async function podLog(
   const container = containerOf(pod, opts.container);
   const nodeName = s(o(pod['spec'])['nodeName']);
   if (nodeName === '') return { status: 204 };
+  const node = await getOrNotFound(stores.nodes, nodesGR, '', nodeName);
+  if (node.metadata.annotations?.[simulatedNodeAnnotation] === 'true') {
+    const startedAt = logInstanceStart(pod, container, flag(r.query, 'previous'));
+    const since = intParam(r.query, 'sinceSeconds');
+    const sinceTime = r.query.get('sinceTime');
+    const now = Date.now();
+    const sinceMs =
+      since !== undefined ? now - since * 1000 : sinceTime !== null ? Date.parse(sinceTime) : undefined;
+    const tailLines = intParam(r.query, 'tailLines');
+    const limitBytes = intParam(r.query, 'limitBytes');
+    const base: SimulatedLogOptions = {
+      namespace: r.namespace,
+      pod: r.name,
+      container,
+      node: nodeName,
+      startedAt: Number.isNaN(startedAt) ? now : startedAt,
+      now,
+      timestamps: flag(r.query, 'timestamps'),
+      ...(sinceMs !== undefined && !Number.isNaN(sinceMs) ? { sinceMs } : {}),
+      ...(tailLines !== undefined && tailLines >= 0 ? { tailLines } : {}),
+      ...(limitBytes !== undefined ? { limitBytes } : {}),
+    };
+    const follow = flag(r.query, 'follow') && !flag(r.query, 'previous');
+    return {
+      status: 200,
+      contentType: 'text/plain',
+      body: simulatedLogStream(stores.pods, pod, base, follow, r.signal),
+    };
+  }
   const kubelet = await kubeletOf(stores.nodes, nodeName);
   const params = new URLSearchParams();
   for (const key of ['follow', 'previous', 'timestamps']) {
