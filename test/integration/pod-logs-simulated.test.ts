@@ -93,4 +93,13 @@ describe('pods/log on simulated nodes', () => {
     assert.equal(prev.status, 400);
     assert.equal(prev.json()['message'], 'previous terminated container "a" in pod "two" not found');
   });
+  it('follows until the pod goes away', async () => {
+    const followed = s.request('GET', `${pods}/two/log?container=a&follow=true&tailLines=0`);
+    await new Promise((r) => setTimeout(r, 2500));
+    const d = await s.request('DELETE', `${pods}/two?gracePeriodSeconds=0`);
+    assert.equal(d.status, 200, d.text);
+    const r = await followed;
+    assert.equal(r.status, 200);
+    assert.ok(r.text.split('\n').filter((l) => l !== '').length >= 1, r.text);
+  });
 });
