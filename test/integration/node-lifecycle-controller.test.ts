@@ -142,7 +142,17 @@ test('a node that stops renewing its Lease and status becomes Unknown, tainted, 
     }
   })();
   try {
-    await runningPod('no-toleration', 'dead');
+    // DefaultTolerationSeconds gives every pod 300 s tolerations of not-ready and unreachable;
+    // tolerating them for 0 s is what a pod without tolerations amounted to before it.
+    await runningPod('no-toleration', 'dead', [
+      {
+        key: 'node.kubernetes.io/unreachable',
+        operator: 'Exists',
+        effect: 'NoExecute',
+        tolerationSeconds: 0,
+      },
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 0 },
+    ]);
     await runningPod('tolerates-forever', 'dead', [
       { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
     ]);

@@ -4,6 +4,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { defaultTolerationSeconds } from '../../admission/default-toleration-seconds.js';
 import { namespaceLifecycle } from '../../admission/namespace-lifecycle.js';
 import { bootstrapFlowcontrolObjects } from '../../apis/flowcontrol/bootstrap.js';
 import { builtinSchemas } from '../../apis/schema/builtin.js';
@@ -140,12 +141,13 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const namespaceCache = new ObjectCache(storage, namespacePrefix);
   const cacheRun = namespaceCache.run(background.signal);
   const admission = namespaceLifecycle((name) => namespaceCache.get(namespacePrefix + name));
+  const mutatingAdmission = defaultTolerationSeconds();
   /** The endpoints of one stored resource: one per served version, over one generic store. */
   const endpointsOf = (
     resource: RegistryResource,
     decode?: BodyDecoder,
   ): { store: GenericStore; endpoints: Endpoint[] } => {
-    const store = new GenericStore({ resource, storage, features, admission });
+    const store = new GenericStore({ resource, storage, features, admission, mutatingAdmission });
     const endpoints = servedVersionsOf(resource).map((version) => ({
       info: version.info,
       store: new VersionedStore(store, version),
@@ -267,6 +269,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
           ...(o.advertiseAddress !== undefined ? { advertiseAddress: o.advertiseAddress } : {}),
           ...(o.controllerSelection !== undefined ? { controllers: o.controllerSelection } : {}),
           ...(o.nodes !== undefined ? { nodes: o.nodes } : {}),
+          ...(o.featureGates !== undefined ? { featureGates: o.featureGates } : {}),
           dataDir,
         });
   let closing: Promise<void> | undefined;
