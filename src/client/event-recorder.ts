@@ -94,7 +94,7 @@ export class EventRecorder {
   readonly #clock: Clock;
   readonly #cache = new Map<string, Cached>();
   #queue: Promise<void> = Promise.resolve();
-  #lastName = '';
+  #lastNs = 0n;
 
   constructor(o: EventRecorderOptions) {
     this.#o = o;
@@ -177,15 +177,14 @@ export class EventRecorder {
   }
 
   /** `<name>.<hex nanoseconds>`, unique even within one millisecond. */
+  /**
+   * `<name>.<hex nanoseconds>`; the nanoseconds only move forward, so two events of one
+   * millisecond (or of a frozen test clock) never share a name.
+   */
   #eventName(name: string, nowMs: number): string {
-    let candidate = `${name}.${(BigInt(nowMs) * 1_000_000n).toString(16)}`;
-    let bump = 1n;
-    while (candidate === this.#lastName) {
-      candidate = `${name}.${(BigInt(nowMs) * 1_000_000n + bump).toString(16)}`;
-      bump++;
-    }
-    this.#lastName = candidate;
-    return candidate;
+    const ns = BigInt(nowMs) * 1_000_000n;
+    this.#lastNs = ns > this.#lastNs ? ns : this.#lastNs + 1n;
+    return `${name}.${this.#lastNs.toString(16)}`;
   }
 
   #enqueue(work: () => Promise<void>): void {

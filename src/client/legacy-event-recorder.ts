@@ -45,7 +45,7 @@ export class LegacyEventRecorder {
   readonly #clock: Clock;
   readonly #seen = new Map<string, Seen>();
   #queue: Promise<void> = Promise.resolve();
-  #lastName = '';
+  #lastNs = 0n;
 
   constructor(o: LegacyEventRecorderOptions) {
     this.#o = o;
@@ -98,15 +98,14 @@ export class LegacyEventRecorder {
     return this.#queue;
   }
 
+  /**
+   * `<name>.<hex nanoseconds>`; the nanoseconds only move forward, so two events of one
+   * millisecond (or of a frozen test clock) never share a name.
+   */
   #eventName(name: string, nowMs: number): string {
-    let n = BigInt(nowMs) * 1_000_000n;
-    let candidate = `${name}.${n.toString(16)}`;
-    while (candidate === this.#lastName) {
-      n++;
-      candidate = `${name}.${n.toString(16)}`;
-    }
-    this.#lastName = candidate;
-    return candidate;
+    const ns = BigInt(nowMs) * 1_000_000n;
+    this.#lastNs = ns > this.#lastNs ? ns : this.#lastNs + 1n;
+    return `${name}.${this.#lastNs.toString(16)}`;
   }
 
   #enqueue(work: () => Promise<void>): void {

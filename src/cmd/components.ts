@@ -3,9 +3,11 @@
  * the scheduler, as their own processes against any Kubernetes API server (they use only the
  * client), connected through a kubeconfig.
  */
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { SharedInformerFactory } from '../client/informer-factory.js';
+import { FeatureGates } from '../machinery/features.js';
 import { RestClient } from '../client/rest-client.js';
 import { Scheduler, SimulatedNodes } from '../nodes/index.js';
 import { createLogger } from '../util/log.js';
@@ -23,6 +25,9 @@ Flags:
   --controllers LIST          * (all on by default), name, -name (default *)
   --leader-elect[=BOOL]       run only while holding the kube-system/kube-controller-manager Lease
                               (default true)
+  --feature-gates k=v,...     Kubernetes v1.27 feature gates the controllers read
+  --cluster-signing-cert-file FILE, --cluster-signing-key-file FILE
+                              the CA csrsigning issues certificates with (without them it does not run)
   -v N                        log verbosity (default 0)
 `;
 
@@ -90,7 +95,16 @@ function waitForSignal(stop: () => Promise<void>): void {
 export function controllerManagerCommand(args: readonly string[]): void {
   const { values } = parseFlags(
     args,
-    new Set(['kubeconfig', 'context', 'controllers', 'leader-elect', 'v']),
+    new Set([
+      'kubeconfig',
+      'context',
+      'controllers',
+      'leader-elect',
+      'cluster-signing-cert-file',
+      'cluster-signing-key-file',
+      'feature-gates',
+      'v',
+    ]),
     new Set(['leader-elect']),
   );
   const kubeconfig = values.get('kubeconfig');
@@ -102,10 +116,21 @@ export function controllerManagerCommand(args: readonly string[]): void {
   if (selection.unavailable.length > 0) {
     log.v(1, `controllers not built yet (not running): ${selection.unavailable.join(', ')}`);
   }
+  const certFile = values.get('cluster-signing-cert-file');
+  const keyFile = values.get('cluster-signing-key-file');
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new FlagError('--cluster-signing-cert-file and --cluster-signing-key-file come together');
+  }
   const manager = runControllerManager({
     credentials,
     controllers: selection.enabled,
     log,
+    ...(values.get('feature-gates') !== undefined
+      ? { featureGates: FeatureGates.parse(values.get('feature-gates') ?? '') }
+      : {}),
+    ...(certFile !== undefined && keyFile !== undefined
+      ? { signing: { certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') } }
+      : {}),
     leaderElection: bool(values.get('leader-elect'), 'leader-elect', true)
       ? { identity: `${hostname()}_${randomUUID()}` }
       : false,

@@ -10,13 +10,24 @@ import { SharedInformerFactory } from '../../client/informer-factory.js';
 import { LegacyEventRecorder } from '../../client/legacy-event-recorder.js';
 import { LeaderElector } from '../../client/leader-election.js';
 import { RestClient } from '../../client/rest-client.js';
+import { CsrApprovingController } from '../../controllers/certificates/approver.js';
+import { CsrSigningController } from '../../controllers/certificates/signer.js';
+import { CronJobController } from '../../controllers/cronjob/index.js';
+import { DaemonSetController } from '../../controllers/daemonset/index.js';
 import { DeploymentController } from '../../controllers/deployment/deployment-controller.js';
+import { JobController } from '../../controllers/job/index.js';
+import { StatefulSetController } from '../../controllers/statefulset/index.js';
+import { TtlAfterFinishedController } from '../../controllers/ttl-after-finished/index.js';
+import { FeatureGates } from '../../machinery/features.js';
+import { DisruptionController } from '../../controllers/disruption/disruption-controller.js';
 import { GarbageCollector } from '../../controllers/garbage-collector/garbage-collector.js';
 import { NamespaceController } from '../../controllers/namespace/namespace-controller.js';
 import {
   defaultServiceAccountController,
   rootCaPublisher,
 } from '../../controllers/namespaced-defaults/defaults.js';
+import { NodeLifecycleController } from '../../controllers/nodelifecycle/node-lifecycle-controller.js';
+import { PodGCController } from '../../controllers/podgc/podgc-controller.js';
 import { ResourceQuotaController } from '../../controllers/resourcequota/controller.js';
 import {
   ReplicaSetController,
@@ -36,6 +47,10 @@ export interface ControllerManagerOptions {
   readonly leaderElection: { readonly identity: string } | false;
   /** The cluster CA the root-ca-cert-publisher puts in every namespace (default: credentials.ca). */
   readonly rootCaPem?: string;
+  /** The CA csrsigning issues certificates with (without it, csrsigning does not run). */
+  readonly signing?: { readonly certPem: string; readonly keyPem: string };
+  /** `--feature-gates` (v1.27 defaults otherwise). */
+  readonly featureGates?: Readonly<Record<string, boolean>>;
 }
 
 export interface RunningControllerManager {
@@ -125,6 +140,88 @@ function runControllers(
       new ResourceQuotaController({ client, informers, onError: onError('resourcequota-controller') }).run(
         signal,
       ),
+    );
+  }
+  if (on('csrsigning')) {
+    if (o.signing === undefined) {
+      log.error(
+        'csrsigning: no signing CA (--cluster-signing-cert-file/--cluster-signing-key-file); not running',
+      );
+    } else {
+      running.push(
+        new CsrSigningController({
+          client,
+          informers,
+          caCertPem: o.signing.certPem,
+          caKeyPem: o.signing.keyPem,
+          onError: onError('csrsigning'),
+        }).run(signal),
+      );
+    }
+  }
+  if (on('csrapproving')) {
+    running.push(
+      new CsrApprovingController({ client, informers, onError: onError('csrapproving') }).run(signal),
+    );
+  }
+  if (on('disruption')) {
+    running.push(
+      new DisruptionController({ client, informers, onError: onError('disruption-controller') }).run(signal),
+    );
+  }
+  if (on('nodelifecycle')) {
+    running.push(
+      new NodeLifecycleController({ client, informers, onError: onError('node-lifecycle-controller') }).run(
+        signal,
+      ),
+    );
+  }
+  if (on('podgc')) {
+    running.push(
+      new PodGCController({ client, informers, onError: onError('pod-garbage-collector') }).run(signal),
+    );
+  }
+  const gates = new FeatureGates(o.featureGates ?? {});
+  if (on('statefulset')) {
+    running.push(
+      new StatefulSetController({
+        client,
+        informers,
+        events: events('statefulset-controller'),
+        features: {
+          startOrdinal: gates.enabled('StatefulSetStartOrdinal'),
+          autoDeletePVC: gates.enabled('StatefulSetAutoDeletePVC'),
+          maxUnavailable: gates.enabled('MaxUnavailableStatefulSet'),
+        },
+        onError: onError('statefulset-controller'),
+      }).run(signal),
+    );
+  }
+  if (on('daemonset')) {
+    running.push(
+      new DaemonSetController({
+        client,
+        informers,
+        events: events('daemonset-controller'),
+        onError: onError('daemonset-controller'),
+      }).run(signal),
+    );
+  }
+  if (on('job')) {
+    running.push(new JobController({ client, informers, onError: onError('job-controller') }).run(signal));
+  }
+  if (on('cronjob')) {
+    running.push(
+      new CronJobController({ client, informers, onError: onError('cronjob-controller') }).run(signal),
+    );
+  }
+  if (on('ttl-after-finished')) {
+    running.push(
+      new TtlAfterFinishedController({
+        client,
+        informers,
+        onError: onError('ttl-after-finished-controller'),
+      }).run(signal),
     );
   }
   if (on('garbagecollector')) {

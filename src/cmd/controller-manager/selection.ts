@@ -16,6 +16,16 @@ export const implementedControllers: Readonly<Record<string, boolean>> = {
   replicationcontroller: true,
   deployment: true,
   resourcequota: true,
+  csrsigning: true,
+  csrapproving: true,
+  disruption: true,
+  nodelifecycle: true,
+  podgc: true,
+  statefulset: true,
+  daemonset: true,
+  job: true,
+  cronjob: true,
+  'ttl-after-finished': true,
 };
 
 /** kube-controller-manager v1.27's names; the off-by-default ones are marked false. */

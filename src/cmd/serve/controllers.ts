@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { ClientCredentials } from '../../client/credentials.js';
 import { SharedInformerFactory } from '../../client/informer-factory.js';
 import { RestClient } from '../../client/rest-client.js';
@@ -39,6 +40,8 @@ export interface ApiserverServiceFlags {
   readonly dataDir: string;
   /** `--nodes` (default 1): simulated nodes, with the scheduler; 0 runs neither. */
   readonly nodes?: number;
+  /** `--feature-gates`, for the controllers that read gates. */
+  readonly featureGates?: Readonly<Record<string, boolean>>;
 }
 
 /** kubeadm's default pod network holds 256 /24 node ranges; larger clusters get a /8. */
@@ -53,6 +56,14 @@ export function podCIDRFor(nodes: number): string {
 export function installationIdentity(dataDir: string): string {
   const id = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 12);
   return `${hostname()}_${id}`;
+}
+
+/** The data dir's CA, which csrsigning issues certificates with (as --cluster-signing-*-file). */
+function signingCa(dataDir: string): { certPem: string; keyPem: string } {
+  return {
+    certPem: readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8'),
+    keyPem: readFileSync(join(dataDir, 'pki', 'ca.key'), 'utf8'),
+  };
 }
 
 export function startControllers(
@@ -73,6 +84,8 @@ export function startControllers(
           controllers: selection.enabled,
           log,
           leaderElection: { identity: installationIdentity(flags.dataDir) },
+          signing: signingCa(flags.dataDir),
+          ...(flags.featureGates !== undefined ? { featureGates: flags.featureGates } : {}),
         });
   const client = new RestClient(credentials);
   const abort = new AbortController();
