@@ -13,12 +13,13 @@ import type * as X509Lib from '@peculiar/x509';
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
-import { WorkQueue } from '../../client/workqueue.js';
+import type { WorkQueue } from '../../client/workqueue.js';
 import { realClock } from '../../util/clock.js';
 import type { Clock } from '../../util/clock.js';
 import { isJsonObject } from '../../util/json.js';
 import type { JsonObject } from '../../util/json.js';
 import { arr, errorMessage, name, obj, str } from '../util/objects.js';
+import { controllerQueue } from '../util/workers.js';
 
 export interface CsrSigningControllerOptions {
   readonly client: Pick<RestClient, 'request'>;
@@ -93,15 +94,7 @@ export class CsrSigningController {
   constructor(o: CsrSigningControllerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
-    const onError = o.onError;
-    this.#queue = new WorkQueue(
-      onError !== undefined
-        ? {
-            onError: (err, key) =>
-              onError(new Error(`csrsigning ${key}: ${errorMessage(err)}`, { cause: err })),
-          }
-        : {},
-    );
+    this.#queue = controllerQueue('csrsigning', o.onError);
     this.#csrs = o.informers.informerFor('/apis/certificates.k8s.io/v1/certificatesigningrequests');
     this.#csrs.addEventHandler({
       onAdd: (c) => this.#queue.add(name(c)),

@@ -15,7 +15,7 @@ import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
-import { WorkQueue } from '../../client/workqueue.js';
+import type { WorkQueue } from '../../client/workqueue.js';
 import type { JsonObject } from '../../util/json.js';
 import { cloneJson, isJsonObject } from '../../util/json.js';
 import { DelayedAdds, realClock, rfc3339 } from '../util/clock.js';
@@ -37,6 +37,7 @@ import {
 } from '../util/objects.js';
 import { isValidTimeZone, localTimeZone, parseSchedule } from './cron.js';
 import type { CronSchedule } from './cron.js';
+import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
 
 export interface CronJobControllerOptions {
   readonly client: RestClient;
@@ -135,13 +136,7 @@ export class CronJobController {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
     const onError = o.onError;
-    this.#queue = new WorkQueue(
-      onError !== undefined
-        ? {
-            onError: (err, key) => onError(new Error(`CronJob ${key}: ${errorMessage(err)}`, { cause: err })),
-          }
-        : {},
-    );
+    this.#queue = controllerQueue('CronJob', onError);
     this.#recorder =
       o.recordEvents === false
         ? undefined
@@ -184,17 +179,8 @@ export class CronJobController {
     ];
     const recording = this.#recorder?.run(signal);
     try {
-      const synced = await Promise.race([
-        Promise.all([cjInformer.synced, jobInformer.synced]).then((r) => r.every(Boolean)),
-        new Promise<boolean>((resolve) =>
-          signal.addEventListener('abort', () => resolve(false), { once: true }),
-        ),
-      ]);
-      if (!synced || signal.aborted) return;
-      const workers = Math.max(1, this.#o.workers ?? 5);
-      await Promise.all(
-        Array.from({ length: workers }, () => this.#queue.run((key) => this.#sync(key, signal), signal)),
-      );
+      if (!(await informersSynced([cjInformer, jobInformer], signal))) return;
+      await runWorkers(this.#queue, this.#o.workers ?? 5, (key) => this.#sync(key, signal), signal);
     } finally {
       for (const r of regs) r.remove();
       this.#jobIndex.stop();

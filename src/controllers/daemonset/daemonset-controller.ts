@@ -15,7 +15,7 @@ import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
-import { WorkQueue } from '../../client/workqueue.js';
+import type { WorkQueue } from '../../client/workqueue.js';
 import { asSelector } from '../../machinery/labels/metav1.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import { cloneJson, jsonEqual } from '../../util/json.js';
@@ -49,6 +49,8 @@ import {
   targetNodeName,
   templateGenerationLabel,
 } from './daemon-pod.js';
+import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
+import { resolveControllerRef } from '../util/controller-ref.js';
 
 export interface DaemonSetControllerOptions {
   readonly client: RestClient;
@@ -110,15 +112,7 @@ export class DaemonSetController {
     this.#clock = o.clock ?? realClock;
     this.#events = o.events ?? noEvents;
     this.#expectations = new ControllerExpectations(this.#clock);
-    const onError = o.onError;
-    this.#queue = new WorkQueue(
-      onError !== undefined
-        ? {
-            onError: (err, key) =>
-              onError(new Error(`DaemonSet ${key}: ${errorMessage(err)}`, { cause: err })),
-          }
-        : {},
-    );
+    this.#queue = controllerQueue('DaemonSet', o.onError);
   }
 
   /** Runs until `signal` aborts (the informer factory is started by the caller). */
@@ -193,17 +187,8 @@ export class DaemonSetController {
       }),
     ];
     try {
-      const synced = await Promise.race([
-        Promise.all([ds.synced, pods.synced, nodes.synced, revisions.synced]).then((r) => r.every(Boolean)),
-        new Promise<boolean>((resolve) =>
-          signal.addEventListener('abort', () => resolve(false), { once: true }),
-        ),
-      ]);
-      if (!synced || signal.aborted) return;
-      const workers = Math.max(1, this.#o.workers ?? 2);
-      await Promise.all(
-        Array.from({ length: workers }, () => this.#queue.run((key) => this.#sync(key, signal), signal)),
-      );
+      if (!(await informersSynced([ds, pods, nodes, revisions], signal))) return;
+      await runWorkers(this.#queue, this.#o.workers ?? 2, (key) => this.#sync(key, signal), signal);
     } finally {
       for (const r of regs) r.remove();
       this.#podIndex.stop();
@@ -217,9 +202,7 @@ export class DaemonSetController {
   }
 
   #resolve(ns: string, ref: OwnerRef | undefined): JsonObject | undefined {
-    if (ref?.kind !== 'DaemonSet') return undefined;
-    const d = this.#ds?.store.get(keyFor(ns, ref.name));
-    return d !== undefined && uid(d) === ref.uid ? d : undefined;
+    return resolveControllerRef(this.#ds, 'DaemonSet', ns, ref);
   }
 
   #ownerKey(pod: JsonObject): string | undefined {

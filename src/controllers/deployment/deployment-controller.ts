@@ -15,7 +15,7 @@ import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
-import { WorkQueue } from '../../client/workqueue.js';
+import type { WorkQueue } from '../../client/workqueue.js';
 import { asSelector } from '../../machinery/labels/metav1.js';
 import type { JsonObject } from '../../util/json.js';
 import { cloneJson, isJsonObject, jsonEqual } from '../../util/json.js';
@@ -89,6 +89,8 @@ import {
   statusOf,
   templateOf,
 } from './util.js';
+import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
+import { resolveControllerRef } from '../util/controller-ref.js';
 
 export interface DeploymentControllerOptions {
   readonly client: RestClient;
@@ -143,15 +145,7 @@ export class DeploymentController {
   constructor(o: DeploymentControllerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
-    const onError = o.onError;
-    this.#queue = new WorkQueue(
-      onError !== undefined
-        ? {
-            onError: (err, key) =>
-              onError(new Error(`deployment ${key}: ${errorMessage(err)}`, { cause: err })),
-          }
-        : {},
-    );
+    this.#queue = controllerQueue('deployment', o.onError);
   }
 
   get #client(): RestClient {
@@ -188,17 +182,8 @@ export class DeploymentController {
       podInformer.addEventHandler({ onDelete: (pod) => this.#podDeleted(pod) }),
     ];
     try {
-      const synced = await Promise.race([
-        Promise.all([dInformer.synced, rsInformer.synced, podInformer.synced]).then((r) => r.every(Boolean)),
-        new Promise<boolean>((resolve) =>
-          signal.addEventListener('abort', () => resolve(false), { once: true }),
-        ),
-      ]);
-      if (!synced || signal.aborted) return;
-      const workers = Math.max(1, this.#o.workers ?? 5);
-      await Promise.all(
-        Array.from({ length: workers }, () => this.#queue.run((key) => this.#sync(key, signal), signal)),
-      );
+      if (!(await informersSynced([dInformer, rsInformer, podInformer], signal))) return;
+      await runWorkers(this.#queue, this.#o.workers ?? 5, (key) => this.#sync(key, signal), signal);
     } finally {
       for (const r of regs) r.remove();
       for (const i of [this.#dIndex, this.#rsIndex, this.#podIndex]) i.stop();
@@ -212,9 +197,7 @@ export class DeploymentController {
 
   /** The Deployment an object's controller reference names, if it is in the store. */
   #resolve(ns: string, ref: OwnerRef | undefined): JsonObject | undefined {
-    if (ref?.kind !== 'Deployment') return undefined;
-    const d = this.#dInformer?.store.get(keyFor(ns, ref.name));
-    return d !== undefined && uid(d) === ref.uid ? d : undefined;
+    return resolveControllerRef(this.#dInformer, 'Deployment', ns, ref);
   }
 
   #owner(rs: JsonObject): JsonObject | undefined {

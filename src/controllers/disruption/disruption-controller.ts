@@ -22,7 +22,7 @@ import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
-import { WorkQueue } from '../../client/workqueue.js';
+import type { WorkQueue } from '../../client/workqueue.js';
 import { asSelector } from '../../machinery/labels/metav1.js';
 import type { JsonObject } from '../../util/json.js';
 import { cloneJson, isJsonObject, jsonEqual } from '../../util/json.js';
@@ -47,6 +47,7 @@ import {
 } from '../util/objects.js';
 import type { OwnerRef } from '../util/objects.js';
 import { isPodReady } from '../util/pods.js';
+import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
 
 export interface DisruptionControllerOptions {
   readonly client: RestClient;
@@ -103,14 +104,7 @@ export class DisruptionController {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
     const onError = o.onError;
-    this.#queue = new WorkQueue(
-      onError !== undefined
-        ? {
-            onError: (err, key) =>
-              onError(new Error(`PodDisruptionBudget ${key}: ${errorMessage(err)}`, { cause: err })),
-          }
-        : {},
-    );
+    this.#queue = controllerQueue('PodDisruptionBudget', onError);
     this.#recorder =
       o.recordEvents === false
         ? undefined
@@ -159,16 +153,9 @@ export class DisruptionController {
     const onAbort = (): void => resync.abort();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const synced = await Promise.race([
-        Promise.all(all.map((i) => i.synced)).then((r) => r.every(Boolean)),
-        new Promise<boolean>((resolve) =>
-          signal.addEventListener('abort', () => resolve(false), { once: true }),
-        ),
-      ]);
-      if (!synced || signal.aborted) return;
-      const workers = Math.max(1, this.#o.workers ?? 2);
+      if (!(await informersSynced(all, signal))) return;
       await Promise.all([
-        ...Array.from({ length: workers }, () => this.#queue.run((key) => this.#sync(key, signal), signal)),
+        runWorkers(this.#queue, this.#o.workers ?? 2, (key) => this.#sync(key, signal), signal),
         this.#resyncLoop(resync.signal),
       ]);
     } finally {

@@ -20,7 +20,7 @@ import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
-import { WorkQueue } from '../../client/workqueue.js';
+import type { WorkQueue } from '../../client/workqueue.js';
 import { asSelector } from '../../machinery/labels/metav1.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import { cloneJson, isJsonObject, jsonEqual } from '../../util/json.js';
@@ -70,6 +70,8 @@ import {
   podFailurePolicy,
 } from './job-util.js';
 import type { BackoffRecord } from './job-util.js';
+import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
+import { resolveControllerRef } from '../util/controller-ref.js';
 
 export interface JobControllerOptions {
   readonly client: RestClient;
@@ -160,11 +162,7 @@ export class JobController {
     this.#clock = o.clock ?? realClock;
     this.#expectations = new ControllerExpectations(this.#clock);
     const onError = o.onError;
-    this.#queue = new WorkQueue(
-      onError !== undefined
-        ? { onError: (err, key) => onError(new Error(`Job ${key}: ${errorMessage(err)}`, { cause: err })) }
-        : {},
-    );
+    this.#queue = controllerQueue('Job', onError);
     this.#recorder =
       o.recordEvents === false
         ? undefined
@@ -202,17 +200,8 @@ export class JobController {
     ];
     const recording = this.#recorder?.run(signal);
     try {
-      const synced = await Promise.race([
-        Promise.all([jobInformer.synced, podInformer.synced]).then((r) => r.every(Boolean)),
-        new Promise<boolean>((resolve) =>
-          signal.addEventListener('abort', () => resolve(false), { once: true }),
-        ),
-      ]);
-      if (!synced || signal.aborted) return;
-      const workers = Math.max(1, this.#o.workers ?? 5);
-      await Promise.all(
-        Array.from({ length: workers }, () => this.#queue.run((key) => this.#syncKey(key, signal), signal)),
-      );
+      if (!(await informersSynced([jobInformer, podInformer], signal))) return;
+      await runWorkers(this.#queue, this.#o.workers ?? 5, (key) => this.#syncKey(key, signal), signal);
     } finally {
       for (const r of regs) r.remove();
       this.#jobIndex.stop();
@@ -227,9 +216,7 @@ export class JobController {
   }
 
   #resolve(ns: string, ref: OwnerRef | undefined): JsonObject | undefined {
-    if (ref === undefined || ref.kind !== 'Job') return undefined;
-    const job = this.#jobInformer?.store.get(keyFor(ns, ref.name));
-    return job !== undefined && uid(job) === ref.uid ? job : undefined;
+    return resolveControllerRef(this.#jobInformer, 'Job', ns, ref);
   }
 
   /** Jobs in the pod's namespace whose selector matches it (for orphans to adopt). */

@@ -29,7 +29,7 @@ import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor, objectKey } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
-import { WorkQueue } from '../../client/workqueue.js';
+import type { WorkQueue } from '../../client/workqueue.js';
 import type { JsonObject } from '../../util/json.js';
 import { cloneJson, isJsonObject, jsonEqual } from '../../util/json.js';
 import { realClock, rfc3339 } from '../util/clock.js';
@@ -37,6 +37,7 @@ import type { Clock } from '../util/clock.js';
 import { arr, deleting, errorMessage, meta, name, namespace, obj, str, timeOf } from '../util/objects.js';
 import { nodeName } from '../util/pods.js';
 import { matchingTolerations, sameTaint, taintsOf, tolerationsOf } from '../util/taints.js';
+import { controllerQueue, informersSynced } from '../util/workers.js';
 
 export interface NodeLifecycleControllerOptions {
   readonly client: RestClient;
@@ -125,14 +126,8 @@ export class NodeLifecycleController {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
     const onError = o.onError;
-    const wrap = (what: string): ConstructorParameters<typeof WorkQueue>[0] =>
-      onError !== undefined
-        ? {
-            onError: (err, key) => onError(new Error(`${what} ${key}: ${errorMessage(err)}`, { cause: err })),
-          }
-        : {};
-    this.#noScheduleQueue = new WorkQueue(wrap('node'));
-    this.#taintManagerQueue = new WorkQueue(wrap('pod'));
+    this.#noScheduleQueue = controllerQueue('node', onError);
+    this.#taintManagerQueue = controllerQueue('pod', onError);
     this.#recorder =
       o.recordEvents === false
         ? undefined
@@ -173,13 +168,7 @@ export class NodeLifecycleController {
       }),
     ];
     try {
-      const synced = await Promise.race([
-        Promise.all([nodes.synced, pods.synced, leases.synced]).then((r) => r.every(Boolean)),
-        new Promise<boolean>((resolve) =>
-          signal.addEventListener('abort', () => resolve(false), { once: true }),
-        ),
-      ]);
-      if (!synced || signal.aborted) return;
+      if (!(await informersSynced([nodes, pods, leases], signal))) return;
       await Promise.all([
         this.#monitorLoop(signal),
         this.#noScheduleQueue.run((key) => this.#noScheduleTaintingPass(key, signal), signal),

@@ -24,6 +24,7 @@ import type { Clock } from '../util/clock.js';
 import { arr, deleting, errorMessage, meta, name, namespace, obj, str, timeOf } from '../util/objects.js';
 import { nodeName, podPhase } from '../util/pods.js';
 import { taintsOf } from '../util/taints.js';
+import { informersSynced } from '../util/workers.js';
 
 export interface PodGCControllerOptions {
   readonly client: RestClient;
@@ -83,13 +84,7 @@ export class PodGCController {
   async run(signal: AbortSignal): Promise<void> {
     this.#pods = this.#o.informers.informerFor(podsPath);
     this.#nodes = this.#o.informers.informerFor(nodesPath);
-    const synced = await Promise.race([
-      Promise.all([this.#pods.synced, this.#nodes.synced]).then((r) => r.every(Boolean)),
-      new Promise<boolean>((resolve) =>
-        signal.addEventListener('abort', () => resolve(false), { once: true }),
-      ),
-    ]);
-    if (!synced || signal.aborted) return;
+    if (!(await informersSynced([this.#pods, this.#nodes], signal))) return;
     const period = this.#o.gcCheckPeriodMs ?? 20_000;
     while (!signal.aborted) {
       try {

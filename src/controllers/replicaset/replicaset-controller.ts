@@ -20,7 +20,7 @@ import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
-import { WorkQueue } from '../../client/workqueue.js';
+import type { WorkQueue } from '../../client/workqueue.js';
 import { asSelector } from '../../machinery/labels/metav1.js';
 import { labelSelectorFromSet } from '../../machinery/labels/selector.js';
 import type { JsonObject } from '../../util/json.js';
@@ -47,6 +47,8 @@ import {
 } from '../util/objects.js';
 import type { OwnerRef } from '../util/objects.js';
 import { isPodActive, isPodAvailable, isPodReady, podReadyTime, podsToDelete } from '../util/pods.js';
+import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
+import { resolveControllerRef } from '../util/controller-ref.js';
 
 export interface ReplicaSetControllerOptions {
   readonly client: RestClient;
@@ -138,15 +140,7 @@ export class ReplicaSetController {
     this.#burst = o.burstReplicas ?? 500;
     this.#events = o.events ?? noEvents;
     this.#expectations = new ControllerExpectations(this.#clock);
-    const onError = o.onError;
-    this.#queue = new WorkQueue(
-      onError !== undefined
-        ? {
-            onError: (err, key) =>
-              onError(new Error(`${kind.kind} ${key}: ${errorMessage(err)}`, { cause: err })),
-          }
-        : {},
-    );
+    this.#queue = controllerQueue(kind.kind, o.onError);
   }
 
   /** Runs until `signal` aborts (the informer factory is started by the caller). */
@@ -177,17 +171,8 @@ export class ReplicaSetController {
       }),
     ];
     try {
-      const synced = await Promise.race([
-        Promise.all([rsInformer.synced, podInformer.synced]).then((r) => r.every(Boolean)),
-        new Promise<boolean>((resolve) =>
-          signal.addEventListener('abort', () => resolve(false), { once: true }),
-        ),
-      ]);
-      if (!synced || signal.aborted) return;
-      const workers = Math.max(1, this.#o.workers ?? 5);
-      await Promise.all(
-        Array.from({ length: workers }, () => this.#queue.run((key) => this.#sync(key, signal), signal)),
-      );
+      if (!(await informersSynced([rsInformer, podInformer], signal))) return;
+      await runWorkers(this.#queue, this.#o.workers ?? 5, (key) => this.#sync(key, signal), signal);
     } finally {
       for (const r of regs) r.remove();
       this.#rsIndex.stop();
@@ -202,9 +187,7 @@ export class ReplicaSetController {
 
   /** The workload `ref` names, if it is in the store with that uid. */
   #resolve(ns: string, ref: OwnerRef): JsonObject | undefined {
-    if (ref.kind !== this.#kind.kind) return undefined;
-    const rs = this.#rsInformer?.store.get(keyFor(ns, ref.name));
-    return rs !== undefined && uid(rs) === ref.uid ? rs : undefined;
+    return resolveControllerRef(this.#rsInformer, this.#kind.kind, ns, ref);
   }
 
   /** Workloads in the pod's namespace whose selector matches it (for orphans). */

@@ -9,13 +9,14 @@ import { namespaceIndex } from '../../client/informer-store.js';
 import { keyFor } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
-import { WorkQueue } from '../../client/workqueue.js';
+import type { WorkQueue } from '../../client/workqueue.js';
 import { realClock } from '../../util/clock.js';
 import type { Clock } from '../../util/clock.js';
 import { isJsonObject, jsonEqual } from '../../util/json.js';
 import type { JsonObject } from '../../util/json.js';
-import { errorMessage, name, namespace, obj } from '../util/objects.js';
+import { name, namespace, obj } from '../util/objects.js';
 import { canonicalHard, legacyCountNames, quotaUsage } from './usage.js';
+import { controllerQueue } from '../util/workers.js';
 
 export interface ResourceQuotaControllerOptions {
   readonly client: Pick<RestClient, 'request'>;
@@ -68,15 +69,7 @@ export class ResourceQuotaController {
   constructor(o: ResourceQuotaControllerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
-    const onError = o.onError;
-    this.#queue = new WorkQueue(
-      onError !== undefined
-        ? {
-            onError: (err, key) =>
-              onError(new Error(`resourcequota ${key}: ${errorMessage(err)}`, { cause: err })),
-          }
-        : {},
-    );
+    this.#queue = controllerQueue('resourcequota', o.onError);
     this.#quotas = o.informers.informerFor('/api/v1/resourcequotas');
     this.#quotas.addEventHandler({
       onAdd: (q) => this.#enqueueQuota(q),

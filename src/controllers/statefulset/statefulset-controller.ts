@@ -17,7 +17,7 @@ import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
-import { WorkQueue } from '../../client/workqueue.js';
+import type { WorkQueue } from '../../client/workqueue.js';
 import { asSelector } from '../../machinery/labels/metav1.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import { cloneJson, jsonEqual } from '../../util/json.js';
@@ -61,6 +61,8 @@ import {
   startOrdinal,
   wantedClaimOwners,
 } from './stateful-pod.js';
+import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
+import { resolveControllerRef } from '../util/controller-ref.js';
 
 export interface StatefulSetFeatures {
   /** StatefulSetStartOrdinal (beta, default true in v1.27). */
@@ -138,15 +140,7 @@ export class StatefulSetController {
     this.#startGate = o.features?.startOrdinal ?? true;
     this.#pvcGate = o.features?.autoDeletePVC ?? true;
     this.#maxUnavailableGate = o.features?.maxUnavailable ?? false;
-    const onError = o.onError;
-    this.#queue = new WorkQueue(
-      onError !== undefined
-        ? {
-            onError: (err, key) =>
-              onError(new Error(`StatefulSet ${key}: ${errorMessage(err)}`, { cause: err })),
-          }
-        : {},
-    );
+    this.#queue = controllerQueue('StatefulSet', o.onError);
   }
 
   /** Runs until `signal` aborts (the informer factory is started by the caller). */
@@ -186,19 +180,8 @@ export class StatefulSetController {
       }),
     ];
     try {
-      const synced = await Promise.race([
-        Promise.all([sets.synced, pods.synced, revisions.synced, claims.synced]).then((r) =>
-          r.every(Boolean),
-        ),
-        new Promise<boolean>((resolve) =>
-          signal.addEventListener('abort', () => resolve(false), { once: true }),
-        ),
-      ]);
-      if (!synced || signal.aborted) return;
-      const workers = Math.max(1, this.#o.workers ?? 5);
-      await Promise.all(
-        Array.from({ length: workers }, () => this.#queue.run((key) => this.#sync(key, signal), signal)),
-      );
+      if (!(await informersSynced([sets, pods, revisions, claims], signal))) return;
+      await runWorkers(this.#queue, this.#o.workers ?? 5, (key) => this.#sync(key, signal), signal);
     } finally {
       for (const r of regs) r.remove();
       this.#podIndex.stop();
@@ -212,9 +195,7 @@ export class StatefulSetController {
   }
 
   #resolve(ns: string, ref: OwnerRef | undefined): JsonObject | undefined {
-    if (ref?.kind !== 'StatefulSet') return undefined;
-    const set = this.#sets?.store.get(keyFor(ns, ref.name));
-    return set !== undefined && uid(set) === ref.uid ? set : undefined;
+    return resolveControllerRef(this.#sets, 'StatefulSet', ns, ref);
   }
 
   #ownerChanged(o: JsonObject): void {

@@ -10,11 +10,12 @@ import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
-import { WorkQueue } from '../../client/workqueue.js';
+import type { WorkQueue } from '../../client/workqueue.js';
 import type { JsonObject } from '../../util/json.js';
 import { DelayedAdds, realClock } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
-import { arr, deleting, errorMessage, name, namespace, obj, timeOf, uid } from '../util/objects.js';
+import { arr, deleting, name, namespace, obj, timeOf, uid } from '../util/objects.js';
+import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
 
 export interface TtlAfterFinishedControllerOptions {
   readonly client: RestClient;
@@ -63,15 +64,7 @@ export class TtlAfterFinishedController {
   constructor(o: TtlAfterFinishedControllerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
-    const onError = o.onError;
-    this.#queue = new WorkQueue(
-      onError !== undefined
-        ? {
-            onError: (err, key) =>
-              onError(new Error(`TTL of Job ${key}: ${errorMessage(err)}`, { cause: err })),
-          }
-        : {},
-    );
+    this.#queue = controllerQueue('TTL of Job', o.onError);
   }
 
   /** Runs until `signal` aborts (the informer factory is started by the caller). */
@@ -86,17 +79,8 @@ export class TtlAfterFinishedController {
     };
     const reg = informer.addEventHandler({ onAdd: maybe, onUpdate: (_old, job) => maybe(job) });
     try {
-      const synced = await Promise.race([
-        informer.synced,
-        new Promise<boolean>((resolve) =>
-          signal.addEventListener('abort', () => resolve(false), { once: true }),
-        ),
-      ]);
-      if (!synced || signal.aborted) return;
-      const workers = Math.max(1, this.#o.workers ?? 5);
-      await Promise.all(
-        Array.from({ length: workers }, () => this.#queue.run((key) => this.#process(key, signal), signal)),
-      );
+      if (!(await informersSynced([informer], signal))) return;
+      await runWorkers(this.#queue, this.#o.workers ?? 5, (key) => this.#process(key, signal), signal);
     } finally {
       reg.remove();
       delayed.cancelAll();
