@@ -457,6 +457,13 @@ export class SimulatedNodes {
     }
     if (!resizeRequested(obj, st.containers)) {
       this.#deferred.delete(key);
+      // A resize reverted to what is allocated and applied (say after Infeasible): the spec matches
+      // the containers again, so determinePodResizeStatus clears the state the API or we reported.
+      const reported = strAt(objAt(pod, 'status'), 'resize');
+      if ((st.resize !== undefined || reported !== undefined) && resizeDone(obj, st.containers)) {
+        st.resize = undefined;
+        if (!(await write())) return undefined;
+      }
       return 'none';
     }
     const verdict = admitResize(obj, this.#allocatable, this.#othersRequested(st.node, key));

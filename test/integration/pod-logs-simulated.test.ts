@@ -1,6 +1,7 @@
 /**
  * Issue #7: `kubectl logs` of pods on simulated nodes: deterministic lines, container choice,
- * tailLines, timestamps, limitBytes, and the kubelet's errors (validateContainerLogStatus).
+ * tailLines, timestamps, limitBytes, the kubelet's errors (validateContainerLogStatus), and an
+ * exited container's log ending when it finished (no growth, follow returns at once).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -38,7 +39,13 @@ describe('pods/log on simulated nodes', () => {
       key: s.pki.adminKey,
     });
     informers = new SharedInformerFactory({ client });
-    const nodes = new SimulatedNodes({ client, informers, count: 1, heartbeatIntervalMs: 1000 });
+    const nodes = new SimulatedNodes({
+      client,
+      informers,
+      count: 1,
+      heartbeatIntervalMs: 1000,
+      jobPodDurationMs: 2500,
+    });
     run = nodes.run(abort.signal);
     informers.start(abort.signal);
     assert.equal(await nodes.registered, true);
@@ -101,5 +108,38 @@ describe('pods/log on simulated nodes', () => {
     const r = await followed;
     assert.equal(r.status, 200);
     assert.ok(r.text.split('\n').filter((l) => l !== '').length >= 1, r.text);
+  });
+
+  it("ends an exited container's log when it finished; follow returns at once", async () => {
+    const body = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'done' },
+      spec: {
+        nodeName: 'nanokube-node-0',
+        restartPolicy: 'Never',
+        containers: [{ name: 'c', image: 'busybox' }],
+      },
+    };
+    assert.equal((await s.request('POST', pods, { body })).status, 201);
+    const terminated = await until('done Succeeded', async () => {
+      const r = await s.request('GET', `${pods}/done`);
+      const st = r.json()['status'] as Record<string, unknown> | undefined;
+      if (st?.['phase'] !== 'Succeeded') return undefined;
+      const cs = (st['containerStatuses'] as Record<string, Record<string, unknown>>[])[0]!;
+      return (cs['state'] as Record<string, Record<string, string>>)['terminated']!;
+    });
+    const lines = Math.floor(
+      (Date.parse(terminated['finishedAt']!) - Date.parse(terminated['startedAt']!)) / 1000,
+    );
+    const first = await s.request('GET', `${pods}/done/log`);
+    assert.equal(first.status, 200);
+    assert.equal(first.text.split('\n').filter((l) => l !== '').length, lines, first.text);
+    await new Promise((r) => setTimeout(r, 1500));
+    const later = await s.request('GET', `${pods}/done/log`);
+    assert.equal(later.text, first.text);
+    const followed = await s.request('GET', `${pods}/done/log?follow=true`);
+    assert.equal(followed.status, 200);
+    assert.equal(followed.text, first.text);
   });
 });

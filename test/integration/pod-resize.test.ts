@@ -175,6 +175,20 @@ describe('in-place pod resize (AM-01)', () => {
     await settled('walk', '1');
   });
 
+  it('clears the state when a resize is reverted to what is allocated', async () => {
+    assert.equal((await resize('walk', { requests: { cpu: '5' }, limits: { cpu: '5' } })).status, 200);
+    await until('Infeasible', async () => {
+      const p = await get('walk');
+      return status(p)['resize'] === 'Infeasible' ? p : undefined;
+    });
+    // The same values as allocated and applied: nothing to do, so no resize is left reported.
+    const r = await resize('walk', { requests: { cpu: '1' }, limits: { cpu: '2' } });
+    assert.equal(r.status, 200);
+    assert.equal(status(r.body)['resize'], 'Proposed');
+    const p = await settled('walk', '1');
+    assert.deepEqual(cstatus(p)['allocatedResources'], { cpu: '1', memory: '1Gi' });
+  });
+
   it('defers a resize without room, then completes it after another pod is deleted', async () => {
     const r = await s.request('POST', podsPath, {
       body: pod('filler', { requests: { cpu: '2' } }),

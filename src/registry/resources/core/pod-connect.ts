@@ -32,11 +32,17 @@ function intParam(q: URLSearchParams, key: string): number | undefined {
   return v === null || v === '' ? undefined : Number.parseInt(v, 10);
 }
 
+/** The container instance whose log is read: when it started and, if it has exited, ended (ms). */
+interface LogInstance {
+  readonly startedAt: number;
+  readonly finishedAt?: number;
+}
+
 /**
- * Upstream kubelet validateContainerLogStatus (v1.27, kubelet_pods.go): the start of the instance
- * whose log is asked for, or the kubelet's error (400).
+ * Upstream kubelet validateContainerLogStatus (v1.27, kubelet_pods.go): the instance whose log is
+ * asked for (an exited one writes no more lines), or the kubelet's error (400).
  */
-function logInstanceStart(pod: KubeObject, container: string, previous: boolean): number {
+function logInstance(pod: KubeObject, container: string, previous: boolean): LogInstance {
   const podName = pod.metadata.name ?? '';
   const status = o(pod['status']);
   const cs = ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses']
@@ -48,25 +54,32 @@ function logInstanceStart(pod: KubeObject, container: string, previous: boolean)
   const state = o(cs['state']);
   const last = o(o(cs['lastState'])['terminated']);
   const time = (v: JsonValue | undefined): number => Date.parse(s(v));
+  const exited = (t: JsonObject): LogInstance => {
+    const finishedAt = time(t['finishedAt']);
+    return {
+      startedAt: time(t['startedAt']),
+      ...(Number.isNaN(finishedAt) ? {} : { finishedAt }),
+    };
+  };
   const lastKnown = Object.keys(last).length > 0;
   if (previous) {
     if (!lastKnown || s(last['containerID']) === '')
       throw apiErrors.badRequest(
         `previous terminated container ${q(container)} in pod ${q(podName)} not found`,
       );
-    return time(last['startedAt']);
+    return exited(last);
   }
-  if (isJsonObject(state['running'])) return time(o(state['running'])['startedAt']);
+  if (isJsonObject(state['running'])) return { startedAt: time(o(state['running'])['startedAt']) };
   const terminated = o(state['terminated']);
   if (Object.keys(terminated).length > 0) {
-    if (s(terminated['containerID']) !== '') return time(terminated['startedAt']);
-    if (lastKnown && s(last['containerID']) !== '') return time(last['startedAt']);
+    if (s(terminated['containerID']) !== '') return exited(terminated);
+    if (lastKnown && s(last['containerID']) !== '') return exited(last);
     throw apiErrors.badRequest(`container ${q(container)} in pod ${q(podName)} is terminated`);
   }
   if (lastKnown) {
     if (s(last['containerID']) === '')
       throw apiErrors.badRequest(`container ${q(container)} in pod ${q(podName)} is terminated`);
-    return time(last['startedAt']);
+    return exited(last);
   }
   if (isJsonObject(state['waiting'])) {
     const reason = s(o(state['waiting'])['reason']);
@@ -83,7 +96,10 @@ function logInstanceStart(pod: KubeObject, container: string, previous: boolean)
   );
 }
 
-/** The simulated log of a pod on a simulated node; with follow, a line a second until the pod goes. */
+/**
+ * The simulated log of a pod on a simulated node; with follow, a line a second until the container
+ * exits (or restarts) or the pod goes, as the kubelet ends a follow when the container stops.
+ */
 async function* simulatedLogStream(
   pods: GenericStore,
   pod: KubeObject,
@@ -110,6 +126,14 @@ async function* simulatedLogStream(
     if (signal.aborted) return;
     const current = await pods.storage.get(pods.key(pod.metadata.namespace ?? '', pod.metadata.name ?? ''));
     if (current === undefined || current.metadata.uid !== pod.metadata.uid) return;
+    let inst: LogInstance;
+    try {
+      inst = logInstance(current, base.container, false);
+    } catch {
+      return;
+    }
+    if (!Number.isNaN(inst.startedAt) && inst.startedAt !== base.startedAt) return;
+    if (inst.finishedAt !== undefined && base.startedAt + (n + 1) * 1000 > inst.finishedAt) return;
     n += 1;
     let line = simulatedLogLine(base, n);
     if (base.limitBytes !== undefined) {
@@ -362,7 +386,8 @@ export async function podLog(
   if (nodeName === '') return { status: 204 };
   const node = await getOrNotFound(stores.nodes, nodesGR, '', nodeName);
   if (node.metadata.annotations?.[simulatedNodeAnnotation] === 'true') {
-    const startedAt = logInstanceStart(pod, container, flag(r.query, 'previous'));
+    const instance = logInstance(pod, container, flag(r.query, 'previous'));
+    const startedAt = instance.startedAt;
     const since = intParam(r.query, 'sinceSeconds');
     const sinceTime = r.query.get('sinceTime');
     const now = Date.now();
@@ -376,13 +401,14 @@ export async function podLog(
       container,
       node: nodeName,
       startedAt: Number.isNaN(startedAt) ? now : startedAt,
-      now,
+      // An exited container wrote its last line before it finished.
+      now: instance.finishedAt !== undefined ? Math.min(now, instance.finishedAt) : now,
       timestamps: flag(r.query, 'timestamps'),
       ...(sinceMs !== undefined && !Number.isNaN(sinceMs) ? { sinceMs } : {}),
       ...(tailLines !== undefined && tailLines >= 0 ? { tailLines } : {}),
       ...(limitBytes !== undefined ? { limitBytes } : {}),
     };
-    const follow = flag(r.query, 'follow') && !flag(r.query, 'previous');
+    const follow = flag(r.query, 'follow') && !flag(r.query, 'previous') && instance.finishedAt === undefined;
     return {
       status: 200,
       contentType: 'text/plain',
