@@ -1,0 +1,267 @@
+#!/usr/bin/env node
+// nanokube cluster benchmark (issue #7): `nanokube serve --nodes N` with the controllers, the
+// scheduler and N simulated nodes in one process. Measures registering the nodes, creating P pods
+// through the API until every one is Running, and a Deployment of R replicas rolled out and then
+// rolled out again with a new image; reports times and the server's peak RSS.
+//
+//   npm run build && node bench/cluster.mjs                       1,000 nodes, 30,000 pods, 3,000 replicas
+//   node bench/cluster.mjs --nodes 100 --pods 2000 --replicas 300  a smaller run
+//
+// Flags: --nodes N, --pods N, --replicas N, --concurrency N, --keep, --out FILE
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import {
+  cleanupTempDirs,
+  clientFor,
+  freshDir,
+  live,
+  log,
+  root,
+  round,
+  rssMiB,
+  sleep,
+  startServer,
+  stopServer,
+} from './lib.mjs';
+
+function parseArgs(argv) {
+  const o = {
+    nodes: 1000,
+    pods: 30_000,
+    replicas: 3000,
+    concurrency: 32,
+    keep: false,
+    out: join(root, 'bench', 'cluster-results.json'),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => argv[++i];
+    if (a === '--nodes') o.nodes = Number(next());
+    else if (a === '--pods') o.pods = Number(next());
+    else if (a === '--replicas') o.replicas = Number(next());
+    else if (a === '--concurrency') o.concurrency = Number(next());
+    else if (a === '--keep') o.keep = true;
+    else if (a === '--out') o.out = next();
+    else throw new Error(`unknown flag ${a}`);
+  }
+  return o;
+}
+
+/** Polls `check` every `everyMs` until it returns true; fails after `timeoutMs`. */
+async function until(what, check, { everyMs = 1000, timeoutMs = 30 * 60_000 } = {}) {
+  const end = performance.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+async function json(client, method, path, body) {
+  const r = await client.send(method, path, body, 120_000);
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 300)}`);
+  return JSON.parse(r.text);
+}
+
+/** How many items a (filtered) list has, page by page. */
+async function count(client, path) {
+  let n = 0;
+  let cont = '';
+  do {
+    const sep = path.includes('?') ? '&' : '?';
+    const page = await json(
+      client,
+      'GET',
+      `${path}${sep}limit=5000${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`,
+    );
+    n += page.items.length;
+    cont = page.metadata.continue ?? '';
+  } while (cont !== '');
+  return n;
+}
+
+/** Samples the server's RSS every 250 ms; returns a stopper giving the peak. */
+function sampleRss(pid) {
+  let peak = 0;
+  const timer = setInterval(() => {
+    const v = rssMiB(pid);
+    if (v > peak) peak = v;
+  }, 250);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, rssMiB(pid, 'VmHWM') || 0);
+  };
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const server = await startServer(freshDir(), {
+    serveArgs: ['--nodes', String(o.nodes)],
+    timeoutMs: 60_000,
+  });
+  const peak = sampleRss(server.pid);
+  const client = clientFor(server, o.concurrency);
+  const results = {
+    env: {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpu: `${cpus().length} x ${cpus()[0]?.model ?? '?'}`,
+      loadavgAtStart: loadavg().map((x) => round(x, 2)),
+    },
+    options: o,
+  };
+  try {
+    // 1. Nodes registered and Ready.
+    let t0 = performance.now();
+    await until(
+      `${o.nodes} Ready nodes`,
+      async () => {
+        const nodes = await json(client, 'GET', '/api/v1/nodes');
+        return (
+          nodes.items.filter((n) =>
+            n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+          ).length === o.nodes
+        );
+      },
+      { everyMs: 250 },
+    );
+    results.nodes = { count: o.nodes, readySeconds: round((performance.now() - t0) / 1000, 2) };
+    log(`${o.nodes} nodes Ready in ${results.nodes.readySeconds} s`);
+
+    // 2. Pods created through the API, then all Running.
+    await json(client, 'POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'bench' },
+    });
+    const pod = (i) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: `p-${i}`, labels: { app: 'bench' } },
+      spec: {
+        containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1m', memory: '1Mi' } } }],
+      },
+    });
+    t0 = performance.now();
+    let next = 0;
+    let failed = 0;
+    await Promise.all(
+      Array.from({ length: o.concurrency }, async () => {
+        while (next < o.pods) {
+          const i = next++;
+          for (let attempt = 0; ; attempt++) {
+            const r = await client.send('POST', '/api/v1/namespaces/bench/pods', pod(i), 120_000);
+            if (r.status === 201) break;
+            if (attempt >= 5) {
+              failed++;
+              break;
+            }
+            await sleep(100);
+          }
+        }
+      }),
+    );
+    const createdS = (performance.now() - t0) / 1000;
+    log(`${o.pods} pods created in ${round(createdS, 1)} s (${failed} failed)`);
+    await until(
+      'every pod Running',
+      async () =>
+        (await count(client, '/api/v1/namespaces/bench/pods?fieldSelector=status.phase!%3DRunning')) === 0,
+      { everyMs: 2000 },
+    );
+    const runningS = (performance.now() - t0) / 1000;
+    results.pods = {
+      count: o.pods,
+      failed,
+      createSeconds: round(createdS, 1),
+      createsPerSecond: round(o.pods / createdS, 0),
+      allRunningSeconds: round(runningS, 1),
+      runningPerSecond: round(o.pods / runningS, 0),
+    };
+    log(`all ${o.pods} pods Running after ${round(runningS, 1)} s`);
+
+    // 3. A large Deployment in a namespace of its own: rolled out, then a new image rolled out.
+    await json(client, 'POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'big' },
+    });
+    const deploy = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'big' },
+      spec: {
+        replicas: o.replicas,
+        selector: { matchLabels: { app: 'big' } },
+        template: {
+          metadata: { labels: { app: 'big' } },
+          spec: {
+            containers: [
+              { name: 'c', image: 'nginx:1.25', resources: { requests: { cpu: '1m', memory: '1Mi' } } },
+            ],
+          },
+        },
+      },
+    };
+    const rolledOut = async () => {
+      const d = await json(client, 'GET', '/apis/apps/v1/namespaces/big/deployments/big');
+      const s = d.status ?? {};
+      return (
+        (s.observedGeneration ?? 0) >= d.metadata.generation &&
+        s.updatedReplicas === o.replicas &&
+        s.availableReplicas === o.replicas &&
+        s.replicas === o.replicas
+      );
+    };
+    t0 = performance.now();
+    await json(client, 'POST', '/apis/apps/v1/namespaces/big/deployments', deploy);
+    await until('the Deployment rolled out', rolledOut, { everyMs: 1000 });
+    const firstS = (performance.now() - t0) / 1000;
+    log(`Deployment of ${o.replicas} rolled out in ${round(firstS, 1)} s`);
+    t0 = performance.now();
+    const r = await client.send('GET', '/apis/apps/v1/namespaces/big/deployments/big');
+    const d = JSON.parse(r.text);
+    d.spec.template.spec.containers[0].image = 'nginx:1.26';
+    await json(client, 'PUT', '/apis/apps/v1/namespaces/big/deployments/big', d);
+    await until('the new image rolled out', rolledOut, { everyMs: 1000 });
+    const secondS = (performance.now() - t0) / 1000;
+    log(`new image rolled out in ${round(secondS, 1)} s`);
+    results.deployment = {
+      replicas: o.replicas,
+      rolloutSeconds: round(firstS, 1),
+      imageRolloutSeconds: round(secondS, 1),
+    };
+  } finally {
+    results.peakRssMiB = round(peak(), 1);
+    results.env.loadavgAtEnd = loadavg().map((x) => round(x, 2));
+    client.close();
+    await stopServer(server.child, 60_000);
+    if (!o.keep) cleanupTempDirs();
+  }
+  writeFileSync(o.out, `${JSON.stringify(results, null, 2)}\n`);
+  const rows = [
+    [`${o.nodes} simulated nodes registered and Ready`, `${results.nodes.readySeconds} s`],
+    [
+      `${o.pods} pods created through the API (${o.concurrency} clients)`,
+      `${results.pods.createSeconds} s (${results.pods.createsPerSecond}/s)`,
+    ],
+    [
+      `... all Running (scheduled, bound, started)`,
+      `${results.pods.allRunningSeconds} s (${results.pods.runningPerSecond} pods/s)`,
+    ],
+    [`Deployment of ${o.replicas} replicas rolled out`, `${results.deployment.rolloutSeconds} s`],
+    [`... a new image rolled out`, `${results.deployment.imageRolloutSeconds} s`],
+    ['Peak RSS of the server', `${results.peakRssMiB} MiB`],
+  ];
+  process.stdout.write(
+    `\n| Measure | nanokube |\n| --- | --- |\n${rows.map((r) => `| ${r[0]} | ${r[1]} |`).join('\n')}\n\n(${results.env.node}, ${results.env.cpu}; written to ${o.out})\n`,
+  );
+}
+
+main().catch((err) => {
+  for (const child of live) child.kill('SIGKILL');
+  process.stderr.write(`${err.stack ?? err}\n`);
+  process.exit(1);
+});

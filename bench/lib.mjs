@@ -1,0 +1,165 @@
+// Shared by the benchmarks: small helpers, the `nanokube serve` process (spawn, ready line, stop)
+// and an HTTPS client with the kubeconfig's admin certificate. Against the compiled server in dist/.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { parse as parseYaml } from 'yaml';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const cli = join(root, 'dist', 'nanokube.js');
+
+// ---------------------------------------------------------------------------------------------
+// small helpers
+
+export const median = (xs) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+export const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+export const round = (n, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+
+export const tempDirs = [];
+export function freshDir() {
+  const d = mkdtempSync(join(tmpdir(), 'nanokube-bench-'));
+  tempDirs.push(d);
+  return d;
+}
+
+/** Resident set size of a process in MiB (Linux /proc), or NaN elsewhere. */
+export function rssMiB(pid, field = 'VmRSS') {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// the server process
+
+export const live = new Set();
+
+/**
+ * Spawns `nanokube serve` on `dataDir` and resolves once its ready line is printed, with the
+ * figure the process reports and the wall time from spawn to the line.
+ */
+export function startServer(dataDir, { nodeArgs = [], serveArgs = [], timeoutMs = 30_000 } = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const t0 = performance.now();
+    const child = spawn(
+      process.execPath,
+      [...nodeArgs, cli, 'serve', '--data-dir', dataDir, '--secure-port', '0', ...serveArgs],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    live.add(child);
+    child.on('exit', () => live.delete(child));
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server not ready within ${timeoutMs} ms\nstdout: ${out}\nstderr: ${err}`));
+    }, timeoutMs);
+    child.stderr.on('data', (c) => (err += c));
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /nanokube ready in ([\d.]+)s: serving (https:\/\/\S+)/.exec(out);
+      const k = /export KUBECONFIG=(\S+)/.exec(out);
+      if (m && k) {
+        clearTimeout(timer);
+        child.stdout.removeAllListeners('data');
+        child.stdout.resume();
+        resolvePromise({
+          child,
+          pid: child.pid,
+          readySeconds: Number(m[1]),
+          wallMs: performance.now() - t0,
+          url: m[2],
+          kubeconfigPath: k[1],
+        });
+      }
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited before ready (code ${code}, signal ${signal})\nstderr: ${err}`));
+    });
+  });
+}
+
+/** SIGTERM and wait for exit (SIGKILL after `graceMs`). */
+export function stopServer(child, graceMs = 10_000) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTPS client (admin client certificate from the kubeconfig, keep-alive agent)
+
+export function clientFor(server, maxSockets) {
+  const kc = parseYaml(readFileSync(server.kubeconfigPath, 'utf8'));
+  const b64 = (s) => Buffer.from(s, 'base64').toString('utf8');
+  const cluster = kc.clusters[0].cluster;
+  const user = kc.users[0].user;
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets,
+    ca: b64(cluster['certificate-authority-data']),
+    cert: b64(user['client-certificate-data']),
+    key: b64(user['client-key-data']),
+  });
+  const url = new URL(cluster.server);
+  /** Resolves with { status, text, ms }; rejects on network errors or after `timeoutMs`. */
+  const send = (method, path, body, timeoutMs = 60_000) =>
+    new Promise((res, rej) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers = { accept: 'application/json' };
+      if (payload !== undefined) {
+        headers['content-type'] = 'application/json';
+        headers['content-length'] = String(Buffer.byteLength(payload));
+      }
+      const t0 = performance.now();
+      const req = request({ host: url.hostname, port: url.port, method, path, headers, agent }, (r) => {
+        const chunks = [];
+        r.on('data', (c) => chunks.push(c));
+        r.on('end', () =>
+          res({
+            status: r.statusCode,
+            text: Buffer.concat(chunks).toString('utf8'),
+            ms: performance.now() - t0,
+          }),
+        );
+        r.on('error', rej);
+      });
+      req.setTimeout(timeoutMs, () =>
+        req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)),
+      );
+      req.on('error', rej);
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+  return { send, close: () => agent.destroy() };
+}
+
+/** Removes the temp dirs made by freshDir. */
+export function cleanupTempDirs() {
+  for (const d of tempDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
