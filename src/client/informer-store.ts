@@ -24,6 +24,8 @@ export interface ReadonlyStore {
   byIndex(name: string, value: string): JsonObject[];
   /** Adds an index over the objects present and future (client-go: AddIndexers). */
   addIndex(name: string, fn: IndexFunc): void;
+  /** Adds the index unless one of that name exists (controllers sharing an informer). */
+  ensureIndex(name: string, fn: IndexFunc): void;
 }
 
 interface Index {
@@ -51,6 +53,10 @@ export class InformerStore implements ReadonlyStore {
     const index: Index = { fn, values: new Map() };
     this.#indexes.set(name, index);
     for (const [key, obj] of this.#items) file(index, key, obj);
+  }
+
+  ensureIndex(name: string, fn: IndexFunc): void {
+    if (!this.#indexes.has(name)) this.addIndex(name, fn);
   }
 
   byIndex(name: string, value: string): JsonObject[] {

@@ -28,6 +28,7 @@ import { cloneJson, isJsonObject, jsonEqual } from '../../util/json.js';
 import { DelayedAdds, realClock, rfc3339 } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
 import { ControllerExpectations } from '../util/expectations.js';
+import type { ReadonlyStore } from '../../client/informer-store.js';
 import { NamespaceIndex } from '../util/namespace-index.js';
 import {
   arr,
@@ -49,6 +50,10 @@ import type { OwnerRef } from '../util/objects.js';
 import { isPodActive, isPodAvailable, isPodReady, podReadyTime, podsToDelete } from '../util/pods.js';
 import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
 import { resolveControllerRef } from '../util/controller-ref.js';
+
+/** Pod store indexes (shared by every controller using the pod informer). */
+const podsByController = 'controller-uid';
+const orphanPodsByNamespace = 'orphans-by-namespace';
 
 export interface ReplicaSetControllerOptions {
   readonly client: RestClient;
@@ -130,7 +135,7 @@ export class ReplicaSetController {
   readonly #events: ControllerEvents;
   #rsInformer: SharedInformer | undefined;
   #rsIndex: NamespaceIndex | undefined;
-  #podIndex: NamespaceIndex | undefined;
+  #podStore: ReadonlyStore | undefined;
   #delayed: DelayedAdds | undefined;
 
   constructor(o: ReplicaSetControllerOptions, kind: WorkloadKind = replicaSets) {
@@ -149,9 +154,15 @@ export class ReplicaSetController {
     const podInformer = this.#o.informers.informerFor(podsPath);
     this.#rsInformer = rsInformer;
     this.#rsIndex = new NamespaceIndex(rsInformer);
-    this.#podIndex = new NamespaceIndex(podInformer);
+    podInformer.store.ensureIndex(podsByController, (p) => {
+      const ref = controllerOf(p);
+      return ref === undefined ? [] : [ref.uid];
+    });
+    podInformer.store.ensureIndex(orphanPodsByNamespace, (p) =>
+      controllerOf(p) === undefined ? [namespace(p)] : [],
+    );
+    this.#podStore = podInformer.store;
     this.#rsIndex.start();
-    this.#podIndex.start();
     const delayed = new DelayedAdds(this.#clock, (k) => this.#queue.add(k));
     this.#delayed = delayed;
     const regs = [
@@ -176,7 +187,6 @@ export class ReplicaSetController {
     } finally {
       for (const r of regs) r.remove();
       this.#rsIndex.stop();
-      this.#podIndex.stop();
       delayed.cancelAll();
     }
   }
@@ -264,8 +274,9 @@ export class ReplicaSetController {
     const needsSync = this.#expectations.satisfied(key);
     const selector = this.#kind.selector(rs);
     if (selector === undefined) return undefined; // A malformed selector: nothing to do.
-    const ns = namespace(rs);
-    const active = (this.#podIndex?.list(ns) ?? []).filter(isPodActive);
+    // Only pods this ReplicaSet controls and orphans can be claimed (pods of other controllers are
+    // ignored by ClaimPods), so they are read from two indexes, not from the whole namespace.
+    const active = this.#claimCandidates(rs).filter(isPodActive);
     const pods = await this.#claimPods(rs, selector, active, signal);
     let manageErr: unknown;
     if (needsSync && !deleting(rs)) {
@@ -443,6 +454,15 @@ export class ReplicaSetController {
     }
   }
 
+  #claimCandidates(rs: JsonObject): JsonObject[] {
+    const store = this.#podStore;
+    if (store === undefined) return [];
+    return [
+      ...store.byIndex(podsByController, uid(rs)),
+      ...store.byIndex(orphanPodsByNamespace, namespace(rs)),
+    ];
+  }
+
   /** Pods of every workload the same controller (e.g. Deployment) owns: getIndirectlyRelatedPods. */
   #relatedPods(rs: JsonObject): JsonObject[] {
     const owner = controllerOf(rs);
@@ -455,10 +475,8 @@ export class ReplicaSetController {
               .map((x) => uid(x)),
           );
     siblings.add(uid(rs));
-    return (this.#podIndex?.list(namespace(rs)) ?? []).filter((p) => {
-      const ref = controllerOf(p);
-      return ref !== undefined && siblings.has(ref.uid);
-    });
+    const store = this.#podStore;
+    return store === undefined ? [] : [...siblings].flatMap((s) => store.byIndex(podsByController, s));
   }
 
   /** Upstream GetPodFromTemplate. */
