@@ -7,7 +7,7 @@
 //   npm run build && node bench/cluster.mjs                       1,000 nodes, 30,000 pods, 3,000 replicas
 //   node bench/cluster.mjs --nodes 100 --pods 2000 --replicas 300  a smaller run
 //
-// Flags: --nodes N, --pods N, --replicas N, --concurrency N, --keep, --out FILE
+// Flags: --nodes N, --pods N, --replicas N, --concurrency N, --same-namespace, --keep, --out FILE
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +31,7 @@ function parseArgs(argv) {
     nodes: 1000,
     pods: 30_000,
     replicas: 3000,
+    sameNamespace: false,
     concurrency: 32,
     keep: false,
     out: join(root, 'bench', 'cluster-results.json'),
@@ -43,6 +44,7 @@ function parseArgs(argv) {
     else if (a === '--replicas') o.replicas = Number(next());
     else if (a === '--concurrency') o.concurrency = Number(next());
     else if (a === '--keep') o.keep = true;
+    else if (a === '--same-namespace') o.sameNamespace = true;
     else if (a === '--out') o.out = next();
     else throw new Error(`unknown flag ${a}`);
   }
@@ -182,12 +184,16 @@ async function main() {
     };
     log(`all ${o.pods} pods Running after ${round(runningS, 1)} s`);
 
-    // 3. A large Deployment in a namespace of its own: rolled out, then a new image rolled out.
-    await json(client, 'POST', '/api/v1/namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: 'big' },
-    });
+    // 3. A large Deployment in a namespace of its own (or, with --same-namespace, beside the
+    // pods): rolled out, then a new image rolled out.
+    const deployNs = o.sameNamespace ? 'bench' : 'big';
+    if (!o.sameNamespace) {
+      await json(client, 'POST', '/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: 'big' },
+      });
+    }
     const deploy = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -206,7 +212,7 @@ async function main() {
       },
     };
     const rolledOut = async () => {
-      const d = await json(client, 'GET', '/apis/apps/v1/namespaces/big/deployments/big');
+      const d = await json(client, 'GET', `/apis/apps/v1/namespaces/${deployNs}/deployments/big`);
       const s = d.status ?? {};
       return (
         (s.observedGeneration ?? 0) >= d.metadata.generation &&
@@ -216,15 +222,15 @@ async function main() {
       );
     };
     t0 = performance.now();
-    await json(client, 'POST', '/apis/apps/v1/namespaces/big/deployments', deploy);
+    await json(client, 'POST', `/apis/apps/v1/namespaces/${deployNs}/deployments`, deploy);
     await until('the Deployment rolled out', rolledOut, { everyMs: 1000 });
     const firstS = (performance.now() - t0) / 1000;
     log(`Deployment of ${o.replicas} rolled out in ${round(firstS, 1)} s`);
     t0 = performance.now();
-    const r = await client.send('GET', '/apis/apps/v1/namespaces/big/deployments/big');
+    const r = await client.send('GET', `/apis/apps/v1/namespaces/${deployNs}/deployments/big`);
     const d = JSON.parse(r.text);
     d.spec.template.spec.containers[0].image = 'nginx:1.26';
-    await json(client, 'PUT', '/apis/apps/v1/namespaces/big/deployments/big', d);
+    await json(client, 'PUT', `/apis/apps/v1/namespaces/${deployNs}/deployments/big`, d);
     await until('the new image rolled out', rolledOut, { everyMs: 1000 });
     const secondS = (performance.now() - t0) / 1000;
     log(`new image rolled out in ${round(secondS, 1)} s`);
