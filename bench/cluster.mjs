@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import {
   cleanupTempDirs,
   clientFor,
+  formatJson,
   freshDir,
   live,
   log,
@@ -246,7 +247,7 @@ async function main() {
     await stopServer(server.child, 60_000);
     if (!o.keep) cleanupTempDirs();
   }
-  writeFileSync(o.out, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(o.out, await formatJson(o.out, results));
   const rows = [
     [`${o.nodes} simulated nodes registered and Ready`, `${results.nodes.readySeconds} s`],
     [

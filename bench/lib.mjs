@@ -163,3 +163,15 @@ export function clientFor(server, maxSockets) {
 export function cleanupTempDirs() {
   for (const d of tempDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
+
+/** JSON text as the repository's prettier would write it (plain JSON.stringify when prettier is absent). */
+export async function formatJson(file, value) {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  try {
+    const prettier = await import('prettier');
+    const config = (await prettier.resolveConfig(file)) ?? {};
+    return await prettier.format(text, { ...config, filepath: file });
+  } catch {
+    return text;
+  }
+}

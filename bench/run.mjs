@@ -57,6 +57,7 @@ function parseArgs(argv) {
 import {
   cli,
   clientFor,
+  formatJson,
   freshDir,
   live,
   log,
@@ -320,18 +321,6 @@ function table(r) {
     ...rows.map((x) => `| ${x.join(' | ')} |`),
   ];
   return lines.join('\n');
-}
-
-/** JSON text as the repository's prettier would write it (plain JSON.stringify when prettier is absent). */
-async function formatJson(file, value) {
-  const text = `${JSON.stringify(value, null, 2)}\n`;
-  try {
-    const prettier = await import('prettier');
-    const config = (await prettier.resolveConfig(file)) ?? {};
-    return await prettier.format(text, { ...config, filepath: file });
-  } catch {
-    return text;
-  }
 }
 
 async function main() {
