@@ -9,7 +9,7 @@
 // Flags: --quick, --runs N, --creates N, --list N, --concurrency N, --cpu-prof DIR, --keep, --out FILE
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 // ---------------------------------------------------------------------------------------------
