@@ -22,6 +22,8 @@ export interface ReadonlyStore {
   readonly size: number;
   /** The objects filed under `value` in index `name` (throws for an unknown index). */
   byIndex(name: string, value: string): JsonObject[];
+  /** How many objects are filed under `value` in index `name` (throws for an unknown index). */
+  indexSize(name: string, value: string): number;
   /** Adds an index over the objects present and future (client-go: AddIndexers). */
   addIndex(name: string, fn: IndexFunc): void;
   /** Adds the index unless one of that name exists (controllers sharing an informer). */
@@ -68,6 +70,12 @@ export class InformerStore implements ReadonlyStore {
       if (obj !== undefined) out.push(obj);
     }
     return out;
+  }
+
+  indexSize(name: string, value: string): number {
+    const index = this.#indexes.get(name);
+    if (index === undefined) throw new Error(`index ${name} does not exist`);
+    return index.values.get(value)?.size ?? 0;
   }
 
   #set(key: string, obj: JsonObject, old: JsonObject | undefined): void {

@@ -21,7 +21,7 @@ import { keyFor } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 import type { WorkQueue } from '../../client/workqueue.js';
-import { asSelector } from '../../machinery/labels/metav1.js';
+import { asSelector, toMetav1Selector } from '../../machinery/labels/metav1.js';
 import { labelSelectorFromSet } from '../../machinery/labels/selector.js';
 import type { JsonObject } from '../../util/json.js';
 import { cloneJson, isJsonObject, jsonEqual } from '../../util/json.js';
@@ -54,6 +54,9 @@ import { resolveControllerRef } from '../util/controller-ref.js';
 /** Pod store indexes (shared by every controller using the pod informer). */
 const podsByController = 'controller-uid';
 const orphanPodsByNamespace = 'orphans-by-namespace';
+/** Orphan pods by `namespace NUL key NUL value` for each of their labels. */
+const orphanPodsByLabel = 'orphans-by-namespace-label';
+const labelIndexValue = (ns: string, key: string, value: string): string => `${ns}\0${key}\0${value}`;
 
 export interface ReplicaSetControllerOptions {
   readonly client: RestClient;
@@ -77,6 +80,8 @@ interface WorkloadKind {
   collection(ns: string): string;
   /** The selector; undefined when it is malformed. */
   selector(o: JsonObject): { matches(l: Record<string, string>): boolean; empty: boolean } | undefined;
+  /** Label pairs every pod the selector matches carries (a subset of its requirements). */
+  requiredLabels(o: JsonObject): Record<string, string>;
 }
 
 const replicaSets: WorkloadKind = {
@@ -88,6 +93,9 @@ const replicaSets: WorkloadKind = {
     const s = asSelector(obj(obj(o['spec'])['selector']));
     return s.ok ? { matches: (l) => s.matches(l), empty: s.empty } : undefined;
   },
+  requiredLabels(o) {
+    return toMetav1Selector(obj(obj(o['spec'])['selector']))?.matchLabels ?? {};
+  },
 };
 
 const replicationControllers: WorkloadKind = {
@@ -98,6 +106,9 @@ const replicationControllers: WorkloadKind = {
   selector(o) {
     const s = labelSelectorFromSet(labelsOf(obj(o['spec'])['selector']));
     return { matches: (l) => s.matches(l), empty: s.empty() };
+  },
+  requiredLabels(o) {
+    return labelsOf(obj(o['spec'])['selector']);
   },
 };
 
@@ -161,6 +172,11 @@ export class ReplicaSetController {
     podInformer.store.ensureIndex(orphanPodsByNamespace, (p) =>
       controllerOf(p) === undefined ? [namespace(p)] : [],
     );
+    podInformer.store.ensureIndex(orphanPodsByLabel, (p) => {
+      if (controllerOf(p) !== undefined) return [];
+      const ns = namespace(p);
+      return Object.entries(labels(p)).map(([k, v]) => labelIndexValue(ns, k, v));
+    });
     this.#podStore = podInformer.store;
     this.#rsIndex.start();
     const delayed = new DelayedAdds(this.#clock, (k) => this.#queue.add(k));
@@ -454,13 +470,29 @@ export class ReplicaSetController {
     }
   }
 
+  /**
+   * The pods `rs` owns, then the orphans of its namespace that may match its selector: those
+   * carrying the rarest of the label pairs the selector requires (all orphans when it requires
+   * none). Orphans without that pair cannot match, and the store files keys in the same order in
+   * every index, so #claimPods sees the matching orphans in the same order either way.
+   */
   #claimCandidates(rs: JsonObject): JsonObject[] {
     const store = this.#podStore;
     if (store === undefined) return [];
-    return [
-      ...store.byIndex(podsByController, uid(rs)),
-      ...store.byIndex(orphanPodsByNamespace, namespace(rs)),
-    ];
+    const ns = namespace(rs);
+    let index = orphanPodsByNamespace;
+    let value = ns;
+    let size = store.indexSize(index, value);
+    for (const [k, v] of Object.entries(this.#kind.requiredLabels(rs))) {
+      const candidate = labelIndexValue(ns, k, v);
+      const n = store.indexSize(orphanPodsByLabel, candidate);
+      if (n < size) {
+        index = orphanPodsByLabel;
+        value = candidate;
+        size = n;
+      }
+    }
+    return [...store.byIndex(podsByController, uid(rs)), ...store.byIndex(index, value)];
   }
 
   /** Pods of every workload the same controller (e.g. Deployment) owns: getIndirectlyRelatedPods. */
