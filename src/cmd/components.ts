@@ -14,6 +14,7 @@ import { createLogger } from '../util/log.js';
 import { runControllerManager } from './controller-manager/run.js';
 import { parseControllers } from './controller-manager/selection.js';
 import { credentialsFromKubeconfig } from './kubeconfig-credentials.js';
+import { nodeTemplateOf } from './node-flags.js';
 import { FlagError } from './serve/flags.js';
 import { podCIDRFor } from './serve/controllers.js';
 
@@ -37,6 +38,8 @@ Flags:
   --kubeconfig FILE           how to reach the API server (required)
   --context NAME              kubeconfig context (default: its current-context)
   --nodes N                   simulated nodes to register (default 1)
+  --node-capacity k=v,...     their capacity, e.g. cpu=4,memory=16Gi,pods=110
+  --node-labels k=v,...       labels every one carries
   --scheduler[=BOOL]          also run the scheduler (default true)
   -v N                        log verbosity (default 0)
 `;
@@ -144,7 +147,7 @@ export function controllerManagerCommand(args: readonly string[]): void {
 export function nodesCommand(args: readonly string[]): void {
   const { values } = parseFlags(
     args,
-    new Set(['kubeconfig', 'context', 'nodes', 'scheduler', 'v']),
+    new Set(['kubeconfig', 'context', 'nodes', 'node-capacity', 'node-labels', 'scheduler', 'v']),
     new Set(['scheduler']),
   );
   const kubeconfig = values.get('kubeconfig');
@@ -155,6 +158,7 @@ export function nodesCommand(args: readonly string[]): void {
     throw new FlagError(`invalid argument "${countText}" for "--nodes" flag: a number from 1 to 100000`);
   }
   const count = Number(countText);
+  const template = nodeTemplateOf(values.get('node-capacity'), values.get('node-labels'));
   const log = createLogger({ verbosity: Number(values.get('v') ?? '0') });
   const client = new RestClient(credentials);
   const abort = new AbortController();
@@ -166,6 +170,7 @@ export function nodesCommand(args: readonly string[]): void {
       informers,
       count,
       podCIDRs: [podCIDRFor(count)],
+      ...(template !== undefined ? { nodeTemplate: template } : {}),
       onError: (err) => log.v(2, `simulated nodes: ${message(err)}`),
     }).run(abort.signal),
   ];

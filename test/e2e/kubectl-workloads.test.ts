@@ -18,8 +18,27 @@ async function until(check: () => Promise<boolean>, what: string, ms = 60_000): 
 }
 
 describe('kubectl 1.27: workloads on simulated nodes', { skip: kubectlSkip }, () => {
-  const s = kubectlSession({ args: ['--nodes', '2'] });
+  const s = kubectlSession({
+    args: [
+      '--nodes',
+      '2',
+      '--node-capacity',
+      'cpu=8,memory=32Gi,pods=50',
+      '--node-labels',
+      'topology.kubernetes.io/zone=z1',
+    ],
+  });
   const ns = ['-n', 'wl'];
+
+  it('the simulated nodes carry --node-capacity and --node-labels', async () => {
+    const out = await s.ok([
+      'get',
+      'nodes',
+      '-o',
+      'jsonpath={range .items[*]}{.status.capacity.cpu} {.status.allocatable.memory} {.status.capacity.pods} {.metadata.labels.topology\\.kubernetes\\.io/zone}{"\\n"}{end}',
+    ]);
+    assert.deepEqual(lines(out), ['8 32Gi 50 z1', '8 32Gi 50 z1']);
+  });
 
   it('a Deployment of 3 replicas gets 3 Running pods; rollout status completes', async () => {
     await s.ok(['create', 'namespace', 'wl']);

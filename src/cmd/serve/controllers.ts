@@ -14,6 +14,7 @@ import { SharedInformerFactory } from '../../client/informer-factory.js';
 import { RestClient } from '../../client/rest-client.js';
 import { ApiserverServiceController } from '../../controllers/apiserver-service/controller.js';
 import { Scheduler, SimulatedNodes } from '../../nodes/index.js';
+import type { NodeTemplate } from '../../nodes/index.js';
 import type { Logger } from '../../util/log.js';
 import { runControllerManager } from '../controller-manager/run.js';
 import { parseControllers } from '../controller-manager/selection.js';
@@ -40,6 +41,8 @@ export interface ApiserverServiceFlags {
   readonly dataDir: string;
   /** `--nodes` (default 1): simulated nodes, with the scheduler; 0 runs neither. */
   readonly nodes?: number;
+  /** `--node-capacity`/`--node-labels`. */
+  readonly nodeTemplate?: NodeTemplate;
   /** `--feature-gates`, for the controllers that read gates. */
   readonly featureGates?: Readonly<Record<string, boolean>>;
 }
@@ -124,6 +127,7 @@ export function startControllers(
         informers,
         count: nodes,
         podCIDRs: [podCIDRFor(nodes)],
+        ...(flags.nodeTemplate !== undefined ? { nodeTemplate: flags.nodeTemplate } : {}),
         onError: (err) => log.v(2, `simulated nodes: ${message(err)}`),
       }).run(abort.signal),
       new Scheduler({

@@ -98,3 +98,23 @@ test('--runtime-config is checked and accumulates (issue #6)', () => {
   );
   assert.throws(() => parseServeFlags(['--runtime-config=apps/v1=sometimes']), FlagError);
 });
+
+test('--node-capacity and --node-labels make the simulated nodes template', () => {
+  const o = parseServeFlags([
+    '--nodes',
+    '3',
+    '--node-capacity',
+    'cpu=4,memory=16Gi,pods=50',
+    '--node-labels=zone=a',
+  ]);
+  assert.equal(o.nodes, 3);
+  assert.deepEqual(o.nodeTemplate, {
+    capacity: { cpu: '4', memory: '16Gi', pods: '50' },
+    labels: { zone: 'a' },
+  });
+  assert.throws(
+    () => parseServeFlags(['--node-capacity', 'cpu=lots']),
+    /invalid argument "cpu=lots" for "--node-capacity" flag: cpu: "lots" is not a quantity/,
+  );
+  assert.throws(() => parseServeFlags(['--node-labels', 'oops']), /"oops" is not key=value/);
+});

@@ -1,5 +1,6 @@
 /** `nanokube serve` flags (names kept stable; more will come). */
 import { parseControllers } from '../controller-manager/selection.js';
+import { nodeTemplateOf } from '../node-flags.js';
 import { networkInterfaces } from 'node:os';
 import { parseCIDRSloppy } from '../../apis/networking/v1/validation/cidr.js';
 import { FeatureGates } from '../../machinery/features.js';
@@ -35,6 +36,9 @@ Flags:
                               * (all on by default), name, -name (default *)
   --nodes N                   simulated nodes (with the scheduler) run in-process; 0 runs
                               neither (default 1)
+  --node-capacity k=v,...     the simulated nodes' capacity, e.g. cpu=4,memory=16Gi,pods=110
+                              (default cpu=32,memory=256Gi,pods=110,ephemeral-storage=1Ti)
+  --node-labels k=v,...       labels every simulated node carries
   -v N                        log verbosity (default 0)
 `;
 
@@ -106,6 +110,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let advertiseAddress: string | undefined;
   let controllers: string | undefined;
   let nodes: number | undefined;
+  let nodeCapacity: string | undefined;
+  let nodeLabels: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const eq = arg.indexOf('=');
@@ -208,6 +214,12 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         nodes = n;
         break;
       }
+      case 'node-capacity':
+        nodeCapacity = value();
+        break;
+      case 'node-labels':
+        nodeLabels = value();
+        break;
       case 'v':
         verbosity = Number(value());
         break;
@@ -216,6 +228,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     }
   }
   new FeatureGates(featureGates);
+  const nodeTemplate = nodeTemplateOf(nodeCapacity, nodeLabels);
   if (advertiseAddress !== undefined) {
     const serviceIP = parseIPSloppy(firstServiceIP(serviceClusterIPRange ?? defaultServiceClusterIPRange)!)!;
     if (isIPv4(serviceIP) !== isIPv4(parseIPSloppy(advertiseAddress)!)) {
@@ -235,6 +248,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     ...(runtimeConfig !== '' ? { runtimeConfig } : {}),
     ...(controllers !== undefined ? { controllerSelection: controllers } : {}),
     ...(nodes !== undefined ? { nodes } : {}),
+    ...(nodeTemplate !== undefined ? { nodeTemplate } : {}),
     ...(kubeconfigPath !== undefined ? { kubeconfigPath } : {}),
     ...(synchronous !== undefined ? { synchronous } : {}),
     ...(serviceClusterIPRange !== undefined ? { serviceClusterIPRange } : {}),

@@ -41,6 +41,7 @@ import { openSqliteKv } from '../../storage/kv/sqlite/sqlite-kv.js';
 import type { KvStore } from '../../storage/kv/types.js';
 import type { Logger } from '../../util/log.js';
 import { createLogger } from '../../util/log.js';
+import type { NodeTemplate } from '../../nodes/index.js';
 import { startControllers } from './controllers.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { ensurePki } from './pki.js';
@@ -77,6 +78,8 @@ export interface ServerOptions {
   readonly controllerSelection?: string;
   /** `--nodes`: simulated nodes run in-process, with the scheduler (default 1; 0: none). */
   readonly nodes?: number;
+  /** `--node-capacity`/`--node-labels`: what every simulated node is registered with. */
+  readonly nodeTemplate?: NodeTemplate;
   /** `--runtime-config`: group-versions to serve beyond (or instead of) the v1.27 defaults. */
   readonly runtimeConfig?: string;
   /** Receives an audit event for every request (none by default; policy files come with issue #12). */
@@ -269,6 +272,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
           ...(o.advertiseAddress !== undefined ? { advertiseAddress: o.advertiseAddress } : {}),
           ...(o.controllerSelection !== undefined ? { controllers: o.controllerSelection } : {}),
           ...(o.nodes !== undefined ? { nodes: o.nodes } : {}),
+          ...(o.nodeTemplate !== undefined ? { nodeTemplate: o.nodeTemplate } : {}),
           ...(o.featureGates !== undefined ? { featureGates: o.featureGates } : {}),
           dataDir,
         });
