@@ -12,6 +12,7 @@ import { after, describe, it } from 'node:test';
 import { lines } from './support/kubectl-runner.js';
 import { repoRoot } from './support/nanokube-process.js';
 import { itStopsCleanly, kubectlSession, kubectlSkip } from './support/session.js';
+import { waitFor } from '../support/poll.js';
 
 const cli = join(repoRoot, 'dist', 'nanokube.js');
 
@@ -36,13 +37,9 @@ function stop(c: Component): Promise<number | null> {
   });
 }
 
-async function until(check: () => Promise<boolean>, what: string, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Polls an async check (kubectl runs) every 200 ms. */
+const until = (check: () => Promise<boolean>, what: string, ms = 60_000): Promise<boolean> =>
+  waitFor(what, check, ms, 200);
 
 describe('controller-manager and nodes as separate processes', { skip: kubectlSkip }, () => {
   // Nothing in-process: no controllers, no nodes, no scheduler.

@@ -8,14 +8,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { lines } from './support/kubectl-runner.js';
 import { itStopsCleanly, kubectlSession, kubectlSkip } from './support/session.js';
+import { waitFor } from '../support/poll.js';
 
-async function until(check: () => Promise<boolean>, what: string, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Polls an async check (kubectl runs) every 200 ms. */
+const until = (check: () => Promise<boolean>, what: string, ms = 60_000): Promise<boolean> =>
+  waitFor(what, check, ms, 200);
 
 describe('kubectl 1.27: workloads on simulated nodes', { skip: kubectlSkip }, () => {
   const s = kubectlSession({

@@ -14,8 +14,9 @@ import { RestClient } from '../../src/client/rest-client.js';
 import { CsrApprovingController } from '../../src/controllers/certificates/approver.js';
 import { CsrSigningController } from '../../src/controllers/certificates/signer.js';
 import type { JsonObject } from '../../src/util/json.js';
-import { startTestServer } from '../support/server.js';
+import { adminClient, startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
+import { waitFor } from '../support/poll.js';
 
 const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
@@ -36,15 +37,12 @@ async function csrFor(subject: string): Promise<{ csrPem: string; keyPem: string
   };
 }
 
-async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  const end = Date.now() + 20_000;
-  for (;;) {
+/** Polls `get` until `ok` holds for its value, and returns that value. */
+const until = <T>(get: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> =>
+  waitFor(what, async () => {
     const v = await get();
-    if (ok(v)) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+    return ok(v) ? v : undefined;
+  });
 
 describe('CSR approving and signing', () => {
   let s: TestServer;
@@ -54,12 +52,7 @@ describe('CSR approving and signing', () => {
   let running: Promise<unknown>;
   before(async () => {
     s = await startTestServer({ controllers: false });
-    client = new RestClient({
-      server: `https://127.0.0.1:${s.port}`,
-      ca: s.pki.caCert,
-      cert: s.pki.adminCert,
-      key: s.pki.adminKey,
-    });
+    client = adminClient(s);
     informers = new SharedInformerFactory({ client });
     const caKeyPem = readFileSync(join(s.dataDir, 'pki', 'ca.key'), 'utf8');
     running = Promise.all([

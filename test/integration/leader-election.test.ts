@@ -6,30 +6,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LeaderElector } from '../../src/client/leader-election.js';
-import { RestClient } from '../../src/client/rest-client.js';
+import type { RestClient } from '../../src/client/rest-client.js';
 import type { JsonObject } from '../../src/util/json.js';
-import { startTestServer } from '../support/server.js';
+import { adminClient, startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
+import { waitFor } from '../support/poll.js';
 
-async function until(cond: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Polls a synchronous condition (every 20 ms). */
+const until = (cond: () => boolean, what: string, ms = 15_000): Promise<boolean> =>
+  waitFor(what, cond, ms, 20);
 
 describe('leader election on Leases', () => {
   let s: TestServer;
   let client: RestClient;
   before(async () => {
     s = await startTestServer();
-    client = new RestClient({
-      server: `https://127.0.0.1:${s.port}`,
-      ca: s.pki.caCert,
-      cert: s.pki.adminCert,
-      key: s.pki.adminKey,
-    });
+    client = adminClient(s);
   });
   const running: { abort: AbortController; done: Promise<void> }[] = [];
   after(async () => {

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LegacyEventRecorder } from '../../src/client/legacy-event-recorder.js';
-import { RestClient } from '../../src/client/rest-client.js';
+import type { RestClient } from '../../src/client/rest-client.js';
 import { FakeClock } from '../../src/util/clock.js';
 import type { JsonObject } from '../../src/util/json.js';
-import { startTestServer } from '../support/server.js';
+import { adminClient, startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 
 describe('LegacyEventRecorder', () => {
@@ -17,12 +17,7 @@ describe('LegacyEventRecorder', () => {
   let client: RestClient;
   before(async () => {
     s = await startTestServer({ controllers: false });
-    client = new RestClient({
-      server: `https://127.0.0.1:${s.port}`,
-      ca: s.pki.caCert,
-      cert: s.pki.adminCert,
-      key: s.pki.adminKey,
-    });
+    client = adminClient(s);
   });
   after(async () => {
     client.close();

@@ -6,21 +6,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SharedInformerFactory } from '../../src/client/informer-factory.js';
-import { RestClient } from '../../src/client/rest-client.js';
+import type { RestClient } from '../../src/client/rest-client.js';
 import { ResourceQuotaController } from '../../src/controllers/resourcequota/controller.js';
 import type { JsonObject } from '../../src/util/json.js';
-import { startTestServer } from '../support/server.js';
+import { adminClient, startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
+import { waitFor } from '../support/poll.js';
 
-async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  const end = Date.now() + 20_000;
-  for (;;) {
+/** Polls `get` until `ok` holds for its value, and returns that value. */
+const until = <T>(get: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> =>
+  waitFor(what, async () => {
     const v = await get();
-    if (ok(v)) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}: last ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+    return ok(v) ? v : undefined;
+  });
 
 const pod = (
   name: string,
@@ -41,12 +39,7 @@ describe('resource quota controller', () => {
   let informers: SharedInformerFactory;
   before(async () => {
     s = await startTestServer({ controllers: false });
-    client = new RestClient({
-      server: `https://127.0.0.1:${s.port}`,
-      ca: s.pki.caCert,
-      cert: s.pki.adminCert,
-      key: s.pki.adminKey,
-    });
+    client = adminClient(s);
     informers = new SharedInformerFactory({ client });
     const c = new ResourceQuotaController({ client, informers });
     informers.start(abort.signal);

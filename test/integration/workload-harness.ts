@@ -4,9 +4,9 @@
  * pod status writes standing in for nodes (Running, Ready with a lastTransitionTime).
  */
 import { SharedInformerFactory } from '../../src/client/informer-factory.js';
-import { RestClient } from '../../src/client/rest-client.js';
+import type { RestClient } from '../../src/client/rest-client.js';
 import type { JsonObject } from '../../src/util/json.js';
-import { startTestServer } from '../support/server.js';
+import { adminClient, startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 
 export interface Cluster {
@@ -22,12 +22,7 @@ export interface Cluster {
 
 export async function startCluster(): Promise<Cluster> {
   const server = await startTestServer({ controllers: false });
-  const client = new RestClient({
-    server: `https://127.0.0.1:${server.port}`,
-    ca: server.pki.caCert,
-    cert: server.pki.adminCert,
-    key: server.pki.adminKey,
-  });
+  const client = adminClient(server);
   const abort = new AbortController();
   const errors: unknown[] = [];
   const informers = new SharedInformerFactory({ client, onError: (err) => errors.push(err) });
@@ -52,27 +47,7 @@ export async function startCluster(): Promise<Cluster> {
   };
 }
 
-/** Polls `f` until it returns a value other than undefined/false (generous deadline). */
-export async function waitFor<T>(
-  what: string,
-  f: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await f();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { waitFor } from '../support/poll.js';
 
 export async function createNamespace(client: RestClient, name: string): Promise<void> {
   await client.request('POST', '/api/v1/namespaces', {

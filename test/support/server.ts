@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RestClient } from '../../src/client/rest-client.js';
 import { startServer } from '../../src/cmd/serve/start.js';
 import type { RunningServer, ServerOptions } from '../../src/cmd/serve/start.js';
 
@@ -119,4 +120,14 @@ export async function startTestServer(
       if (o.keep !== true) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A RestClient for `server` with the admin client certificate (close it when done). */
+export function adminClient(server: Pick<TestServer, 'port' | 'pki'>): RestClient {
+  return new RestClient({
+    server: `https://127.0.0.1:${server.port}`,
+    ca: server.pki.caCert,
+    cert: server.pki.adminCert,
+    key: server.pki.adminKey,
+  });
 }
