@@ -12,6 +12,7 @@ import type { Clock } from '../util/clock.js';
 import { isJsonObject } from '../util/json.js';
 import type { JsonObject } from '../util/json.js';
 import { ApiError } from './api-error.js';
+import { EventNamer, SerialWrites } from './event-writes.js';
 import type { RestClient } from './rest-client.js';
 
 export type EventType = 'Normal' | 'Warning';
@@ -93,12 +94,13 @@ export class EventRecorder {
   readonly #o: EventRecorderOptions;
   readonly #clock: Clock;
   readonly #cache = new Map<string, Cached>();
-  #queue: Promise<void> = Promise.resolve();
-  #lastNs = 0n;
+  readonly #names = new EventNamer();
+  readonly #writes: SerialWrites;
 
   constructor(o: EventRecorderOptions) {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
+    this.#writes = new SerialWrites(o.onError);
   }
 
   /** Records an event about `regarding` (an object or a reference). Never throws, never waits. */
@@ -123,7 +125,7 @@ export class EventRecorder {
         return;
       }
       cached.series = { count: 2, lastObservedTime: microTime(now) };
-      this.#enqueue(() => this.#write(cached));
+      this.#writes.add(() => this.#write(cached));
       return;
     }
     const name = typeof ref['name'] === 'string' ? ref['name'] : '';
@@ -131,7 +133,7 @@ export class EventRecorder {
     const event: JsonObject = {
       apiVersion: 'events.k8s.io/v1',
       kind: 'Event',
-      metadata: { name: this.#eventName(name, now), namespace },
+      metadata: { name: this.#names.next(name, now), namespace },
       eventTime: microTime(now),
       reportingController: this.#o.reportingController,
       reportingInstance: this.#o.reportingInstance,
@@ -144,12 +146,12 @@ export class EventRecorder {
     };
     const entry: Cached = { event, last: now };
     this.#cache.set(key, entry);
-    this.#enqueue(() => this.#write(entry));
+    this.#writes.add(() => this.#write(entry));
   }
 
   /** Resolves when every event recorded so far has been written (or has failed). */
   flush(): Promise<void> {
-    return this.#queue;
+    return this.#writes.flushed();
   }
 
   /** Ends quiet series (final count written) and refreshes open ones until `signal` aborts. */
@@ -163,13 +165,13 @@ export class EventRecorder {
       const now = this.#clock.now();
       for (const [key, entry] of this.#cache) {
         if (now - entry.last < finishMs) continue;
-        if (entry.series !== undefined) this.#enqueue(() => this.#write(entry));
+        if (entry.series !== undefined) this.#writes.add(() => this.#write(entry));
         this.#cache.delete(key);
       }
       if (sinceRefresh >= refreshMs) {
         sinceRefresh = 0;
         for (const entry of this.#cache.values()) {
-          if (entry.series !== undefined) this.#enqueue(() => this.#write(entry));
+          if (entry.series !== undefined) this.#writes.add(() => this.#write(entry));
         }
       }
     }
@@ -177,19 +179,6 @@ export class EventRecorder {
   }
 
   /** `<name>.<hex nanoseconds>`, unique even within one millisecond. */
-  /**
-   * `<name>.<hex nanoseconds>`; the nanoseconds only move forward, so two events of one
-   * millisecond (or of a frozen test clock) never share a name.
-   */
-  #eventName(name: string, nowMs: number): string {
-    const ns = BigInt(nowMs) * 1_000_000n;
-    this.#lastNs = ns > this.#lastNs ? ns : this.#lastNs + 1n;
-    return `${name}.${this.#lastNs.toString(16)}`;
-  }
-
-  #enqueue(work: () => Promise<void>): void {
-    this.#queue = this.#queue.then(work).catch((err: unknown) => this.#o.onError?.(err));
-  }
 
   /** Creates the event, or patches its series (creating it again if it was deleted meanwhile). */
   async #write(entry: Cached): Promise<void> {

@@ -12,6 +12,7 @@ import type { JsonObject } from '../util/json.js';
 import { ApiError } from './api-error.js';
 import { referenceTo } from './event-recorder.js';
 import type { EventType, ObjectRef } from './event-recorder.js';
+import { EventNamer, SerialWrites } from './event-writes.js';
 import type { RestClient } from './rest-client.js';
 
 export interface LegacyEventRecorderOptions {
@@ -44,12 +45,13 @@ export class LegacyEventRecorder {
   readonly #o: LegacyEventRecorderOptions;
   readonly #clock: Clock;
   readonly #seen = new Map<string, Seen>();
-  #queue: Promise<void> = Promise.resolve();
-  #lastNs = 0n;
+  readonly #names = new EventNamer();
+  readonly #writes: SerialWrites;
 
   constructor(o: LegacyEventRecorderOptions) {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
+    this.#writes = new SerialWrites(o.onError);
   }
 
   /** Records an event about `regarding`. Never throws, never waits. */
@@ -65,12 +67,12 @@ export class LegacyEventRecorder {
       const count = seen.count;
       this.#seen.delete(key);
       this.#seen.set(key, seen);
-      this.#enqueue(() => this.#patch(seen, count, time(now), key));
+      this.#writes.add(() => this.#patch(seen, count, time(now), key));
       return;
     }
     const namespace = typeof ref['namespace'] === 'string' ? ref['namespace'] : 'default';
     const objName = typeof ref['name'] === 'string' ? ref['name'] : '';
-    const name = this.#eventName(objName, now);
+    const name = this.#names.next(objName, now);
     const entry: Seen = { namespace, name, count: 1, firstTimestamp: time(now) };
     this.#seen.set(key, entry);
     if (this.#seen.size > maxCached) this.#seen.delete(this.#seen.keys().next().value!);
@@ -90,26 +92,12 @@ export class LegacyEventRecorder {
       reportingComponent: this.#o.component,
       reportingInstance: host,
     };
-    this.#enqueue(() => this.#create(event));
+    this.#writes.add(() => this.#create(event));
   }
 
   /** Resolves when every event recorded so far has been written (or has failed). */
   flush(): Promise<void> {
-    return this.#queue;
-  }
-
-  /**
-   * `<name>.<hex nanoseconds>`; the nanoseconds only move forward, so two events of one
-   * millisecond (or of a frozen test clock) never share a name.
-   */
-  #eventName(name: string, nowMs: number): string {
-    const ns = BigInt(nowMs) * 1_000_000n;
-    this.#lastNs = ns > this.#lastNs ? ns : this.#lastNs + 1n;
-    return `${name}.${this.#lastNs.toString(16)}`;
-  }
-
-  #enqueue(work: () => Promise<void>): void {
-    this.#queue = this.#queue.then(work).catch((err: unknown) => this.#o.onError?.(err));
+    return this.#writes.flushed();
   }
 
   #path(namespace: string): string {
