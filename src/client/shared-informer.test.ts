@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { FakeClock } from '../util/clock.js';
 import type { JsonObject } from '../util/json.js';
 import { ApiError } from './api-error.js';
 import { SharedInformerFactory } from './informer-factory.js';
@@ -253,6 +254,68 @@ describe('SharedInformer resync', () => {
     const done = inf.run(abort.signal);
     await until(() => r.log.filter((l) => l === 'update a@5->5').length >= 2, 'two resyncs');
     assert.ok(r.log.includes('update b@6->6'));
+    abort.abort();
+    await done;
+  });
+});
+
+describe('SharedInformer on a FakeClock (#7)', () => {
+  it('#7 resyncs only when the fake clock passes the resync period', async () => {
+    const clock = new FakeClock(0);
+    const api = new FakeListWatch();
+    api.answer(list('10', [obj('ns', 'a', '5')]));
+    const inf = new SharedInformer({
+      client: api,
+      path,
+      watchTimeoutSeconds: 30,
+      resyncPeriodMs: 30_000,
+      clock,
+    });
+    const r = recorder();
+    inf.addEventHandler(r.handler);
+    const abort = new AbortController();
+    const done = inf.run(abort.signal);
+    assert.equal(await inf.synced, true);
+    await api.nthWatch(0);
+    await new Promise((res) => setTimeout(res, 20));
+    assert.deepEqual(r.log, ['add a@5']);
+    clock.advance(29_999);
+    await new Promise((res) => setImmediate(res));
+    assert.deepEqual(r.log, ['add a@5']);
+    clock.advance(1);
+    await until(() => r.log.length === 2, 'the first resync');
+    assert.deepEqual(r.log, ['add a@5', 'update a@5->5']);
+    await until(() => clock.sleepers === 1, 'the next resync wait');
+    clock.advance(30_000);
+    await until(() => r.log.length === 3, 'the second resync');
+    abort.abort();
+    await done;
+    assert.equal(clock.sleepers, 0);
+  });
+
+  it('#7 a broken watch is retried after the backoff on the fake clock', async () => {
+    const clock = new FakeClock(0);
+    const api = new FakeListWatch();
+    api.answer(list('10', []), list('11', []));
+    const inf = new SharedInformer({
+      client: api,
+      path,
+      watchTimeoutSeconds: 30,
+      initialBackoffMs: 800,
+      clock,
+    });
+    const abort = new AbortController();
+    const done = inf.run(abort.signal);
+    (await api.nthWatch(0)).fail(new Error('connection reset'));
+    await until(() => clock.sleepers === 1, 'the backoff');
+    await new Promise((res) => setTimeout(res, 20));
+    assert.equal(api.requests.length, 1); // no relist in real time
+    clock.advance(799);
+    await new Promise((res) => setImmediate(res));
+    assert.equal(api.requests.length, 1);
+    clock.advance(1);
+    await api.nthWatch(1);
+    assert.equal(api.requests.length, 2);
     abort.abort();
     await done;
   });

@@ -8,12 +8,13 @@
  * any other failure leads to a fresh list, after a backoff for failures. A relist reconciles the
  * store: objects no longer listed are deleted and handed to `onDelete` in their last known state
  * with `finalStateUnknown` set (client-go's DeletedFinalStateUnknown), since their deletion
- * happened while the informer was not watching.
+ * happened while the informer was not watching. Backoffs and resyncs wait on its Clock.
  */
 import type { JsonObject } from '../util/json.js';
 import { isJsonObject } from '../util/json.js';
+import { realClock } from '../util/clock.js';
+import type { Clock } from '../util/clock.js';
 import { ApiError } from './api-error.js';
-import { delay } from './delay.js';
 import { InformerStore } from './informer-store.js';
 import { Lister } from './lister.js';
 import type { ReadonlyStore } from './informer-store.js';
@@ -61,6 +62,8 @@ export interface SharedInformerOptions {
    * resync period). Default 0: never.
    */
   readonly resyncPeriodMs?: number;
+  /** What backoffs, resyncs and the health of a watch are timed with (default: the real clock). */
+  readonly clock?: Clock;
 }
 
 /** A watch that ran at least this long, or delivered an event, counts as healthy. */
@@ -80,6 +83,7 @@ export class SharedInformer {
   /** Resolves true on the first complete list, false if `run` ends before one. */
   readonly synced: Promise<boolean>;
   readonly #o: SharedInformerOptions;
+  readonly #clock: Clock;
   readonly #store = new InformerStore();
   readonly #handlers = new Set<{ readonly h: ResourceEventHandler }>();
   #resolveSynced: (ok: boolean) => void = () => undefined;
@@ -89,6 +93,7 @@ export class SharedInformer {
 
   constructor(o: SharedInformerOptions) {
     this.#o = o;
+    this.#clock = o.clock ?? realClock;
     this.path = o.path;
     this.synced = new Promise<boolean>((resolve) => {
       this.#resolveSynced = resolve;
@@ -134,13 +139,8 @@ export class SharedInformer {
     let relist = true;
     let failures = 0;
     const period = this.#o.resyncPeriodMs ?? 0;
-    const resync =
-      period > 0
-        ? setInterval(() => {
-            if (!this.#hasSynced) return;
-            for (const obj of this.#store.list()) this.#dispatch((h) => h.onUpdate?.(obj, obj));
-          }, period)
-        : undefined;
+    const stopResync = new AbortController();
+    const resync = period > 0 ? this.#resyncLoop(period, stopResync.signal) : undefined;
     try {
       while (!signal.aborted) {
         try {
@@ -148,28 +148,38 @@ export class SharedInformer {
             await this.#list(signal);
             relist = false;
           }
-          const started = Date.now();
+          const started = this.#clock.now();
           const { gone, events } = await this.#watch(signal);
           if (gone) {
             relist = true;
-          } else if (events > 0 || Date.now() - started >= healthyWatchMs) {
+          } else if (events > 0 || this.#clock.now() - started >= healthyWatchMs) {
             failures = 0;
           } else {
             // Ended at once with nothing to say: do not spin on a server that keeps doing so.
-            await delay(this.#backoff(failures++), signal);
+            await this.#clock.sleep(this.#backoff(failures++), signal);
           }
         } catch (err) {
           if (signal.aborted) break;
           relist = true;
           if (isGone(err)) continue;
           this.#o.onError?.(err);
-          await delay(this.#backoff(failures++), signal);
+          await this.#clock.sleep(this.#backoff(failures++), signal);
         }
       }
     } finally {
-      if (resync !== undefined) clearInterval(resync);
+      stopResync.abort();
+      await resync;
       this.#running = false;
       this.#resolveSynced(false);
+    }
+  }
+
+  /** Every `period` ms (once synced): `onUpdate(obj, obj)` for every object in the store. */
+  async #resyncLoop(period: number, signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      await this.#clock.sleep(period, signal);
+      if (signal.aborted || !this.#hasSynced) continue;
+      for (const obj of this.#store.list()) this.#dispatch((h) => h.onUpdate?.(obj, obj));
     }
   }
 

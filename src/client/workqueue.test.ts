@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
+import { FakeClock } from '../util/clock.js';
 import { ItemExponentialBackoff } from './item-backoff.js';
 import { WorkQueue } from './workqueue.js';
 
@@ -155,5 +156,103 @@ describe('WorkQueue', () => {
     abort.abort();
     await Promise.all(workers);
     assert.equal(abortListeners(abort.signal), 0);
+  });
+
+  describe('on a FakeClock (#7)', () => {
+    /** Lets queued promise continuations (workers picking keys up) run. */
+    const settle = async (): Promise<void> => {
+      for (let i = 0; i < 20; i++) await Promise.resolve();
+      await new Promise((r) => setImmediate(r));
+    };
+
+    it('#7 addAfter adds the key only once the fake clock passes its delay', async () => {
+      const clock = new FakeClock(0);
+      const q = new WorkQueue({ clock });
+      const abort = new AbortController();
+      q.addAfter('k', 60_000, abort.signal);
+      q.addAfter('k', 30_000, abort.signal); // earlier: replaces
+      assert.equal(clock.sleepers, 1);
+      await settle();
+      assert.equal(q.length, 0); // no real time makes it due
+      clock.advance(29_999);
+      assert.equal(q.length, 0);
+      clock.advance(1);
+      assert.equal(q.length, 1);
+      assert.equal(clock.sleepers, 0);
+      assert.equal(abortListeners(abort.signal), 0);
+      q.addAfter('later', 1000, abort.signal);
+      abort.abort(); // cancels the fake timer too
+      assert.equal(clock.sleepers, 0);
+      clock.advance(10_000);
+      assert.equal(q.length, 1);
+    });
+
+    it('#7 a failing key is retried after its backoff on the fake clock, not before', async () => {
+      const clock = new FakeClock(0);
+      const q = new WorkQueue({ clock, backoff: new ItemExponentialBackoff({ baseMs: 1000, maxMs: 8000 }) });
+      const abort = new AbortController();
+      const runs: number[] = [];
+      q.add('k');
+      const done = q.run((key) => {
+        runs.push(clock.now());
+        if (runs.length <= 3) return Promise.reject(new Error(`failure of ${key}`));
+        return Promise.resolve(undefined);
+      }, abort.signal);
+      await settle();
+      assert.deepEqual(runs, [0]);
+      assert.equal(q.numRequeues('k'), 1);
+      assert.equal(clock.sleepers, 1); // the retry waits on the fake clock
+      await new Promise((r) => setTimeout(r, 20)); // real time passing changes nothing
+      assert.deepEqual(runs, [0]);
+      clock.advance(999);
+      await settle();
+      assert.deepEqual(runs, [0]);
+      clock.advance(1); // 1 s: first retry
+      await settle();
+      assert.deepEqual(runs, [0, 1000]);
+      clock.advance(1999);
+      await settle();
+      assert.deepEqual(runs, [0, 1000]);
+      clock.advance(1); // 2 s later: second retry
+      await settle();
+      assert.deepEqual(runs, [0, 1000, 3000]);
+      clock.advance(4000); // 4 s later: third retry, which succeeds and is forgotten
+      await settle();
+      assert.deepEqual(runs, [0, 1000, 3000, 7000]);
+      assert.equal(q.numRequeues('k'), 0);
+      assert.equal(clock.sleepers, 0);
+      abort.abort();
+      await done;
+    });
+
+    it('#7 addRateLimited and a requeue-after delay from process wait on the fake clock', async () => {
+      const clock = new FakeClock(0);
+      const q = new WorkQueue({ clock, backoff: new ItemExponentialBackoff({ baseMs: 5, maxMs: 1000 }) });
+      const abort = new AbortController();
+      const seen: string[] = [];
+      const done = q.run((key) => {
+        seen.push(`${key}@${clock.now()}`);
+        // 'again' asks to be processed once more after 10 s.
+        return Promise.resolve(key === 'again' && seen.length === 1 ? 10_000 : undefined);
+      }, abort.signal);
+      q.add('again');
+      await settle();
+      assert.deepEqual(seen, ['again@0']);
+      q.addRateLimited('limited', abort.signal); // 5 ms
+      q.addRateLimited('limited', abort.signal); // 10 ms: the earlier time stays
+      assert.equal(q.numRequeues('limited'), 2);
+      clock.advance(5);
+      await settle();
+      assert.deepEqual(seen, ['again@0', 'limited@5']);
+      clock.advance(9_990);
+      await settle();
+      assert.deepEqual(seen, ['again@0', 'limited@5']);
+      clock.advance(5);
+      await settle();
+      assert.deepEqual(seen, ['again@0', 'limited@5', 'again@10000']);
+      abort.abort();
+      await done;
+      assert.equal(clock.sleepers, 0);
+    });
   });
 });

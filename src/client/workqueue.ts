@@ -5,8 +5,11 @@
  * the key succeeds), and a key can be re-queued after a delay of the caller's choosing.
  *
  * Waiting never leaks: every listener the queue adds to an AbortSignal is removed when its wait
- * ends, and delayed keys share one listener per signal.
+ * ends, and delayed keys share one listener per signal. Delays (delayed adds, failure backoff)
+ * wait on the queue's Clock (util/clock.ts), so tests drive them with a FakeClock.
  */
+import { realClock } from '../util/clock.js';
+import type { Clock } from '../util/clock.js';
 import { ItemExponentialBackoff } from './item-backoff.js';
 
 export interface WorkQueueOptions {
@@ -14,11 +17,13 @@ export interface WorkQueueOptions {
   readonly backoff?: ItemExponentialBackoff;
   /** Called with each failure of `process` (the key is retried after its backoff). */
   readonly onError?: (err: unknown, key: string) => void;
+  /** What delayed adds wait on (default: the real clock). */
+  readonly clock?: Clock;
 }
 
-/** A delayed add: its timer and the signal that cancels it. */
+/** A delayed add: its timer's cancel and the signal that cancels it. */
 interface Delayed {
-  readonly timer: NodeJS.Timeout;
+  readonly cancel: () => void;
   readonly at: number;
   readonly signal: AbortSignal;
 }
@@ -38,10 +43,12 @@ export class WorkQueue {
   >();
   readonly #backoff: ItemExponentialBackoff;
   readonly #onError: ((err: unknown, key: string) => void) | undefined;
+  readonly #clock: Clock;
 
   constructor(o: WorkQueueOptions = {}) {
     this.#backoff = o.backoff ?? new ItemExponentialBackoff();
     this.#onError = o.onError;
+    this.#clock = o.clock ?? realClock;
   }
 
   /** Keys waiting to be processed (not counting delayed or active ones). */
@@ -59,8 +66,8 @@ export class WorkQueue {
   }
 
   /**
-   * Adds `key` after `ms` (unless `signal` aborts first). A key already delayed keeps the earlier
-   * of its two times. The timer does not hold the process open.
+   * Adds `key` after `ms` on the queue's clock (unless `signal` aborts first). A key already
+   * delayed keeps the earlier of its two times. The timer does not hold the process open.
    */
   addAfter(key: string, ms: number, signal: AbortSignal): void {
     if (signal.aborted) return;
@@ -68,19 +75,18 @@ export class WorkQueue {
       this.add(key);
       return;
     }
-    const at = Date.now() + ms;
+    const at = this.#clock.now() + ms;
     const existing = this.#delayed.get(key);
     if (existing !== undefined) {
       if (existing.at <= at) return;
       this.#cancelDelayed(key, existing);
     }
-    const timer = setTimeout(() => {
+    const cancelTimer = this.#clock.after(ms, () => {
       const d = this.#delayed.get(key);
       if (d !== undefined) this.#cancelDelayed(key, d);
       this.add(key);
-    }, ms);
-    timer.unref();
-    this.#delayed.set(key, { timer, at, signal });
+    });
+    this.#delayed.set(key, { cancel: cancelTimer, at, signal });
     let cancel = this.#cancels.get(signal);
     if (cancel === undefined) {
       const keys = new Set<string>();
@@ -176,7 +182,7 @@ export class WorkQueue {
   }
 
   #cancelDelayed(key: string, d: Delayed): void {
-    clearTimeout(d.timer);
+    d.cancel();
     this.#delayed.delete(key);
     const cancel = this.#cancels.get(d.signal);
     if (cancel === undefined) return;

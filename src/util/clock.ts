@@ -1,6 +1,7 @@
 /**
- * The one clock time-based behaviour reads (controllers, leader election, simulated nodes), so
- * tests can drive time: `realClock` in production, `FakeClock` in tests.
+ * The one clock time-based behaviour reads (controllers, work queues, informers, leader election,
+ * simulated nodes, the scheduler), so tests can drive time: `realClock` in production, `FakeClock`
+ * in tests.
  */
 
 export interface Clock {
@@ -8,6 +9,11 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`, or at once when `signal` aborts; leaves no listener behind. */
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /**
+   * Calls `fn` once, `ms` from now (never synchronously), unless the returned function cancels it
+   * first. A real timer does not hold the process open (delayed work-queue keys).
+   */
+  after(ms: number, fn: () => void): () => void;
 }
 
 export const realClock: Clock = {
@@ -24,12 +30,27 @@ export const realClock: Clock = {
       signal.addEventListener('abort', done, { once: true });
     });
   },
+  after(ms, fn) {
+    const timer = setTimeout(fn, Math.max(0, ms));
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
 };
 
-/** A clock that moves only when told to (`advance`); sleepers wake when their time is reached. */
+interface Waiter {
+  readonly at: number;
+  readonly seq: number;
+  readonly fire: () => void;
+}
+
+/**
+ * A clock that moves only when told to (`advance`); sleeps and timers whose time is reached fire
+ * then, earliest first.
+ */
 export class FakeClock implements Clock {
   #now: number;
-  readonly #sleepers = new Set<{ readonly at: number; readonly wake: () => void }>();
+  #seq = 0;
+  readonly #waiters = new Set<Waiter>();
 
   constructor(start = Date.parse('2026-01-01T00:00:00Z')) {
     this.#now = start;
@@ -39,31 +60,62 @@ export class FakeClock implements Clock {
     return this.#now;
   }
 
-  /** How many sleeps are pending (tests wait for a loop to be asleep before advancing). */
+  /**
+   * How many sleeps and timers are pending (tests wait for a loop to be asleep, or a delayed key
+   * to be waiting, before advancing).
+   */
   get sleepers(): number {
-    return this.#sleepers.size;
+    return this.#waiters.size;
+  }
+
+  /** When the earliest pending sleep or timer is due (undefined when none is). */
+  nextAt(): number | undefined {
+    let min: number | undefined;
+    for (const w of this.#waiters) if (min === undefined || w.at < min) min = w.at;
+    return min;
   }
 
   sleep(ms: number, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const entry = {
+      const entry: Waiter = {
         at: this.#now + Math.max(0, ms),
-        wake: (): void => {
-          this.#sleepers.delete(entry);
-          signal.removeEventListener('abort', entry.wake);
+        seq: this.#seq++,
+        fire: (): void => {
+          this.#waiters.delete(entry);
+          signal.removeEventListener('abort', entry.fire);
           resolve();
         },
       };
-      this.#sleepers.add(entry);
-      signal.addEventListener('abort', entry.wake, { once: true });
-      if (ms <= 0) entry.wake();
+      this.#waiters.add(entry);
+      signal.addEventListener('abort', entry.fire, { once: true });
+      if (ms <= 0) entry.fire();
     });
   }
 
-  /** Moves time forward and wakes every sleeper whose time has come. */
+  after(ms: number, fn: () => void): () => void {
+    const entry: Waiter = {
+      at: this.#now + Math.max(0, ms),
+      seq: this.#seq++,
+      fire: (): void => {
+        if (!this.#waiters.delete(entry)) return;
+        fn();
+      },
+    };
+    this.#waiters.add(entry);
+    // Due already: fire as a real zero-delay timer would, after the caller's code has run.
+    if (ms <= 0) queueMicrotask(entry.fire);
+    return () => {
+      this.#waiters.delete(entry);
+    };
+  }
+
+  /** Moves time forward and fires every sleep and timer whose time has come, earliest first. */
   advance(ms: number): void {
-    this.#now += ms;
-    for (const s of [...this.#sleepers]) if (s.at <= this.#now) s.wake();
+    this.#now += Math.max(0, ms);
+    const due = [...this.#waiters]
+      .filter((w) => w.at <= this.#now)
+      .sort((a, b) => a.at - b.at || a.seq - b.seq);
+    for (const w of due) w.fire();
   }
 }
