@@ -14,7 +14,6 @@
  */
 import { setMaxListeners } from 'node:events';
 import { ApiError } from '../client/api-error.js';
-import { delay } from '../client/delay.js';
 import type { SharedInformerFactory } from '../client/informer-factory.js';
 import type { RestClient } from '../client/rest-client.js';
 import type { SharedInformer } from '../client/shared-informer.js';
@@ -222,7 +221,11 @@ export class SimulatedNodes {
       });
     }
     const onError = o.onError;
-    this.#queue = new WorkQueue(onError !== undefined ? { onError: (err) => onError(err) } : {});
+    // Pod lifecycle steps are due after delays (creation, readiness, job duration) on the clock.
+    this.#queue = new WorkQueue({
+      ...(onError !== undefined ? { onError: (err: unknown) => onError(err) } : {}),
+      clock: this.#clock,
+    });
     this.registered = new Promise((resolve) => {
       this.#resolveRegistered = resolve;
     });
@@ -290,7 +293,7 @@ export class SimulatedNodes {
         this.#o.onError?.(
           new Error(`registering node ${n.id.name}: ${err instanceof Error ? err.message : String(err)}`),
         );
-        await delay(Math.min(500 * 2 ** attempt, 7000), signal);
+        await this.#clock.sleep(Math.min(500 * 2 ** attempt, 7000), signal);
       }
     }
   }

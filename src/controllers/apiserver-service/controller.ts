@@ -15,6 +15,7 @@ import { keyFor } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 import { WorkQueue } from '../../client/workqueue.js';
+import type { Clock } from '../../util/clock.js';
 import type { JsonObject } from '../../util/json.js';
 import {
   desiredService,
@@ -37,6 +38,8 @@ export interface ApiserverServiceOptions extends Omit<ApiserverServiceSpec, 'ser
   /** Periodic resync (upstream's --endpoint-reconciler interval, 10 s). */
   readonly intervalMs?: number;
   readonly onError?: (err: unknown) => void;
+  /** What the periodic resync and retries wait on (default: the real clock). */
+  readonly clock?: Clock;
 }
 
 const namespacesPath = '/api/v1/namespaces';
@@ -70,7 +73,10 @@ export class ApiserverServiceController {
     };
     this.#hasEndpoints = o.endpointIP !== undefined;
     const onError = o.onError;
-    this.#queue = new WorkQueue(onError !== undefined ? { onError: (err) => onError(err) } : {});
+    this.#queue = new WorkQueue({
+      ...(onError !== undefined ? { onError: (err: unknown) => onError(err) } : {}),
+      ...(o.clock !== undefined ? { clock: o.clock } : {}),
+    });
   }
 
   #informer(path: string): SharedInformer {

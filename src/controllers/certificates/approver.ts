@@ -34,7 +34,7 @@ export class CsrApprovingController {
   constructor(o: CsrApprovingControllerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
-    this.#queue = controllerQueue('csrapproving', o.onError);
+    this.#queue = controllerQueue('csrapproving', o.onError, this.#clock);
     this.#csrs = o.informers.informerFor('/apis/certificates.k8s.io/v1/certificatesigningrequests');
     this.#csrs.addEventHandler({
       onAdd: (c) => this.#queue.add(name(c)),

@@ -94,7 +94,7 @@ export class CsrSigningController {
   constructor(o: CsrSigningControllerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
-    this.#queue = controllerQueue('csrsigning', o.onError);
+    this.#queue = controllerQueue('csrsigning', o.onError, this.#clock);
     this.#csrs = o.informers.informerFor('/apis/certificates.k8s.io/v1/certificatesigningrequests');
     this.#csrs.addEventHandler({
       onAdd: (c) => this.#queue.add(name(c)),

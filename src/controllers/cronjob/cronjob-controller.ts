@@ -136,7 +136,7 @@ export class CronJobController {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
     const onError = o.onError;
-    this.#queue = controllerQueue('CronJob', onError);
+    this.#queue = controllerQueue('CronJob', onError, this.#clock);
     this.#recorder =
       o.recordEvents === false
         ? undefined

@@ -145,7 +145,7 @@ export class DeploymentController {
   constructor(o: DeploymentControllerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
-    this.#queue = controllerQueue('deployment', o.onError);
+    this.#queue = controllerQueue('deployment', o.onError, this.#clock);
   }
 
   get #client(): RestClient {

@@ -15,12 +15,14 @@
  */
 import { setMaxListeners } from 'node:events';
 import { ApiError } from '../../client/api-error.js';
-import { delay } from '../../client/delay.js';
+import { EventNamer } from '../../client/event-writes.js';
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import type { RestClient } from '../../client/rest-client.js';
 import { SharedInformer } from '../../client/shared-informer.js';
 import type { HandlerRegistration } from '../../client/shared-informer.js';
 import { WorkQueue } from '../../client/workqueue.js';
+import { realClock } from '../../util/clock.js';
+import type { Clock } from '../../util/clock.js';
 import type { JsonObject } from '../../util/json.js';
 import { foregroundFinalizer, GraphBuilder, orphanFinalizer, referenceString } from './graph.js';
 import type { GraphEventType, GraphNode, ObjectReference } from './graph.js';
@@ -66,6 +68,11 @@ export interface GarbageCollectorOptions {
   readonly ignoredResources?: readonly { readonly group: string; readonly resource: string }[];
   /** Where events go (default: a core/v1 Event from `garbage-collector-controller`). */
   readonly recordEvent?: (event: GarbageCollectorEvent) => void;
+  /**
+   * What rediscovery, the initial sync timeout, retries and its own informers wait on, and event
+   * timestamps read (default: the real clock).
+   */
+  readonly clock?: Clock;
 }
 
 /** A worker's verdict: look again later, with backoff (not an error worth reporting). */
@@ -99,6 +106,8 @@ export class GarbageCollector {
   readonly #initialSyncTimeoutMs: number;
   readonly #ignored: readonly { readonly group: string; readonly resource: string }[];
   readonly #recordEvent: (event: GarbageCollectorEvent) => void;
+  readonly #clock: Clock;
+  readonly #eventNames = new EventNamer();
   readonly #graph: GraphBuilder;
   readonly #deleteQueue: WorkQueue;
   readonly #orphanQueue: WorkQueue;
@@ -115,6 +124,7 @@ export class GarbageCollector {
     this.#initialSyncTimeoutMs = o.initialSyncTimeoutMs ?? 60_000;
     this.#ignored = o.ignoredResources ?? defaultIgnoredResources;
     this.#recordEvent = o.recordEvent ?? ((e) => void this.#postEvent(e));
+    this.#clock = o.clock ?? realClock;
     const report = (queue: string) => (err: unknown, uid: string) => {
       if (err instanceof Requeue) return;
       const node = this.#graph.node(uid);
@@ -123,8 +133,8 @@ export class GarbageCollector {
         new Error(`${queue} ${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err }),
       );
     };
-    this.#deleteQueue = new WorkQueue({ onError: report('attemptToDelete') });
-    this.#orphanQueue = new WorkQueue({ onError: report('attemptToOrphan') });
+    this.#deleteQueue = new WorkQueue({ onError: report('attemptToDelete'), clock: this.#clock });
+    this.#orphanQueue = new WorkQueue({ onError: report('attemptToOrphan'), clock: this.#clock });
     this.#graph = new GraphBuilder({
       attemptToDelete: (uid, rateLimited) => {
         if (rateLimited === true && this.#signal !== undefined)
@@ -170,7 +180,7 @@ export class GarbageCollector {
         } catch (err) {
           if (stop.signal.aborted) break;
           this.#onError(err);
-          await delay(Math.min(500 * 2 ** failures, this.#resyncPeriodMs), stop.signal);
+          await this.#clock.sleep(Math.min(500 * 2 ** failures, this.#resyncPeriodMs), stop.signal);
         }
       }
       await this.#waitForSync(stop.signal);
@@ -193,7 +203,7 @@ export class GarbageCollector {
 
   async #resyncLoop(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      await delay(this.#resyncPeriodMs, signal);
+      await this.#clock.sleep(this.#resyncPeriodMs, signal);
       if (signal.aborted) return;
       try {
         await this.#sync(signal);
@@ -205,8 +215,16 @@ export class GarbageCollector {
 
   async #waitForSync(signal: AbortSignal): Promise<void> {
     const synced = Promise.all([...this.#monitors.values()].map((m) => m.informer.synced));
-    const timeout = delay(this.#initialSyncTimeoutMs, signal).then(() => 'timeout' as const);
+    // Its own signal, so the timeout's sleep ends once the monitors have synced.
+    const stopTimeout = new AbortController();
+    const onAbort = (): void => stopTimeout.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const timeout = this.#clock
+      .sleep(this.#initialSyncTimeoutMs, stopTimeout.signal)
+      .then(() => 'timeout' as const);
     const r = await Promise.race([synced, timeout]);
+    signal.removeEventListener('abort', onAbort);
+    stopTimeout.abort();
     if (r === 'timeout' && !signal.aborted) {
       this.#onError(new Error('not all resource monitors could be synced, proceeding anyway'));
     }
@@ -262,6 +280,7 @@ export class GarbageCollector {
     const informer = new SharedInformer({
       client: metadataListWatchClient(this.#client),
       path,
+      clock: this.#clock,
       onError: (err) =>
         this.#onError(new Error(`monitor ${path}: ${err instanceof Error ? err.message : String(err)}`)),
     });
@@ -576,10 +595,10 @@ export class GarbageCollector {
 
   /** A core/v1 Event as upstream's recorder writes one (no aggregation). */
   async #postEvent(e: GarbageCollectorEvent): Promise<void> {
-    const now = new Date();
-    const ts = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const now = this.#clock.now();
+    const ts = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const ns = e.involvedObject.namespace === '' ? 'default' : e.involvedObject.namespace;
-    const name = `${e.involvedObject.name}.${(BigInt(now.getTime()) * 1_000_000n).toString(16)}`;
+    const name = this.#eventNames.next(e.involvedObject.name, now);
     try {
       await this.#client.request('POST', `/api/v1/namespaces/${encodeURIComponent(ns)}/events`, {
         body: {

@@ -10,6 +10,7 @@ import type { ServedResource } from '../../client/discovery.js';
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import type { RestClient } from '../../client/rest-client.js';
 import { WorkQueue } from '../../client/workqueue.js';
+import type { Clock } from '../../util/clock.js';
 import { isJsonObject } from '../../util/json.js';
 import type { JsonObject } from '../../util/json.js';
 
@@ -18,6 +19,8 @@ export interface NamespaceControllerOptions {
   /** Where the namespace informer comes from (shared with other controllers). */
   readonly informers: SharedInformerFactory;
   readonly onError?: (err: unknown) => void;
+  /** What re-checks of a namespace with content left wait on (default: the real clock). */
+  readonly clock?: Clock;
 }
 
 /** The collection the controller follows (its informer is shared through the factory). */
@@ -43,14 +46,15 @@ export class NamespaceController {
     this.#client = o.client;
     this.#informers = o.informers;
     const onError = o.onError;
-    this.#queue = new WorkQueue(
-      onError !== undefined
+    this.#queue = new WorkQueue({
+      ...(onError !== undefined
         ? {
-            onError: (err, ns) =>
+            onError: (err: unknown, ns: string) =>
               onError(new Error(`namespace ${ns}: ${err instanceof Error ? err.message : String(err)}`)),
           }
-        : {},
-    );
+        : {}),
+      ...(o.clock !== undefined ? { clock: o.clock } : {}),
+    });
   }
 
   /** Runs until `signal` aborts (the informer factory is started by the caller). */

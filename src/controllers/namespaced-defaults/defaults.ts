@@ -1,6 +1,7 @@
 /** The per-namespace objects a v1.27 cluster keeps in every namespace. */
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import type { RestClient } from '../../client/rest-client.js';
+import type { Clock } from '../../util/clock.js';
 import { EnsureInNamespaces } from './ensure-in-namespaces.js';
 
 export interface DefaultsControllerOptions {
@@ -8,6 +9,8 @@ export interface DefaultsControllerOptions {
   /** Shared informers (the namespace informer is shared with the other controllers). */
   readonly informers: SharedInformerFactory;
   readonly onError?: (err: unknown) => void;
+  /** What retries wait on (default: the real clock). */
+  readonly clock?: Clock;
 }
 
 /** Upstream's service-account controller: a `default` ServiceAccount in every namespace. */

@@ -10,6 +10,7 @@ import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor, nameOf } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import { WorkQueue } from '../../client/workqueue.js';
+import type { Clock } from '../../util/clock.js';
 import { isJsonObject } from '../../util/json.js';
 import type { JsonObject } from '../../util/json.js';
 
@@ -25,6 +26,8 @@ export interface EnsureOptions {
   /** The object to create in `namespace`. */
   readonly build: (namespace: string) => JsonObject;
   readonly onError?: (err: unknown) => void;
+  /** What retries of failed creates wait on (default: the real clock). */
+  readonly clock?: Clock;
 }
 
 /** The namespace informer's path: the same informer as the namespace controller's. */
@@ -44,18 +47,19 @@ export class EnsureInNamespaces {
   constructor(o: EnsureOptions) {
     this.#o = o;
     const onError = o.onError;
-    this.#queue = new WorkQueue(
-      onError !== undefined
+    this.#queue = new WorkQueue({
+      ...(onError !== undefined
         ? {
-            onError: (err, ns) =>
+            onError: (err: unknown, ns: string) =>
               onError(
                 new Error(
                   `${o.name} in namespace ${ns}: ${err instanceof Error ? err.message : String(err)}`,
                 ),
               ),
           }
-        : {},
-    );
+        : {}),
+      ...(o.clock !== undefined ? { clock: o.clock } : {}),
+    });
   }
 
   /** The informer of the kept objects: every namespace's, selected by name. */

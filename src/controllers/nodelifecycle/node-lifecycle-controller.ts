@@ -126,8 +126,8 @@ export class NodeLifecycleController {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
     const onError = o.onError;
-    this.#noScheduleQueue = controllerQueue('node', onError);
-    this.#taintManagerQueue = controllerQueue('pod', onError);
+    this.#noScheduleQueue = controllerQueue('node', onError, this.#clock);
+    this.#taintManagerQueue = controllerQueue('pod', onError, this.#clock);
     this.#recorder =
       o.recordEvents === false
         ? undefined

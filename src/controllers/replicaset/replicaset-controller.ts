@@ -156,7 +156,7 @@ export class ReplicaSetController {
     this.#burst = o.burstReplicas ?? 500;
     this.#events = o.events ?? noEvents;
     this.#expectations = new ControllerExpectations(this.#clock);
-    this.#queue = controllerQueue(kind.kind, o.onError);
+    this.#queue = controllerQueue(kind.kind, o.onError, this.#clock);
   }
 
   /** Runs until `signal` aborts (the informer factory is started by the caller). */

@@ -69,7 +69,7 @@ export class ResourceQuotaController {
   constructor(o: ResourceQuotaControllerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
-    this.#queue = controllerQueue('resourcequota', o.onError);
+    this.#queue = controllerQueue('resourcequota', o.onError, this.#clock);
     this.#quotas = o.informers.informerFor('/api/v1/resourcequotas');
     this.#quotas.addEventHandler({
       onAdd: (q) => this.#enqueueQuota(q),

@@ -140,7 +140,7 @@ export class StatefulSetController {
     this.#startGate = o.features?.startOrdinal ?? true;
     this.#pvcGate = o.features?.autoDeletePVC ?? true;
     this.#maxUnavailableGate = o.features?.maxUnavailable ?? false;
-    this.#queue = controllerQueue('StatefulSet', o.onError);
+    this.#queue = controllerQueue('StatefulSet', o.onError, this.#clock);
   }
 
   /** Runs until `signal` aborts (the informer factory is started by the caller). */

@@ -64,7 +64,7 @@ export class TtlAfterFinishedController {
   constructor(o: TtlAfterFinishedControllerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
-    this.#queue = controllerQueue('TTL of Job', o.onError);
+    this.#queue = controllerQueue('TTL of Job', o.onError, this.#clock);
   }
 
   /** Runs until `signal` aborts (the informer factory is started by the caller). */

@@ -5,18 +5,28 @@
  */
 import type { SharedInformer } from '../../client/shared-informer.js';
 import { WorkQueue } from '../../client/workqueue.js';
+import type { Clock } from '../../util/clock.js';
 import { errorMessage } from './objects.js';
 
 /**
  * A work queue that reports each failure of a key to `onError` as
  * `new Error(\`${label} ${key}: ${message}\`, { cause })`; without `onError`, failures are only retried.
+ * Its delays (requeue-after, failure backoff) wait on `clock` (default: the real clock).
  */
-export function controllerQueue(label: string, onError: ((err: unknown) => void) | undefined): WorkQueue {
-  return new WorkQueue(
-    onError !== undefined
-      ? { onError: (err, key) => onError(new Error(`${label} ${key}: ${errorMessage(err)}`, { cause: err })) }
-      : {},
-  );
+export function controllerQueue(
+  label: string,
+  onError: ((err: unknown) => void) | undefined,
+  clock?: Clock,
+): WorkQueue {
+  return new WorkQueue({
+    ...(onError !== undefined
+      ? {
+          onError: (err: unknown, key: string) =>
+            onError(new Error(`${label} ${key}: ${errorMessage(err)}`, { cause: err })),
+        }
+      : {}),
+    ...(clock !== undefined ? { clock } : {}),
+  });
 }
 
 /**

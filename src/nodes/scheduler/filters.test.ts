@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { FakeClock } from '../../util/clock.js';
 import type { JsonObject } from '../../util/json.js';
 import {
   fitErrorMessage,
@@ -316,8 +317,8 @@ describe('scheduler scores', () => {
 
 describe('scheduling queue', () => {
   it('pops by priority, then age; unschedulable pods come back on helpful events after backoff', () => {
-    let now = 1000;
-    const q = new SchedulingQueue(() => now);
+    const clock = new FakeClock(1000);
+    const q = new SchedulingQueue(clock);
     q.add(pod('old', {}, { creationTimestamp: '2024-01-01T00:00:00Z' }));
     q.add(pod('new', {}, { creationTimestamp: '2024-01-02T00:00:00Z' }));
     q.add(pod('vip', { priority: 100 }, { creationTimestamp: '2024-01-03T00:00:00Z' }));
@@ -329,11 +330,32 @@ describe('scheduling queue', () => {
     q.addUnschedulable(pod('fit'), new Set(['NodeResourcesFit']));
     q.moveOnEvent('AssignedPodAdd');
     assert.equal(q.pop(), undefined, 'in backoff');
-    now += 1000;
+    clock.advance(1000);
     assert.equal(q.pop()?.name, 'spread');
     assert.equal(q.pop(), undefined);
     q.moveOnEvent('AssignedPodDelete');
     assert.equal(q.pop()?.name, 'fit');
+  });
+
+  it('#7 wait() ends when the fake clock reaches the backoff, or at once on an add', async () => {
+    const clock = new FakeClock(0);
+    const q = new SchedulingQueue(clock);
+    const abort = new AbortController();
+    q.addBackoff(pod('retry'));
+    assert.equal(q.nextBackoffMs(), 1000);
+    let woke = false;
+    const waiting = q.wait(q.nextBackoffMs() ?? 1000, abort.signal).then(() => (woke = true));
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(woke, false);
+    assert.equal(q.pop(), undefined, 'still backing off');
+    clock.advance(1000);
+    await waiting;
+    assert.equal(q.pop()?.name, 'retry');
+    assert.equal(clock.sleepers, 0);
+    const second = q.wait(60_000, abort.signal);
+    q.add(pod('new'));
+    await second;
+    assert.equal(clock.sleepers, 0, 'the timer of a woken wait is cancelled');
   });
 });
 

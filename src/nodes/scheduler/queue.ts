@@ -4,6 +4,7 @@
  * (1 s doubling to 10 s per attempt), and the unschedulable pods with the filters that rejected
  * them, moved back when a cluster event could make them schedulable.
  */
+import type { Clock } from '../../util/clock.js';
 import type { PodInfo } from './pod-info.js';
 
 interface HeapEntry {
@@ -79,12 +80,17 @@ export class SchedulingQueue {
   readonly #backoff = new Map<string, { info: PodInfo; until: number }>();
   readonly #unschedulable = new Map<string, { info: PodInfo; plugins: ReadonlySet<string>; since: number }>();
   readonly #attempts = new Map<string, number>();
-  readonly #now: () => number;
+  readonly #clock: Clock;
   #seq = 0;
   #wake: (() => void) | undefined;
 
-  constructor(now: () => number) {
-    this.#now = now;
+  /** Backoffs and waits are timed on `clock`. */
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  #now(): number {
+    return this.#clock.now();
   }
 
   get activeSize(): number {
@@ -201,12 +207,12 @@ export class SchedulingQueue {
     if (signal.aborted || this.#active.size > 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = (): void => {
-        clearTimeout(timer);
+        cancel();
         signal.removeEventListener('abort', done);
         this.#wake = undefined;
         resolve();
       };
-      const timer = setTimeout(done, ms);
+      const cancel = this.#clock.after(ms, done);
       signal.addEventListener('abort', done, { once: true });
       this.#wake = done;
     });

@@ -95,7 +95,7 @@ export class Scheduler {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
     this.#name = o.schedulerName ?? 'default-scheduler';
-    this.#queue = new SchedulingQueue(() => this.#clock.now());
+    this.#queue = new SchedulingQueue(this.#clock);
     const onError = o.onError;
     this.#recorder =
       o.recordEvents === false
