@@ -33,6 +33,8 @@ import {
   ReplicaSetController,
   ReplicationControllerManager,
 } from '../../controllers/replicaset/replicaset-controller.js';
+import { realClock } from '../../util/clock.js';
+import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/log.js';
 
 export interface ControllerManagerOptions {
@@ -51,6 +53,8 @@ export interface ControllerManagerOptions {
   readonly signing?: { readonly certPem: string; readonly keyPem: string };
   /** `--feature-gates` (v1.27 defaults otherwise). */
   readonly featureGates?: Readonly<Record<string, boolean>>;
+  /** What the controllers, their informers and leader election time with (default: the real clock). */
+  readonly clock?: Clock;
 }
 
 export interface RunningControllerManager {
@@ -72,15 +76,19 @@ function runControllers(
   // Every controller and informer listens on this one signal.
   setMaxListeners(0, signal);
   const onError = (name: string) => (err: unknown) => log.v(2, `${name}: ${message(err)}`);
+  const clock = o.clock ?? realClock;
   const informers = new SharedInformerFactory({
     client,
+    clock,
     onError: (err, path) => log.v(2, `informer ${path}: ${message(err)}`),
   });
   const running: Promise<unknown>[] = [];
   const on = (name: string): boolean => o.controllers.has(name);
   if (on('namespace')) {
     running.push(
-      new NamespaceController({ client, informers, onError: onError('namespace-controller') }).run(signal),
+      new NamespaceController({ client, informers, clock, onError: onError('namespace-controller') }).run(
+        signal,
+      ),
     );
   }
   if (on('serviceaccount')) {
@@ -88,6 +96,7 @@ function runControllers(
       defaultServiceAccountController({
         client,
         informers,
+        clock,
         onError: onError('serviceaccount-controller'),
       }).run(signal),
     );
@@ -97,6 +106,7 @@ function runControllers(
       rootCaPublisher({
         client,
         informers,
+        clock,
         caPem: o.rootCaPem ?? o.credentials.ca,
         onError: onError('root-ca-cert-publisher'),
       }).run(signal),
@@ -104,12 +114,13 @@ function runControllers(
   }
   // Upstream's workload controllers record core/v1 Events (tools/record) under these components.
   const events = (component: string): LegacyEventRecorder =>
-    new LegacyEventRecorder({ client, component, onError: onError(`${component} events`) });
+    new LegacyEventRecorder({ client, component, clock, onError: onError(`${component} events`) });
   if (on('replicaset')) {
     running.push(
       new ReplicaSetController({
         client,
         informers,
+        clock,
         events: events('replicaset-controller'),
         onError: onError('replicaset-controller'),
       }).run(signal),
@@ -120,6 +131,7 @@ function runControllers(
       new ReplicationControllerManager({
         client,
         informers,
+        clock,
         events: events('replication-controller'),
         onError: onError('replicationcontroller'),
       }).run(signal),
@@ -130,6 +142,7 @@ function runControllers(
       new DeploymentController({
         client,
         informers,
+        clock,
         events: events('deployment-controller'),
         onError: onError('deployment-controller'),
       }).run(signal),
@@ -137,9 +150,12 @@ function runControllers(
   }
   if (on('resourcequota')) {
     running.push(
-      new ResourceQuotaController({ client, informers, onError: onError('resourcequota-controller') }).run(
-        signal,
-      ),
+      new ResourceQuotaController({
+        client,
+        informers,
+        clock,
+        onError: onError('resourcequota-controller'),
+      }).run(signal),
     );
   }
   if (on('csrsigning')) {
@@ -152,6 +168,7 @@ function runControllers(
         new CsrSigningController({
           client,
           informers,
+          clock,
           caCertPem: o.signing.certPem,
           caKeyPem: o.signing.keyPem,
           onError: onError('csrsigning'),
@@ -161,24 +178,31 @@ function runControllers(
   }
   if (on('csrapproving')) {
     running.push(
-      new CsrApprovingController({ client, informers, onError: onError('csrapproving') }).run(signal),
+      new CsrApprovingController({ client, informers, clock, onError: onError('csrapproving') }).run(signal),
     );
   }
   if (on('disruption')) {
     running.push(
-      new DisruptionController({ client, informers, onError: onError('disruption-controller') }).run(signal),
-    );
-  }
-  if (on('nodelifecycle')) {
-    running.push(
-      new NodeLifecycleController({ client, informers, onError: onError('node-lifecycle-controller') }).run(
+      new DisruptionController({ client, informers, clock, onError: onError('disruption-controller') }).run(
         signal,
       ),
     );
   }
+  if (on('nodelifecycle')) {
+    running.push(
+      new NodeLifecycleController({
+        client,
+        informers,
+        clock,
+        onError: onError('node-lifecycle-controller'),
+      }).run(signal),
+    );
+  }
   if (on('podgc')) {
     running.push(
-      new PodGCController({ client, informers, onError: onError('pod-garbage-collector') }).run(signal),
+      new PodGCController({ client, informers, clock, onError: onError('pod-garbage-collector') }).run(
+        signal,
+      ),
     );
   }
   const gates = new FeatureGates(o.featureGates ?? {});
@@ -187,6 +211,7 @@ function runControllers(
       new StatefulSetController({
         client,
         informers,
+        clock,
         events: events('statefulset-controller'),
         features: {
           startOrdinal: gates.enabled('StatefulSetStartOrdinal'),
@@ -202,17 +227,20 @@ function runControllers(
       new DaemonSetController({
         client,
         informers,
+        clock,
         events: events('daemonset-controller'),
         onError: onError('daemonset-controller'),
       }).run(signal),
     );
   }
   if (on('job')) {
-    running.push(new JobController({ client, informers, onError: onError('job-controller') }).run(signal));
+    running.push(
+      new JobController({ client, informers, clock, onError: onError('job-controller') }).run(signal),
+    );
   }
   if (on('cronjob')) {
     running.push(
-      new CronJobController({ client, informers, onError: onError('cronjob-controller') }).run(signal),
+      new CronJobController({ client, informers, clock, onError: onError('cronjob-controller') }).run(signal),
     );
   }
   if (on('ttl-after-finished')) {
@@ -220,13 +248,14 @@ function runControllers(
       new TtlAfterFinishedController({
         client,
         informers,
+        clock,
         onError: onError('ttl-after-finished-controller'),
       }).run(signal),
     );
   }
   if (on('garbagecollector')) {
     // Its events are core/v1 Events from `garbage-collector-controller`, as upstream's recorder.
-    running.push(new GarbageCollector({ client, onError: onError('garbage-collector') }).run(signal));
+    running.push(new GarbageCollector({ client, clock, onError: onError('garbage-collector') }).run(signal));
   }
   informers.start(signal);
   running.push(Promise.allSettled(running.slice()).then(() => informers.stopped()));
@@ -246,6 +275,7 @@ export function runControllerManager(o: ControllerManagerOptions): RunningContro
       namespace: 'kube-system',
       name: 'kube-controller-manager',
       identity: o.leaderElection.identity,
+      clock: o.clock ?? realClock,
       onStartedLeading: (signal) => {
         o.log.v(
           1,

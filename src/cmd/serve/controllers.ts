@@ -15,6 +15,8 @@ import { RestClient } from '../../client/rest-client.js';
 import { ApiserverServiceController } from '../../controllers/apiserver-service/controller.js';
 import { Scheduler, SimulatedNodes } from '../../nodes/index.js';
 import type { NodeTemplate } from '../../nodes/index.js';
+import { realClock } from '../../util/clock.js';
+import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/log.js';
 import { runControllerManager } from '../controller-manager/run.js';
 import { parseControllers } from '../controller-manager/selection.js';
@@ -45,6 +47,8 @@ export interface ApiserverServiceFlags {
   readonly nodeTemplate?: NodeTemplate;
   /** `--feature-gates`, for the controllers that read gates. */
   readonly featureGates?: Readonly<Record<string, boolean>>;
+  /** The one clock every controller, node and informer times with (tests; default: the real clock). */
+  readonly clock?: Clock;
 }
 
 /** kubeadm's default pod network holds 256 /24 node ranges; larger clusters get a /8. */
@@ -75,6 +79,7 @@ export function startControllers(
   flags: ApiserverServiceFlags,
 ): RunningControllers {
   const selection = parseControllers(flags.controllers ?? '*');
+  const clock = flags.clock ?? realClock;
   if (selection.unavailable.length > 0) {
     log.v(1, `controllers not built yet (not running): ${selection.unavailable.join(', ')}`);
   }
@@ -88,12 +93,14 @@ export function startControllers(
           log,
           leaderElection: { identity: installationIdentity(flags.dataDir) },
           signing: signingCa(flags.dataDir),
+          clock,
           ...(flags.featureGates !== undefined ? { featureGates: flags.featureGates } : {}),
         });
   const client = new RestClient(credentials);
   const abort = new AbortController();
   const informers = new SharedInformerFactory({
     client,
+    clock,
     onError: (err, path) => log.v(2, `informer ${path}: ${message(err)}`),
   });
   const running: Promise<unknown>[] = [];
@@ -112,6 +119,7 @@ export function startControllers(
       new ApiserverServiceController({
         client,
         informers,
+        clock,
         serviceIP,
         ...(endpointIP !== undefined ? { endpointIP } : {}),
         endpointPort: flags.securePort,
@@ -125,6 +133,7 @@ export function startControllers(
       new SimulatedNodes({
         client,
         informers,
+        clock,
         count: nodes,
         podCIDRs: [podCIDRFor(nodes)],
         ...(flags.nodeTemplate !== undefined ? { nodeTemplate: flags.nodeTemplate } : {}),
@@ -133,6 +142,7 @@ export function startControllers(
       new Scheduler({
         client,
         informers,
+        clock,
         onError: (err) => log.v(2, `scheduler: ${message(err)}`),
       }).run(abort.signal),
     );
