@@ -5,6 +5,7 @@
  */
 import { SharedInformerFactory } from '../../src/client/informer-factory.js';
 import type { RestClient } from '../../src/client/rest-client.js';
+import type { Clock } from '../../src/util/clock.js';
 import type { JsonObject } from '../../src/util/json.js';
 import { adminClient, startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
@@ -20,12 +21,17 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(): Promise<Cluster> {
+/** `clock`: what the informers time backoffs with (the controllers under test get it too). */
+export async function startCluster(o: { readonly clock?: Clock } = {}): Promise<Cluster> {
   const server = await startTestServer({ controllers: false });
   const client = adminClient(server);
   const abort = new AbortController();
   const errors: unknown[] = [];
-  const informers = new SharedInformerFactory({ client, onError: (err) => errors.push(err) });
+  const informers = new SharedInformerFactory({
+    client,
+    onError: (err) => errors.push(err),
+    ...(o.clock !== undefined ? { clock: o.clock } : {}),
+  });
   const running: Promise<void>[] = [];
   return {
     server,
