@@ -18,6 +18,11 @@ import { DeploymentController } from '../../controllers/deployment/deployment-co
 import { JobController } from '../../controllers/job/index.js';
 import { StatefulSetController } from '../../controllers/statefulset/index.js';
 import { TtlAfterFinishedController } from '../../controllers/ttl-after-finished/index.js';
+import {
+  PersistentVolumeBinder,
+  PvProtectionController,
+  PvcProtectionController,
+} from '../../controllers/volume/index.js';
 import { FeatureGates } from '../../machinery/features.js';
 import { DisruptionController } from '../../controllers/disruption/disruption-controller.js';
 import { GarbageCollector } from '../../controllers/garbage-collector/garbage-collector.js';
@@ -250,6 +255,32 @@ function runControllers(
         informers,
         clock,
         onError: onError('ttl-after-finished-controller'),
+      }).run(signal),
+    );
+  }
+  if (on('pvc-protection')) {
+    running.push(
+      new PvcProtectionController({ client, informers, onError: onError('pvc-protection-controller') }).run(
+        signal,
+      ),
+    );
+  }
+  if (on('pv-protection')) {
+    running.push(
+      new PvProtectionController({ client, informers, onError: onError('pv-protection-controller') }).run(
+        signal,
+      ),
+    );
+  }
+  if (on('persistentvolume-binder')) {
+    running.push(
+      new PersistentVolumeBinder({
+        client,
+        informers,
+        clock,
+        events: events('persistentvolume-controller'),
+        retroactiveDefaultStorageClass: gates.enabled('RetroactiveDefaultStorageClass'),
+        onError: onError('persistentvolume-binder-controller'),
       }).run(signal),
     );
   }

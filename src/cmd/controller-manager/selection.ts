@@ -26,6 +26,9 @@ export const implementedControllers: Readonly<Record<string, boolean>> = {
   job: true,
   cronjob: true,
   'ttl-after-finished': true,
+  'pvc-protection': true,
+  'pv-protection': true,
+  'persistentvolume-binder': true,
 };
 
 /** kube-controller-manager v1.27's names; the off-by-default ones are marked false. */

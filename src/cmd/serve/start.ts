@@ -4,8 +4,10 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { chainAdmission } from '../../admission/chain.js';
 import { defaultTolerationSeconds } from '../../admission/default-toleration-seconds.js';
 import { namespaceLifecycle } from '../../admission/namespace-lifecycle.js';
+import { storageObjectInUseProtection } from '../../admission/storage-object-in-use-protection.js';
 import { bootstrapFlowcontrolObjects } from '../../apis/flowcontrol/bootstrap.js';
 import { builtinSchemas } from '../../apis/schema/builtin.js';
 import { ServerSchemaRegistry } from '../../apis/schema/server-registry.js';
@@ -144,7 +146,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const namespaceCache = new ObjectCache(storage, namespacePrefix);
   const cacheRun = namespaceCache.run(background.signal);
   const admission = namespaceLifecycle((name) => namespaceCache.get(namespacePrefix + name));
-  const mutatingAdmission = defaultTolerationSeconds();
+  // Mutating plugins in kube-apiserver's order.
+  const mutatingAdmission = chainAdmission([defaultTolerationSeconds(), storageObjectInUseProtection()]);
   /** The endpoints of one stored resource: one per served version, over one generic store. */
   const endpointsOf = (
     resource: RegistryResource,
