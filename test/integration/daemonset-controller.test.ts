@@ -266,6 +266,126 @@ test('OnDelete: pods change only when deleted', async () => {
   );
 });
 
+function meta(o: JsonObject): JsonObject {
+  return o['metadata'] as JsonObject;
+}
+
+function controllerRefs(o: JsonObject): JsonObject[] {
+  return ((meta(o)['ownerReferences'] ?? []) as JsonObject[]).filter((r) => r['controller'] === true);
+}
+
+test('#7: a matching orphan pod is adopted (controllerRef patched in), not duplicated on its node', async () => {
+  const orphan = await c.client.request('POST', `/api/v1/namespaces/${ns}/pods`, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'adopt-orphan', labels: { app: 'adopt' } },
+      spec: {
+        nodeName: 'dsn-a',
+        containers: [{ name: 'app', image: 'agent:1' }],
+        terminationGracePeriodSeconds: 0,
+      },
+    },
+  });
+  // OnDelete, so the adopted (not updated) pod is not replaced by a rolling update.
+  await c.client.request('POST', dsPath, {
+    body: daemonSet('adopt', { updateStrategy: { type: 'OnDelete' } }),
+  });
+  const ds = await getDs('adopt');
+  const adopted = await waitFor('the orphan adopted', async () => {
+    const p = await c.client.request('GET', `/api/v1/namespaces/${ns}/pods/adopt-orphan`);
+    return controllerRefs(p).length === 1 ? p : undefined;
+  });
+  assert.equal(meta(adopted)['uid'], meta(orphan)['uid']);
+  assert.deepEqual(controllerRefs(adopted)[0], {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    name: 'adopt',
+    uid: meta(ds)['uid'],
+    controller: true,
+    blockOwnerDeletion: true,
+  });
+  await waitFor('a pod on each untainted node, the orphan kept', async () => {
+    const pods = await podsOf('adopt');
+    const nodes = pods.map((p) => spec(p)['nodeName'] as string).join();
+    return nodes === 'dsn-a,dsn-b' && pods.some((p) => meta(p)['name'] === 'adopt-orphan') ? true : undefined;
+  });
+  // Give a wrongly duplicating controller the chance to act, then check again.
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal((await podsOf('adopt')).length, 2);
+  const st = status(
+    await waitFor('status', async () => {
+      const d = await getDs('adopt');
+      return status(d)['currentNumberScheduled'] === 2 ? d : undefined;
+    }),
+  );
+  assert.equal(st['desiredNumberScheduled'], 2);
+  assert.equal(st['numberMisscheduled'], 0);
+});
+
+test('#7: an owned pod whose labels stop matching is released and replaced', async () => {
+  const pods = await podsOf('adopt');
+  const victim = pods.find((p) => spec(p)['nodeName'] === 'dsn-b')!;
+  const victimName = meta(victim)['name'] as string;
+  await c.client.request('PATCH', `/api/v1/namespaces/${ns}/pods/${victimName}`, {
+    body: { metadata: { labels: { app: 'released' } } },
+    contentType: 'application/merge-patch+json',
+  });
+  await waitFor('the pod released', async () => {
+    const p = await c.client.request('GET', `/api/v1/namespaces/${ns}/pods/${victimName}`);
+    return controllerRefs(p).length === 0 ? true : undefined;
+  });
+  await waitFor('a replacement on dsn-b', async () => {
+    const now = await podsOf('adopt');
+    return now.some((p) => spec(p)['nodeName'] === 'dsn-b' && meta(p)['name'] !== victimName)
+      ? true
+      : undefined;
+  });
+  await c.client.request('DELETE', `/api/v1/namespaces/${ns}/pods/${victimName}`);
+});
+
+test('#7: an orphan ControllerRevision matching the selector is adopted; the current one is numbered after it', async () => {
+  const revs = `/apis/apps/v1/namespaces/${ns}/controllerrevisions`;
+  await c.client.request('POST', revs, {
+    body: {
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: { name: 'history-old', labels: { app: 'history' } },
+      data: {
+        spec: {
+          template: {
+            $patch: 'replace',
+            metadata: { labels: { app: 'history' } },
+            spec: { containers: [{ name: 'app', image: 'agent:0' }] },
+          },
+        },
+      },
+      revision: 5,
+    },
+  });
+  await c.client.request('POST', dsPath, { body: daemonSet('history') });
+  const ds = await getDs('history');
+  await rolledOut('history', 2);
+  const adopted = await waitFor('the orphan revision adopted', async () => {
+    const r = await c.client.request('GET', `${revs}/history-old`);
+    return controllerRefs(r).length === 1 ? r : undefined;
+  });
+  assert.equal(controllerRefs(adopted)[0]?.['uid'], meta(ds)['uid']);
+  // The adopted revision lacked the hash label: it is labelled with its name.
+  assert.equal(
+    (meta(adopted)['labels'] as Record<string, string>)['controller-revision-hash'],
+    'history-old',
+  );
+  const mine = items(await c.client.request('GET', `${revs}?labelSelector=app%3Dhistory`));
+  const current = mine.find((r) => meta(r)['name'] !== 'history-old');
+  assert.equal(current?.['revision'], 6);
+  const hash = (meta(current)['labels'] as Record<string, string>)['controller-revision-hash'];
+  assert.equal(meta(current)['name'], `history-${hash ?? ''}`);
+  for (const p of await podsOf('history')) {
+    assert.equal((meta(p)['labels'] as Record<string, string>)['controller-revision-hash'], hash);
+  }
+});
+
 test('no controller errors', () => {
   assert.deepEqual(c.errors.filter((e) => /DaemonSet/.test(String(e))).map(String), []);
 });

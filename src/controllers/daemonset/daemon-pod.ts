@@ -11,6 +11,24 @@ import { controllerRevisionHashLabel } from '../util/history.js';
 import { arr, labels, name, obj, str, stringMap } from '../util/objects.js';
 
 export const templateGenerationLabel = 'pod-template-generation';
+/** The annotation carrying a DaemonSet's template generation (the internal spec.templateGeneration). */
+export const templateGenerationAnnotation = 'deprecated.daemonset.template.generation';
+
+/** util.GetTemplateGeneration: the annotation as an integer; undefined when absent or invalid. */
+export function templateGeneration(ds: JsonObject): number | undefined {
+  const v = stringMap(obj(ds['metadata'])['annotations'])[templateGenerationAnnotation];
+  if (v === undefined || !/^[+-]?\d+$/.test(v)) return undefined;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** util.IsPodUpdated: the pod carries the current revision hash or template generation. */
+export function isPodUpdated(pod: JsonObject, hash: string, generation: number | undefined): boolean {
+  const l = labels(pod);
+  const templateMatches = generation !== undefined && l[templateGenerationLabel] === String(generation);
+  const hashMatches = hash !== '' && l[controllerRevisionHashLabel] === hash;
+  return hashMatches || templateMatches;
+}
 
 const exists = (key: string, effect: string): JsonObject => ({ key, operator: 'Exists', effect });
 
@@ -46,7 +64,7 @@ function addTolerations(existing: readonly JsonValue[], extra: readonly JsonObje
 }
 
 /** util.CreatePodTemplate: the template's labels plus the generation and hash, with the daemon tolerations. */
-export function daemonPodTemplate(ds: JsonObject, generation: number, hash: string): JsonObject {
+export function daemonPodTemplate(ds: JsonObject, generation: number | undefined, hash: string): JsonObject {
   const template = obj(obj(ds['spec'])['template']);
   const tm = obj(template['metadata']);
   const spec: JsonObject = { ...obj(template['spec']) };
@@ -60,8 +78,8 @@ export function daemonPodTemplate(ds: JsonObject, generation: number, hash: stri
       ...tm,
       labels: {
         ...stringMap(tm['labels']),
-        [templateGenerationLabel]: String(generation),
-        [controllerRevisionHashLabel]: hash,
+        ...(generation !== undefined ? { [templateGenerationLabel]: String(generation) } : {}),
+        ...(hash !== '' ? { [controllerRevisionHashLabel]: hash } : {}),
       },
     },
     spec,

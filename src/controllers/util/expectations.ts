@@ -44,6 +44,22 @@ export class ControllerExpectations {
     });
   }
 
+  /** SetExpectations with both counts (the DaemonSet controller creates and deletes in one sync). */
+  expect(key: string, creations: number, podKeys: readonly string[]): void {
+    this.#items.set(key, {
+      add: creations,
+      del: podKeys.length,
+      timestamp: this.#clock.now(),
+      deleting: new Set(podKeys),
+    });
+  }
+
+  /** LowerExpectations of creations: those never attempted. */
+  lowerCreations(key: string, n: number): void {
+    const e = this.#items.get(key);
+    if (e !== undefined) e.add -= n;
+  }
+
   creationObserved(key: string): void {
     const e = this.#items.get(key);
     if (e !== undefined) e.add--;
