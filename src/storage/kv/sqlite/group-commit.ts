@@ -1,13 +1,18 @@
 /**
  * Group commit: writes queued during one event-loop turn run together, in queue order, inside one
- * transaction; each caller's promise settles only after that transaction has committed.
+ * transaction; each caller's promise settles only after that transaction has committed (and, when
+ * `committed` returns a promise, after that promise: the batch is durable).
  */
 
 export interface GroupCommitHooks {
   /** Runs `body` inside one transaction; throwing rolls the whole transaction back. */
   transaction(body: () => void): void;
-  /** Called after a successful commit, before any caller's promise settles. */
-  committed(): void;
+  /**
+   * Called after a successful commit, before any caller's promise settles. A returned promise
+   * delays the settling until it resolves (batches settle in commit order when these promises
+   * resolve in order); if it rejects, the batch's callers get its error.
+   */
+  committed(): void | Promise<void>;
   /** Called after a transaction failed and was rolled back. */
   rolledBack(): void;
   /** Errors an operation throws before writing anything: they fail only that operation. */
@@ -73,7 +78,18 @@ export class GroupCommit {
       for (const op of batch) op.fail(error);
       return;
     }
-    this.#hooks.committed();
-    for (const op of batch) op.settle();
+    const durable = this.#hooks.committed();
+    if (durable === undefined) {
+      for (const op of batch) op.settle();
+      return;
+    }
+    durable.then(
+      () => {
+        for (const op of batch) op.settle();
+      },
+      (error: unknown) => {
+        for (const op of batch) op.fail(error);
+      },
+    );
   }
 }

@@ -32,6 +32,7 @@ import type { WatchHistorySource } from '../watch-hub.js';
 import { WatchHub } from '../watch-hub.js';
 import { createKey, deleteKey, deleteKeys, updateKey } from '../write-ops.js';
 import { GroupCommit } from './group-commit.js';
+import { WalSync } from './wal-sync.js';
 import { readRange } from './range-reader.js';
 import type { SqliteSynchronous } from './schema.js';
 import { prepareDatabase } from './schema.js';
@@ -40,7 +41,11 @@ import { SqliteStatements } from './statements.js';
 export interface SqliteKvOptions extends MaintenanceSettings {
   /** Database file, or ':memory:'. */
   readonly path: string;
-  /** SQLite `synchronous` pragma (default 'FULL': acknowledged writes survive power loss). */
+  /**
+   * Durability (default 'FULL': acknowledged writes survive power loss; on a file database this is
+   * SQLite's NORMAL plus an fdatasync of the WAL off the event loop before writes are acknowledged,
+   * see wal-sync.ts). 'NORMAL' and 'OFF' are SQLite's own.
+   */
   readonly synchronous?: SqliteSynchronous;
   /** Closes the store when aborted. */
   readonly signal?: AbortSignal;
@@ -60,11 +65,15 @@ class SqliteKv implements KvStore {
   readonly #commit: GroupCommit;
   readonly #maintenance: Maintenance;
   readonly #signal: AbortSignal | undefined;
+  /** Set when durability is kept by syncing the WAL off the event loop (see wal-sync.ts). */
+  readonly #walSync: WalSync | undefined;
   /** Revision including writes of the batch being committed. */
   #rev: number;
   #committedRev: number;
   #compacted: number;
   #closed = false;
+  /** Between close() starting and the hub closing: the last batches still publish. */
+  #closing = false;
   /** Events written by the batch in progress, published after it commits. */
   #batchEvents: KvEvent[] = [];
 
@@ -96,8 +105,9 @@ class SqliteKv implements KvStore {
 
   readonly #onError: (error: unknown) => void;
 
-  constructor(db: Database.Database, options: SqliteKvOptions) {
+  constructor(db: Database.Database, options: SqliteKvOptions, walSync?: WalSync) {
     this.#db = db;
+    this.#walSync = walSync;
     this.#stmts = new SqliteStatements(db);
     this.#hub = new WatchHub({
       replayPageSize: options.watchReplayPageSize,
@@ -116,7 +126,21 @@ class SqliteKv implements KvStore {
         this.#committedRev = this.#rev;
         const events = this.#batchEvents;
         this.#batchEvents = [];
-        this.#hub.publish(events);
+        if (this.#walSync === undefined) {
+          this.#hub.publish(events);
+          return;
+        }
+        // Watchers see a write only once it is durable, as etcd's do; syncs complete in order, so
+        // batches publish in revision order. A failed sync fails the batch's callers, but the rows
+        // are committed and readable, so watchers still get the events.
+        const published = (): void => {
+          if (!this.#closed || this.#closing) this.#hub.publish(events);
+        };
+        return this.#walSync.sync().then(published, (err: unknown) => {
+          published();
+          this.#onError(err);
+          throw err;
+        });
       },
       rolledBack: () => {
         this.#stmts.rolledBack();
@@ -229,13 +253,18 @@ class SqliteKv implements KvStore {
     });
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#maintenance.stop();
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+    this.#commit.flush();
+    this.#closed = true;
+    this.#closing = true;
+    // The last batches' callers are answered when their sync completes.
+    await this.#walSync?.drained();
+    this.#closing = false;
     return attempt(() => {
-      if (this.#closed) return;
-      this.#maintenance.stop();
-      this.#signal?.removeEventListener('abort', this.#onAbort);
-      this.#commit.flush();
-      this.#closed = true;
+      this.#walSync?.close();
       this.#hub.closeAll();
       this.#db.close();
     });
@@ -272,8 +301,12 @@ export function openSqliteKv(options: SqliteKvOptions): Promise<KvStore> {
     // A held database fails fast (the other holder keeps it for its whole life).
     const db = new Database(options.path, { timeout: 1000 });
     try {
-      prepareDatabase(db, options.synchronous ?? 'FULL', options.path);
-      return new SqliteKv(db, options);
+      const synchronous = options.synchronous ?? 'FULL';
+      const onDisk = options.path !== ':memory:' && options.path !== '';
+      // FULL on a file: SQLite's NORMAL, and the WAL synced off the event loop before each ack.
+      prepareDatabase(db, synchronous === 'FULL' && onDisk ? 'NORMAL' : synchronous, options.path);
+      const walSync = synchronous === 'FULL' && onDisk ? new WalSync(`${options.path}-wal`) : undefined;
+      return new SqliteKv(db, options, walSync);
     } catch (error) {
       db.close();
       throw error;

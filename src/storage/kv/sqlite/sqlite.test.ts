@@ -18,6 +18,8 @@ const freshPath = (): string => path.join(dir, `kv-${++seq}.db`);
 runKvConformance('sqlite', (options) =>
   openSqliteKv({ ...options, path: freshPath(), synchronous: 'NORMAL' }),
 );
+// The default: the WAL synced off the event loop before each batch is acknowledged (wal-sync.ts).
+runKvConformance('sqlite FULL', (options) => openSqliteKv({ ...options, path: freshPath() }));
 runKvConformance('sqlite :memory:', (options) => openSqliteKv({ ...options, path: ':memory:' }));
 
 describe('sqlite kv durability and batching', () => {
