@@ -7,7 +7,9 @@
 //   npm run build && node bench/cluster.mjs                       1,000 nodes, 30,000 pods, 3,000 replicas
 //   node bench/cluster.mjs --nodes 100 --pods 2000 --replicas 300  a smaller run
 //
-// Flags: --nodes N, --pods N, --replicas N, --concurrency N, --same-namespace, --keep, --out FILE
+// Flags: --nodes N, --pods N, --replicas N, --concurrency N, --same-namespace, --keep, --out FILE,
+// --profile DIR (the server writes a V8 CPU profile there, for Chrome DevTools or `npx speedscope`)
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import {
   cleanupTempDirs,
   clientFor,
+  cpuSeconds,
   formatJson,
   freshDir,
   live,
@@ -35,6 +38,8 @@ function parseArgs(argv) {
     sameNamespace: false,
     concurrency: 32,
     keep: false,
+    profile: '',
+    separate: false,
     out: join(root, 'bench', 'cluster-results.json'),
   };
   for (let i = 0; i < argv.length; i++) {
@@ -47,6 +52,8 @@ function parseArgs(argv) {
     else if (a === '--keep') o.keep = true;
     else if (a === '--same-namespace') o.sameNamespace = true;
     else if (a === '--out') o.out = next();
+    else if (a === '--profile') o.profile = next();
+    else if (a === '--separate') o.separate = true;
     else throw new Error(`unknown flag ${a}`);
   }
   return o;
@@ -68,23 +75,6 @@ async function json(client, method, path, body) {
   return JSON.parse(r.text);
 }
 
-/** How many items a (filtered) list has, page by page. */
-async function count(client, path) {
-  let n = 0;
-  let cont = '';
-  do {
-    const sep = path.includes('?') ? '&' : '?';
-    const page = await json(
-      client,
-      'GET',
-      `${path}${sep}limit=5000${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`,
-    );
-    n += page.items.length;
-    cont = page.metadata.continue ?? '';
-  } while (cont !== '');
-  return n;
-}
-
 /** Samples the server's RSS every 250 ms; returns a stopper giving the peak. */
 function sampleRss(pid) {
   let peak = 0;
@@ -101,10 +91,25 @@ function sampleRss(pid) {
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const server = await startServer(freshDir(), {
-    serveArgs: ['--nodes', String(o.nodes)],
+    serveArgs: o.separate ? ['--nodes', '0', '--controllers='] : ['--nodes', String(o.nodes)],
+    nodeArgs: o.profile ? ['--cpu-prof', '--cpu-prof-dir', o.profile] : [],
     timeoutMs: 60_000,
   });
   const peak = sampleRss(server.pid);
+  // --separate: the controller manager and the nodes with the scheduler as processes of their own.
+  const components = o.separate
+    ? [
+        ['controller-manager', '--kubeconfig', server.kubeconfigPath],
+        ['nodes', '--kubeconfig', server.kubeconfigPath, '--nodes', String(o.nodes)],
+      ].map((args) => {
+        const child = spawn(process.execPath, [join(root, 'dist', 'nanokube.js'), ...args], {
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
+        live.add(child);
+        return child;
+      })
+    : [];
+  const componentPeaks = components.map((c) => sampleRss(c.pid));
   const client = clientFor(server, o.concurrency);
   const results = {
     env: {
@@ -147,6 +152,30 @@ async function main() {
         containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1m', memory: '1Mi' } } }],
       },
     });
+    // The store's revision counts every write: its growth per pod shows what the controllers,
+    // the scheduler and the nodes write for each one.
+    const revision = async () =>
+      Number((await json(client, 'GET', '/api/v1/namespaces?limit=1')).metadata.resourceVersion);
+    const revisionBefore = await revision();
+    const cpuBefore = [server, ...components].map((p) => cpuSeconds(p.pid));
+    const benchCpuBefore = process.cpuUsage();
+    // Running pods are counted from a watch (a list of every pod each poll would cost the server
+    // more than the pods do): resolves when all of them are Running at once.
+    const running = new Set();
+    let allRunning;
+    const allRunningPromise = new Promise((res) => (allRunning = res));
+    const podWatch = client.stream(
+      `/api/v1/namespaces/bench/pods?watch=1&allowWatchBookmarks=true&resourceVersion=${revisionBefore}`,
+      (line) => {
+        const ev = JSON.parse(line);
+        if (ev.type === 'ERROR') throw new Error(`pod watch: ${line}`);
+        const name = ev.object?.metadata?.name;
+        if (ev.type === 'BOOKMARK' || name === undefined) return;
+        if (ev.type !== 'DELETED' && ev.object.status?.phase === 'Running') running.add(name);
+        else running.delete(name);
+        if (running.size === o.pods) allRunning();
+      },
+    );
     t0 = performance.now();
     let next = 0;
     let failed = 0;
@@ -168,13 +197,21 @@ async function main() {
     );
     const createdS = (performance.now() - t0) / 1000;
     log(`${o.pods} pods created in ${round(createdS, 1)} s (${failed} failed)`);
-    await until(
-      'every pod Running',
-      async () =>
-        (await count(client, '/api/v1/namespaces/bench/pods?fieldSelector=status.phase!%3DRunning')) === 0,
-      { everyMs: 2000 },
-    );
+    await Promise.race([
+      allRunningPromise,
+      podWatch.ended.then(() => {
+        throw new Error('the pod watch ended before every pod was Running');
+      }),
+    ]);
     const runningS = (performance.now() - t0) / 1000;
+    podWatch.stop();
+    const writesPerPod = round(((await revision()) - revisionBefore) / o.pods, 2);
+    // CPU per pod does not depend on what else the machine runs, unlike the times.
+    const cpuMsPerPod = [server, ...components].map((p, i) =>
+      round((1000 * (cpuSeconds(p.pid) - (cpuBefore[i] ?? 0))) / o.pods, 2),
+    );
+    const benchCpu = process.cpuUsage(benchCpuBefore);
+    const benchCpuMsPerPod = round((benchCpu.user + benchCpu.system) / 1000 / o.pods, 2);
     results.pods = {
       count: o.pods,
       failed,
@@ -182,8 +219,13 @@ async function main() {
       createsPerSecond: round(o.pods / createdS, 0),
       allRunningSeconds: round(runningS, 1),
       runningPerSecond: round(o.pods / runningS, 0),
+      writesPerPod,
+      cpuMsPerPod,
+      benchCpuMsPerPod,
     };
-    log(`all ${o.pods} pods Running after ${round(runningS, 1)} s`);
+    log(
+      `all ${o.pods} pods Running after ${round(runningS, 1)} s (${writesPerPod} writes, ${cpuMsPerPod.join(' + ')} ms CPU per pod; this client ${benchCpuMsPerPod} ms)`,
+    );
 
     // 3. A large Deployment in a namespace of its own (or, with --same-namespace, beside the
     // pods): rolled out, then a new image rolled out.
@@ -242,6 +284,10 @@ async function main() {
     };
   } finally {
     results.peakRssMiB = round(peak(), 1);
+    if (components.length > 0) {
+      results.componentPeakRssMiB = componentPeaks.map((p) => round(p(), 1));
+      for (const c of components) c.kill('SIGTERM');
+    }
     results.env.loadavgAtEnd = loadavg().map((x) => round(x, 2));
     client.close();
     await stopServer(server.child, 60_000);

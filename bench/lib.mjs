@@ -44,6 +44,18 @@ export function rssMiB(pid, field = 'VmRSS') {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (NaN where unavailable). */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // the server process
 
@@ -156,7 +168,46 @@ export function clientFor(server, maxSockets) {
       if (payload !== undefined) req.write(payload);
       req.end();
     });
-  return { send, close: () => agent.destroy() };
+  /**
+   * A long-running GET (a watch) whose body is handed over line by line; `stop()` ends it. The
+   * promise `ended` settles when the server ends the stream or the request fails.
+   */
+  const stream = (path, onLine) => {
+    let req;
+    const ended = new Promise((res, rej) => {
+      req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'GET',
+          path,
+          headers: { accept: 'application/json' },
+          agent,
+        },
+        (r) => {
+          if (r.statusCode !== 200) rej(new Error(`GET ${path}: ${r.statusCode}`));
+          let pending = '';
+          r.setEncoding('utf8');
+          r.on('data', (c) => {
+            pending += c;
+            let nl;
+            while ((nl = pending.indexOf('\n')) >= 0) {
+              const line = pending.slice(0, nl);
+              pending = pending.slice(nl + 1);
+              if (line.trim() !== '') onLine(line);
+            }
+          });
+          r.on('end', res);
+          r.on('error', rej);
+        },
+      );
+      req.on('error', rej);
+      req.end();
+    });
+    ended.catch(() => undefined);
+    return { ended, stop: () => req.destroy() };
+  };
+  return { send, stream, close: () => agent.destroy() };
 }
 
 /** Removes the temp dirs made by freshDir. */
