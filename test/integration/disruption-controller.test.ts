@@ -200,5 +200,119 @@ test('a budget matching no pods allows nothing; an unknown controller under a pe
   });
   assert.equal(failed['disruptionsAllowed'], 0);
   assert.equal(condition(failed)?.['status'], 'False');
-  assert.equal(condition(failed)?.['message'], 'found no controllers for pod "owned-by-cr"');
+  // #7: as upstream's REST mapper reports a kind that is not served (getScaleController).
+  assert.equal(condition(failed)?.['message'], 'no matches for kind "Widget" in version "example.com/v1"');
+});
+
+async function ownedPod(podName: string, app: string, owner: JsonObject, kind: string): Promise<void> {
+  const m = owner['metadata'] as JsonObject;
+  await c.client.request('POST', `/api/v1/namespaces/${ns}/pods`, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: podName,
+        labels: { app },
+        ownerReferences: [{ apiVersion: 'apps/v1', kind, name: m['name'], uid: m['uid'], controller: true }],
+      },
+      spec: { containers: [container('nginx')] },
+    },
+  });
+}
+
+test('#7: pods of other controllers are scaled through /scale; a resource without /scale fails the sync', async () => {
+  // Pods owned by a Deployment directly (no ReplicaSet in between): no finder knows them, the
+  // Deployment's /scale does.
+  const d = await c.client.request('POST', `/apis/apps/v1/namespaces/${ns}/deployments`, {
+    body: {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'scaled' },
+      spec: {
+        replicas: 4,
+        paused: true,
+        selector: { matchLabels: { app: 'scaled-template' } },
+        template: podTemplate('scaled-template'),
+      },
+    },
+  });
+  await ownedPod('scaled-1', 'scaled', d, 'Deployment');
+  await ownedPod('scaled-2', 'scaled', d, 'Deployment');
+  await budget('scaled', { minAvailable: '50%', selector: { matchLabels: { app: 'scaled' } } });
+  const st = await waitFor('expectedPods from /scale', async () => {
+    const s = await status('scaled');
+    return s['expectedPods'] === 4 ? s : undefined;
+  });
+  assert.equal(st['desiredHealthy'], 2);
+  assert.equal(condition(st)?.['reason'], 'InsufficientPods');
+
+  const ds = await c.client.request('POST', `/apis/apps/v1/namespaces/${ns}/daemonsets`, {
+    body: {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'noscale' },
+      spec: {
+        selector: { matchLabels: { app: 'noscale-template' } },
+        template: podTemplate('noscale-template'),
+      },
+    },
+  });
+  await ownedPod('noscale-1', 'noscale', ds, 'DaemonSet');
+  await budget('noscale', { maxUnavailable: 1, selector: { matchLabels: { app: 'noscale' } } });
+  const failed = await waitFor('SyncFailed', async () => {
+    const s = await status('noscale');
+    return condition(s)?.['reason'] === 'SyncFailed' ? s : undefined;
+  });
+  assert.equal(condition(failed)?.['message'], 'daemonsets.apps does not implement the scale subresource');
+});
+
+async function setDisruptionTarget(podName: string, reason: string, at: Date): Promise<void> {
+  const path = `/api/v1/namespaces/${ns}/pods/${podName}`;
+  const pod = await c.client.request('GET', path);
+  const st = (pod['status'] ?? {}) as JsonObject;
+  st['conditions'] = [
+    ...((st['conditions'] ?? []) as JsonObject[]),
+    {
+      type: 'DisruptionTarget',
+      status: 'True',
+      reason,
+      message: 'test',
+      lastTransitionTime: at.toISOString().replace(/\.\d+Z$/, 'Z'),
+    },
+  ];
+  pod['status'] = st;
+  await c.client.request('PUT', `${path}/status`, { body: pod });
+}
+
+function disruptionTarget(pod: JsonObject): JsonObject | undefined {
+  const st = (pod['status'] ?? {}) as JsonObject;
+  return ((st['conditions'] ?? []) as JsonObject[]).find((x) => x['type'] === 'DisruptionTarget');
+}
+
+test('#7: a stale DisruptionTarget condition on a pod not being deleted is reset to False', async () => {
+  for (const n of ['stale', 'recent', 'kubelet']) {
+    await c.client.request('POST', `/api/v1/namespaces/${ns}/pods`, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: `dt-${n}`, labels: { app: 'dt' } },
+        spec: { containers: [container('nginx')] },
+      },
+    });
+  }
+  const longAgo = new Date(Date.now() - 3 * 60 * 1000);
+  await setDisruptionTarget('dt-recent', 'EvictionByEvictionAPI', new Date());
+  await setDisruptionTarget('dt-kubelet', 'TerminationByKubelet', longAgo);
+  await setDisruptionTarget('dt-stale', 'EvictionByEvictionAPI', longAgo);
+  const reset = await waitFor('the stale condition reset', async () => {
+    const p = await c.client.request('GET', `/api/v1/namespaces/${ns}/pods/dt-stale`);
+    return disruptionTarget(p)?.['status'] === 'False' ? disruptionTarget(p) : undefined;
+  });
+  // The reason and message stay; the transition time is now.
+  assert.equal(reset?.['reason'], 'EvictionByEvictionAPI');
+  assert.notEqual(reset?.['lastTransitionTime'], longAgo.toISOString().replace(/\.\d+Z$/, 'Z'));
+  for (const n of ['recent', 'kubelet']) {
+    const p = await c.client.request('GET', `/api/v1/namespaces/${ns}/pods/dt-${n}`);
+    assert.equal(disruptionTarget(p)?.['status'], 'True', n);
+  }
 });

@@ -14,7 +14,16 @@
  * without a known controller under a percentage) writes disruptionsAllowed 0 with reason
  * SyncFailed and the error as message (upstream's failSafe); a conflict is only retried.
  * Budgets are resynced every 30 s (upstream's informer resync) and rechecked when a disruptedPods
- * entry expires.
+ * entry expires (a pod overstaying it gets a NotDeleted event).
+ *
+ * Pods owned by other controllers are scaled through their `/scale` subresource, found by
+ * discovery as upstream's getScaleController does with its REST mapper and scale client (a kind
+ * not served, or a resource without `/scale`, fails the sync; a scale of another uid is no match).
+ *
+ * Stale DisruptionTarget conditions (upstream v1.27 stalePodDisruptionTimeout): a pod not being
+ * deleted and not terminal whose DisruptionTarget=True condition (any reason but
+ * TerminationByKubelet) is older than 2 minutes gets it reset to False, so a pod an eviction
+ * marked but did not delete (e.g. a failed delete) is not treated as disrupted forever.
  */
 import { ApiError } from '../../client/api-error.js';
 import { EventRecorder } from '../../client/event-recorder.js';
@@ -60,10 +69,18 @@ export interface DisruptionControllerOptions {
   readonly recordEvents?: boolean;
   /** Every budget is synced again this often (upstream's PDB informer resync, 30 s). */
   readonly resyncPeriodMs?: number;
+  /** How long a DisruptionTarget condition may stand on a pod not being deleted (upstream 2 min). */
+  readonly stalePodDisruptionTimeoutMs?: number;
 }
 
 /** Upstream DeletionTimeout: how long an evicted pod may take to be deleted. */
 export const deletionTimeoutMs = 2 * 60 * 1000;
+
+/** Upstream stalePodDisruptionTimeout. */
+export const stalePodDisruptionTimeoutMs = 2 * 60 * 1000;
+
+/** Queue keys of pods whose DisruptionTarget condition may be stale (upstream's second queue). */
+const stalePrefix = 'stale-pod:';
 
 const pdbPath = '/apis/policy/v1/poddisruptionbudgets';
 const podsPath = '/api/v1/pods';
@@ -72,6 +89,7 @@ const rcPath = '/api/v1/replicationcontrollers';
 const deploymentsPath = '/apis/apps/v1/deployments';
 const statefulSetsPath = '/apis/apps/v1/statefulsets';
 
+const podsOf = (ns: string): string => `/api/v1/namespaces/${encodeURIComponent(ns)}/pods`;
 const pdbsOf = (ns: string): string =>
   `/apis/policy/v1/namespaces/${encodeURIComponent(ns)}/poddisruptionbudgets`;
 
@@ -140,10 +158,14 @@ export class DisruptionController {
         onDelete: (p) => this.#enqueue(p),
       }),
       pods.addEventHandler({
-        onAdd: (p) => this.#enqueueForPod(p),
+        onAdd: (p) => {
+          this.#enqueueForPod(p);
+          this.#checkStaleDisruption(p);
+        },
         onUpdate: (old, p) => {
           this.#enqueueForPod(p);
           if (!jsonEqual(meta(old)['labels'] ?? {}, meta(p)['labels'] ?? {})) this.#enqueueForPod(old);
+          this.#checkStaleDisruption(p);
         },
         onDelete: (p) => this.#enqueueForPod(p),
       }),
@@ -181,6 +203,50 @@ export class DisruptionController {
     this.#queue.add(keyFor(namespace(pdb), name(pdb)));
   }
 
+  get #staleTimeout(): number {
+    return this.#o.stalePodDisruptionTimeoutMs ?? stalePodDisruptionTimeoutMs;
+  }
+
+  /** enqueueStalePodDisruptionCleanup when the pod has a DisruptionTarget condition to watch. */
+  #checkStaleDisruption(pod: JsonObject): void {
+    const wait = staleDisruptionWait(pod, this.#clock.now(), this.#staleTimeout);
+    if (wait === undefined) return;
+    this.#delayed?.addAfter(`${stalePrefix}${keyFor(namespace(pod), name(pod))}`, wait);
+  }
+
+  /** syncStalePodDisruption: resets a stale DisruptionTarget condition to False. */
+  async #syncStalePod(podKey: string, signal: AbortSignal): Promise<void> {
+    const slash = podKey.indexOf('/');
+    const ns = podKey.slice(0, slash);
+    const podName = podKey.slice(slash + 1);
+    const pod = this.#podIndex?.list(ns).find((p) => name(p) === podName);
+    if (pod === undefined) return;
+    const wait = staleDisruptionWait(pod, this.#clock.now(), this.#staleTimeout);
+    if (wait === undefined) return;
+    if (wait > 0) {
+      this.#delayed?.addAfter(`${stalePrefix}${podKey}`, wait);
+      return;
+    }
+    try {
+      await this.#o.client.request('PATCH', `${podsOf(ns)}/${encodeURIComponent(podName)}/status`, {
+        body: {
+          metadata: { uid: uid(pod), resourceVersion: str(meta(pod)['resourceVersion']) },
+          status: {
+            conditions: [
+              { type: 'DisruptionTarget', status: 'False', lastTransitionTime: rfc3339(this.#clock.now()) },
+            ],
+          },
+        },
+        contentType: 'application/strategic-merge-patch+json',
+        signal,
+      });
+    } catch (err) {
+      // Gone: nothing to reset. Changed meanwhile: the update event checks it again.
+      if (err instanceof ApiError && (err.code === 404 || err.code === 409)) return;
+      throw err;
+    }
+  }
+
   /** Every budget of the pod's namespace whose selector matches it. */
   #enqueueForPod(pod: JsonObject): void {
     for (const pdb of this.#pdbIndex?.list(namespace(pod)) ?? []) {
@@ -190,6 +256,10 @@ export class DisruptionController {
   }
 
   async #sync(key: string, signal: AbortSignal): Promise<number | undefined> {
+    if (key.startsWith(stalePrefix)) {
+      await this.#syncStalePod(key.slice(stalePrefix.length), signal);
+      return undefined;
+    }
     const cached = this.#pdbs?.store.get(key);
     if (cached === undefined) return undefined;
     const pdb = cloneJson(cached);
@@ -209,7 +279,7 @@ export class DisruptionController {
     if (pods.length === 0) this.#recorder?.event(pdb, 'Normal', 'NoPods', 'Sync', 'No matching pods found');
     let counts: { expected: number; desired: number; unmanaged: string[] };
     try {
-      counts = this.#expectedPodCount(pdb, pods);
+      counts = await this.#expectedPodCount(pdb, pods, signal);
     } catch (err) {
       this.#recorder?.event(
         pdb,
@@ -232,7 +302,15 @@ export class DisruptionController {
       );
     }
     const now = this.#clock.now();
-    const { disrupted, recheckAt } = buildDisruptedPodMap(pods, pdb, now);
+    const { disrupted, recheckAt } = buildDisruptedPodMap(pods, pdb, now, (pod) =>
+      this.#recorder?.event(
+        { apiVersion: 'v1', kind: 'Pod', ...pod },
+        'Warning',
+        'NotDeleted',
+        'Sync',
+        `Pod was expected by PDB ${namespace(pdb)}/${name(pdb)} to be deleted but it wasn't`,
+      ),
+    );
     const healthy = countHealthyPods(pods, disrupted, now);
     await this.#updateStatus(pdb, healthy, counts.desired, counts.expected, disrupted, signal);
     if (recheckAt !== undefined) this.#delayed?.addAfter(keyFor(namespace(pdb), name(pdb)), recheckAt - now);
@@ -246,29 +324,33 @@ export class DisruptionController {
   }
 
   /** Upstream getExpectedPodCount. */
-  #expectedPodCount(
+  async #expectedPodCount(
     pdb: JsonObject,
     pods: readonly JsonObject[],
-  ): { expected: number; desired: number; unmanaged: string[] } {
+    signal: AbortSignal,
+  ): Promise<{ expected: number; desired: number; unmanaged: string[] }> {
     const spec = obj(pdb['spec']);
     const maxUnavailable = spec['maxUnavailable'];
     const minAvailable = spec['minAvailable'];
     if (maxUnavailable !== undefined && maxUnavailable !== null) {
-      const { expected, unmanaged } = this.#expectedScale(pods);
+      const { expected, unmanaged } = await this.#expectedScale(pods, signal);
       const max = scaledValueFromIntOrPercent(maxUnavailable, expected, true);
       return { expected, desired: Math.max(0, expected - max), unmanaged };
     }
     if (typeof minAvailable === 'number')
       return { expected: pods.length, desired: minAvailable, unmanaged: [] };
     if (typeof minAvailable === 'string') {
-      const { expected, unmanaged } = this.#expectedScale(pods);
+      const { expected, unmanaged } = await this.#expectedScale(pods, signal);
       return { expected, desired: scaledValueFromIntOrPercent(minAvailable, expected, true), unmanaged };
     }
     return { expected: 0, desired: 0, unmanaged: [] };
   }
 
   /** Upstream getExpectedScale: the sum of the scale of every controller of the pods. */
-  #expectedScale(pods: readonly JsonObject[]): { expected: number; unmanaged: string[] } {
+  async #expectedScale(
+    pods: readonly JsonObject[],
+    signal: AbortSignal,
+  ): Promise<{ expected: number; unmanaged: string[] }> {
     const scales = new Map<string, number>();
     const unmanaged: string[] = [];
     for (const pod of pods) {
@@ -278,7 +360,9 @@ export class DisruptionController {
         continue;
       }
       if (scales.has(ref.uid)) continue;
-      const found = this.#controllerScale(ref, namespace(pod));
+      const found =
+        this.#controllerScale(ref, namespace(pod)) ??
+        (await this.#scaleController(ref, namespace(pod), signal));
       if (found === undefined) throw new Error(`found no controllers for pod "${name(pod)}"`);
       scales.set(found.uid, found.scale);
     }
@@ -316,6 +400,57 @@ export class DisruptionController {
       return ss !== undefined && uid(ss) === ref.uid ? { uid: uid(ss), scale: replicas(ss) } : undefined;
     }
     return undefined;
+  }
+
+  /**
+   * getScaleController: any other controller through its `/scale` subresource. The resource is
+   * found by discovery (the REST mapping); a kind not served, or a 404 from a resource that has no
+   * `/scale`, is an error; a 404 otherwise, or a scale of another uid, is no match.
+   */
+  async #scaleController(
+    ref: OwnerRef,
+    ns: string,
+    signal: AbortSignal,
+  ): Promise<ControllerScale | undefined> {
+    const slash = ref.apiVersion.indexOf('/');
+    const group = slash < 0 ? '' : ref.apiVersion.slice(0, slash);
+    const version = slash < 0 ? ref.apiVersion : ref.apiVersion.slice(slash + 1);
+    const base = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
+    const noMatch = (): Error =>
+      new Error(
+        `no matches for kind "${ref.kind}" in version "${group === '' ? version : `${group}/${version}`}"`,
+      );
+    let list: JsonObject;
+    try {
+      list = await this.#o.client.request('GET', base, { signal });
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) throw noMatch();
+      throw err;
+    }
+    const resources = arr(list['resources']).filter(isJsonObject);
+    const resource = resources.find((r) => r['kind'] === ref.kind && !str(r['name']).includes('/'));
+    if (resource === undefined) throw noMatch();
+    const plural = str(resource['name']);
+    const path =
+      resource['namespaced'] === true
+        ? `${base}/namespaces/${encodeURIComponent(ns)}/${plural}`
+        : `${base}/${plural}`;
+    let scale: JsonObject;
+    try {
+      scale = await this.#o.client.request('GET', `${path}/${encodeURIComponent(ref.name)}/scale`, {
+        signal,
+      });
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 404)) throw err;
+      if (!resources.some((r) => r['name'] === `${plural}/scale`)) {
+        throw new Error(
+          `${group === '' ? plural : `${plural}.${group}`} does not implement the scale subresource`,
+        );
+      }
+      return undefined;
+    }
+    if (uid(scale) !== ref.uid) return undefined;
+    return { uid: uid(scale), scale: num(obj(scale['spec'])['replicas']) };
   }
 
   /** Upstream updatePdbStatus: writes /status unless everything is already so. */
@@ -429,6 +564,7 @@ export function buildDisruptedPodMap(
   pods: readonly JsonObject[],
   pdb: JsonObject,
   now: number,
+  onOverdue?: (pod: JsonObject) => void,
 ): { disrupted: JsonObject; recheckAt: number | undefined } {
   const existing = obj(obj(pdb['status'])['disruptedPods']);
   const disrupted: JsonObject = {};
@@ -439,11 +575,34 @@ export function buildDisruptedPodMap(
     const at = timeOf(raw);
     if (raw === undefined || at === undefined) continue;
     const expected = at + deletionTimeoutMs;
-    if (expected < now) continue; // Overdue: counted as healthy again (upstream's NotDeleted).
+    if (expected < now) {
+      // Overdue: counted as healthy again.
+      onOverdue?.(pod);
+      continue;
+    }
     recheckAt = recheckAt === undefined ? expected : Math.min(recheckAt, expected);
     disrupted[name(pod)] = raw;
   }
   return { disrupted, recheckAt };
+}
+
+/**
+ * nonTerminatingPodHasStaleDisruptionCondition: undefined when the pod has no DisruptionTarget
+ * condition to clean up (being deleted, terminal, none True, or set by the kubelet), else how
+ * long until it is stale (0: now).
+ */
+export function staleDisruptionWait(pod: JsonObject, now: number, timeoutMs: number): number | undefined {
+  if (deleting(pod)) return undefined;
+  const status = obj(pod['status']);
+  const phase = str(status['phase']);
+  if (phase === 'Succeeded' || phase === 'Failed') return undefined;
+  const cond = arr(status['conditions'])
+    .filter(isJsonObject)
+    .find((c) => c['type'] === 'DisruptionTarget');
+  if (cond === undefined || cond['status'] !== 'True' || cond['reason'] === 'TerminationByKubelet')
+    return undefined;
+  const since = timeOf(cond['lastTransitionTime']) ?? 0;
+  return Math.max(0, timeoutMs - (now - since));
 }
 
 /** Upstream countHealthyPods. */
