@@ -5,6 +5,12 @@
  * CSINodes, StorageClasses and VolumeAttachments, and the four resource.k8s.io/v1alpha2 kinds (besides
  * pods, services, serviceaccounts and namespaces, tested elsewhere). A kind without it (ConfigMap)
  * still answers with the Status.
+ *
+ * The StorageObjectInUseProtection admission plugin gives every PersistentVolumeClaim and
+ * PersistentVolume a protection finalizer on create, and this server runs no controllers to remove
+ * it: as upstream's store, the DELETE of those two is a graceful one that only sets
+ * deletionTimestamp (deletionGracePeriodSeconds 0) and answers 200 with that object, which stays
+ * until an update removes the finalizer (and then goes, that update answering 200 with the object).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -18,6 +24,21 @@ type Manifest = Record<string, unknown>;
 const ns = 'del';
 const storage = '/apis/storage.k8s.io/v1';
 const dra = '/apis/resource.k8s.io/v1alpha2';
+const mergePatch = 'application/merge-patch+json';
+
+/** The finalizer StorageObjectInUseProtection adds on create, per kind. */
+const protection: Readonly<Record<string, string>> = {
+  PersistentVolumeClaim: 'kubernetes.io/pvc-protection',
+  PersistentVolume: 'kubernetes.io/pv-protection',
+};
+
+interface Meta {
+  name: string;
+  uid: string;
+  finalizers?: string[];
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+}
 
 const cases: readonly (readonly [collection: string, body: Manifest])[] = [
   [
@@ -167,6 +188,31 @@ describe('DELETE returns the deleted object where upstream sets ReturnDeletedObj
       assert.equal(got['apiVersion'], body['apiVersion']);
       assert.equal(got.metadata.name, obj.metadata.name);
       assert.equal(got.metadata.uid, obj.metadata.uid);
+      const finalizer = protection[kind];
+      if (finalizer !== undefined) {
+        // Not deleted yet: the object as it stands, marked for deletion, finalizer kept.
+        const marked = deleted.json<Manifest & { metadata: Meta }>().metadata;
+        assert.equal(typeof marked.deletionTimestamp, 'string', deleted.text);
+        assert.equal(marked.deletionGracePeriodSeconds, 0, deleted.text);
+        assert.deepEqual(marked.finalizers, [finalizer], deleted.text);
+        const still = await server.request('GET', `${collection}/${obj.metadata.name}`);
+        assert.equal(still.status, 200, still.text);
+        assert.equal(
+          still.json<Manifest & { metadata: Meta }>().metadata.deletionTimestamp,
+          marked.deletionTimestamp,
+        );
+        // What the protection controller does once nothing uses it: the update that empties the
+        // finalizers deletes the object and answers with it.
+        const released = await server.request('PATCH', `${collection}/${obj.metadata.name}`, {
+          body: { metadata: { finalizers: (marked.finalizers ?? []).filter((f) => f !== finalizer) } },
+          contentType: mergePatch,
+        });
+        assert.equal(released.status, 200, released.text);
+        const last = released.json<Manifest & { metadata: Meta }>();
+        assert.equal(last['kind'], kind, released.text);
+        assert.equal(last.metadata.uid, obj.metadata.uid);
+        assert.deepEqual(last.metadata.finalizers ?? [], [], released.text);
+      }
       const gone = await server.request('GET', `${collection}/${obj.metadata.name}`);
       assert.equal(gone.status, 404, gone.text);
     });

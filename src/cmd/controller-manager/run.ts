@@ -260,16 +260,22 @@ function runControllers(
   }
   if (on('pvc-protection')) {
     running.push(
-      new PvcProtectionController({ client, informers, onError: onError('pvc-protection-controller') }).run(
-        signal,
-      ),
+      new PvcProtectionController({
+        client,
+        informers,
+        clock,
+        onError: onError('pvc-protection-controller'),
+      }).run(signal),
     );
   }
   if (on('pv-protection')) {
     running.push(
-      new PvProtectionController({ client, informers, onError: onError('pv-protection-controller') }).run(
-        signal,
-      ),
+      new PvProtectionController({
+        client,
+        informers,
+        clock,
+        onError: onError('pv-protection-controller'),
+      }).run(signal),
     );
   }
   if (on('persistentvolume-binder')) {

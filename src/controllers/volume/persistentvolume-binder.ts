@@ -116,8 +116,8 @@ export class PersistentVolumeBinder {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
     this.#events = o.events ?? noEvents;
-    this.#claimQueue = controllerQueue('PersistentVolumeClaim', o.onError);
-    this.#volumeQueue = controllerQueue('PersistentVolume', o.onError);
+    this.#claimQueue = controllerQueue('PersistentVolumeClaim', o.onError, this.#clock);
+    this.#volumeQueue = controllerQueue('PersistentVolume', o.onError, this.#clock);
   }
 
   /** Runs until `signal` aborts (the informer factory is started by the caller). */

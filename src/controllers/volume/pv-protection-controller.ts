@@ -12,6 +12,8 @@ import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 import type { WorkQueue } from '../../client/workqueue.js';
 import type { JsonObject } from '../../util/json.js';
+import { realClock } from '../util/clock.js';
+import type { Clock } from '../util/clock.js';
 import { name, obj, str } from '../util/objects.js';
 import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
 import {
@@ -26,6 +28,8 @@ export interface PvProtectionControllerOptions {
   readonly client: RestClient;
   readonly informers: SharedInformerFactory;
   readonly onError?: (err: unknown) => void;
+  /** What the work queue's delays (requeue, failure backoff) wait on (default: the real clock). */
+  readonly clock?: Clock;
   /** Keys processed in parallel (upstream runs one worker). */
   readonly workers?: number;
 }
@@ -44,7 +48,7 @@ export class PvProtectionController {
 
   constructor(o: PvProtectionControllerOptions) {
     this.#o = o;
-    this.#queue = controllerQueue('PV protection of', o.onError);
+    this.#queue = controllerQueue('PV protection of', o.onError, o.clock ?? realClock);
   }
 
   /** Runs until `signal` aborts (the informer factory is started by the caller). */

@@ -17,6 +17,8 @@ import type { SharedInformer } from '../../client/shared-informer.js';
 import type { WorkQueue } from '../../client/workqueue.js';
 import type { JsonObject } from '../../util/json.js';
 import { isJsonObject } from '../../util/json.js';
+import { realClock } from '../util/clock.js';
+import type { Clock } from '../util/clock.js';
 import { arr, name, namespace, uid } from '../util/objects.js';
 import { nodeName } from '../util/pods.js';
 import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
@@ -37,6 +39,8 @@ export interface PvcProtectionControllerOptions {
   readonly client: RestClient;
   readonly informers: SharedInformerFactory;
   readonly onError?: (err: unknown) => void;
+  /** What the work queue's delays (requeue, failure backoff) wait on (default: the real clock). */
+  readonly clock?: Clock;
   /** Keys processed in parallel (upstream runs one worker). */
   readonly workers?: number;
 }
@@ -54,7 +58,7 @@ export class PvcProtectionController {
 
   constructor(o: PvcProtectionControllerOptions) {
     this.#o = o;
-    this.#queue = controllerQueue('PVC protection of', o.onError);
+    this.#queue = controllerQueue('PVC protection of', o.onError, o.clock ?? realClock);
   }
 
   /** Runs until `signal` aborts (the informer factory is started by the caller). */
