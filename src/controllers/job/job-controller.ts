@@ -86,6 +86,12 @@ export interface JobControllerOptions {
   readonly backoffMaxMs?: number;
   /** Record events (default true). */
   readonly recordEvents?: boolean;
+  /**
+   * How many pods status.uncountedTerminatedPods (and newly completed indexes) may hold after one
+   * sync (upstream MaxUncountedPods, 500): the rest are counted, and their finalizers removed, on
+   * later syncs, keeping the status small and one big Job from starving the others.
+   */
+  readonly maxUncountedPods?: number;
 }
 
 const jobsPath = '/apis/batch/v1/jobs';
@@ -128,12 +134,14 @@ function uncountedOf(job: JsonObject): Uncounted {
   return { succeeded: ids(u['succeeded']), failed: ids(u['failed']) };
 }
 
-/** Pods with restarts: pastBackoffLimitOnFailure (restartPolicy OnFailure). */
-function pastBackoffLimitOnFailure(job: JsonObject, active: readonly JsonObject[]): boolean {
+/** Pods with restarts: pastBackoffLimitOnFailure (restartPolicy OnFailure; Running and Pending pods). */
+function pastBackoffLimitOnFailure(job: JsonObject, pods: readonly JsonObject[]): boolean {
   const spec = obj(job['spec']);
   if (str(obj(obj(spec['template'])['spec'])['restartPolicy']) !== 'OnFailure') return false;
   let restarts = 0;
-  for (const p of active) {
+  for (const p of pods) {
+    const phase = podPhase(p);
+    if (phase !== 'Running' && phase !== 'Pending') continue;
     const st = obj(p['status']);
     for (const cs of [...arr(st['initContainerStatuses']), ...arr(st['containerStatuses'])]) {
       restarts += num(obj(cs)['restartCount']);
@@ -418,7 +426,7 @@ export class JobController {
     if (finished === undefined) {
       const start = timeOf(status['startTime']);
       const deadline = spec['activeDeadlineSeconds'];
-      if (exceedsBackoffLimit || pastBackoffLimitOnFailure(job, activePods)) {
+      if (exceedsBackoffLimit || pastBackoffLimitOnFailure(job, pods)) {
         finished = newCondition(
           'Failed',
           'True',
@@ -825,6 +833,8 @@ export class JobController {
     const newUncountedFailed = [...uncounted.failed];
     const newIndexes: number[] = [];
     const toRemove: JsonObject[] = [];
+    const maxUncounted = this.#o.maxUncountedPods ?? 500;
+    let reachedMaxUncounted = false;
     for (const pod of pods) {
       if (!hasTrackingFinalizer(pod) || expectedRm.has(uid(pod))) continue;
       const phase = podPhase(pod);
@@ -852,6 +862,11 @@ export class JobController {
             newUncountedFailed.push(uid(pod));
           }
         }
+      }
+      if (newIndexes.length + newUncountedSucceeded.length + newUncountedFailed.length >= maxUncounted) {
+        // Enough for this sync: the status and pod updates bring the Job back for the rest.
+        reachedMaxUncounted = true;
+        break;
       }
     }
     if (indexed) {
@@ -916,7 +931,7 @@ export class JobController {
     job['status'] = st;
     // enactJobFinished
     let jobFinished = false;
-    if (finished !== undefined && stillS.length === 0 && stillF.length === 0) {
+    if (finished !== undefined && !reachedMaxUncounted && stillS.length === 0 && stillF.length === 0) {
       st['conditions'] = [
         ...arr(st['conditions']).filter((c) => obj(c)['type'] !== finished['type']),
         finished,

@@ -138,11 +138,11 @@ export function matchPodFailurePolicy(policy: JsonObject | undefined, pod: JsonO
       if (d !== undefined) return d;
     } else if (Array.isArray(rule['onPodConditions'])) {
       const conditions = arr(status['conditions']).filter(isJsonObject);
-      let matched: JsonObject | undefined;
-      for (const req of arr(rule['onPodConditions']).filter(isJsonObject)) {
-        matched = conditions.find((c) => c['type'] === req['type'] && c['status'] === req['status']);
-        if (matched !== undefined) break;
-      }
+      // matchOnPodConditions: the first of the pod's conditions that any pattern matches.
+      const patterns = arr(rule['onPodConditions']).filter(isJsonObject);
+      const matched = conditions.find((c) =>
+        patterns.some((req) => c['type'] === req['type'] && c['status'] === req['status']),
+      );
       if (matched === undefined) continue;
       const type = str(matched['type']);
       const d = decide(
