@@ -12,12 +12,13 @@ import { apiErrors } from '../machinery/errors.js';
 import type { StatusError } from '../machinery/errors.js';
 import { goJsonSyntaxError } from '../machinery/gojson/syntax.js';
 import { exceedsJsonDepth, maxJsonDepth } from './json-depth.js';
+import type { InProcessServerRequest } from './in-process.js';
 import { bodyMediaType } from './negotiate.js';
 
 /** kube-apiserver's default maximum request body (3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
-export type ServerRequest = IncomingMessage | Http2ServerRequest;
+export type ServerRequest = IncomingMessage | Http2ServerRequest | InProcessServerRequest;
 
 export async function readBody(req: ServerRequest, limit = maxRequestBodyBytes): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);

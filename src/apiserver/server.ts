@@ -11,7 +11,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { createSecureServer } from 'node:http2';
-import type { Http2SecureServer, Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { Http2SecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { ResourceInfo } from '../apis/resource.js';
 import type { SchemaRegistry } from '../apis/schema/types.js';
@@ -21,8 +21,12 @@ import { apiErrors } from '../machinery/errors.js';
 import { publishesDeletedObject } from '../registry/resource.js';
 import type { FeatureGateReader } from '../registry/strategy.js';
 import type { Logger } from '../util/log.js';
+import type { UserInfo } from '../machinery/user.js';
 import type { JsonObject } from '../util/json.js';
+import type { ServerRequest } from './body.js';
 import type { Filter, RequestContext } from './context.js';
+import { InProcessServerRequest, InProcessServerResponse } from './in-process.js';
+import type { InProcessRequestInit, InProcessResponse } from './in-process.js';
 import { buildChain, userOf } from './context.js';
 import { DiscoveryHandler } from './discovery/handler.js';
 import type { Endpoint } from './endpoint.js';
@@ -78,6 +82,12 @@ export interface ApiServerOptions {
   /** Interval of watch BOOKMARK events (default 60 s). */
   readonly watchBookmarkIntervalMs?: number;
 }
+
+/** What the chain needs of a response: node's (HTTP/2 or HTTP/1.1) or an in-process one. */
+type ChainResponse = ServerResponseLike & {
+  readonly writableFinished: boolean;
+  once(event: 'finish' | 'close' | 'drain', listener: () => void): unknown;
+};
 
 function virtualKey(info: Pick<ResourceInfo, 'group' | 'version' | 'resource'>, subresource: string): string {
   return `${endpointKey(info)}/${subresource}`;
@@ -208,11 +218,40 @@ export class ApiServer {
     this.#changed();
   }
 
+  /**
+   * Serves a request from a component in this process as `user`, through the whole request chain
+   * but without TLS or HTTP (see in-process.ts). Resolves when the response status is known.
+   */
+  dispatchInProcess(init: InProcessRequestInit, user: UserInfo): Promise<InProcessResponse> {
+    const { signal } = init;
+    const aborted = (): Error =>
+      signal?.reason instanceof Error ? signal.reason : new Error('the in-process request was aborted');
+    if (signal?.aborted === true) return Promise.reject(aborted());
+    return new Promise<InProcessResponse>((resolve, reject) => {
+      const req = new InProcessServerRequest(init, user);
+      // The answer is handed over from the event loop, as a network response would be: a caller
+      // that loops on answers (a conflict retried at once) still lets I/O, timers and watch
+      // deliveries run between its requests instead of starving them with microtasks.
+      const res: InProcessServerResponse = new InProcessServerResponse(req, (cut) => {
+        setImmediate(() => {
+          if (cut !== undefined) reject(signal?.aborted === true ? aborted() : cut);
+          else resolve({ status: res.statusCode, body: res.body(), cancel: () => res.cancel() });
+        });
+      });
+      if (signal !== undefined) {
+        const onAbort = (): void => res.cancel();
+        signal.addEventListener('abort', onAbort, { once: true });
+        res.once('close', () => signal.removeEventListener('abort', onAbort));
+      }
+      this.handle(req, res);
+    });
+  }
+
   /** Handles one request (also usable without a socket, e.g. from tests). */
-  readonly handle = (req: Http2ServerRequest, res: Http2ServerResponse): void => {
+  readonly handle = (req: ServerRequest, res: ChainResponse): void => {
     const p = this.#serve(req, res).catch((err: unknown) => {
       this.#o.log.error(
-        `request failed: ${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+        `request failed: ${req.method ?? ''} ${req.url ?? ''}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
       );
       writeError(res, err);
     });
@@ -220,11 +259,13 @@ export class ApiServer {
     void p.finally(() => this.#inflight.delete(p));
   };
 
-  async #serve(req: Http2ServerRequest, res: Http2ServerResponse): Promise<void> {
+  async #serve(req: ServerRequest, res: ChainResponse): Promise<void> {
     const received = process.hrtime.bigint();
+    const method = req.method ?? 'GET';
+    const target = req.url ?? '/';
     res.once('finish', () => {
       const ms = Number(process.hrtime.bigint() - received) / 1e6;
-      this.#o.log.v(4, `${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      this.#o.log.v(4, `${method} ${target} ${res.statusCode} ${ms.toFixed(1)}ms`);
     });
     const closed = new AbortController();
     // A shared reason: aborting without one builds a DOMException (and its stack) every time.
@@ -236,13 +277,13 @@ export class ApiServer {
     this.#shutdown.signal.addEventListener('abort', abort, { once: true });
     try {
       // Checked before URL parsing, which would resolve `..` segments into another path.
-      const path = decodedRequestPath(req.url);
-      const url = new URL(req.url, 'https://localhost');
-      const info = parseRequestInfo(req.method, url, path);
+      const path = decodedRequestPath(target);
+      const url = new URL(target, 'https://localhost');
+      const info = parseRequestInfo(method, url, path);
       await this.#chain({
         req,
         res,
-        method: req.method,
+        method,
         url,
         path,
         info,

@@ -1,16 +1,21 @@
 /**
  * Authentication (upstream WithAuthentication): the authenticator names the user from the
  * request's credentials; a request whose credentials do not verify gets 401 Unauthorized. The
- * Authorization header is not passed further down.
+ * Authorization header is not passed further down. A request from a component in this process
+ * (in-process.ts) is made as the user the server gave that component.
  */
 import type { Authenticator } from '../../auth/authenticator.js';
 import { apiErrors } from '../../machinery/errors.js';
 import type { Logger } from '../../util/log.js';
 import type { Filter } from '../context.js';
+import { inProcessCaller } from '../in-process.js';
 import { clientCertificate } from './tls-peer.js';
 
 export function withAuthentication(authenticator: Authenticator, log: Logger): Filter {
   return async (ctx, next) => {
+    // A request from this process (in-process.ts) carries its caller; no network request can.
+    const caller = inProcessCaller(ctx.req);
+    if (caller !== undefined) return next({ ...ctx, user: caller });
     const certificate = clientCertificate(ctx.req);
     const authorization = ctx.req.headers.authorization;
     const result = await authenticator.authenticate({

@@ -5,7 +5,8 @@ import type { ServerRequest } from '../body.js';
 
 function socketOf(req: ServerRequest): unknown {
   if ('stream' in req) return req.stream.session?.socket;
-  return req.socket;
+  // In-process requests have no connection (authentication knows their caller otherwise).
+  return 'socket' in req ? req.socket : undefined;
 }
 
 function values(v: string | string[] | undefined): string[] {

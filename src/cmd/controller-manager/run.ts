@@ -10,6 +10,7 @@ import { SharedInformerFactory } from '../../client/informer-factory.js';
 import { LegacyEventRecorder } from '../../client/legacy-event-recorder.js';
 import { LeaderElector } from '../../client/leader-election.js';
 import { RestClient } from '../../client/rest-client.js';
+import type { Transport } from '../../client/transport.js';
 import { CsrApprovingController } from '../../controllers/certificates/approver.js';
 import { CsrSigningController } from '../../controllers/certificates/signer.js';
 import { CronJobController } from '../../controllers/cronjob/index.js';
@@ -44,6 +45,8 @@ import type { Logger } from '../../util/log.js';
 
 export interface ControllerManagerOptions {
   readonly credentials: ClientCredentials;
+  /** How requests reach the server (default: HTTP/2 with `credentials`; serve: in-process). */
+  readonly transport?: Transport;
   /** Names from `--controllers` (see selection.ts). */
   readonly controllers: ReadonlySet<string>;
   readonly log: Logger;
@@ -300,7 +303,7 @@ function runControllers(
 }
 
 export function runControllerManager(o: ControllerManagerOptions): RunningControllerManager {
-  const client = new RestClient(o.credentials);
+  const client = new RestClient(o.transport !== undefined ? { transport: o.transport } : o.credentials);
   const abort = new AbortController();
   const running: Promise<unknown>[] = [];
   if (o.leaderElection === false) {

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ClientCredentials } from '../../client/credentials.js';
 import { SharedInformerFactory } from '../../client/informer-factory.js';
+import type { Transport } from '../../client/transport.js';
 import { RestClient } from '../../client/rest-client.js';
 import { ApiserverServiceController } from '../../controllers/apiserver-service/controller.js';
 import { Scheduler, SimulatedNodes } from '../../nodes/index.js';
@@ -73,10 +74,15 @@ function signingCa(dataDir: string): { certPem: string; keyPem: string } {
   };
 }
 
+/**
+ * The in-process components. `transports`, when given, makes the client of each (by user agent)
+ * reach the server without the network; otherwise they use HTTPS with `credentials`.
+ */
 export function startControllers(
   credentials: ClientCredentials,
   log: Logger,
   flags: ApiserverServiceFlags,
+  transports?: (userAgent: string) => Transport,
 ): RunningControllers {
   const selection = parseControllers(flags.controllers ?? '*');
   const clock = flags.clock ?? realClock;
@@ -89,6 +95,7 @@ export function startControllers(
       ? undefined
       : runControllerManager({
           credentials,
+          ...(transports !== undefined ? { transport: transports('nanokube-controller-manager') } : {}),
           controllers: selection.enabled,
           log,
           leaderElection: { identity: installationIdentity(flags.dataDir) },
@@ -96,7 +103,9 @@ export function startControllers(
           clock,
           ...(flags.featureGates !== undefined ? { featureGates: flags.featureGates } : {}),
         });
-  const client = new RestClient(credentials);
+  const client = new RestClient(
+    transports !== undefined ? { transport: transports('nanokube-serve-components') } : credentials,
+  );
   const abort = new AbortController();
   const informers = new SharedInformerFactory({
     client,

@@ -45,6 +45,8 @@ import type { Logger } from '../../util/log.js';
 import { createLogger } from '../../util/log.js';
 import type { NodeTemplate } from '../../nodes/index.js';
 import { startControllers } from './controllers.js';
+import { inProcessTransport, loopbackUser } from './in-process-transport.js';
+import type { Transport } from '../../client/transport.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { ensurePki } from './pki.js';
 import type { Pki } from './pki.js';
@@ -266,19 +268,24 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const controllers =
     o.controllers === false
       ? { stop: () => Promise.resolve() }
-      : startControllers({ server: url, ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey }, log, {
-          securePort: port,
-          bindAddress: o.bindAddress,
-          ...(o.serviceClusterIPRange !== undefined
-            ? { serviceClusterIPRange: o.serviceClusterIPRange }
-            : {}),
-          ...(o.advertiseAddress !== undefined ? { advertiseAddress: o.advertiseAddress } : {}),
-          ...(o.controllerSelection !== undefined ? { controllers: o.controllerSelection } : {}),
-          ...(o.nodes !== undefined ? { nodes: o.nodes } : {}),
-          ...(o.nodeTemplate !== undefined ? { nodeTemplate: o.nodeTemplate } : {}),
-          ...(o.featureGates !== undefined ? { featureGates: o.featureGates } : {}),
-          dataDir,
-        });
+      : startControllers(
+          { server: url, ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey },
+          log,
+          {
+            securePort: port,
+            bindAddress: o.bindAddress,
+            ...(o.serviceClusterIPRange !== undefined
+              ? { serviceClusterIPRange: o.serviceClusterIPRange }
+              : {}),
+            ...(o.advertiseAddress !== undefined ? { advertiseAddress: o.advertiseAddress } : {}),
+            ...(o.controllerSelection !== undefined ? { controllers: o.controllerSelection } : {}),
+            ...(o.nodes !== undefined ? { nodes: o.nodes } : {}),
+            ...(o.nodeTemplate !== undefined ? { nodeTemplate: o.nodeTemplate } : {}),
+            ...(o.featureGates !== undefined ? { featureGates: o.featureGates } : {}),
+            dataDir,
+          },
+          inProcessTransports(server),
+        );
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -340,4 +347,10 @@ async function ensureObjects(store: GenericStore, objects: readonly KubeObject[]
         }
       }),
   );
+}
+
+/** The in-process components' transports: one loopback identity, each its own user agent. */
+function inProcessTransports(server: ApiServer): (userAgent: string) => Transport {
+  const user = loopbackUser();
+  return (userAgent) => inProcessTransport(server, { user, userAgent });
 }

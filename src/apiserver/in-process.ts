@@ -1,0 +1,208 @@
+/**
+ * Requests from components running in the server's own process (`nanokube serve`'s controllers,
+ * scheduler and simulated nodes), served without TLS or HTTP: a request object and a response
+ * object that stand in for node's, fed to the same request chain (audit, deadline, impersonation,
+ * in-flight limits, authorization, admission, negotiation, watch encoding). The caller is known
+ * without a credential: only code holding the ApiServer can make these requests, which is what
+ * upstream's loopback client achieves with a token minted at start-up.
+ */
+import { EventEmitter } from 'node:events';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
+import type { UserInfo } from '../machinery/user.js';
+import type { ServerResponseLike } from './response.js';
+
+export interface InProcessRequestInit {
+  readonly method: string;
+  /** Path and query. */
+  readonly path: string;
+  /** Lower-case header names. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** Aborting before the response headers fails the request; after, it cancels the response. */
+  readonly signal?: AbortSignal;
+}
+
+export interface InProcessResponse {
+  readonly status: number;
+  /** Ends with the response; throws when the server cut it off (a destroyed response). */
+  readonly body: AsyncIterable<Uint8Array>;
+  cancel(): void;
+}
+
+/** Who made an in-process request (set only by InProcessServerRequest's constructor). */
+const callers = new WeakMap<object, UserInfo>();
+
+/** The user of an in-process request; undefined for every request that came over the network. */
+export function inProcessCaller(req: object): UserInfo | undefined {
+  return callers.get(req);
+}
+
+/** The request side: headers, method, url and the body as a readable stream. */
+export class InProcessServerRequest extends Readable {
+  readonly headers: IncomingHttpHeaders;
+  readonly rawHeaders: string[];
+  readonly method: string;
+  readonly url: string;
+
+  constructor(init: InProcessRequestInit, user: UserInfo) {
+    super();
+    this.method = init.method.toUpperCase();
+    this.url = init.path;
+    const headers: IncomingHttpHeaders = { 'user-agent': 'nanokube/in-process' };
+    for (const [name, value] of Object.entries(init.headers)) headers[name.toLowerCase()] = value;
+    if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
+    this.headers = headers;
+    this.rawHeaders = Object.entries(headers).flatMap(([k, v]) =>
+      v === undefined ? [] : Array.isArray(v) ? v.flatMap((x) => [k, x]) : [k, v],
+    );
+    if (init.body !== undefined) this.push(Buffer.from(init.body, 'utf8'));
+    this.push(null);
+    callers.set(this, user);
+  }
+
+  override _read(): void {
+    // Everything was pushed up front.
+  }
+}
+
+/** Bytes the server may have written ahead of the reader before write() asks it to wait. */
+const highWaterMark = 1024 * 1024;
+
+/**
+ * The response side: what handlers write is queued for the caller's body iterator; write()
+ * returns false past the high-water mark and 'drain' follows when the reader catches up, as a
+ * socket's flow control would.
+ */
+export class InProcessServerResponse extends EventEmitter implements ServerResponseLike {
+  readonly req: InProcessServerRequest;
+  statusCode = 200;
+  headersSent = false;
+  writableFinished = false;
+  readonly #headers = new Map<string, string | string[]>();
+  readonly #chunks: Buffer[] = [];
+  #queued = 0;
+  #ended = false;
+  /** The response will never complete (server destroyed it, or the caller cancelled). */
+  #cut = false;
+  #wake: (() => void) | undefined;
+  #waking: NodeJS.Immediate | undefined;
+  readonly #onHead: (cut?: Error) => void;
+
+  /** `onHead` is called once: when the status is known, or with an error when cut off before. */
+  constructor(req: InProcessServerRequest, onHead: (cut?: Error) => void) {
+    super();
+    this.req = req;
+    this.#onHead = onHead;
+  }
+
+  writeHead(code: number, headers?: Record<string, string | string[]>): this {
+    this.statusCode = code;
+    for (const [name, value] of Object.entries(headers ?? {})) this.#headers.set(name.toLowerCase(), value);
+    this.#head();
+    return this;
+  }
+
+  setHeader(name: string, value: string | string[]): this {
+    this.#headers.set(name.toLowerCase(), value);
+    return this;
+  }
+
+  getHeader(name: string): string | string[] | undefined {
+    return this.#headers.get(name.toLowerCase());
+  }
+
+  flushHeaders(): void {
+    this.#head();
+  }
+
+  write(chunk: string | Uint8Array): boolean {
+    this.#head();
+    if (this.#cut || this.#ended) return false;
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
+    if (buf.byteLength > 0) {
+      this.#chunks.push(buf);
+      this.#queued += buf.byteLength;
+      this.#notify();
+    }
+    return this.#queued < highWaterMark;
+  }
+
+  end(chunk?: string | Uint8Array): this {
+    if (this.#ended) return this;
+    if (chunk !== undefined) this.write(chunk);
+    this.#head();
+    this.#ended = true;
+    this.writableFinished = true;
+    this.#notify();
+    this.emit('finish');
+    this.emit('close');
+    return this;
+  }
+
+  /** The server gives up on the response: the caller's body iteration fails. */
+  destroy(): this {
+    this.#cutOff();
+    return this;
+  }
+
+  /** The caller went away: the server's work for this response stops (its 'close' event). */
+  cancel(): void {
+    this.#cutOff();
+  }
+
+  /**
+   * The queued bytes, as the caller reads them: whatever is queued at once, as one chunk. The
+   * reader is woken from the event loop (setImmediate), not a microtask, so a busy producer and
+   * consumer in this process never starve network I/O, as a socket would not.
+   */
+  async *body(): AsyncGenerator<Uint8Array> {
+    try {
+      for (;;) {
+        if (this.#chunks.length > 0) {
+          const chunk = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks);
+          this.#chunks.length = 0;
+          const before = this.#queued;
+          this.#queued = 0;
+          if (before >= highWaterMark) this.emit('drain');
+          yield chunk;
+          continue;
+        }
+        if (this.#ended) return;
+        if (this.#cut) throw new Error('the in-process response was cut off before its end');
+        await new Promise<void>((resolve) => (this.#wake = resolve));
+      }
+    } finally {
+      if (!this.#ended) this.#cutOff();
+    }
+  }
+
+  #head(): void {
+    if (this.headersSent) return;
+    this.headersSent = true;
+    this.#onHead();
+  }
+
+  #cutOff(): void {
+    if (this.#cut || this.#ended) return;
+    this.#cut = true;
+    this.#chunks.length = 0;
+    this.#queued = 0;
+    this.#notify();
+    if (!this.headersSent) {
+      this.headersSent = true;
+      this.#onHead(new Error('the in-process request ended before a response'));
+    }
+    this.emit('close');
+  }
+
+  #notify(): void {
+    if (this.#wake === undefined || this.#waking !== undefined) return;
+    this.#waking = setImmediate(() => {
+      this.#waking = undefined;
+      const wake = this.#wake;
+      this.#wake = undefined;
+      wake?.();
+    });
+  }
+}
