@@ -220,7 +220,7 @@ export class DaemonSetController {
       o.failedPodsBackoffMs ?? 1000,
       o.failedPodsBackoffMaxMs ?? 15 * 60 * 1000,
     );
-    this.#queue = controllerQueue('DaemonSet', o.onError);
+    this.#queue = controllerQueue('DaemonSet', o.onError, this.#clock);
   }
 
   /** Runs until `signal` aborts (the informer factory is started by the caller). */

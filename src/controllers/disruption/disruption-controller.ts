@@ -122,7 +122,7 @@ export class DisruptionController {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
     const onError = o.onError;
-    this.#queue = controllerQueue('PodDisruptionBudget', onError);
+    this.#queue = controllerQueue('PodDisruptionBudget', onError, this.#clock);
     this.#recorder =
       o.recordEvents === false
         ? undefined

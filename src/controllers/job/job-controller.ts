@@ -170,7 +170,7 @@ export class JobController {
     this.#clock = o.clock ?? realClock;
     this.#expectations = new ControllerExpectations(this.#clock);
     const onError = o.onError;
-    this.#queue = controllerQueue('Job', onError);
+    this.#queue = controllerQueue('Job', onError, this.#clock);
     this.#recorder =
       o.recordEvents === false
         ? undefined
