@@ -75,6 +75,70 @@ async function json(client, method, path, body) {
   return JSON.parse(r.text);
 }
 
+/**
+ * Counts a namespace's Running pods from a watch (a list of every pod each poll would cost the
+ * server more than the pods do); `all` resolves when `want` are Running at once. A watch the server
+ * ends is resumed from the last resourceVersion seen, and one that expired (410) is rebuilt from a
+ * list.
+ */
+function trackRunning(client, namespace, fromRevision, want) {
+  const running = new Set();
+  let lastRv = String(fromRevision);
+  let stopped = false;
+  let current;
+  let resolveAll;
+  let rejectAll;
+  const all = new Promise((res, rej) => {
+    resolveAll = res;
+    rejectAll = rej;
+  });
+  const check = () => {
+    if (running.size === want) resolveAll();
+  };
+  const relist = async () => {
+    running.clear();
+    let cont = '';
+    do {
+      const page = await json(
+        client,
+        'GET',
+        `/api/v1/namespaces/${namespace}/pods?limit=5000${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`,
+      );
+      for (const p of page.items) if (p.status?.phase === 'Running') running.add(p.metadata.name);
+      lastRv = page.metadata.resourceVersion;
+      cont = page.metadata.continue ?? '';
+    } while (cont !== '');
+    check();
+  };
+  const loop = async () => {
+    while (!stopped) {
+      let expired = false;
+      current = client.stream(
+        `/api/v1/namespaces/${namespace}/pods?watch=1&allowWatchBookmarks=true&resourceVersion=${lastRv}`,
+        (line) => {
+          const ev = JSON.parse(line);
+          if (ev.type === 'ERROR') {
+            expired = true;
+            return;
+          }
+          lastRv = ev.object?.metadata?.resourceVersion ?? lastRv;
+          const name = ev.object?.metadata?.name;
+          if (ev.type === 'BOOKMARK' || name === undefined) return;
+          if (ev.type !== 'DELETED' && ev.object.status?.phase === 'Running') running.add(name);
+          else running.delete(name);
+          check();
+        },
+      );
+      await current.ended.catch(() => undefined);
+      if (stopped) return;
+      if (expired) await relist();
+      else await sleep(100);
+    }
+  };
+  loop().catch(rejectAll);
+  return { all, stop: () => ((stopped = true), current?.stop()) };
+}
+
 /** Samples the server's RSS every 250 ms; returns a stopper giving the peak. */
 function sampleRss(pid) {
   let peak = 0;
@@ -161,31 +225,21 @@ async function main() {
     const benchCpuBefore = process.cpuUsage();
     // Running pods are counted from a watch (a list of every pod each poll would cost the server
     // more than the pods do): resolves when all of them are Running at once.
-    const running = new Set();
-    let allRunning;
-    const allRunningPromise = new Promise((res) => (allRunning = res));
-    const podWatch = client.stream(
-      `/api/v1/namespaces/bench/pods?watch=1&allowWatchBookmarks=true&resourceVersion=${revisionBefore}`,
-      (line) => {
-        const ev = JSON.parse(line);
-        if (ev.type === 'ERROR') throw new Error(`pod watch: ${line}`);
-        const name = ev.object?.metadata?.name;
-        if (ev.type === 'BOOKMARK' || name === undefined) return;
-        if (ev.type !== 'DELETED' && ev.object.status?.phase === 'Running') running.add(name);
-        else running.delete(name);
-        if (running.size === o.pods) allRunning();
-      },
-    );
+    const tracker = trackRunning(client, 'bench', revisionBefore, o.pods);
     t0 = performance.now();
     let next = 0;
     let failed = 0;
+    const latencies = [];
     await Promise.all(
       Array.from({ length: o.concurrency }, async () => {
         while (next < o.pods) {
           const i = next++;
           for (let attempt = 0; ; attempt++) {
             const r = await client.send('POST', '/api/v1/namespaces/bench/pods', pod(i), 120_000);
-            if (r.status === 201) break;
+            if (r.status === 201) {
+              latencies.push(r.ms);
+              break;
+            }
             if (attempt >= 5) {
               failed++;
               break;
@@ -196,15 +250,16 @@ async function main() {
       }),
     );
     const createdS = (performance.now() - t0) / 1000;
-    log(`${o.pods} pods created in ${round(createdS, 1)} s (${failed} failed)`);
-    await Promise.race([
-      allRunningPromise,
-      podWatch.ended.then(() => {
-        throw new Error('the pod watch ended before every pod was Running');
-      }),
-    ]);
+    latencies.sort((a, b) => a - b);
+    const pct = (q) =>
+      round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN, 1);
+    const createLatencyMs = { p50: pct(0.5), p99: pct(0.99) };
+    log(
+      `${o.pods} pods created in ${round(createdS, 1)} s (${failed} failed; latency p50 ${createLatencyMs.p50} ms, p99 ${createLatencyMs.p99} ms)`,
+    );
+    await tracker.all;
     const runningS = (performance.now() - t0) / 1000;
-    podWatch.stop();
+    tracker.stop();
     const writesPerPod = round(((await revision()) - revisionBefore) / o.pods, 2);
     // CPU per pod does not depend on what else the machine runs, unlike the times.
     const cpuMsPerPod = [server, ...components].map((p, i) =>
@@ -217,6 +272,7 @@ async function main() {
       failed,
       createSeconds: round(createdS, 1),
       createsPerSecond: round(o.pods / createdS, 0),
+      createLatencyMs,
       allRunningSeconds: round(runningS, 1),
       runningPerSecond: round(o.pods / runningS, 0),
       writesPerPod,
