@@ -15,6 +15,7 @@ import { runControllerManager } from './controller-manager/run.js';
 import { parseControllers } from './controller-manager/selection.js';
 import { credentialsFromKubeconfig } from './kubeconfig-credentials.js';
 import { nodeTemplateOf } from './node-flags.js';
+import { ipv6PodCIDRFor, nodeIPsOf, podCIDRsFor } from './node-ip.js';
 import { FlagError } from './serve/flags.js';
 import { podCIDRFor } from './serve/controllers.js';
 
@@ -40,6 +41,8 @@ Flags:
   --nodes N                   simulated nodes to register (default 1)
   --node-capacity k=v,...     their capacity, e.g. cpu=4,memory=16Gi,pods=110
   --node-labels k=v,...       labels every one carries
+  --node-ip IP[,IP]           the first one's InternalIP, or a dual-stack pair (IPv4 and IPv6, the
+                              primary first); node i gets each address + i (default 172.18.0.2)
   --scheduler[=BOOL]          also run the scheduler (default true)
   -v N                        log verbosity (default 0)
 `;
@@ -147,18 +150,20 @@ export function controllerManagerCommand(args: readonly string[]): void {
 export function nodesCommand(args: readonly string[]): void {
   const { values } = parseFlags(
     args,
-    new Set(['kubeconfig', 'context', 'nodes', 'node-capacity', 'node-labels', 'scheduler', 'v']),
+    new Set(['kubeconfig', 'context', 'nodes', 'node-capacity', 'node-labels', 'node-ip', 'scheduler', 'v']),
     new Set(['scheduler']),
   );
   const kubeconfig = values.get('kubeconfig');
   if (kubeconfig === undefined) throw new FlagError(`--kubeconfig is required\n\n${nodesUsage}`);
-  const credentials = credentialsFromKubeconfig(kubeconfig, values.get('context'));
   const countText = values.get('nodes') ?? '1';
   if (!/^\d+$/.test(countText) || Number(countText) < 1 || Number(countText) > 100_000) {
     throw new FlagError(`invalid argument "${countText}" for "--nodes" flag: a number from 1 to 100000`);
   }
   const count = Number(countText);
   const template = nodeTemplateOf(values.get('node-capacity'), values.get('node-labels'));
+  const nodeIPs = nodeIPsOf(values.get('node-ip'), count);
+  // The flags are checked before the kubeconfig is read.
+  const credentials = credentialsFromKubeconfig(kubeconfig, values.get('context'));
   const log = createLogger({ verbosity: Number(values.get('v') ?? '0') });
   const client = new RestClient(credentials);
   const abort = new AbortController();
@@ -169,7 +174,8 @@ export function nodesCommand(args: readonly string[]): void {
       client,
       informers,
       count,
-      podCIDRs: [podCIDRFor(count)],
+      podCIDRs: podCIDRsFor(nodeIPs, podCIDRFor(count), ipv6PodCIDRFor(count)),
+      ...(nodeIPs !== undefined ? { nodeIPs } : {}),
       ...(template !== undefined ? { nodeTemplate: template } : {}),
       onError: (err) => log.v(2, `simulated nodes: ${message(err)}`),
     }).run(abort.signal),

@@ -20,6 +20,7 @@ import { realClock } from '../../util/clock.js';
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/log.js';
 import { runControllerManager } from '../controller-manager/run.js';
+import { ipv6PodCIDRFor, podCIDRsFor } from '../node-ip.js';
 import { parseControllers } from '../controller-manager/selection.js';
 import { defaultAdvertiseAddress, defaultServiceClusterIPRange, firstServiceIP } from './flags.js';
 
@@ -46,6 +47,8 @@ export interface ApiserverServiceFlags {
   readonly nodes?: number;
   /** `--node-capacity`/`--node-labels`. */
   readonly nodeTemplate?: NodeTemplate;
+  /** `--node-ip`: the first node's InternalIP per family; pod CIDRs follow its families (NW-08). */
+  readonly nodeIPs?: readonly string[];
   /** `--feature-gates`, for the controllers that read gates. */
   readonly featureGates?: Readonly<Record<string, boolean>>;
   /** The one clock every controller, node and informer times with (tests; default: the real clock). */
@@ -144,7 +147,8 @@ export function startControllers(
         informers,
         clock,
         count: nodes,
-        podCIDRs: [podCIDRFor(nodes)],
+        podCIDRs: podCIDRsFor(flags.nodeIPs, podCIDRFor(nodes), ipv6PodCIDRFor(nodes)),
+        ...(flags.nodeIPs !== undefined ? { nodeIPs: flags.nodeIPs } : {}),
         ...(flags.nodeTemplate !== undefined ? { nodeTemplate: flags.nodeTemplate } : {}),
         onError: (err) => log.v(2, `simulated nodes: ${message(err)}`),
       }).run(abort.signal),

@@ -1,6 +1,7 @@
 /** `nanokube serve` flags (names kept stable; more will come). */
 import { parseControllers } from '../controller-manager/selection.js';
 import { nodeTemplateOf } from '../node-flags.js';
+import { nodeIPsOf } from '../node-ip.js';
 import { networkInterfaces } from 'node:os';
 import { parseCIDRSloppy } from '../../apis/networking/v1/validation/cidr.js';
 import { FeatureGates } from '../../machinery/features.js';
@@ -39,6 +40,10 @@ Flags:
   --node-capacity k=v,...     the simulated nodes' capacity, e.g. cpu=4,memory=16Gi,pods=110
                               (default cpu=32,memory=256Gi,pods=110,ephemeral-storage=1Ti)
   --node-labels k=v,...       labels every simulated node carries
+  --node-ip IP[,IP]           the first simulated node's InternalIP, or a dual-stack pair (IPv4
+                              and IPv6, the primary first); node i gets each address + i. Pod
+                              CIDRs follow the families (10.244.0.0/16, fd00:10:244::/56)
+                              (default 172.18.0.2)
   -v N                        log verbosity (default 0)
 `;
 
@@ -112,6 +117,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let nodes: number | undefined;
   let nodeCapacity: string | undefined;
   let nodeLabels: string | undefined;
+  let nodeIP: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const eq = arg.indexOf('=');
@@ -220,6 +226,9 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       case 'node-labels':
         nodeLabels = value();
         break;
+      case 'node-ip':
+        nodeIP = value();
+        break;
       case 'v':
         verbosity = Number(value());
         break;
@@ -229,6 +238,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   }
   new FeatureGates(featureGates);
   const nodeTemplate = nodeTemplateOf(nodeCapacity, nodeLabels);
+  const nodeIPs = nodeIPsOf(nodeIP, nodes ?? 1);
   if (advertiseAddress !== undefined) {
     const serviceIP = parseIPSloppy(firstServiceIP(serviceClusterIPRange ?? defaultServiceClusterIPRange)!)!;
     if (isIPv4(serviceIP) !== isIPv4(parseIPSloppy(advertiseAddress)!)) {
@@ -249,6 +259,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     ...(controllers !== undefined ? { controllerSelection: controllers } : {}),
     ...(nodes !== undefined ? { nodes } : {}),
     ...(nodeTemplate !== undefined ? { nodeTemplate } : {}),
+    ...(nodeIPs !== undefined ? { nodeIPs } : {}),
     ...(kubeconfigPath !== undefined ? { kubeconfigPath } : {}),
     ...(synchronous !== undefined ? { synchronous } : {}),
     ...(serviceClusterIPRange !== undefined ? { serviceClusterIPRange } : {}),

@@ -84,6 +84,8 @@ export interface ServerOptions {
   readonly nodes?: number;
   /** `--node-capacity`/`--node-labels`: what every simulated node is registered with. */
   readonly nodeTemplate?: NodeTemplate;
+  /** `--node-ip`: the first simulated node's InternalIP per family, the primary first (NW-08). */
+  readonly nodeIPs?: readonly string[];
   /** `--runtime-config`: group-versions to serve beyond (or instead of) the v1.27 defaults. */
   readonly runtimeConfig?: string;
   /** Receives an audit event for every request (none by default; policy files come with issue #12). */
@@ -281,6 +283,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
             ...(o.controllerSelection !== undefined ? { controllers: o.controllerSelection } : {}),
             ...(o.nodes !== undefined ? { nodes: o.nodes } : {}),
             ...(o.nodeTemplate !== undefined ? { nodeTemplate: o.nodeTemplate } : {}),
+            ...(o.nodeIPs !== undefined ? { nodeIPs: o.nodeIPs } : {}),
             ...(o.featureGates !== undefined ? { featureGates: o.featureGates } : {}),
             dataDir,
           },
