@@ -74,6 +74,8 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const apiVersion = apiVersionOf(info);
   let headersSent = false;
   const includeObject = queryString(ctx.url, 'includeObject') ?? 'Metadata';
+  // A WatchList's periodic BOOKMARKs start after the one that ends its initial events.
+  let initialEventsSent = !(sendInitial === 'true' && bookmarks);
   const encode = (ev: WatchEvent): string | Buffer => {
     const data = ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED';
     if (data && negotiated.as === 'table') {
@@ -85,6 +87,10 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
       });
       headersSent = true;
       return `${JSON.stringify({ type: ev.type, object })}\n`;
+    }
+    if (ev.type === 'BOOKMARK') {
+      initialEventsSent = true;
+      return frame('BOOKMARK', { kind: info.kind, apiVersion, ...ev.object });
     }
     if (!data) return frame(ev.type, ev.object);
     if (protobuf) {
@@ -123,6 +129,7 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
       if (controller.signal.aborted) break;
       let chunk: string | Buffer;
       if (next === TICK) {
+        if (!initialEventsSent) continue;
         // Idle here means every event the store committed so far has reached this watch (fan-out
         // and history replay are synchronous, and this runs in a later macrotask than any of them),
         // so the store's revision is this watch's progress.

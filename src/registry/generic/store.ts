@@ -27,6 +27,7 @@ import {
 import { buildPredicate } from './predicate.js';
 import { listRead, parseResourceVersion, validateListRequest } from './resource-version.js';
 import { translateStorageError } from './translate.js';
+import { waitUntilFresh } from './freshness.js';
 
 export interface GenericStoreOptions {
   readonly resource: RegistryResource;
@@ -176,9 +177,9 @@ export class GenericStore {
     return obj;
   }
 
+  /** A read at a resourceVersion the store has not reached waits up to 3 s, then 504. */
   async #ensureNotFuture(revision: number): Promise<void> {
-    const current = await this.#storage.currentRevision();
-    if (revision > current) throw apiErrors.tooLargeResourceVersion(revision, current, 1);
+    await waitUntilFresh(this.#storage, revision);
   }
 
   async list(namespace: string, req: ListRequest): Promise<ListResult> {

@@ -1,12 +1,23 @@
 /**
- * Watch over the generic store: initial state for resourceVersion ""/"0", then storage events
- * filtered through the request's selectors (an object leaving the selection is DELETED, one
- * entering it ADDED), as kube-apiserver does.
+ * Watch over the generic store, with kube-apiserver v1.27's starting points:
+ *  - resourceVersion "" or "0" (no sendInitialEvents): the current state as ADDED events, then
+ *    changes after it (the state is read from storage at its current revision: "now");
+ *  - a resourceVersion N: changes after N (410 Expired as an ERROR event once N is compacted);
+ *  - WatchList (gate `WatchList`): `sendInitialEvents=true&resourceVersionMatch=NotOlderThan`
+ *    streams a state at least as new as N (or a consistent read with no N) as ADDED events, then,
+ *    when bookmarks were allowed, one BOOKMARK annotated `k8s.io/initial-events-end: "true"` with
+ *    the state's resourceVersion, then changes after it; `sendInitialEvents=false` starts at N (or
+ *    at the most recent revision for ""/"0") without a state.
+ * Storage events are filtered through the request's selectors (an object leaving the selection is
+ * DELETED, one entering it ADDED), as kube-apiserver does.
  */
 import { apiErrors, StatusError } from '../../machinery/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { StorageError } from '../../storage/errors.js';
+import type { ObjectWatchEvent } from '../../storage/interfaces.js';
 import type { WatchRequest } from '../options.js';
+import { waitUntilFresh } from './freshness.js';
+import type { Predicate } from './predicate.js';
 import { buildPredicate } from './predicate.js';
 import { parseResourceVersion, validateListRequest } from './resource-version.js';
 import type { GenericStore } from './store.js';
@@ -17,13 +28,98 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 
 export interface WatchEvent {
   readonly type: WatchEventType;
+  /** For BOOKMARK: only `metadata` (resourceVersion, annotations); the handler adds kind/apiVersion. */
   readonly object: JsonObject;
+}
+
+/** The annotation of the BOOKMARK that ends a WatchList's initial events (KEP-3157). */
+export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
+
+function errorEvent(err: StatusError): WatchEvent {
+  return { type: 'ERROR', object: err.status as unknown as JsonObject };
+}
+
+/** Where a watch starts: the state to send first (if any) and the revision changes follow. */
+interface Start {
+  readonly initial: readonly KubeObject[];
+  readonly after: number;
+  /** Send the initial-events-end BOOKMARK after `initial`. */
+  readonly endBookmark: boolean;
+  /** An error upstream reports as the stream's only event (the watch was accepted). */
+  readonly error?: StatusError;
+}
+
+async function listState(
+  store: GenericStore,
+  namespace: string,
+  req: WatchRequest,
+): Promise<{ items: KubeObject[]; revision: number }> {
+  const list = await store.list(namespace, {
+    ...(req.labelSelector !== undefined ? { labelSelector: req.labelSelector } : {}),
+    ...(req.fieldSelector !== undefined ? { fieldSelector: req.fieldSelector } : {}),
+  });
+  return { items: list.items, revision: Number(list.resourceVersion) };
+}
+
+async function watchListStart(
+  store: GenericStore,
+  namespace: string,
+  req: WatchRequest,
+  rv: string,
+): Promise<Start> {
+  if (req.sendInitialEvents !== true) {
+    // Start at the given revision, or at the most recent one for ""/"0", with no state.
+    const after = rv === '' || rv === '0' ? await store.currentRevision() : parseResourceVersion(rv);
+    return { initial: [], after, endBookmark: false };
+  }
+  if (rv !== '' && rv !== '0') {
+    try {
+      await waitUntilFresh(store.storage, parseResourceVersion(rv), { signal: req.signal });
+    } catch (err) {
+      // Upstream's cacher answers this one inside the accepted watch (newErrWatcher).
+      if (err instanceof StatusError) return { initial: [], after: 0, endBookmark: false, error: err };
+      throw err;
+    }
+  }
+  const state = await listState(store, namespace, req);
+  return { initial: state.items, after: state.revision, endBookmark: req.allowWatchBookmarks === true };
+}
+
+async function plainStart(
+  store: GenericStore,
+  namespace: string,
+  req: WatchRequest,
+  rv: string,
+): Promise<Start> {
+  if (rv === '' || rv === '0') {
+    const state = await listState(store, namespace, req);
+    return { initial: state.items, after: state.revision, endBookmark: false };
+  }
+  const after = parseResourceVersion(rv);
+  await waitUntilFresh(store.storage, after, { signal: req.signal });
+  return { initial: [], after, endBookmark: false };
+}
+
+/** The event a watcher with `predicate` sees for a storage event, if any. */
+export function filterEvent(ev: ObjectWatchEvent, predicate: Predicate): WatchEvent | undefined {
+  const now = predicate.matches(ev.object);
+  if (ev.type === 'ADDED') return now ? { type: 'ADDED', object: ev.object } : undefined;
+  const before = ev.prevObject !== undefined && predicate.matches(ev.prevObject);
+  if (ev.type === 'DELETED') return before || now ? { type: 'DELETED', object: ev.object } : undefined;
+  if (now && before) return { type: 'MODIFIED', object: ev.object };
+  if (now) return { type: 'ADDED', object: ev.object };
+  if (before && ev.prevObject !== undefined) {
+    const gone = { ...ev.prevObject, metadata: { ...ev.prevObject.metadata } };
+    gone.metadata.resourceVersion = ev.object.metadata.resourceVersion!;
+    return { type: 'DELETED', object: gone };
+  }
+  return undefined;
 }
 
 /**
  * Validates the request and opens the watch. Errors that upstream answers before streaming
- * (bad options, a resourceVersion from the future) are thrown here; errors once streaming
- * (history compacted) arrive as an ERROR event.
+ * (bad options, a resourceVersion still from the future after waiting) are thrown here; errors
+ * once streaming (history compacted) arrive as an ERROR event.
  */
 export async function openWatch(
   store: GenericStore,
@@ -31,65 +127,54 @@ export async function openWatch(
   req: WatchRequest,
   features: FeatureGateReader,
 ): Promise<AsyncIterable<WatchEvent>> {
-  validateListRequest(req, true, features.enabled('WatchList'));
+  const watchList = features.enabled('WatchList');
+  validateListRequest(req, true, watchList);
   const predicate = buildPredicate(store.resource, req.labelSelector, req.fieldSelector);
   const rv = req.resourceVersion ?? '';
-  let initial: KubeObject[] = [];
-  let after: number;
-  if (rv === '' || rv === '0') {
-    const list = await store.list(namespace, {
-      ...(req.labelSelector !== undefined ? { labelSelector: req.labelSelector } : {}),
-      ...(req.fieldSelector !== undefined ? { fieldSelector: req.fieldSelector } : {}),
-    });
-    initial = list.items;
-    after = Number(list.resourceVersion);
-  } else {
-    after = parseResourceVersion(rv);
-    const current = await store.storage.currentRevision();
-    if (after > current) throw apiErrors.tooLargeResourceVersion(after, current, 1);
-  }
+  const start =
+    watchList && req.sendInitialEvents !== undefined
+      ? await watchListStart(store, namespace, req, rv)
+      : await plainStart(store, namespace, req, rv);
   const storage = store.storage;
   const key = store.prefix(namespace);
 
   async function* events(): AsyncGenerator<WatchEvent> {
-    for (const object of initial) yield { type: 'ADDED', object };
+    if (start.error !== undefined) {
+      yield errorEvent(start.error);
+      return;
+    }
+    for (const object of start.initial) yield { type: 'ADDED', object };
+    if (start.endBookmark) {
+      yield {
+        type: 'BOOKMARK',
+        object: {
+          metadata: {
+            resourceVersion: String(start.after),
+            annotations: { [initialEventsEndAnnotation]: 'true' },
+          },
+        },
+      };
+    }
     try {
       for await (const ev of storage.watch({
         key,
         recursive: true,
-        afterRevision: after,
+        afterRevision: start.after,
         signal: req.signal,
         ...(req.onStalled !== undefined ? { onStalled: req.onStalled } : {}),
       })) {
-        const now = predicate.matches(ev.object);
-        if (ev.type === 'ADDED') {
-          if (now) yield { type: 'ADDED', object: ev.object };
-          continue;
-        }
-        const before = ev.prevObject !== undefined && predicate.matches(ev.prevObject);
-        if (ev.type === 'DELETED') {
-          if (before || now) yield { type: 'DELETED', object: ev.object };
-        } else if (now && before) {
-          yield { type: 'MODIFIED', object: ev.object };
-        } else if (now) {
-          yield { type: 'ADDED', object: ev.object };
-        } else if (before && ev.prevObject !== undefined) {
-          const gone = { ...ev.prevObject, metadata: { ...ev.prevObject.metadata } };
-          gone.metadata.resourceVersion = ev.object.metadata.resourceVersion!;
-          yield { type: 'DELETED', object: gone };
-        }
+        const out = filterEvent(ev, predicate);
+        if (out !== undefined) yield out;
       }
     } catch (err) {
       if (req.signal.aborted) return;
       if (err instanceof StorageError && err.code === 'Expired') {
-        const status = apiErrors.resourceExpired(
-          `too old resource version: ${after} (${err.revision})`,
-        ).status;
-        yield { type: 'ERROR', object: status as unknown as JsonObject };
+        yield errorEvent(
+          apiErrors.resourceExpired(`too old resource version: ${start.after} (${err.revision})`),
+        );
         return;
       }
-      const status = (err instanceof StatusError ? err : apiErrors.internal(err)).status;
-      yield { type: 'ERROR', object: status as unknown as JsonObject };
+      yield errorEvent(err instanceof StatusError ? err : apiErrors.internal(err));
     }
   }
   return events();
