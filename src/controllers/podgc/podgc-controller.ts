@@ -17,6 +17,9 @@ import { ApiError } from '../../client/api-error.js';
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
+import { typedClients } from '../../client/typed-client.js';
+import type { Clientset } from '../../client/typed-client.js';
+import { resourcePath } from '../../client/typed-client-paths.js';
 import type { JsonObject } from '../../util/json.js';
 import { isJsonObject } from '../../util/json.js';
 import { realClock, rfc3339 } from '../util/clock.js';
@@ -38,11 +41,6 @@ export interface PodGCControllerOptions {
   /** How long a missing node is waited for before its pods are orphans (upstream 40 s). */
   readonly quarantineMs?: number;
 }
-
-const podsPath = '/api/v1/pods';
-const nodesPath = '/api/v1/nodes';
-const podPath = (ns: string, n: string): string =>
-  `/api/v1/namespaces/${encodeURIComponent(ns)}/pods/${encodeURIComponent(n)}`;
 
 function isNotFound(err: unknown): boolean {
   return err instanceof ApiError && err.code === 404;
@@ -69,6 +67,7 @@ function byCreation(a: JsonObject, b: JsonObject): number {
 
 export class PodGCController {
   readonly #o: PodGCControllerOptions;
+  readonly #core: Clientset['core']['v1'];
   readonly #clock: Clock;
   /** Node names missing from the informer: when their quarantine ends. */
   readonly #quarantine = new Map<string, number>();
@@ -77,13 +76,14 @@ export class PodGCController {
 
   constructor(o: PodGCControllerOptions) {
     this.#o = o;
+    this.#core = typedClients(o.client).core.v1;
     this.#clock = o.clock ?? realClock;
   }
 
   /** Runs until `signal` aborts (the informer factory is started by the caller). */
   async run(signal: AbortSignal): Promise<void> {
-    this.#pods = this.#o.informers.informerFor(podsPath);
-    this.#nodes = this.#o.informers.informerFor(nodesPath);
+    this.#pods = this.#o.informers.informerFor(resourcePath(this.#core.pods.resource));
+    this.#nodes = this.#o.informers.informerFor(resourcePath(this.#core.nodes.resource));
     if (!(await informersSynced([this.#pods, this.#nodes], signal))) return;
     const period = this.#o.gcCheckPeriodMs ?? 20_000;
     while (!signal.aborted) {
@@ -150,7 +150,7 @@ export class PodGCController {
       this.#quarantine.delete(n);
       if (existing.has(n)) continue;
       try {
-        await this.#o.client.request('GET', `${nodesPath}/${encodeURIComponent(n)}`, { signal });
+        await this.#core.nodes.get(n, { signal });
       } catch (err) {
         if (isNotFound(err)) deleted.add(n);
         else if (signal.aborted) return;
@@ -192,7 +192,7 @@ export class PodGCController {
     condition: JsonObject | undefined,
     signal: AbortSignal,
   ): Promise<void> {
-    const path = podPath(namespace(pod), name(pod));
+    const where = { namespace: namespace(pod) };
     const phase = podPhase(pod);
     if (phase !== 'Succeeded' && phase !== 'Failed') {
       const status: JsonObject = { phase: 'Failed' };
@@ -207,15 +207,10 @@ export class PodGCController {
         status['conditions'] = [{ ...condition, lastProbeTime: null, lastTransitionTime: ltt ?? now }];
       }
       // A strategic merge patch of the status (conditions merge by type) with a uid precondition.
-      await this.#o.client.request('PATCH', `${path}/status`, {
-        body: { metadata: { uid: str(meta(pod)['uid']) }, status },
-        contentType: 'application/strategic-merge-patch+json',
-        signal,
-      });
+      await this.#core.pods
+        .subresource(name(pod), 'status', where)
+        .patch({ metadata: { uid: str(meta(pod)['uid']) }, status }, 'strategic', { signal });
     }
-    await this.#o.client.request('DELETE', path, {
-      body: { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 },
-      signal,
-    });
+    await this.#core.pods.delete(name(pod), { ...where, gracePeriodSeconds: 0, signal });
   }
 }
