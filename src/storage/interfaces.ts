@@ -66,6 +66,8 @@ export interface ObjectWatchOptions {
   readonly signal?: AbortSignal;
   /** Called when storage closes the watch because its consumer fell too far behind. */
   readonly onStalled?: () => void;
+  /** Called with R when every change up to revision R has been delivered (see KvStore's watch). */
+  readonly onProgress?: (revision: number) => void;
 }
 
 /** Called with the current object (undefined when absent); returns the object to store. */
@@ -104,6 +106,8 @@ export interface ObjectStore {
     },
   ): Promise<KubeObject>;
   watch(options: ObjectWatchOptions): AsyncIterable<ObjectWatchEvent>;
+  /** Events a watcher may hold undelivered before storage closes it (caches above use the same). */
+  readonly watchMaxQueuedEvents?: number | undefined;
   currentRevision(): Promise<number>;
   count(prefix: string): Promise<number>;
 }

@@ -329,6 +329,7 @@ export class KvObjectStore implements ObjectStore {
         prevKv: true,
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
         ...(options.onStalled !== undefined ? { onStalled: options.onStalled } : {}),
+        ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
       });
     } catch (err) {
       translateKvError(err, options.key);
@@ -345,6 +346,10 @@ export class KvObjectStore implements ObjectStore {
     } catch (err) {
       translateKvError(err, options.key);
     }
+  }
+
+  get watchMaxQueuedEvents(): number | undefined {
+    return this.#kv.watchMaxQueuedEvents;
   }
 
   currentRevision(): Promise<number> {

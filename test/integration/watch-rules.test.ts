@@ -136,84 +136,90 @@ describe('AM-21 #8 watch rules over HTTP', () => {
   });
 });
 
-describe('AM-21 #8 watch rules across compaction', () => {
-  let kv: KvStore;
-  let store: GenericStore;
-  const user = serverUser;
-  before(() => {
-    kv = createMemoryKv();
-    store = new GenericStore({
-      resource: configMapsResource,
-      storage: new KvObjectStore(kv),
-      features: new FeatureGates(),
+for (const [label, watchCache] of [
+  ['storage', false],
+  ['a watch cache of 10 events', { capacity: 10 }],
+] as const) {
+  describe(`AM-21 #8 watch rules across compaction (${label})`, () => {
+    let kv: KvStore;
+    let store: GenericStore;
+    const user = serverUser;
+    before(() => {
+      kv = createMemoryKv();
+      store = new GenericStore({
+        resource: configMapsResource,
+        storage: new KvObjectStore(kv),
+        features: new FeatureGates(),
+        watchCache,
+      });
     });
-  });
-  after(async () => {
-    await kv.close();
-  });
+    after(async () => {
+      await kv.close();
+    });
 
-  async function collect(it: AsyncIterator<WatchEvent>, n: number): Promise<WatchEvent[]> {
-    const out: WatchEvent[] = [];
-    while (out.length < n) {
-      const r = await it.next();
-      if (r.done === true) break;
-      out.push(r.value);
-    }
-    return out;
-  }
-  const rvOf = (ev: WatchEvent): number => Number((ev.object as KubeObject).metadata.resourceVersion);
-
-  it('no event lost or duplicated across a compaction; a resume from before it is 410 Expired', async () => {
-    const created = await store.create('ns', cm('x'), { dryRun: false, user });
-    const r0 = created.object.metadata.resourceVersion!;
-    const abort = new AbortController();
-    const live = (
-      await openWatch(store, 'ns', { resourceVersion: r0, signal: abort.signal }, new FeatureGates())
-    )[Symbol.asyncIterator]();
-    const bump = async (from: number, to: number): Promise<void> => {
-      for (let i = from; i < to; i++) {
-        await store.update('ns', 'x', () => cm('x', String(i)), { dryRun: false, user });
+    async function collect(it: AsyncIterator<WatchEvent>, n: number): Promise<WatchEvent[]> {
+      const out: WatchEvent[] = [];
+      while (out.length < n) {
+        const r = await it.next();
+        if (r.done === true) break;
+        out.push(r.value);
       }
-    };
-    await bump(1, 31);
-    const first = await collect(live, 30);
-    const middle = rvOf(first[29]!);
-    await kv.compact(await kv.currentRevision());
-    await bump(31, 61);
-    const second = await collect(live, 30);
-    const all = [...first, ...second];
-    assert.deepEqual(
-      all.map((e) => `${e.type} ${(e.object['data'] as Record<string, string> | undefined)?.['v'] ?? ''}`),
-      Array.from({ length: 60 }, (_, i) => `MODIFIED ${i + 1}`),
-    );
-    for (let i = 1; i < all.length; i++) assert.ok(rvOf(all[i]!) > rvOf(all[i - 1]!));
-    // Resuming from the compacted revision itself continues without a gap or a duplicate.
-    const resumed = (
-      await openWatch(
+      return out;
+    }
+    const rvOf = (ev: WatchEvent): number => Number((ev.object as KubeObject).metadata.resourceVersion);
+
+    it('no event lost or duplicated across a compaction; a resume from before it is 410 Expired', async () => {
+      const created = await store.create('ns', cm('x'), { dryRun: false, user });
+      const r0 = created.object.metadata.resourceVersion!;
+      const abort = new AbortController();
+      const live = (
+        await openWatch(store, 'ns', { resourceVersion: r0, signal: abort.signal }, new FeatureGates())
+      )[Symbol.asyncIterator]();
+      const bump = async (from: number, to: number): Promise<void> => {
+        for (let i = from; i < to; i++) {
+          await store.update('ns', 'x', () => cm('x', String(i)), { dryRun: false, user });
+        }
+      };
+      await bump(1, 31);
+      const first = await collect(live, 30);
+      const middle = rvOf(first[29]!);
+      await kv.compact(await kv.currentRevision());
+      await bump(31, 61);
+      const second = await collect(live, 30);
+      const all = [...first, ...second];
+      assert.deepEqual(
+        all.map((e) => `${e.type} ${(e.object['data'] as Record<string, string> | undefined)?.['v'] ?? ''}`),
+        Array.from({ length: 60 }, (_, i) => `MODIFIED ${i + 1}`),
+      );
+      for (let i = 1; i < all.length; i++) assert.ok(rvOf(all[i]!) > rvOf(all[i - 1]!));
+      // Resuming from the compacted revision itself continues without a gap or a duplicate.
+      const resumed = (
+        await openWatch(
+          store,
+          'ns',
+          { resourceVersion: String(middle), signal: abort.signal },
+          new FeatureGates(),
+        )
+      )[Symbol.asyncIterator]();
+      const rest = await collect(resumed, 30);
+      assert.deepEqual(rest.map(rvOf), second.map(rvOf));
+      // From before the compaction: one ERROR event, 410 Expired.
+      const old = await openWatch(
         store,
         'ns',
-        { resourceVersion: String(middle), signal: abort.signal },
+        { resourceVersion: r0, signal: abort.signal },
         new FeatureGates(),
-      )
-    )[Symbol.asyncIterator]();
-    const rest = await collect(resumed, 30);
-    assert.deepEqual(rest.map(rvOf), second.map(rvOf));
-    // From before the compaction: one ERROR event, 410 Expired.
-    const old = await openWatch(
-      store,
-      'ns',
-      { resourceVersion: r0, signal: abort.signal },
-      new FeatureGates(),
-    );
-    const events = await collect(old[Symbol.asyncIterator](), 2);
-    assert.equal(events.length, 1);
-    const status = events[0]!.object as StatusBody & { kind?: string; status?: string };
-    assert.equal(events[0]!.type, 'ERROR');
-    assert.equal(status.kind, 'Status');
-    assert.equal(status.status, 'Failure');
-    assert.equal(status.code, 410);
-    assert.equal(status.reason, 'Expired');
-    assert.equal(status.message, `too old resource version: ${r0} (${middle})`);
-    abort.abort();
+      );
+      const events = await collect(old[Symbol.asyncIterator](), 2);
+      assert.equal(events.length, 1);
+      const status = events[0]!.object as StatusBody & { kind?: string; status?: string };
+      assert.equal(events[0]!.type, 'ERROR');
+      assert.equal(status.kind, 'Status');
+      assert.equal(status.status, 'Failure');
+      assert.equal(status.code, 410);
+      assert.equal(status.reason, 'Expired');
+      assert.equal(status.message, `too old resource version: ${r0} (${middle})`);
+      abort.abort();
+    });
   });
-});
+}

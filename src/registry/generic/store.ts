@@ -15,7 +15,8 @@ import type { RegistryResource } from '../resource.js';
 import type { FeatureGateReader, RESTStrategy, StrategyContext } from '../strategy.js';
 import type { AdmissionAttributes, MutatingAdmission, ValidatingAdmission } from './admission.js';
 import type { HookContext, WriteHooks, WriteOutcome } from './hooks.js';
-import { collectionPrefix, objectKey } from './keys.js';
+import { collectionPrefix, objectKey, resourcePrefix } from './keys.js';
+import { WatchCache } from '../../storage/cacher/watch-cache.js';
 import { fillSystemFields, formatTime, generateName } from './metadata.js';
 import { isLegacySchemeGroup } from '../../machinery/scheme/kinds.js';
 import type { GarbageCollectionPolicy } from './gc-finalizers.js';
@@ -25,7 +26,9 @@ import {
   validateDeleteOptions,
 } from './gc-finalizers.js';
 import { buildPredicate } from './predicate.js';
+import type { Predicate } from './predicate.js';
 import { listRead, parseResourceVersion, validateListRequest } from './resource-version.js';
+import type { ListRead } from './resource-version.js';
 import { translateStorageError } from './translate.js';
 import { waitUntilFresh } from './freshness.js';
 
@@ -45,6 +48,11 @@ export interface GenericStoreOptions {
    * DefaultGarbageCollectionPolicy; default: defaultGarbageCollectionPolicy of the kind).
    */
   readonly garbageCollectionPolicy?: GarbageCollectionPolicy;
+  /**
+   * The resource's watch cache (started on first use): lists and gets that accept a
+   * not-quite-latest state, and watches, are served from it. `false` reads storage every time.
+   */
+  readonly watchCache?: false | { readonly capacity?: number };
 }
 
 export interface WriteResult {
@@ -123,6 +131,7 @@ export class GenericStore {
   readonly #clock: () => Date;
   readonly #generateName: (base: string) => string;
   readonly #garbageCollectionPolicy: GarbageCollectionPolicy | undefined;
+  readonly #cache: WatchCache | undefined;
 
   constructor(o: GenericStoreOptions) {
     this.resource = o.resource;
@@ -134,6 +143,14 @@ export class GenericStore {
     this.#clock = o.clock ?? (() => new Date());
     this.#generateName = o.generateName ?? generateName;
     this.#garbageCollectionPolicy = o.garbageCollectionPolicy;
+    this.#cache =
+      o.watchCache === false
+        ? undefined
+        : new WatchCache({
+            storage: o.storage,
+            prefix: resourcePrefix(o.resource.info),
+            ...(o.watchCache?.capacity !== undefined ? { capacity: o.watchCache.capacity } : {}),
+          });
   }
 
   get #gr() {
@@ -168,11 +185,27 @@ export class GenericStore {
 
   // ---- get / list ----
 
+  /** The watch cache once it is filled (starting it on first use), else undefined. */
+  watchCache(): WatchCache | undefined {
+    const cache = this.#cache;
+    if (cache === undefined) return undefined;
+    cache.start();
+    return cache.ready ? cache : undefined;
+  }
+
   async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
-    if (resourceVersion !== undefined && resourceVersion !== '' && resourceVersion !== '0') {
-      await this.#ensureNotFuture(parseResourceVersion(resourceVersion));
+    const rv = resourceVersion ?? '';
+    const minimum = rv !== '' && rv !== '0' ? parseResourceVersion(rv) : 0;
+    // A resourceVersion means "at least this new": the watch cache may answer (upstream's Cacher.Get).
+    const cache = rv !== '' ? this.watchCache() : undefined;
+    let obj: KubeObject | undefined;
+    if (cache !== undefined) {
+      if (minimum > 0) await waitUntilFresh(cache, minimum);
+      obj = cache.get(this.key(namespace, name));
+    } else {
+      if (minimum > 0) await this.#ensureNotFuture(minimum);
+      obj = await this.#storage.get(this.key(namespace, name));
     }
-    const obj = await this.#storage.get(this.key(namespace, name));
     if (obj === undefined) throw apiErrors.notFound(this.#gr, name);
     return obj;
   }
@@ -186,6 +219,8 @@ export class GenericStore {
     validateListRequest(req, false, this.#features.enabled('WatchList'));
     const predicate = buildPredicate(this.resource, req.labelSelector, req.fieldSelector);
     const read = listRead(req);
+    const cached = this.#listFromCache(namespace, req, read, predicate);
+    if (cached !== undefined) return cached;
     let revision = 0;
     if (read.kind !== 'current') await this.#ensureNotFuture(read.revision);
     if (read.kind === 'exact') revision = read.revision;
@@ -211,6 +246,31 @@ export class GenericStore {
       }
       throw translateStorageError(err, this.#gr, '', 'list');
     }
+  }
+
+  /**
+   * Upstream's Cacher.GetList: resourceVersion "0" (any state) and NotOlderThan without a continue
+   * token are answered from the watch cache, all matches at once (v1.27's cache does not page);
+   * "" (most recent), Exact and continued lists read storage.
+   */
+  #listFromCache(
+    namespace: string,
+    req: ListRequest,
+    read: ListRead,
+    predicate: Predicate,
+  ): Promise<ListResult> | undefined {
+    const rv = req.resourceVersion ?? '';
+    if (rv === '' || read.kind === 'exact' || (req.continue ?? '') !== '') return undefined;
+    const cache = this.watchCache();
+    if (cache === undefined) return undefined;
+    const prefix = this.prefix(namespace);
+    const select = predicate.everything ? undefined : (o: KubeObject) => predicate.matches(o);
+    const answer = (): ListResult => {
+      const r = cache.list(prefix, select);
+      return { items: r.items, resourceVersion: String(r.revision) };
+    };
+    if (read.kind === 'current') return Promise.resolve(answer());
+    return waitUntilFresh(cache, read.revision).then(answer);
   }
 
   // ---- create ----
@@ -297,9 +357,12 @@ export class GenericStore {
     }
   }
 
-  /** The store's current revision (a watch's progress for bookmarks). */
+  /**
+   * The revision watches have reached (a watch's progress for bookmarks): the watch cache's when it
+   * serves them, else storage's.
+   */
   currentRevision(): Promise<number> {
-    return this.#storage.currentRevision();
+    return (this.watchCache() ?? this.#storage).currentRevision();
   }
 
   async create(namespace: string, obj: KubeObject, req: WriteRequest): Promise<WriteResult> {

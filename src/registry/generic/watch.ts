@@ -14,7 +14,7 @@
 import { apiErrors, StatusError } from '../../machinery/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { StorageError } from '../../storage/errors.js';
-import type { ObjectWatchEvent } from '../../storage/interfaces.js';
+import type { ObjectWatchEvent, ObjectWatchOptions } from '../../storage/interfaces.js';
 import type { WatchRequest } from '../options.js';
 import { waitUntilFresh } from './freshness.js';
 import type { Predicate } from './predicate.js';
@@ -49,54 +49,85 @@ interface Start {
   readonly error?: StatusError;
 }
 
-async function listState(
-  store: GenericStore,
-  namespace: string,
-  req: WatchRequest,
-): Promise<{ items: KubeObject[]; revision: number }> {
-  const list = await store.list(namespace, {
-    ...(req.labelSelector !== undefined ? { labelSelector: req.labelSelector } : {}),
-    ...(req.fieldSelector !== undefined ? { fieldSelector: req.fieldSelector } : {}),
-  });
-  return { items: list.items, revision: Number(list.resourceVersion) };
+/**
+ * Where a watch reads: the watch cache once it is filled, else storage. `state` is the selected
+ * objects with the revision they are current at; `fresh` waits until that revision reaches the
+ * given one (3 s, then upstream's 504).
+ */
+interface Reader {
+  state(): Promise<{ items: readonly KubeObject[]; revision: number }>;
+  fresh(revision: number): Promise<void>;
+  watch(options: ObjectWatchOptions): AsyncIterable<ObjectWatchEvent>;
+}
+
+function readerFor(store: GenericStore, namespace: string, req: WatchRequest, predicate: Predicate): Reader {
+  const cache = store.watchCache();
+  const signal = { signal: req.signal };
+  if (cache !== undefined) {
+    const prefix = store.prefix(namespace);
+    const select = predicate.everything ? undefined : (o: KubeObject) => predicate.matches(o);
+    return {
+      state: () => Promise.resolve(cache.list(prefix, select)),
+      fresh: async (revision) => {
+        await waitUntilFresh(cache, revision, signal);
+      },
+      watch: (options) => cache.watch(options),
+    };
+  }
+  return {
+    state: async () => {
+      const list = await store.list(namespace, {
+        ...(req.labelSelector !== undefined ? { labelSelector: req.labelSelector } : {}),
+        ...(req.fieldSelector !== undefined ? { fieldSelector: req.fieldSelector } : {}),
+      });
+      return { items: list.items, revision: Number(list.resourceVersion) };
+    },
+    fresh: async (revision) => {
+      await waitUntilFresh(store.storage, revision, signal);
+    },
+    watch: (options) => store.storage.watch(options),
+  };
+}
+
+/** The most recent revision, read from storage: a consistent starting point. */
+async function latest(store: GenericStore, reader: Reader): Promise<number> {
+  const revision = await store.storage.currentRevision();
+  await reader.fresh(revision);
+  return revision;
 }
 
 async function watchListStart(
   store: GenericStore,
-  namespace: string,
+  reader: Reader,
   req: WatchRequest,
   rv: string,
 ): Promise<Start> {
   if (req.sendInitialEvents !== true) {
     // Start at the given revision, or at the most recent one for ""/"0", with no state.
-    const after = rv === '' || rv === '0' ? await store.currentRevision() : parseResourceVersion(rv);
+    const after = rv === '' || rv === '0' ? await latest(store, reader) : parseResourceVersion(rv);
     return { initial: [], after, endBookmark: false };
   }
-  if (rv !== '' && rv !== '0') {
-    try {
-      await waitUntilFresh(store.storage, parseResourceVersion(rv), { signal: req.signal });
-    } catch (err) {
-      // Upstream's cacher answers this one inside the accepted watch (newErrWatcher).
-      if (err instanceof StatusError) return { initial: [], after: 0, endBookmark: false, error: err };
-      throw err;
-    }
+  try {
+    if (rv === '') await latest(store, reader);
+    else if (rv !== '0') await reader.fresh(parseResourceVersion(rv));
+  } catch (err) {
+    // Upstream's cacher answers this one inside the accepted watch (newErrWatcher).
+    if (err instanceof StatusError) return { initial: [], after: 0, endBookmark: false, error: err };
+    throw err;
   }
-  const state = await listState(store, namespace, req);
+  const state = await reader.state();
   return { initial: state.items, after: state.revision, endBookmark: req.allowWatchBookmarks === true };
 }
 
-async function plainStart(
-  store: GenericStore,
-  namespace: string,
-  req: WatchRequest,
-  rv: string,
-): Promise<Start> {
+async function plainStart(store: GenericStore, reader: Reader, rv: string): Promise<Start> {
   if (rv === '' || rv === '0') {
-    const state = await listState(store, namespace, req);
+    // "": the state at the most recent revision; "0": any recent state.
+    if (rv === '') await latest(store, reader);
+    const state = await reader.state();
     return { initial: state.items, after: state.revision, endBookmark: false };
   }
   const after = parseResourceVersion(rv);
-  await waitUntilFresh(store.storage, after, { signal: req.signal });
+  await reader.fresh(after);
   return { initial: [], after, endBookmark: false };
 }
 
@@ -131,11 +162,11 @@ export async function openWatch(
   validateListRequest(req, true, watchList);
   const predicate = buildPredicate(store.resource, req.labelSelector, req.fieldSelector);
   const rv = req.resourceVersion ?? '';
+  const reader = readerFor(store, namespace, req, predicate);
   const start =
     watchList && req.sendInitialEvents !== undefined
-      ? await watchListStart(store, namespace, req, rv)
-      : await plainStart(store, namespace, req, rv);
-  const storage = store.storage;
+      ? await watchListStart(store, reader, req, rv)
+      : await plainStart(store, reader, rv);
   const key = store.prefix(namespace);
 
   async function* events(): AsyncGenerator<WatchEvent> {
@@ -156,7 +187,7 @@ export async function openWatch(
       };
     }
     try {
-      for await (const ev of storage.watch({
+      for await (const ev of reader.watch({
         key,
         recursive: true,
         afterRevision: start.after,

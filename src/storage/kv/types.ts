@@ -90,6 +90,12 @@ export interface WatchOptions {
    * iterator has ended; a consumer that is not pulling learns of it here).
    */
   readonly onStalled?: () => void;
+  /**
+   * Progress notification (etcd's WithProgressNotify, made exact): called with R when the consumer
+   * asks for the next event and has been handed every event of revisions up to R, so it may treat
+   * its view of the range as current at R even though R's writes were elsewhere.
+   */
+  readonly onProgress?: (revision: number) => void;
 }
 
 /** How a compared field relates to the given value: `<` holds when the key's field is smaller. */
@@ -226,6 +232,8 @@ export interface KvStore {
    * revision come together, in the order of the ops that wrote them.
    */
   watch(options: WatchOptions): AsyncIterable<KvEvent>;
+  /** Events a watcher may hold undelivered before the store closes it. */
+  readonly watchMaxQueuedEvents?: number;
 
   /** Forget history below `revision` (keeps each key's latest state). */
   compact(revision: number): Promise<void>;

@@ -51,6 +51,7 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
   readonly #unregister: (w: Watcher) => void;
   readonly #signal: AbortSignal | undefined;
   readonly #onStalled: (() => void) | undefined;
+  readonly #onProgress: ((revision: number) => void) | undefined;
   #queue: KvEvent[] = [];
   #head = 0;
   /** Live events that arrived while history was still being replayed. */
@@ -82,6 +83,7 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
     this.#replayFrom = startRevision <= currentRevision ? startRevision : null;
     this.#signal = options.signal;
     this.#onStalled = options.onStalled;
+    this.#onProgress = options.onProgress;
     if (this.#signal !== undefined) {
       if (this.#signal.aborted) this.#finish(false);
       else this.#signal.addEventListener('abort', this.#onAbort, { once: true });
@@ -112,7 +114,15 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
       return;
     }
     this.#enqueueNew(events);
-    this.#wake();
+    if (this.#head === this.#queue.length) this.#progress();
+    else this.#wake();
+  }
+
+  /** With nothing queued and the consumer waiting, it has had every revision below `#nextRev`. */
+  #progress(): void {
+    if (this.#onProgress !== undefined && this.#waiters.length > 0 && this.#replayFrom === null) {
+      this.#onProgress(this.#nextRev - 1);
+    }
   }
 
   #stalled(): void {
@@ -137,9 +147,11 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
     const ev = this.#shift();
     if (ev !== undefined) return Promise.resolve({ done: false, value: ev });
     if (this.#done) return Promise.resolve(DONE);
-    return new Promise((resolve) => {
+    const waiting = new Promise<IteratorResult<KvEvent>>((resolve) => {
       this.#waiters.push(resolve);
     });
+    this.#progress();
+    return waiting;
   }
 
   return(): Promise<IteratorResult<KvEvent>> {
@@ -226,6 +238,11 @@ export class WatchHub {
   constructor(options: WatchHubOptions = {}) {
     this.#pageSize = Math.max(1, options.replayPageSize ?? 500);
     this.#maxQueued = Math.max(1, options.maxQueuedEvents ?? 10_000);
+  }
+
+  /** Events a watcher may hold undelivered before it is closed. */
+  get maxQueuedEvents(): number {
+    return this.#maxQueued;
   }
 
   /** Number of active watchers (for metrics and tests). */

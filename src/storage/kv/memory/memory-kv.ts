@@ -90,6 +90,10 @@ class MemoryKv implements KvStore {
     });
   }
 
+  get watchMaxQueuedEvents(): number {
+    return this.#hub.maxQueuedEvents;
+  }
+
   currentRevision(): Promise<number> {
     return Promise.resolve(this.#rev);
   }

@@ -164,6 +164,10 @@ class SqliteKv implements KvStore {
     this.#signal?.addEventListener('abort', this.#onAbort, { once: true });
   }
 
+  get watchMaxQueuedEvents(): number {
+    return this.#hub.maxQueuedEvents;
+  }
+
   currentRevision(): Promise<number> {
     return Promise.resolve(this.#committedRev);
   }

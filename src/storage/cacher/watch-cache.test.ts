@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { KubeObject } from '../../machinery/object.js';
+import { StorageError } from '../errors.js';
+import type { ObjectStore, ObjectWatchEvent, ObjectWatchOptions } from '../interfaces.js';
+import { createMemoryKv } from '../kv/memory/memory-kv.js';
+import { KvObjectStore } from '../object-store.js';
+import { WatchCache } from './watch-cache.js';
+
+const prefix = '/registry/configmaps/';
+const cm = (ns: string, name: string, v: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: ns },
+  data: { v },
+});
+
+async function ready(cache: WatchCache): Promise<void> {
+  cache.start();
+  for (let i = 0; i < 200 && !cache.ready; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(cache.ready);
+}
+
+async function settle(cache: WatchCache, storage: ObjectStore): Promise<void> {
+  const want = await storage.currentRevision();
+  for (let i = 0; i < 200 && cache.revision < want; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.equal(cache.revision, want);
+}
+
+const iter = <T>(it: AsyncIterable<T>): AsyncIterator<T> => it[Symbol.asyncIterator]();
+
+async function take(it: AsyncIterator<ObjectWatchEvent>, n: number): Promise<ObjectWatchEvent[]> {
+  const out: ObjectWatchEvent[] = [];
+  while (out.length < n) {
+    const r = await it.next();
+    if (r.done === true) break;
+    out.push(r.value);
+  }
+  return out;
+}
+
+const v = (e: ObjectWatchEvent): string =>
+  `${e.type} ${e.object.metadata.name ?? ''} ${String(e.object['data'] && (e.object['data'] as Record<string, string>)['v'])}`;
+
+test('#8 watch cache: list and get from the state, watches from the window share event objects', async () => {
+  const kv = createMemoryKv();
+  const storage = new KvObjectStore(kv);
+  await storage.create(`${prefix}a/x`, cm('a', 'x', '0'));
+  const cache = new WatchCache({ storage, prefix, capacity: 10 });
+  await ready(cache);
+  await storage.create(`${prefix}b/y`, cm('b', 'y', '0'));
+  await storage.create(`${prefix}a/w`, cm('a', 'w', '0'));
+  await settle(cache, storage);
+  assert.deepEqual(
+    cache.list(`${prefix}a/`).items.map((o) => o.metadata.name),
+    ['w', 'x'],
+  );
+  assert.equal(cache.list(prefix).items.length, 3);
+  assert.equal(cache.get(`${prefix}b/y`)?.metadata.name, 'y');
+  // Writes elsewhere move the cache's revision on too (storage's progress notification).
+  await storage.create('/registry/secrets/a/s', cm('a', 's', '0'));
+  await settle(cache, storage);
+  const start = cache.revision;
+  const abort = new AbortController();
+  const one = cache.watch({
+    key: `${prefix}a/`,
+    recursive: true,
+    afterRevision: start,
+    signal: abort.signal,
+  });
+  const two = cache.watch({
+    key: `${prefix}a/`,
+    recursive: true,
+    afterRevision: start,
+    signal: abort.signal,
+  });
+  await storage.guaranteedUpdate(`${prefix}a/x`, () => cm('a', 'x', '1'));
+  await storage.guaranteedUpdate(`${prefix}b/y`, () => cm('b', 'y', '1'));
+  await storage.delete(`${prefix}a/w`);
+  const [e1, e2] = [await take(one[Symbol.asyncIterator](), 2), await take(two[Symbol.asyncIterator](), 2)];
+  assert.deepEqual(e1.map(v), ['MODIFIED x 1', 'DELETED w 0']);
+  assert.ok(
+    e1.every((e, i) => e === e2[i]),
+    'every watcher gets the same event objects',
+  );
+  // From the window: a watch starting at `start` replays the same events.
+  const late = cache.watch({ key: prefix, recursive: true, afterRevision: start, signal: abort.signal });
+  assert.deepEqual((await take(late[Symbol.asyncIterator](), 3)).map(v), [
+    'MODIFIED x 1',
+    'MODIFIED y 1',
+    'DELETED w 0',
+  ]);
+  abort.abort();
+  cache.stop();
+  await kv.close();
+});
+
+test('#8 watch cache: a start older than the window falls back to storage history', async () => {
+  const kv = createMemoryKv();
+  const storage = new KvObjectStore(kv);
+  await storage.create(`${prefix}a/first`, cm('a', 'first', '0'));
+  const cache = new WatchCache({ storage, prefix, capacity: 3 });
+  await ready(cache);
+  const from = cache.revision;
+  for (let i = 0; i < 10; i++) await storage.create(`${prefix}a/c${i}`, cm('a', `c${i}`, '0'));
+  await settle(cache, storage);
+  const abort = new AbortController();
+  const it = cache.watch({ key: prefix, recursive: true, afterRevision: from, signal: abort.signal });
+  assert.equal(cache.watchers, 0, 'served by storage');
+  assert.deepEqual(
+    (await take(it[Symbol.asyncIterator](), 10)).map((e) => e.object.metadata.name),
+    Array.from({ length: 10 }, (_, i) => `c${i}`),
+  );
+  abort.abort();
+  cache.stop();
+  await kv.close();
+});
+
+test('#8 watch cache: a watcher that stops reading is cut off; the others keep going', async () => {
+  const kv = createMemoryKv();
+  const storage = new KvObjectStore(kv);
+  const cache = new WatchCache({ storage, prefix, maxQueuedEvents: 5 });
+  await ready(cache);
+  const abort = new AbortController();
+  let stalled = false;
+  const slow = cache.watch({
+    key: prefix,
+    recursive: true,
+    afterRevision: 0,
+    signal: abort.signal,
+    onStalled: () => (stalled = true),
+  });
+  const fast = iter(cache.watch({ key: prefix, recursive: true, afterRevision: 0, signal: abort.signal }));
+  const got: ObjectWatchEvent[] = [];
+  for (let i = 0; i < 20; i++) {
+    await storage.create(`${prefix}a/c${i}`, cm('a', `c${i}`, '0'));
+    got.push(...(await take(fast, 1)));
+  }
+  assert.ok(stalled);
+  assert.equal(got.length, 20);
+  assert.equal((await slow[Symbol.asyncIterator]().next()).done, true);
+  abort.abort();
+  cache.stop();
+  await kv.close();
+});
+
+/** Storage whose watches break every `every` events, and optionally refuse one resume as compacted. */
+class BreakingStore extends KvObjectStore {
+  every: number;
+  expireNext = false;
+  watches = 0;
+  constructor(every: number) {
+    super(createMemoryKv());
+    this.every = every;
+  }
+  override async *watch(options: ObjectWatchOptions): AsyncIterable<ObjectWatchEvent> {
+    this.watches++;
+    if (this.expireNext) {
+      this.expireNext = false;
+      throw new StorageError('Expired', options.key, 'compacted', options.afterRevision);
+    }
+    let n = 0;
+    const inner = new AbortController();
+    const onAbort = (): void => inner.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      for await (const ev of super.watch({ ...options, signal: inner.signal })) {
+        yield ev;
+        if (++n >= this.every) {
+          options.onStalled?.();
+          return;
+        }
+      }
+    } finally {
+      inner.abort();
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+test('#8 watch cache: re-initialisation after the storage watch breaks loses or duplicates nothing', async () => {
+  const storage = new BreakingStore(3);
+  const cache = new WatchCache({ storage, prefix, capacity: 1000 });
+  await ready(cache);
+  const abort = new AbortController();
+  const it = iter(cache.watch({ key: prefix, recursive: true, afterRevision: 0, signal: abort.signal }));
+  for (let i = 0; i < 20; i++) await storage.create(`${prefix}a/c${i}`, cm('a', `c${i}`, '0'));
+  const events = await take(it, 20);
+  assert.deepEqual(
+    events.map((e) => e.object.metadata.name),
+    Array.from({ length: 20 }, (_, i) => `c${i}`),
+  );
+  assert.ok(storage.watches >= 7, 'the storage watch broke and was resumed');
+  assert.equal(cache.initialisations, 1, 'resumed from its revision without listing again');
+  // A resume storage refuses (compacted): the cache lists again and ends the watches it served;
+  // a client resuming from its last resourceVersion then misses nothing.
+  const last = Number(events[19]!.object.metadata.resourceVersion);
+  storage.expireNext = true;
+  for (let i = 20; i < 23; i++) await storage.create(`${prefix}a/c${i}`, cm('a', `c${i}`, '0'));
+  for (let i = 0; i < 200 && cache.initialisations < 2; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.equal(cache.initialisations, 2);
+  const rest = await take(it, 10);
+  for (let i = 23; i < 26; i++) await storage.create(`${prefix}a/c${i}`, cm('a', `c${i}`, '0'));
+  await settle(cache, storage);
+  const seen = new Set(rest.map((e) => e.object.metadata.name));
+  storage.every = Infinity; // the client's own watch (served by storage here) must not break
+  const resumed = iter(
+    cache.watch({ key: prefix, recursive: true, afterRevision: last, signal: abort.signal }),
+  );
+  const after = await take(resumed, 6);
+  const names = [...rest, ...after].map((e) => e.object.metadata.name);
+  assert.deepEqual(
+    after.map((e) => e.object.metadata.name),
+    Array.from({ length: 6 }, (_, i) => `c${20 + i}`),
+  );
+  assert.ok(names.length >= 6 && seen.size === rest.length);
+  assert.equal(cache.list(prefix).items.length, 26);
+  abort.abort();
+  cache.stop();
+});

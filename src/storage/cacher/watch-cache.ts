@@ -1,0 +1,214 @@
+/**
+ * The watch cache of one resource (upstream's Cacher + watchCache): the current state of every
+ * object under a key prefix plus a sliding window of recent events, fed by one storage watch.
+ * Lists and gets that accept a not-quite-latest answer are served from the state, and watches from
+ * the window, so N watchers cost one storage watch and share the same event objects (and so the
+ * same serialized bytes above). A watch starting before the window falls back to storage, which
+ * keeps history until compaction (upstream's cacher answers 410 there instead).
+ *
+ * When the storage watch ends (its consumer stalled) the cache resumes it from its own revision,
+ * so nothing is lost or repeated. When storage no longer has that revision (compacted) the cache
+ * lists again and ends every watch it serves, as upstream re-initialises: their clients watch
+ * again from their last resourceVersion. When storage closes, the cache stops.
+ */
+import type { KubeObject } from '../../machinery/object.js';
+import { StorageError } from '../errors.js';
+import { KvClosedError } from '../kv/errors.js';
+import type { ObjectStore, ObjectWatchEvent, ObjectWatchOptions } from '../interfaces.js';
+import { CacheWatcher } from './cache-watcher.js';
+import { EventWindow } from './event-window.js';
+import type { WindowEntry } from './event-window.js';
+
+export interface WatchCacheOptions {
+  readonly storage: ObjectStore;
+  /** The resource's key prefix, ending in '/'. */
+  readonly prefix: string;
+  /** Events kept for watches that start in the recent past (default 1,000). */
+  readonly capacity?: number;
+  /** Events a watcher may hold undelivered before it is cut off (default: storage's, else 10,000). */
+  readonly maxQueuedEvents?: number;
+  /** Pause before retrying after an unexpected storage error (default 200 ms). */
+  readonly retryDelayMs?: number;
+}
+
+export class WatchCache {
+  readonly #storage: ObjectStore;
+  readonly #prefix: string;
+  readonly #window: EventWindow;
+  readonly #maxQueued: number;
+  readonly #retryDelayMs: number;
+  readonly #state = new Map<string, KubeObject>();
+  readonly #watchers = new Set<CacheWatcher>();
+  readonly #stop = new AbortController();
+  #revision = 0;
+  #ready = false;
+  #running = false;
+  #initialisations = 0;
+
+  constructor(o: WatchCacheOptions) {
+    this.#storage = o.storage;
+    this.#prefix = o.prefix;
+    this.#window = new EventWindow(o.capacity ?? 1000);
+    this.#maxQueued = Math.max(1, o.maxQueuedEvents ?? o.storage.watchMaxQueuedEvents ?? 10_000);
+    this.#retryDelayMs = o.retryDelayMs ?? 200;
+  }
+
+  /** True once the state is filled and kept current (until storage closes or a re-list). */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  /** How many times the state was (re)listed from storage. */
+  get initialisations(): number {
+    return this.#initialisations;
+  }
+
+  /** Watches served from the cache right now. */
+  get watchers(): number {
+    return this.#watchers.size;
+  }
+
+  get objects(): number {
+    return this.#state.size;
+  }
+
+  /** Starts filling the cache (once); it runs until `stop` or until storage closes. */
+  start(): void {
+    if (this.#running || this.#stop.signal.aborted) return;
+    this.#running = true;
+    void this.#run();
+  }
+
+  stop(): void {
+    this.#stop.abort();
+    this.#ready = false;
+    this.#endWatchers();
+  }
+
+  /** The revision the state is current at. */
+  currentRevision(): Promise<number> {
+    return Promise.resolve(this.#revision);
+  }
+
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** The key an object is kept under (the storage key layout of collectionPrefix/objectKey). */
+  keyOf(obj: KubeObject): string {
+    const ns = obj.metadata.namespace;
+    const name = obj.metadata.name ?? '';
+    return ns !== undefined && ns !== '' ? `${this.#prefix}${ns}/${name}` : `${this.#prefix}${name}`;
+  }
+
+  get(key: string): KubeObject | undefined {
+    return this.#state.get(key);
+  }
+
+  /** The objects under `prefix` (in key order, as storage lists them) that pass `filter`. */
+  list(prefix: string, filter?: (obj: KubeObject) => boolean): { items: KubeObject[]; revision: number } {
+    const keys: string[] = [];
+    for (const key of this.#state.keys()) if (key.startsWith(prefix)) keys.push(key);
+    keys.sort();
+    const items: KubeObject[] = [];
+    for (const key of keys) {
+      const obj = this.#state.get(key)!;
+      if (filter === undefined || filter(obj)) items.push(obj);
+    }
+    return { items, revision: this.#revision };
+  }
+
+  /**
+   * Events after `afterRevision` (0: after the cache's revision) from the window, then live ones;
+   * from storage when the cache is not ready or the window no longer reaches back that far.
+   * Registers synchronously: a `list` followed by this call with its revision misses nothing.
+   */
+  watch(options: ObjectWatchOptions): AsyncIterable<ObjectWatchEvent> {
+    if (!this.#ready) return this.#storage.watch(options);
+    const after = options.afterRevision > 0 ? options.afterRevision : this.#revision;
+    const backlog = this.#window.since(after);
+    if (backlog === undefined) return this.#storage.watch(options);
+    const watcher = new CacheWatcher({
+      key: options.key,
+      recursive: options.recursive,
+      after,
+      maxQueued: this.#maxQueued,
+      signal: options.signal,
+      onStalled: options.onStalled,
+      unregister: (w) => this.#watchers.delete(w),
+    });
+    if (watcher.ended) return watcher;
+    this.#watchers.add(watcher);
+    watcher.offer(backlog);
+    return watcher;
+  }
+
+  async #run(): Promise<void> {
+    const signal = this.#stop.signal;
+    while (!signal.aborted) {
+      try {
+        if (!this.#ready) await this.#relist();
+        let stalled = false;
+        for await (const ev of this.#storage.watch({
+          key: this.#prefix,
+          recursive: true,
+          afterRevision: this.#revision,
+          signal,
+          onStalled: () => (stalled = true),
+          // Storage has handed over every change up to `revision`: the state is current there.
+          onProgress: (revision) => {
+            if (revision > this.#revision) this.#revision = revision;
+          },
+        })) {
+          this.#apply(ev);
+        }
+        // Ended without being left behind: storage closed (or we were stopped).
+        if (!stalled) break;
+      } catch (err) {
+        if (signal.aborted) break;
+        if (err instanceof StorageError && err.code === 'Expired') {
+          this.#ready = false;
+          continue;
+        }
+        if (isClosed(err)) break;
+        this.#ready = false;
+        await new Promise((r) => setTimeout(r, this.#retryDelayMs).unref());
+      }
+    }
+    this.#ready = false;
+    this.#running = false;
+    this.#endWatchers();
+  }
+
+  async #relist(): Promise<void> {
+    const list = await this.#storage.list({ prefix: this.#prefix });
+    // Watches served from the previous state cannot be continued across a gap: end them.
+    this.#endWatchers();
+    this.#state.clear();
+    for (const item of list.items) this.#state.set(this.keyOf(item), item);
+    this.#revision = list.revision;
+    this.#window.reset(list.revision);
+    this.#initialisations++;
+    this.#ready = true;
+  }
+
+  #apply(ev: ObjectWatchEvent): void {
+    const revision = Number(ev.object.metadata.resourceVersion);
+    const key = this.keyOf(ev.object);
+    if (ev.type === 'DELETED') this.#state.delete(key);
+    else this.#state.set(key, ev.object);
+    if (revision > this.#revision) this.#revision = revision;
+    const entry: WindowEntry = { revision, key, event: ev };
+    this.#window.push(entry);
+    const one = [entry];
+    for (const w of this.#watchers) w.offer(one);
+  }
+
+  #endWatchers(): void {
+    for (const w of [...this.#watchers]) w.close(true);
+  }
+}
+
+function isClosed(err: unknown): boolean {
+  return err instanceof KvClosedError;
+}

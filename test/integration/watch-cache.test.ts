@@ -1,0 +1,64 @@
+/**
+ * Issue #8: the watch cache over HTTP. Lists at resourceVersion "0" (and NotOlderThan) are answered
+ * from it, whole (v1.27's cache does not page); "" and Exact still read storage; a get at "0" too.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
+
+interface ListBody {
+  metadata: { resourceVersion?: string; continue?: string };
+  items: { metadata: { name: string } }[];
+}
+
+describe('#8 watch cache', () => {
+  let server: TestServer;
+  const base = '/api/v1/namespaces/wc/configmaps';
+  before(async () => {
+    server = await startTestServer({ controllers: false });
+    await server.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'wc' } },
+    });
+    for (let i = 0; i < 5; i++) {
+      await server.request('POST', base, {
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}` } },
+      });
+    }
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('lists at resourceVersion 0 and NotOlderThan come whole from the cache; "" pages from storage', async () => {
+    const latest = (await server.request('GET', `${base}?limit=2`)).json<ListBody>();
+    assert.equal(latest.items.length, 2);
+    assert.ok(latest.metadata.continue !== undefined);
+    // The cache starts on first use; once filled it answers.
+    let cached: ListBody | undefined;
+    for (let i = 0; i < 100; i++) {
+      cached = (await server.request('GET', `${base}?resourceVersion=0&limit=2`)).json<ListBody>();
+      if (cached.metadata.continue === undefined) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.deepEqual(
+      cached?.items.map((i) => i.metadata.name),
+      ['c0', 'c1', 'c2', 'c3', 'c4'],
+    );
+    assert.equal(cached?.metadata.continue, undefined);
+    const rv = latest.metadata.resourceVersion!;
+    const notOlder = (
+      await server.request('GET', `${base}?resourceVersion=${rv}&resourceVersionMatch=NotOlderThan&limit=2`)
+    ).json<ListBody>();
+    assert.equal(notOlder.items.length, 5);
+    assert.ok(Number(notOlder.metadata.resourceVersion) >= Number(rv));
+    const exact = (
+      await server.request('GET', `${base}?resourceVersion=${rv}&resourceVersionMatch=Exact&limit=2`)
+    ).json<ListBody>();
+    assert.equal(exact.items.length, 2, 'Exact reads storage, in pages');
+    const got = await server.request('GET', `${base}/c3?resourceVersion=0`);
+    assert.equal(got.status, 200);
+    const missing = await server.request('GET', `${base}/nope?resourceVersion=0`);
+    assert.equal(missing.status, 404);
+  });
+});
