@@ -73,6 +73,18 @@ export interface ObjectWatchOptions {
 /** Called with the current object (undefined when absent); returns the object to store. */
 export type TryUpdate = (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
 
+export interface GuaranteedUpdateOptions {
+  readonly ignoreNotFound?: boolean;
+  readonly preconditions?: Preconditions;
+  /** Asked on every attempt, after `tryUpdate`, for writes to commit with this one. */
+  readonly sideWrites?: SideWritesFor;
+  /**
+   * The object as a watch cache last saw it (read-only; stored without a lease): the first attempt
+   * starts from it instead of reading storage, as upstream's cachedExistingObject.
+   */
+  readonly cachedExisting?: KubeObject | undefined;
+}
+
 export interface ObjectStore {
   create(
     key: string,
@@ -85,16 +97,7 @@ export interface ObjectStore {
    * Reads, applies `tryUpdate`, writes with compare-and-swap; retries on a concurrent write. When
    * the result encodes to the same bytes as the stored object nothing is written.
    */
-  guaranteedUpdate(
-    key: string,
-    tryUpdate: TryUpdate,
-    options?: {
-      readonly ignoreNotFound?: boolean;
-      readonly preconditions?: Preconditions;
-      /** Asked on every attempt, after `tryUpdate`, for writes to commit with this one. */
-      readonly sideWrites?: SideWritesFor;
-    },
-  ): Promise<KubeObject>;
+  guaranteedUpdate(key: string, tryUpdate: TryUpdate, options?: GuaranteedUpdateOptions): Promise<KubeObject>;
   delete(
     key: string,
     options?: {

@@ -75,3 +75,56 @@ test('objects with a TTL share a lease within the reuse window', async () => {
   assert.equal(r.kvs[0]!.lease, r.kvs[1]!.lease);
   await kv.close();
 });
+
+test('#8 guaranteedUpdate may start from a cached copy: no read when current, a read when stale', async () => {
+  const kv = createMemoryKv();
+  let ranges = 0;
+  const counted = new Proxy(kv, {
+    get(target, prop, receiver) {
+      if (prop === 'range') ranges++;
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const s = new KvObjectStore(counted);
+  const v1 = await s.create('/r/ns/a', cm('a', '1'));
+  const fresh = (await s.get('/r/ns/a'))!;
+  ranges = 0;
+  const v2 = await s.guaranteedUpdate(
+    '/r/ns/a',
+    (cur) => ({ ...cur!, data: { ...(cur!['data'] as object), b: '2' } }),
+    {
+      cachedExisting: fresh,
+    },
+  );
+  assert.equal(ranges, 0, 'started from the cached copy');
+  assert.deepEqual(v2['data'], { k: '1', b: '2' });
+  assert.deepEqual(fresh['data'], { k: '1' }, 'the cached copy is not modified');
+  // A stale copy (v1): the compare fails, storage is read, nothing is lost.
+  const v3 = await s.guaranteedUpdate(
+    '/r/ns/a',
+    (cur) => ({ ...cur!, data: { ...(cur!['data'] as object), c: '3' } }),
+    {
+      cachedExisting: { ...v1, metadata: { ...v1.metadata, resourceVersion: v1.metadata.resourceVersion! } },
+    },
+  );
+  assert.deepEqual(v3['data'], { k: '1', b: '2', c: '3' });
+  // Nothing to write according to a stale copy: storage decides.
+  const stale = {
+    ...v3,
+    data: { k: '1', b: '2' },
+    metadata: { ...v3.metadata, resourceVersion: v2.metadata.resourceVersion! },
+  };
+  const v4 = await s.guaranteedUpdate('/r/ns/a', (cur) => ({ ...cur!, data: { k: '1', b: '2' } }), {
+    cachedExisting: stale,
+  });
+  assert.ok(Number(v4.metadata.resourceVersion) > Number(v3.metadata.resourceVersion));
+  assert.deepEqual((await s.get('/r/ns/a'))!['data'], { k: '1', b: '2' });
+  // A precondition failing on a stale copy is checked again against storage.
+  const v5 = await s.guaranteedUpdate('/r/ns/a', (cur) => ({ ...cur!, data: { k: '5' } }), {
+    cachedExisting: stale,
+    preconditions: { resourceVersion: v4.metadata.resourceVersion! },
+  });
+  assert.deepEqual(v5['data'], { k: '5' });
+  await kv.close();
+});

@@ -9,6 +9,7 @@ import type {
   ObjectStore,
   ObjectWatchEvent,
   ObjectWatchOptions,
+  GuaranteedUpdateOptions,
   Preconditions,
   SideWrites,
   SideWritesFor,
@@ -77,6 +78,18 @@ function decodeEvent(ev: KvEvent): ObjectWatchEvent | null {
   const object = decodeObject(ev.prevKv);
   object.metadata.resourceVersion = String(ev.kv.modRevision);
   return { type: 'DELETED', object, prevObject: decodeObject(ev.prevKv) };
+}
+
+/**
+ * The key as a cache last saw it: the object's bytes at its resourceVersion. The copy carries no
+ * lease, so only objects stored without one may be passed (the registry passes none for TTL kinds).
+ */
+function cachedKv(key: string, obj: KubeObject): KeyValue {
+  const modRevision = Number(obj.metadata.resourceVersion);
+  const meta = { ...obj.metadata };
+  delete meta.resourceVersion;
+  const value = Buffer.from(JSON.stringify({ ...obj, metadata: meta }), 'utf8');
+  return { key, value, createRevision: 0, modRevision, lease: 0 };
 }
 
 /** Objects created within this window share one lease (upstream's lease manager reuses leases too). */
@@ -249,26 +262,38 @@ export class KvObjectStore implements ObjectStore {
   async guaranteedUpdate(
     key: string,
     tryUpdate: TryUpdate,
-    options: {
-      readonly ignoreNotFound?: boolean;
-      readonly preconditions?: Preconditions;
-      readonly sideWrites?: SideWritesFor;
-    } = {},
+    options: GuaranteedUpdateOptions = {},
   ): Promise<KubeObject> {
+    // Upstream's etcd3 GuaranteedUpdate with cachedExistingObject: the first attempt may start
+    // from the cache's copy (saving a read); whatever goes wrong with a possibly stale copy (a
+    // failed precondition or update function, nothing to write, a lost compare) reads storage.
+    let cached = options.cachedExisting !== undefined ? cachedKv(key, options.cachedExisting) : undefined;
     for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
-      const kv = await this.#getKv(key);
+      const fromCache = cached !== undefined;
+      const kv = cached ?? (await this.#getKv(key));
+      cached = undefined;
       const current = kv === undefined ? undefined : decodeObject(kv);
       if (current === undefined && options.ignoreNotFound !== true) {
         throw new StorageError('NotFound', key, `key not found: ${key}`);
       }
-      if (current !== undefined) checkPreconditions(key, current, options.preconditions);
-      const updated = await tryUpdate(current);
-      const side = await options.sideWrites?.(current, updated);
+      let updated: KubeObject;
+      let side: SideWrites | undefined;
+      try {
+        if (current !== undefined) checkPreconditions(key, current, options.preconditions);
+        updated = await tryUpdate(current);
+        side = await options.sideWrites?.(current, updated);
+      } catch (err) {
+        if (fromCache) continue;
+        throw err;
+      }
       if (side !== undefined) {
         if (kv === undefined) delete updated.metadata.resourceVersion;
         const bytes = encodeObject(key, updated);
         const unchanged = kv !== undefined && bytesEqual(bytes, kv.value);
-        if (unchanged && (side.ops ?? []).length === 0) return withRevision(updated, kv.modRevision);
+        if (unchanged && (side.ops ?? []).length === 0) {
+          if (fromCache) continue;
+          return withRevision(updated, kv.modRevision);
+        }
         const revision = await this.#swap(key, bytes, kv, side);
         if (revision !== undefined) return withRevision(updated, revision);
         continue;
@@ -280,7 +305,10 @@ export class KvObjectStore implements ObjectStore {
         continue;
       }
       const bytes = encodeObject(key, updated);
-      if (bytesEqual(bytes, kv.value)) return withRevision(updated, kv.modRevision);
+      if (bytesEqual(bytes, kv.value)) {
+        if (fromCache) continue;
+        return withRevision(updated, kv.modRevision);
+      }
       const r = await this.#kv.update(key, bytes, kv.modRevision, kv.lease > 0 ? { lease: kv.lease } : {});
       if (r.ok) return withRevision(updated, r.kv.modRevision);
     }

@@ -193,6 +193,15 @@ export class GenericStore {
     return cache.ready ? cache : undefined;
   }
 
+  /**
+   * The watch cache's copy of `key` for an update to start from (upstream's Cacher.GuaranteedUpdate
+   * hands etcd3 the cached object); none for kinds stored with a lease (TTL), which the copy lacks.
+   */
+  #cachedObject(key: string): KubeObject | undefined {
+    if (this.resource.ttlSeconds !== undefined) return undefined;
+    return this.#cache?.ready === true ? this.#cache.get(key) : undefined;
+  }
+
   async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
     const rv = resourceVersion ?? '';
     const minimum = rv !== '' && rv !== '0' ? parseResourceVersion(rv) : 0;
@@ -536,6 +545,7 @@ export class GenericStore {
             stored = await this.#storage.guaranteedUpdate(key, tryUpdate, {
               ignoreNotFound: true,
               sideWrites,
+              cachedExisting: attempt === 0 ? this.#cachedObject(key) : undefined,
             });
           } catch (err) {
             if (!(err instanceof EmptiedFinalizers)) throw err;
