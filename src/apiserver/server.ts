@@ -86,6 +86,8 @@ export interface ApiServerOptions {
 /** What the chain needs of a response: node's (HTTP/2 or HTTP/1.1) or an in-process one. */
 type ChainResponse = ServerResponseLike & {
   readonly writableFinished: boolean;
+  /** Whether end() was called (node's responses; the in-process one reports it as writableFinished). */
+  readonly writableEnded?: boolean;
   once(event: 'finish' | 'close' | 'drain', listener: () => void): unknown;
 };
 
@@ -271,8 +273,10 @@ export class ApiServer {
     // A shared reason: aborting without one builds a DOMException (and its stack) every time.
     const abort = (): void => closed.abort(requestEnded);
     // Only a response that did not finish (client gone mid-way, a watch) needs its work stopped.
+    // Not writableFinished: node's HTTP/2 response reports a stream the client reset (a cancelled
+    // watch) as finished, and the watch would go on until its timeout.
     res.once('close', () => {
-      if (!res.writableFinished) abort();
+      if (!(res.writableEnded ?? res.writableFinished)) abort();
     });
     this.#shutdown.signal.addEventListener('abort', abort, { once: true });
     try {
