@@ -5,9 +5,10 @@
  *   request info → audit ID → deadline → authentication → audit → impersonation
  *   → max-in-flight → authorization → handler
  *
- * The handler answers non-resource paths (health, version, discovery, OpenAPI) and routes
- * resource requests to the verb handlers. Served resources may be added and removed while
- * serving; discovery and OpenAPI follow.
+ * The handler answers non-resource paths (health, version, discovery, OpenAPI, metrics) and
+ * routes resource requests to the verb handlers; resource and health requests are instrumented
+ * (metrics/instrument.ts) as upstream's handlers are. Served resources may be added and removed
+ * while serving; discovery and OpenAPI follow.
  */
 import { setMaxListeners } from 'node:events';
 import { createSecureServer } from 'node:http2';
@@ -43,6 +44,11 @@ import { withMaxInFlight } from './filters/max-in-flight.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { handleHealth } from './health.js';
 import type { HealthChecks } from './health.js';
+import { handleMetrics, initMetrics, metricsPath } from './metrics/handler.js';
+import { InflightWatermark } from './metrics/inflight.js';
+import { instrument, servesSubresource } from './metrics/instrument.js';
+import { StorageObjectCounter } from './metrics/storage-objects.js';
+import { observeWatch } from './metrics/watch.js';
 import { OpenApiHandler } from './openapi/handler.js';
 import { groupResourceKey } from './openapi/operations.js';
 import { isLongRunning, parseRequestInfo } from './request-info.js';
@@ -81,6 +87,8 @@ export interface ApiServerOptions {
   readonly requestTimeoutMs?: number;
   /** Interval of watch BOOKMARK events (default 60 s). */
   readonly watchBookmarkIntervalMs?: number;
+  /** How often `apiserver_storage_objects` is counted (upstream's --etcd-count-metric-poll-period, 60 s). */
+  readonly storageCountPollMs?: number;
 }
 
 /** What the chain needs of a response: node's (HTTP/2 or HTTP/1.1) or an in-process one. */
@@ -97,12 +105,16 @@ function virtualKey(info: Pick<ResourceInfo, 'group' | 'version' | 'resource'>, 
 
 const requestEnded = new Error('the request ended: client gone or server shutting down');
 
+/** Health paths upstream instruments (their single checks, `/healthz/ping`, are not). */
+const instrumentedHealthPaths = new Set(['/healthz', '/livez', '/readyz']);
+
 const rootPaths = [
   '/api',
   '/api/v1',
   '/apis',
   '/healthz',
   '/livez',
+  '/metrics',
   '/openapi/v2',
   '/openapi/v3',
   '/readyz',
@@ -121,6 +133,8 @@ export class ApiServer {
   readonly #inflight = new Set<Promise<void>>();
   readonly #chain: (ctx: RequestContext) => Promise<void>;
   readonly #watch: WatchSupport;
+  readonly #inflightMark = new InflightWatermark();
+  readonly #storageCounts: StorageObjectCounter;
   #resources: readonly ResourceInfo[] = [];
   /** The served resources whose DELETE answers with the object, as OpenAPI publishes them. */
   #deleteReturnsObject: ReadonlySet<string> = new Set();
@@ -132,6 +146,12 @@ export class ApiServer {
     this.#watch = { encoder: new WatchEncoder(), bookmarkIntervalMs: o.watchBookmarkIntervalMs ?? 60_000 };
     // Every in-flight request listens for shutdown: many concurrent watches are normal.
     setMaxListeners(0, this.#shutdown.signal);
+    initMetrics();
+    this.#inflightMark.start();
+    this.#storageCounts = new StorageObjectCounter(
+      () => [...this.#endpoints.values()].map((e) => e.store.hub),
+      o.storageCountPollMs ?? 60_000,
+    );
     for (const e of o.endpoints) this.#endpoints.set(endpointKey(e.info), e);
     for (const e of o.virtualEndpoints ?? [])
       this.#virtual.set(virtualKey(e.parent ?? e.info, e.subresource ?? ''), e);
@@ -152,7 +172,7 @@ export class ApiServer {
       withAuthentication(o.authenticator, o.log),
       withAudit(o.audit),
       withImpersonation(o.authorizer),
-      withMaxInFlight(o.inFlight ?? { nonMutating: 400, mutating: 200 }),
+      withMaxInFlight(o.inFlight ?? { nonMutating: 400, mutating: 200 }, this.#inflightMark),
       withAuthorization(o.authorizer),
     ];
     this.#chain = buildChain(filters, (ctx) => this.#dispatch(ctx));
@@ -306,7 +326,18 @@ export class ApiServer {
 
   async #dispatch(ctx: RequestContext): Promise<void> {
     const { req, res, url, info } = ctx;
-    if (await handleHealth(res, url, this.#o.health, this.#shutdown.signal.aborted)) return;
+    const shuttingDown = this.#shutdown.signal.aborted;
+    if (instrumentedHealthPaths.has(url.pathname)) {
+      await instrument(ctx, url.pathname, async () => {
+        await handleHealth(res, url, this.#o.health, shuttingDown);
+      });
+      return;
+    }
+    if (await handleHealth(res, url, this.#o.health, shuttingDown)) return;
+    if (url.pathname === metricsPath) {
+      await handleMetrics(res);
+      return;
+    }
     if (url.pathname === '/version' || url.pathname === '/version/') {
       writeRawJSON(res, 200, this.#o.version);
       return;
@@ -329,33 +360,43 @@ export class ApiServer {
     // `pods/web/proxy/some/path`: the subresource is the first segment, the rest is its path.
     const virtual = this.#virtual.get(virtualKey(info, info.subresource.split('/', 1)[0] ?? ''));
     if (virtual !== undefined) {
-      await handleVirtual({
-        req,
-        res,
-        url,
-        request: info,
-        endpoint: virtual,
-        schemas: this.#o.schemas,
-        user: userOf(ctx),
-        signal: ctx.signal,
-      });
+      await instrument(ctx, undefined, () =>
+        handleVirtual({
+          req,
+          res,
+          url,
+          request: info,
+          endpoint: virtual,
+          schemas: this.#o.schemas,
+          user: userOf(ctx),
+          signal: ctx.signal,
+        }),
+      );
       return;
     }
     const endpoint = this.#endpoints.get(key);
     if (endpoint === undefined) throw apiErrors.notFoundPath();
-    await routeResource({
-      req,
-      res,
-      url,
-      request: info,
-      endpoint,
-      schemas: this.#o.schemas,
-      features: this.#o.features,
-      signal: ctx.signal,
-      user: userOf(ctx),
-      watch: this.#watch,
-      served: this.#servedSignal(key),
-    });
+    const route = (): Promise<void> =>
+      routeResource({
+        req,
+        res,
+        url,
+        request: info,
+        endpoint,
+        schemas: this.#o.schemas,
+        features: this.#o.features,
+        signal: ctx.signal,
+        user: userOf(ctx),
+        watch: this.#watch,
+        served: this.#servedSignal(key),
+      });
+    // A subresource the endpoint does not have is a 404 upstream never reaches a handler with.
+    if (!servesSubresource(endpoint.info, info.subresource)) return route();
+    await instrument(
+      ctx,
+      undefined,
+      info.verb === 'watch' ? () => observeWatch(res, endpoint.info, route) : route,
+    );
   }
 
   async listen(o: { host: string; port: number; tls: TlsMaterial }): Promise<number> {
@@ -381,12 +422,15 @@ export class ApiServer {
     });
     const port = (server.address() as AddressInfo).port;
     this.#address = `${o.host}:${port}`;
+    this.#storageCounts.start();
     return port;
   }
 
   /** Stops accepting, ends watches, waits for in-flight requests (at most `graceMs`). */
   async close(graceMs = 5000): Promise<void> {
     this.#shutdown.abort();
+    this.#inflightMark.stop();
+    await this.#storageCounts.stop();
     const server = this.#server;
     const closed =
       server === undefined ? Promise.resolve() : new Promise<void>((r) => server.close(() => r()));

@@ -96,6 +96,8 @@ export interface ServerOptions {
   readonly watchMaxQueuedEvents?: number;
   /** Interval of watch BOOKMARK events (default 60 s; tests shorten it). */
   readonly watchBookmarkIntervalMs?: number;
+  /** How often `apiserver_storage_objects` is counted (default 60 s; tests shorten it). */
+  readonly storageCountPollMs?: number;
   /** `--service-cluster-ip-range` (default 10.96.0.0/12): the `kubernetes` Service's cluster IP is its first address. */
   readonly serviceClusterIPRange?: string;
   /** `--advertise-address`: published in the `kubernetes` Endpoints (default: see flags.ts). */
@@ -243,6 +245,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       ? { watchBookmarkIntervalMs: o.watchBookmarkIntervalMs }
       : {}),
     ...(o.audit !== undefined ? { audit: o.audit } : {}),
+    ...(o.storageCountPollMs !== undefined ? { storageCountPollMs: o.storageCountPollMs } : {}),
     version: versionInfo(),
     health: {
       livez: [],

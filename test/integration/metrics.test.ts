@@ -1,0 +1,330 @@
+/**
+ * Issue #8, observability: `/metrics` in the Prometheus text format with kube-apiserver v1.27's
+ * names, labels and label values — request counts and latencies, in-flight and long-running
+ * requests, watchers and watch events, stored objects, process metrics — for authorized users
+ * only.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { adminSession, collectWatch, until } from '../support/h2-watch.js';
+import { waitFor } from '../support/poll.js';
+import { startTestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
+
+interface Sample {
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly value: number;
+}
+
+interface Exposition {
+  readonly types: ReadonlyMap<string, string>;
+  readonly samples: readonly Sample[];
+}
+
+const sampleLine = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/;
+const labelPair = /^([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"(?:,|$)/;
+
+/** A strict reader of the text format (0.0.4): every line must be a comment or a sample. */
+function parseExposition(text: string): Exposition {
+  assert.ok(text.endsWith('\n'), 'ends with a newline');
+  const types = new Map<string, string>();
+  const samples: Sample[] = [];
+  const seen = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const comment = /^# (HELP|TYPE) ([a-zA-Z_:][a-zA-Z0-9_:]*) (.*)$/.exec(line);
+    if (comment !== null) {
+      if (comment[1] === 'TYPE') {
+        assert.match(comment[3]!, /^(counter|gauge|histogram|summary|untyped)$/, line);
+        assert.ok(!types.has(comment[2]!), `one TYPE per family: ${line}`);
+        types.set(comment[2]!, comment[3]!);
+      }
+      continue;
+    }
+    const m = sampleLine.exec(line);
+    assert.ok(m !== null, `not a sample line: ${JSON.stringify(line)}`);
+    const [, name, rawLabels = '', rawValue] = m;
+    const labels: Record<string, string> = {};
+    for (let rest = rawLabels; rest !== '';) {
+      const p = labelPair.exec(rest);
+      assert.ok(p !== null, `bad labels in ${line}`);
+      labels[p[1]!] = p[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+      rest = rest.slice(p[0].length);
+    }
+    // Go's ParseFloat, which Prometheus reads values with, takes NaN in any case (prom-client: "Nan").
+    const nan = rawValue!.toLowerCase() === 'nan';
+    const value = rawValue === '+Inf' ? Infinity : rawValue === '-Inf' ? -Infinity : Number(rawValue);
+    assert.ok(nan || !Number.isNaN(value), `bad value in ${line}`);
+    const family = name!.replace(/_(bucket|sum|count)$/, '');
+    assert.ok(types.has(name!) || types.has(family), `sample before its TYPE: ${line}`);
+    const id = `${name!}${JSON.stringify(Object.entries(labels).sort())}`;
+    assert.ok(!seen.has(id), `duplicate series: ${line}`);
+    seen.add(id);
+    samples.push({ name: name!, labels, value });
+  }
+  return { types, samples };
+}
+
+function matches(s: Sample, name: string, labels: Readonly<Record<string, string>>): boolean {
+  return s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v);
+}
+
+/** The one sample of `name` with (at least) `labels`, or undefined. */
+function sample(e: Exposition, name: string, labels: Readonly<Record<string, string>>): Sample | undefined {
+  const found = e.samples.filter((s) => matches(s, name, labels));
+  assert.ok(found.length <= 1, `several ${name} samples match ${JSON.stringify(labels)}`);
+  return found[0];
+}
+
+function value(e: Exposition, name: string, labels: Readonly<Record<string, string>>): number {
+  return sample(e, name, labels)?.value ?? 0;
+}
+
+const upstreamBuckets = [
+  '0.005',
+  '0.025',
+  '0.05',
+  '0.1',
+  '0.2',
+  '0.4',
+  '0.6',
+  '0.8',
+  '1',
+  '1.25',
+  '1.5',
+  '2',
+  '3',
+  '4',
+  '5',
+  '6',
+  '8',
+  '10',
+  '15',
+  '20',
+  '30',
+  '45',
+  '60',
+  '+Inf',
+];
+
+const core = { group: '', version: 'v1', component: 'apiserver', dry_run: '', subresource: '' };
+const configmaps = { ...core, resource: 'configmaps' };
+const ns = '/api/v1/namespaces/default/configmaps';
+const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } });
+
+describe('/metrics (#8)', () => {
+  let server: TestServer;
+  const scrape = async (): Promise<Exposition> => {
+    const r = await server.request('GET', '/metrics', { accept: '*/*' });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.headers['content-type'], 'text/plain; version=0.0.4; charset=utf-8');
+    return parseExposition(r.text);
+  };
+
+  before(async () => {
+    server = await startTestServer({ controllers: false, storageCountPollMs: 50 });
+  });
+  after(() => server.stop());
+
+  test('anonymous is forbidden with the upstream non-resource message; the admin reads it', async () => {
+    const r = await server.request('GET', '/metrics', { credentials: 'none' });
+    assert.equal(r.status, 403);
+    assert.deepEqual(r.json(), {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'forbidden: User "system:anonymous" cannot get path "/metrics"',
+      reason: 'Forbidden',
+      details: {},
+      code: 403,
+    });
+    await scrape();
+    const root = await server.request('GET', '/');
+    assert.ok(root.json<{ paths: string[] }>().paths.includes('/metrics'));
+  });
+
+  test('apiserver_request_total and the duration histogram: upstream verbs, scopes and codes', async () => {
+    const before = await scrape();
+    const postSeries = { ...configmaps, verb: 'POST', scope: 'resource' };
+    const post = { ...postSeries, code: '201' };
+    assert.equal((await server.request('POST', ns, { body: cm('one') })).status, 201);
+    assert.equal((await server.request('POST', `${ns}?dryRun=All`, { body: cm('dry') })).status, 201);
+    assert.equal((await server.request('GET', `${ns}/one`)).status, 200);
+    assert.equal((await server.request('GET', `${ns}/missing`)).status, 404);
+    assert.equal((await server.request('GET', ns)).status, 200);
+    assert.equal((await server.request('GET', '/api/v1/configmaps')).status, 200);
+    assert.equal((await server.request('PUT', `${ns}/one`, { body: cm('one') })).status, 200);
+    assert.equal((await server.request('DELETE', `${ns}/one`)).status, 200);
+    assert.equal((await server.request('GET', '/healthz')).status, 200);
+    const e = await scrape();
+    const delta = (labels: Record<string, string>) =>
+      value(e, 'apiserver_request_total', labels) - value(before, 'apiserver_request_total', labels);
+    assert.equal(delta(post), 1);
+    assert.equal(delta({ ...post, dry_run: 'All' }), 1);
+    assert.equal(delta({ ...configmaps, verb: 'GET', scope: 'resource', code: '200' }), 1);
+    assert.equal(delta({ ...configmaps, verb: 'GET', scope: 'resource', code: '404' }), 1);
+    assert.equal(delta({ ...configmaps, verb: 'LIST', scope: 'namespace', code: '200' }), 1);
+    assert.equal(delta({ ...configmaps, verb: 'LIST', scope: 'cluster', code: '200' }), 1);
+    assert.equal(delta({ ...configmaps, verb: 'PUT', scope: 'resource', code: '200' }), 1);
+    assert.equal(delta({ ...configmaps, verb: 'DELETE', scope: 'resource', code: '200' }), 1);
+    // Health paths as upstream instruments them: the path as subresource, component "".
+    const healthz = { verb: 'GET', group: '', version: '', resource: '', subresource: '/healthz', scope: '' };
+    assert.equal(delta({ ...healthz, component: '', dry_run: '', code: '200' }), 1);
+    // Every label upstream has, and no other.
+    const line = sample(e, 'apiserver_request_total', post);
+    assert.deepEqual(Object.keys(line?.labels ?? {}).sort(), [
+      'code',
+      'component',
+      'dry_run',
+      'group',
+      'resource',
+      'scope',
+      'subresource',
+      'verb',
+      'version',
+    ]);
+    assert.equal(e.types.get('apiserver_request_total'), 'counter');
+    assert.equal(e.types.get('apiserver_request_duration_seconds'), 'histogram');
+    const buckets = e.samples.filter((s) =>
+      matches(s, 'apiserver_request_duration_seconds_bucket', postSeries),
+    );
+    assert.deepEqual(
+      buckets.map((s) => s.labels['le']),
+      upstreamBuckets,
+    );
+    const counts = buckets.map((s) => s.value);
+    assert.deepEqual(
+      counts,
+      [...counts].sort((a, b) => a - b),
+      'cumulative',
+    );
+    const count = value(e, 'apiserver_request_duration_seconds_count', postSeries);
+    assert.equal(counts.at(-1), count);
+    assert.ok(count >= 1 && value(e, 'apiserver_request_duration_seconds_sum', postSeries) > 0);
+    assert.deepEqual(
+      Object.keys(sample(e, 'apiserver_request_duration_seconds_count', postSeries)!.labels).sort(),
+      ['component', 'dry_run', 'group', 'resource', 'scope', 'subresource', 'verb', 'version'],
+    );
+  });
+
+  test('a request no handler serves is not recorded (unknown resource, unknown subresource)', async () => {
+    assert.equal((await server.request('GET', '/api/v1/namespaces/default/nothings')).status, 404);
+    assert.equal((await server.request('GET', `${ns}/x/nothing`)).status, 404);
+    const e = await scrape();
+    assert.equal(sample(e, 'apiserver_request_total', { resource: 'nothings' }), undefined);
+    assert.equal(sample(e, 'apiserver_request_total', { subresource: 'nothing' }), undefined);
+  });
+
+  test('in-flight gauge per request kind', async () => {
+    const e = await scrape();
+    assert.equal(e.types.get('apiserver_current_inflight_requests'), 'gauge');
+    for (const kind of ['readOnly', 'mutating']) {
+      assert.ok(sample(e, 'apiserver_current_inflight_requests', { request_kind: kind }), kind);
+    }
+    // The scrape itself is a read in flight: within a second the watermark shows it.
+    await waitFor(
+      'the read-only watermark',
+      async () =>
+        value(await scrape(), 'apiserver_current_inflight_requests', { request_kind: 'readOnly' }) >= 1,
+    );
+  });
+
+  test('a watch: registered watcher and long-running request while open, events counted, 0 after', async () => {
+    const session = adminSession(server);
+    const watcher = { group: '', version: 'v1', kind: 'ConfigMap' };
+    const { dry_run: dryRun, ...coreLabels } = configmaps;
+    const longRunningLabels = { ...coreLabels, verb: 'WATCH', scope: 'namespace' };
+    const longRunning = { ...longRunningLabels, dry_run: dryRun };
+    try {
+      const before = await scrape();
+      const w = collectWatch(session, `${ns}?watch=1`);
+      assert.equal(await w.status, 200);
+      await waitFor(
+        'the watcher',
+        async () => value(await scrape(), 'apiserver_registered_watchers', watcher) === 1,
+      );
+      const open = await scrape();
+      assert.equal(value(open, 'apiserver_longrunning_requests', longRunningLabels), 1);
+      assert.deepEqual(
+        Object.keys(sample(open, 'apiserver_longrunning_requests', longRunningLabels)!.labels).sort(),
+        ['component', 'group', 'resource', 'scope', 'subresource', 'verb', 'version'],
+      );
+      assert.equal((await server.request('POST', ns, { body: cm('watched') })).status, 201);
+      await until(() => w.lines.length >= 1);
+      const events = await scrape();
+      const sent =
+        value(events, 'apiserver_watch_events_total', watcher) -
+        value(before, 'apiserver_watch_events_total', watcher);
+      assert.equal(sent, 1);
+      assert.ok(value(events, 'apiserver_watch_events_sizes_count', watcher) >= 1);
+      assert.ok(value(events, 'apiserver_watch_events_sizes_sum', watcher) > 100);
+      w.stream.close();
+      await w.ended;
+      await waitFor(
+        'no watcher',
+        async () => value(await scrape(), 'apiserver_registered_watchers', watcher) === 0,
+      );
+      const closed = await scrape();
+      assert.equal(value(closed, 'apiserver_longrunning_requests', longRunningLabels), 0);
+      // As upstream, the watch is counted (and its whole life timed) once it ends.
+      assert.equal(
+        value(closed, 'apiserver_request_total', { ...longRunning, code: '200' }) -
+          value(before, 'apiserver_request_total', { ...longRunning, code: '200' }),
+        1,
+      );
+    } finally {
+      session.close();
+    }
+  });
+
+  test('apiserver_storage_objects counts stored objects per resource, "<resource>.<group>"', async () => {
+    for (const name of ['s1', 's2', 's3']) {
+      assert.equal(
+        (
+          await server.request('POST', '/api/v1/namespaces/default/secrets', {
+            body: { apiVersion: 'v1', kind: 'Secret', metadata: { name } },
+          })
+        ).status,
+        201,
+      );
+    }
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'c', image: 'nginx' }] },
+        },
+      },
+    };
+    assert.equal(
+      (await server.request('POST', '/apis/apps/v1/namespaces/default/deployments', { body: deployment }))
+        .status,
+      201,
+    );
+    const e = await waitFor('the counts', async () => {
+      const m = await scrape();
+      return value(m, 'apiserver_storage_objects', { resource: 'secrets' }) === 3 &&
+        value(m, 'apiserver_storage_objects', { resource: 'deployments.apps' }) === 1
+        ? m
+        : undefined;
+    });
+    assert.equal(e.types.get('apiserver_storage_objects'), 'gauge');
+    assert.equal(value(e, 'apiserver_storage_objects', { resource: 'namespaces' }), 4);
+    assert.ok(sample(e, 'apiserver_storage_objects', { resource: 'leases.coordination.k8s.io' }));
+  });
+
+  test('process and Node.js runtime metrics', async () => {
+    const e = await scrape();
+    assert.ok(value(e, 'process_cpu_seconds_total', {}) > 0);
+    assert.ok(value(e, 'process_resident_memory_bytes', {}) > 0);
+    assert.ok(value(e, 'process_start_time_seconds', {}) > 1_600_000_000);
+    assert.ok(sample(e, 'process_open_fds', {}));
+    assert.ok(e.types.has('nodejs_heap_size_used_bytes'));
+  });
+});
