@@ -32,6 +32,9 @@ import type { ListRead } from './resource-version.js';
 import { translateStorageError } from './translate.js';
 import { waitUntilFresh } from './freshness.js';
 
+/** How long the first read of a resource waits for its watch cache to fill before reading storage. */
+const cacheFillWaitMs = 3000;
+
 export interface GenericStoreOptions {
   readonly resource: RegistryResource;
   readonly storage: ObjectStore;
@@ -185,12 +188,36 @@ export class GenericStore {
 
   // ---- get / list ----
 
-  /** The watch cache once it is filled (starting it on first use), else undefined. */
-  watchCache(): WatchCache | undefined {
+  /**
+   * The watch cache once it is filled, else undefined (reads go to storage). It starts on first
+   * use, and that first read waits briefly for it to fill.
+   */
+  async watchCache(): Promise<WatchCache | undefined> {
     const cache = this.#cache;
     if (cache === undefined) return undefined;
-    cache.start();
-    return cache.ready ? cache : undefined;
+    if (cache.ready) return cache;
+    return (await cache.whenReady(cacheFillWaitMs)) ? cache : undefined;
+  }
+
+  /** The watch cache's statistics (for metrics), when the resource has one. */
+  get watchCacheStats():
+    | {
+        readonly ready: boolean;
+        readonly objects: number;
+        readonly watchers: number;
+        readonly events: number;
+        readonly initialisations: number;
+      }
+    | undefined {
+    const c = this.#cache;
+    if (c === undefined) return undefined;
+    return {
+      ready: c.ready,
+      objects: c.objects,
+      watchers: c.watchers,
+      events: c.eventsReceived,
+      initialisations: c.initialisations,
+    };
   }
 
   /**
@@ -206,7 +233,7 @@ export class GenericStore {
     const rv = resourceVersion ?? '';
     const minimum = rv !== '' && rv !== '0' ? parseResourceVersion(rv) : 0;
     // A resourceVersion means "at least this new": the watch cache may answer (upstream's Cacher.Get).
-    const cache = rv !== '' ? this.watchCache() : undefined;
+    const cache = rv !== '' ? await this.watchCache() : undefined;
     let obj: KubeObject | undefined;
     if (cache !== undefined) {
       if (minimum > 0) await waitUntilFresh(cache, minimum);
@@ -228,7 +255,7 @@ export class GenericStore {
     validateListRequest(req, false, this.#features.enabled('WatchList'));
     const predicate = buildPredicate(this.resource, req.labelSelector, req.fieldSelector);
     const read = listRead(req);
-    const cached = this.#listFromCache(namespace, req, read, predicate);
+    const cached = await this.#listFromCache(namespace, req, read, predicate);
     if (cached !== undefined) return cached;
     let revision = 0;
     if (read.kind !== 'current') await this.#ensureNotFuture(read.revision);
@@ -262,15 +289,15 @@ export class GenericStore {
    * token are answered from the watch cache, all matches at once (v1.27's cache does not page);
    * "" (most recent), Exact and continued lists read storage.
    */
-  #listFromCache(
+  async #listFromCache(
     namespace: string,
     req: ListRequest,
     read: ListRead,
     predicate: Predicate,
-  ): Promise<ListResult> | undefined {
+  ): Promise<ListResult | undefined> {
     const rv = req.resourceVersion ?? '';
     if (rv === '' || read.kind === 'exact' || (req.continue ?? '') !== '') return undefined;
-    const cache = this.watchCache();
+    const cache = await this.watchCache();
     if (cache === undefined) return undefined;
     const prefix = this.prefix(namespace);
     const select = predicate.everything ? undefined : (o: KubeObject) => predicate.matches(o);
@@ -278,8 +305,8 @@ export class GenericStore {
       const r = cache.list(prefix, select);
       return { items: r.items, resourceVersion: String(r.revision) };
     };
-    if (read.kind === 'current') return Promise.resolve(answer());
-    return waitUntilFresh(cache, read.revision).then(answer);
+    if (read.kind !== 'current') await waitUntilFresh(cache, read.revision);
+    return answer();
   }
 
   // ---- create ----
@@ -371,7 +398,7 @@ export class GenericStore {
    * serves them, else storage's.
    */
   currentRevision(): Promise<number> {
-    return (this.watchCache() ?? this.#storage).currentRevision();
+    return (this.#cache?.ready === true ? this.#cache : this.#storage).currentRevision();
   }
 
   async create(namespace: string, obj: KubeObject, req: WriteRequest): Promise<WriteResult> {

@@ -60,8 +60,13 @@ interface Reader {
   watch(options: ObjectWatchOptions): AsyncIterable<ObjectWatchEvent>;
 }
 
-function readerFor(store: GenericStore, namespace: string, req: WatchRequest, predicate: Predicate): Reader {
-  const cache = store.watchCache();
+async function readerFor(
+  store: GenericStore,
+  namespace: string,
+  req: WatchRequest,
+  predicate: Predicate,
+): Promise<Reader> {
+  const cache = await store.watchCache();
   const signal = { signal: req.signal };
   if (cache !== undefined) {
     const prefix = store.prefix(namespace);
@@ -162,7 +167,7 @@ export async function openWatch(
   validateListRequest(req, true, watchList);
   const predicate = buildPredicate(store.resource, req.labelSelector, req.fieldSelector);
   const rv = req.resourceVersion ?? '';
-  const reader = readerFor(store, namespace, req, predicate);
+  const reader = await readerFor(store, namespace, req, predicate);
   const start =
     watchList && req.sendInitialEvents !== undefined
       ? await watchListStart(store, reader, req, rv)

@@ -44,6 +44,9 @@ export class WatchCache {
   #ready = false;
   #running = false;
   #initialisations = 0;
+  #eventsReceived = 0;
+  /** Resolved (and replaced) each time the cache becomes ready or stops. */
+  #readyWaiters: (() => void)[] = [];
 
   constructor(o: WatchCacheOptions) {
     this.#storage = o.storage;
@@ -61,6 +64,39 @@ export class WatchCache {
   /** How many times the state was (re)listed from storage. */
   get initialisations(): number {
     return this.#initialisations;
+  }
+
+  /** Events taken from the storage watch (upstream's apiserver_watch_cache_events_received_total). */
+  get eventsReceived(): number {
+    return this.#eventsReceived;
+  }
+
+  /** Events in the window. */
+  get windowSize(): number {
+    return this.#window.size;
+  }
+
+  /**
+   * Starts the cache if needed and resolves with whether it is ready, waiting at most `timeoutMs`
+   * for the first list (upstream's cacher makes requests wait for readiness too).
+   */
+  async whenReady(timeoutMs: number): Promise<boolean> {
+    this.start();
+    if (this.#ready || !this.#running) return this.#ready;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      this.#readyWaiters.push(resolve);
+      timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+    });
+    clearTimeout(timer);
+    return this.#ready;
+  }
+
+  #wakeReadyWaiters(): void {
+    const waiters = this.#readyWaiters;
+    this.#readyWaiters = [];
+    for (const w of waiters) w();
   }
 
   /** Watches served from the cache right now. */
@@ -178,6 +214,7 @@ export class WatchCache {
     this.#ready = false;
     this.#running = false;
     this.#endWatchers();
+    this.#wakeReadyWaiters();
   }
 
   async #relist(): Promise<void> {
@@ -190,9 +227,11 @@ export class WatchCache {
     this.#window.reset(list.revision);
     this.#initialisations++;
     this.#ready = true;
+    this.#wakeReadyWaiters();
   }
 
   #apply(ev: ObjectWatchEvent): void {
+    this.#eventsReceived++;
     const revision = Number(ev.object.metadata.resourceVersion);
     const key = this.keyOf(ev.object);
     if (ev.type === 'DELETED') this.#state.delete(key);
