@@ -13,6 +13,8 @@ const pollMs = 10;
 
 export interface RevisionSource {
   currentRevision(): Promise<number>;
+  /** Resolves with the revision once it reaches `revision` or the time is up (else polled). */
+  waitForRevision?(revision: number, timeoutMs: number, signal?: AbortSignal): Promise<number>;
 }
 
 export interface FreshnessOptions {
@@ -31,7 +33,13 @@ export async function waitUntilFresh(
 ): Promise<number> {
   let current = await source.currentRevision();
   if (current >= revision) return current;
-  const deadline = Date.now() + (options.timeoutMs ?? freshnessTimeoutMs);
+  const timeoutMs = options.timeoutMs ?? freshnessTimeoutMs;
+  if (source.waitForRevision !== undefined) {
+    current = await source.waitForRevision(revision, timeoutMs, options.signal);
+    if (current >= revision) return current;
+    throw apiErrors.tooLargeResourceVersion(revision, current, retryAfterSeconds);
+  }
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && options.signal?.aborted !== true) {
     await new Promise((resolve) => setTimeout(resolve, pollMs));
     current = await source.currentRevision();

@@ -31,6 +31,11 @@ export interface WatchCacheOptions {
   readonly retryDelayMs?: number;
 }
 
+interface RevisionWaiter {
+  readonly revision: number;
+  readonly wake: () => void;
+}
+
 export class WatchCache {
   readonly #storage: ObjectStore;
   readonly #prefix: string;
@@ -47,6 +52,8 @@ export class WatchCache {
   #eventsReceived = 0;
   /** Resolved (and replaced) each time the cache becomes ready or stops. */
   #readyWaiters: (() => void)[] = [];
+  /** Reads waiting for the state to reach a revision. */
+  #revisionWaiters: RevisionWaiter[] = [];
 
   constructor(o: WatchCacheOptions) {
     this.#storage = o.storage;
@@ -91,6 +98,37 @@ export class WatchCache {
     });
     clearTimeout(timer);
     return this.#ready;
+  }
+
+  /**
+   * Resolves with the cache's revision once it is at least `revision`, or when `timeoutMs` passed
+   * or `signal` aborted (then possibly lower).
+   */
+  async waitForRevision(revision: number, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+    if (this.#revision >= revision || signal?.aborted === true) return this.#revision;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, timeoutMs).unref();
+      function done(): void {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      }
+      signal?.addEventListener('abort', done, { once: true });
+      this.#revisionWaiters.push({ revision, wake: done });
+    });
+    return this.#revision;
+  }
+
+  #advance(revision: number): void {
+    if (revision <= this.#revision) return;
+    this.#revision = revision;
+    if (this.#revisionWaiters.length === 0) return;
+    const still: RevisionWaiter[] = [];
+    for (const w of this.#revisionWaiters) {
+      if (w.revision <= revision) w.wake();
+      else still.push(w);
+    }
+    this.#revisionWaiters = still;
   }
 
   #wakeReadyWaiters(): void {
@@ -192,9 +230,7 @@ export class WatchCache {
           signal,
           onStalled: () => (stalled = true),
           // Storage has handed over every change up to `revision`: the state is current there.
-          onProgress: (revision) => {
-            if (revision > this.#revision) this.#revision = revision;
-          },
+          onProgress: (revision) => this.#advance(revision),
         })) {
           this.#apply(ev);
         }
@@ -223,7 +259,7 @@ export class WatchCache {
     this.#endWatchers();
     this.#state.clear();
     for (const item of list.items) this.#state.set(this.keyOf(item), item);
-    this.#revision = list.revision;
+    this.#advance(list.revision);
     this.#window.reset(list.revision);
     this.#initialisations++;
     this.#ready = true;
@@ -236,11 +272,11 @@ export class WatchCache {
     const key = this.keyOf(ev.object);
     if (ev.type === 'DELETED') this.#state.delete(key);
     else this.#state.set(key, ev.object);
-    if (revision > this.#revision) this.#revision = revision;
     const entry: WindowEntry = { revision, key, event: ev };
     this.#window.push(entry);
     const one = [entry];
     for (const w of this.#watchers) w.offer(one);
+    this.#advance(revision);
   }
 
   #endWatchers(): void {
