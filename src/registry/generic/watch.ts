@@ -1,15 +1,16 @@
 /**
  * Watch over the generic store, with kube-apiserver v1.27's starting points:
- *  - resourceVersion "" or "0" (no sendInitialEvents): the current state as ADDED events, then
- *    changes after it (the state is read from storage at its current revision: "now");
+ *  - resourceVersion "" (no sendInitialEvents): the state at the most recent revision (a
+ *    consistent read) as ADDED events, then changes after it; "0": any recent state, then changes;
  *  - a resourceVersion N: changes after N (410 Expired as an ERROR event once N is compacted);
  *  - WatchList (gate `WatchList`): `sendInitialEvents=true&resourceVersionMatch=NotOlderThan`
  *    streams a state at least as new as N (or a consistent read with no N) as ADDED events, then,
  *    when bookmarks were allowed, one BOOKMARK annotated `k8s.io/initial-events-end: "true"` with
- *    the state's resourceVersion, then changes after it; `sendInitialEvents=false` starts at N (or
- *    at the most recent revision for ""/"0") without a state.
- * Storage events are filtered through the request's selectors (an object leaving the selection is
- * DELETED, one entering it ADDED), as kube-apiserver does.
+ *    the state's resourceVersion, then changes after it; `sendInitialEvents=false` starts at N (at
+ *    the most recent revision for "", any recent one for "0") without a state.
+ * Reads come from the resource's watch cache once it is filled, else from storage. Events are
+ * filtered through the request's selectors (an object leaving the selection is DELETED, one
+ * entering it ADDED), as kube-apiserver does.
  */
 import { apiErrors, StatusError } from '../../machinery/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
@@ -55,6 +56,8 @@ interface Start {
  * given one (3 s, then upstream's 504).
  */
 interface Reader {
+  /** The revision the reader is current at ("any" recent state). */
+  revision(): Promise<number>;
   state(): Promise<{ items: readonly KubeObject[]; revision: number }>;
   fresh(revision: number): Promise<void>;
   watch(options: ObjectWatchOptions): AsyncIterable<ObjectWatchEvent>;
@@ -72,6 +75,7 @@ async function readerFor(
     const prefix = store.prefix(namespace);
     const select = predicate.everything ? undefined : (o: KubeObject) => predicate.matches(o);
     return {
+      revision: () => cache.currentRevision(),
       state: () => Promise.resolve(cache.list(prefix, select)),
       fresh: async (revision) => {
         await waitUntilFresh(cache, revision, signal);
@@ -80,6 +84,7 @@ async function readerFor(
     };
   }
   return {
+    revision: () => store.storage.currentRevision(),
     state: async () => {
       const list = await store.list(namespace, {
         ...(req.labelSelector !== undefined ? { labelSelector: req.labelSelector } : {}),
@@ -108,8 +113,13 @@ async function watchListStart(
   rv: string,
 ): Promise<Start> {
   if (req.sendInitialEvents !== true) {
-    // Start at the given revision, or at the most recent one for ""/"0", with no state.
-    const after = rv === '' || rv === '0' ? await latest(store, reader) : parseResourceVersion(rv);
+    // No state: start at the given revision, the most recent one for "", any recent one for "0".
+    const after =
+      rv === ''
+        ? await latest(store, reader)
+        : rv === '0'
+          ? await reader.revision()
+          : parseResourceVersion(rv);
     return { initial: [], after, endBookmark: false };
   }
   try {
