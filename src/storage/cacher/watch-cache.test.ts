@@ -218,3 +218,29 @@ test('#8 watch cache: re-initialisation after the storage watch breaks loses or 
   abort.abort();
   cache.stop();
 });
+
+test('#8 watch cache: reads do not wait for a cache whose filling fails', async () => {
+  const kv = createMemoryKv();
+  const storage = new KvObjectStore(kv);
+  let failures = 0;
+  const failing = new Proxy(storage, {
+    get(target, prop) {
+      if (prop === 'list') {
+        return () => {
+          failures++;
+          return Promise.reject(new Error('broken'));
+        };
+      }
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const cache = new WatchCache({ storage: failing, prefix, retryDelayMs: 1000 });
+  assert.equal(await cache.whenReady(3000), false);
+  const started = Date.now();
+  assert.equal(await cache.whenReady(3000), false);
+  assert.ok(Date.now() - started < 100, 'no wait while failing');
+  assert.ok(failures >= 1);
+  cache.stop();
+  await kv.close();
+});

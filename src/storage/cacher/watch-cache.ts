@@ -50,6 +50,8 @@ export class WatchCache {
   #running = false;
   #initialisations = 0;
   #eventsReceived = 0;
+  /** The last attempt to fill the cache failed: reads do not wait for it. */
+  #failing = false;
   /** Resolved (and replaced) each time the cache becomes ready or stops. */
   #readyWaiters: (() => void)[] = [];
   /** Reads waiting for the state to reach a revision. */
@@ -89,7 +91,7 @@ export class WatchCache {
    */
   async whenReady(timeoutMs: number): Promise<boolean> {
     this.start();
-    if (this.#ready || !this.#running) return this.#ready;
+    if (this.#ready || !this.#running || this.#failing) return this.#ready;
     let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
       this.#readyWaiters.push(resolve);
@@ -244,6 +246,8 @@ export class WatchCache {
         }
         if (isClosed(err)) break;
         this.#ready = false;
+        this.#failing = true;
+        this.#wakeReadyWaiters();
         await new Promise((r) => setTimeout(r, this.#retryDelayMs).unref());
       }
     }
@@ -263,6 +267,7 @@ export class WatchCache {
     this.#window.reset(list.revision);
     this.#initialisations++;
     this.#ready = true;
+    this.#failing = false;
     this.#wakeReadyWaiters();
   }
 
