@@ -1,6 +1,7 @@
 /**
  * Shared informers by collection path: every controller asking for the same path gets the same
- * informer, so a process runs one LIST+WATCH per path however many handlers it has.
+ * informer, so a process runs one LIST+WATCH (or WatchList, per `useWatchList`) per path however
+ * many handlers it has.
  */
 import { setMaxListeners } from 'node:events';
 import { SharedInformer } from './shared-informer.js';

@@ -9,6 +9,13 @@
  * store: objects no longer listed are deleted and handed to `onDelete` in their last known state
  * with `finalStateUnknown` set (client-go's DeletedFinalStateUnknown), since their deletion
  * happened while the informer was not watching. Backoffs and resyncs wait on its Clock.
+ *
+ * With `useWatchList` (AM-02, #8) the list is a WatchList stream instead (watch-list.ts): its
+ * initial events fill a temporary store that replaces the informer's at the initial-events-end
+ * BOOKMARK, exactly like a list (same handler calls, deletions with the last known state, AM-21),
+ * and the same stream then goes on as the watch, from the bookmark's resourceVersion. In `'auto'`
+ * mode a refusal (422) makes the informer LIST+WATCH for the rest of that run; the next `run`
+ * asks again.
  */
 import type { JsonObject } from '../util/json.js';
 import { isJsonObject } from '../util/json.js';
@@ -18,8 +25,20 @@ import { ApiError } from './api-error.js';
 import { InformerStore } from './informer-store.js';
 import { Lister } from './lister.js';
 import type { ReadonlyStore } from './informer-store.js';
-import { resourceVersionOf } from './object-meta.js';
+import { objectKey, resourceVersionOf } from './object-meta.js';
 import type { RestClient } from './rest-client.js';
+import type { WatchEvent } from './watch-event.js';
+import {
+  defaultWatchListMode,
+  isInitialEventsEndBookmark,
+  isResourceVersionUnavailable,
+  isWatchListRefusal,
+  statusError,
+  watchListQuery,
+} from './watch-list.js';
+import type { WatchListMode } from './watch-list.js';
+
+export type { WatchListMode } from './watch-list.js';
 
 /** What an informer needs of a client (tests pass fakes). */
 export type ListWatchClient = Pick<RestClient, 'request' | 'watch'>;
@@ -64,6 +83,13 @@ export interface SharedInformerOptions {
   readonly resyncPeriodMs?: number;
   /** What backoffs, resyncs and the health of a watch are timed with (default: the real clock). */
   readonly clock?: Clock;
+  /**
+   * Whether lists are WatchList streams (see WatchListMode). Default, as client-go v1.27:
+   * `'auto'` when the environment variable `ENABLE_CLIENT_GO_WATCH_LIST_ALPHA` is set, otherwise
+   * `'never'` (the server's `WatchList` gate is off by default, and every informer start would
+   * then cost a refused request). Components that know the server offers it pass `'auto'`.
+   */
+  readonly useWatchList?: WatchListMode;
 }
 
 /** A watch that ran at least this long, or delivered an event, counts as healthy. */
@@ -90,11 +116,17 @@ export class SharedInformer {
   #hasSynced = false;
   #running = false;
   #resourceVersion = '';
+  readonly #watchListMode: WatchListMode;
+  /** The server refused WatchList during this run: LIST+WATCH until the run ends. */
+  #watchListRefused = false;
+  /** The last resourceVersion was refused (410, too large): the next WatchList asks without it. */
+  #resourceVersionUnavailable = false;
 
   constructor(o: SharedInformerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
     this.path = o.path;
+    this.#watchListMode = o.useWatchList ?? defaultWatchListMode(process.env);
     this.synced = new Promise<boolean>((resolve) => {
       this.#resolveSynced = resolve;
     });
@@ -119,6 +151,11 @@ export class SharedInformer {
     return this.#resourceVersion;
   }
 
+  /** Whether the next (re)list is a WatchList stream rather than a LIST. */
+  usesWatchList(): boolean {
+    return this.#watchListMode === 'always' || (this.#watchListMode === 'auto' && !this.#watchListRefused);
+  }
+
   /**
    * Registers `h`. Once synced, `h.onAdd` is called at once for every object in the store, so a
    * handler added late sees the same picture as one added before the first list.
@@ -136,6 +173,7 @@ export class SharedInformer {
   async run(signal: AbortSignal): Promise<void> {
     if (this.#running) throw new Error(`informer for ${this.path} is already running`);
     this.#running = true;
+    this.#watchListRefused = false;
     let relist = true;
     let failures = 0;
     const period = this.#o.resyncPeriodMs ?? 0;
@@ -144,12 +182,14 @@ export class SharedInformer {
     try {
       while (!signal.aborted) {
         try {
+          // After a WatchList, its stream goes on as the watch.
+          let stream: AsyncGenerator<WatchEvent> | undefined;
           if (relist) {
-            await this.#list(signal);
+            stream = await this.#sync(signal);
             relist = false;
           }
           const started = this.#clock.now();
-          const { gone, events } = await this.#watch(signal);
+          const { gone, events } = await this.#watch(signal, stream);
           if (gone) {
             relist = true;
           } else if (events > 0 || this.#clock.now() - started >= healthyWatchMs) {
@@ -188,9 +228,82 @@ export class SharedInformer {
     return Math.min(first * 2 ** failures, this.#o.maxBackoffMs ?? 30_000);
   }
 
+  /**
+   * Fills the store afresh: by WatchList (returning its stream, now at the state's
+   * resourceVersion) when used, else, or when the server refuses it in `'auto'` mode, by LIST.
+   */
+  async #sync(signal: AbortSignal): Promise<AsyncGenerator<WatchEvent> | undefined> {
+    if (this.usesWatchList()) {
+      try {
+        return await this.#watchList(signal);
+      } catch (err) {
+        if (signal.aborted || this.#watchListMode !== 'auto' || !isWatchListRefusal(err)) throw err;
+        // Not offered (client-go: "falling back to the previous LIST/WATCH semantic").
+        this.#watchListRefused = true;
+      }
+    }
+    await this.#list(signal);
+    return undefined;
+  }
+
   /** Lists the collection and replaces the store's content with it. */
   async #list(signal: AbortSignal): Promise<void> {
     const { items, resourceVersion } = await this.#listAll(this.#o.pageSize ?? 500, signal);
+    this.#replace(items, resourceVersion);
+  }
+
+  /**
+   * Opens a WatchList stream and collects its initial events in a temporary store until the
+   * initial-events-end BOOKMARK; then that state replaces the store's (as a list would) and the
+   * stream, positioned after the bookmark, is returned for the watch to go on with. Nothing
+   * reaches the store or the handlers before the bookmark: a stream that fails or ends earlier
+   * leaves the store as it was. Asked from the last resourceVersion (the state is at least that
+   * new), or without one (a consistent read) when that one was refused.
+   */
+  async #watchList(signal: AbortSignal): Promise<AsyncGenerator<WatchEvent>> {
+    for (;;) {
+      const from = this.#resourceVersionUnavailable ? '' : this.#resourceVersion;
+      const query = watchListQuery(from, this.#watchTimeoutSeconds());
+      const stream = this.#o.client.watch(withQuery(this.path, query), signal);
+      const temporary = new Map<string, JsonObject>();
+      let resourceVersion = '';
+      let complete = false;
+      let retry = false;
+      try {
+        while (!complete && !retry) {
+          const next = await stream.next();
+          if (next.done === true) {
+            if (signal.aborted) throw new Error(`watch list of ${this.path} stopped`);
+            throw new Error(`watch list of ${this.path} ended before its initial-events-end bookmark`);
+          }
+          const { type, object } = next.value;
+          if (type === 'ERROR') {
+            if (from !== '' && isResourceVersionUnavailable(object)) {
+              // Ask again for a consistent read (client-go: setIsLastSyncResourceVersionUnavailable).
+              this.#resourceVersionUnavailable = true;
+              retry = true;
+              continue;
+            }
+            throw statusError(object);
+          }
+          if (type === 'DELETED') temporary.delete(objectKey(object));
+          else if (type !== 'BOOKMARK') temporary.set(objectKey(object), object);
+          const rv = resourceVersionOf(object);
+          if (rv !== '') resourceVersion = rv;
+          complete = type === 'BOOKMARK' && isInitialEventsEndBookmark(object);
+        }
+      } finally {
+        if (!complete) await stream.return(undefined);
+      }
+      if (retry) continue;
+      this.#resourceVersionUnavailable = false;
+      this.#replace([...temporary.values()], resourceVersion);
+      return stream;
+    }
+  }
+
+  /** Makes the store hold `items`, current at `resourceVersion`, and tells the handlers. */
+  #replace(items: readonly JsonObject[], resourceVersion: string): void {
     const { added, updated, deleted } = this.#store.replace(items);
     this.#resourceVersion = resourceVersion;
     for (const obj of added) this.#dispatch((h) => h.onAdd?.(obj));
@@ -240,20 +353,28 @@ export class SharedInformer {
     return { items, resourceVersion };
   }
 
-  /** One watch from the current resourceVersion, applied to the store as events arrive. */
-  async #watch(signal: AbortSignal): Promise<{ gone: boolean; events: number }> {
-    const timeout = this.#o.watchTimeoutSeconds ?? Math.floor(300 * (1 + Math.random()));
+  #watchTimeoutSeconds(): number {
+    return this.#o.watchTimeoutSeconds ?? Math.floor(300 * (1 + Math.random()));
+  }
+
+  /**
+   * One watch from the current resourceVersion (or the rest of `stream`, a WatchList's),
+   * applied to the store as events arrive.
+   */
+  async #watch(
+    signal: AbortSignal,
+    stream: AsyncGenerator<WatchEvent> | undefined,
+  ): Promise<{ gone: boolean; events: number }> {
     const query =
       `watch=1&allowWatchBookmarks=true&resourceVersion=${encodeURIComponent(this.#resourceVersion)}` +
-      `&timeoutSeconds=${timeout}`;
+      `&timeoutSeconds=${this.#watchTimeoutSeconds()}`;
     let events = 0;
-    for await (const ev of this.#o.client.watch(withQuery(this.path, query), signal)) {
+    for await (const ev of stream ?? this.#o.client.watch(withQuery(this.path, query), signal)) {
       events++;
       const obj = ev.object;
       if (ev.type === 'ERROR') {
-        const code = typeof obj['code'] === 'number' ? obj['code'] : 500;
-        if (code === 410) return { gone: true, events };
-        throw new ApiError(code, JSON.stringify(obj));
+        if (obj['code'] === 410) return { gone: true, events };
+        throw statusError(obj);
       }
       if (ev.type === 'DELETED') {
         // Unknown objects are skipped, as client-go's DeltaFIFO does.
