@@ -85,9 +85,13 @@ function runControllers(
   setMaxListeners(0, signal);
   const onError = (name: string) => (err: unknown) => log.v(2, `${name}: ${message(err)}`);
   const clock = o.clock ?? realClock;
+  // With the WatchList gate on, informers sync through WatchList (AM-02), falling back to
+  // LIST+WATCH where the server refuses it.
+  const useWatchList = new FeatureGates(o.featureGates ?? {}).enabled('WatchList') ? 'auto' : 'never';
   const informers = new SharedInformerFactory({
     client,
     clock,
+    useWatchList,
     onError: (err, path) => log.v(2, `informer ${path}: ${message(err)}`),
   });
   const running: Promise<unknown>[] = [];
@@ -295,7 +299,11 @@ function runControllers(
   }
   if (on('garbagecollector')) {
     // Its events are core/v1 Events from `garbage-collector-controller`, as upstream's recorder.
-    running.push(new GarbageCollector({ client, clock, onError: onError('garbage-collector') }).run(signal));
+    running.push(
+      new GarbageCollector({ client, clock, useWatchList, onError: onError('garbage-collector') }).run(
+        signal,
+      ),
+    );
   }
   informers.start(signal);
   running.push(Promise.allSettled(running.slice()).then(() => informers.stopped()));

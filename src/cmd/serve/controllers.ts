@@ -113,6 +113,8 @@ export function startControllers(
   const informers = new SharedInformerFactory({
     client,
     clock,
+    // The server's own WatchList gate: its components sync through WatchList when it is on (AM-02).
+    useWatchList: flags.featureGates?.['WatchList'] === true ? 'auto' : 'never',
     onError: (err, path) => log.v(2, `informer ${path}: ${message(err)}`),
   });
   const running: Promise<unknown>[] = [];

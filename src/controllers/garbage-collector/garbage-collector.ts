@@ -20,6 +20,7 @@ import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import type { RestClient } from '../../client/rest-client.js';
 import { SharedInformer } from '../../client/shared-informer.js';
 import type { HandlerRegistration } from '../../client/shared-informer.js';
+import type { WatchListMode } from '../../client/watch-list.js';
 import { WorkQueue } from '../../client/workqueue.js';
 import { realClock } from '../../util/clock.js';
 import type { Clock } from '../../util/clock.js';
@@ -58,6 +59,8 @@ export interface GarbageCollectorOptions {
    */
   readonly informers?: SharedInformerFactory;
   readonly onError?: (err: unknown) => void;
+  /** How its own monitors' informers sync (SharedInformer's option; default: theirs). */
+  readonly useWatchList?: WatchListMode;
   /** Workers per queue (attemptToDelete, attemptToOrphan); upstream's default is 20. */
   readonly workers?: number;
   /** How often discovery is read again (upstream: 30 s). */
@@ -107,6 +110,7 @@ export class GarbageCollector {
   readonly #ignored: readonly { readonly group: string; readonly resource: string }[];
   readonly #recordEvent: (event: GarbageCollectorEvent) => void;
   readonly #clock: Clock;
+  readonly #useWatchList: WatchListMode | undefined;
   readonly #eventNames = new EventNamer();
   readonly #graph: GraphBuilder;
   readonly #deleteQueue: WorkQueue;
@@ -125,6 +129,7 @@ export class GarbageCollector {
     this.#ignored = o.ignoredResources ?? defaultIgnoredResources;
     this.#recordEvent = o.recordEvent ?? ((e) => void this.#postEvent(e));
     this.#clock = o.clock ?? realClock;
+    this.#useWatchList = o.useWatchList;
     const report = (queue: string) => (err: unknown, uid: string) => {
       if (err instanceof Requeue) return;
       const node = this.#graph.node(uid);
@@ -281,6 +286,7 @@ export class GarbageCollector {
       client: metadataListWatchClient(this.#client),
       path,
       clock: this.#clock,
+      ...(this.#useWatchList !== undefined ? { useWatchList: this.#useWatchList } : {}),
       onError: (err) =>
         this.#onError(new Error(`monitor ${path}: ${err instanceof Error ? err.message : String(err)}`)),
     });
