@@ -1,7 +1,8 @@
 // Shared by the benchmarks: small helpers, the `nanokube serve` process (spawn, ready line, stop)
-// and an HTTPS client with the kubeconfig's admin certificate. Against the compiled server in dist/.
+// and HTTPS and HTTP/2 clients with the kubeconfig's admin certificate. Against the compiled server in dist/.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect as h2connect } from 'node:http2';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -224,5 +225,128 @@ export async function formatJson(file, value) {
     return await prettier.format(text, { ...config, filepath: file });
   } catch {
     return text;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP/2 client (as client-go talks to kube-apiserver) and a line splitter for watch streams
+
+/** The server URL and the admin credentials (CA, client certificate, key) of a kubeconfig. */
+export function kubeconfigCredentials(kubeconfigPath) {
+  const kc = parseYaml(readFileSync(kubeconfigPath, 'utf8'));
+  const b64 = (s) => Buffer.from(s, 'base64').toString('utf8');
+  const cluster = kc.clusters[0].cluster;
+  const user = kc.users[0].user;
+  return {
+    url: cluster.server,
+    ca: b64(cluster['certificate-authority-data']),
+    cert: b64(user['client-certificate-data']),
+    key: b64(user['client-key-data']),
+  };
+}
+
+/**
+ * Splits a byte stream into lines, scanning each byte once (a string `pending += chunk` rescanned
+ * per chunk costs quadratic time on 256 KiB lines). Returns `push(chunk)`; `onLine` gets each
+ * non-empty line as a Buffer.
+ */
+export function lineSplitter(onLine) {
+  let parts = [];
+  return (chunk) => {
+    let start = 0;
+    let nl;
+    while ((nl = chunk.indexOf(10, start)) >= 0) {
+      const piece = chunk.subarray(start, nl);
+      const line = parts.length === 0 ? piece : Buffer.concat([...parts, piece]);
+      parts = [];
+      if (line.length > 0) onLine(line);
+      start = nl + 1;
+    }
+    if (start < chunk.length) parts.push(chunk.subarray(start));
+  };
+}
+
+/**
+ * HTTP/2 sessions to the server with the kubeconfig's admin certificate. Flow-control windows as
+ * Go's http2 transport sets them (4 MiB per stream, 1 GiB per connection), so a large list is not
+ * throttled by node's 64 KiB default.
+ */
+export function h2ClientFor(kubeconfigPath) {
+  const creds = kubeconfigCredentials(kubeconfigPath);
+  const session = () => {
+    const s = h2connect(creds.url, {
+      ca: creds.ca,
+      cert: creds.cert,
+      key: creds.key,
+      settings: { initialWindowSize: 4 << 20, enablePush: false },
+    });
+    s.on('connect', () => s.setLocalWindowSize(1 << 30));
+    s.on('error', () => undefined);
+    return s;
+  };
+  /** GET with the whole body: resolves with { status, body (Buffer), ms }. */
+  const get = (s, path, headers = {}) =>
+    new Promise((res, rej) => {
+      const t0 = performance.now();
+      const req = s.request({ ':method': 'GET', ':path': path, accept: 'application/json', ...headers });
+      const chunks = [];
+      let status = 0;
+      req.on('response', (h) => (status = h[':status']));
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => res({ status, body: Buffer.concat(chunks), ms: performance.now() - t0 }));
+      req.on('error', rej);
+      req.end();
+    });
+  /** A request whose body is sent and answered as a string: resolves with { status, text, ms }. */
+  const send = (s, method, path, body, contentType = 'application/json') =>
+    new Promise((res, rej) => {
+      const t0 = performance.now();
+      const req = s.request({
+        ':method': method,
+        ':path': path,
+        accept: 'application/json',
+        ...(body !== undefined ? { 'content-type': contentType } : {}),
+      });
+      const chunks = [];
+      let status = 0;
+      req.on('response', (h) => (status = h[':status']));
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () =>
+        res({ status, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0 }),
+      );
+      req.on('error', rej);
+      req.end(body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+    });
+  /**
+   * A watch: `onLine` gets every line (a Buffer); `onResponse` the status. `ended` settles when the
+   * stream ends (resolves) or fails (rejects); `stop()` cancels it.
+   */
+  const stream = (s, path, onLine, onResponse) => {
+    let req;
+    const ended = new Promise((res, rej) => {
+      req = s.request({ ':method': 'GET', ':path': path, accept: 'application/json' });
+      req.on('response', (h) => {
+        onResponse?.(h[':status']);
+        if (h[':status'] !== 200) rej(new Error(`GET ${path}: ${h[':status']}`));
+      });
+      req.on('data', lineSplitter(onLine));
+      req.on('end', res);
+      req.on('close', res);
+      req.on('error', rej);
+      req.end();
+    });
+    ended.catch(() => undefined);
+    return { ended, stop: () => req.close() };
+  };
+  return { session, get, send, stream, url: creds.url };
+}
+
+/** Resets the kernel's peak-RSS mark (VmHWM) of a process to its current RSS (Linux; false elsewhere). */
+export function resetPeakRss(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
   }
 }
