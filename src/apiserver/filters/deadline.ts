@@ -48,6 +48,11 @@ class DeadlineResponse implements ServerResponseLike {
     return this.#res.statusCode;
   }
 
+  /** The request the wrapped response answers (pretty-printing reads its headers). */
+  get req(): unknown {
+    return 'req' in this.#res ? this.#res.req : undefined;
+  }
+
   writeHead(code: number, headers?: Record<string, string | string[]>): unknown {
     return this.#expired ? this : this.#res.writeHead(code, headers);
   }
