@@ -49,6 +49,7 @@ import { InflightWatermark } from './metrics/inflight.js';
 import { instrument, servesSubresource } from './metrics/instrument.js';
 import { StorageObjectCounter } from './metrics/storage-objects.js';
 import { observeWatch } from './metrics/watch.js';
+import { registerWatchCaches } from './metrics/watch-cache.js';
 import { OpenApiHandler } from './openapi/handler.js';
 import { groupResourceKey } from './openapi/operations.js';
 import { isLongRunning, parseRequestInfo } from './request-info.js';
@@ -135,6 +136,7 @@ export class ApiServer {
   readonly #watch: WatchSupport;
   readonly #inflightMark = new InflightWatermark();
   readonly #storageCounts: StorageObjectCounter;
+  readonly #unregisterWatchCaches: () => void;
   #resources: readonly ResourceInfo[] = [];
   /** The served resources whose DELETE answers with the object, as OpenAPI publishes them. */
   #deleteReturnsObject: ReadonlySet<string> = new Set();
@@ -151,6 +153,9 @@ export class ApiServer {
     this.#storageCounts = new StorageObjectCounter(
       () => [...this.#endpoints.values()].map((e) => e.store.hub),
       o.storageCountPollMs ?? 60_000,
+    );
+    this.#unregisterWatchCaches = registerWatchCaches(() =>
+      [...this.#endpoints.values()].map((e) => e.store.hub),
     );
     for (const e of o.endpoints) this.#endpoints.set(endpointKey(e.info), e);
     for (const e of o.virtualEndpoints ?? [])
@@ -430,6 +435,7 @@ export class ApiServer {
   async close(graceMs = 5000): Promise<void> {
     this.#shutdown.abort();
     this.#inflightMark.stop();
+    this.#unregisterWatchCaches();
     await this.#storageCounts.stop();
     const server = this.#server;
     const closed =

@@ -319,6 +319,26 @@ describe('/metrics (#8)', () => {
     assert.ok(sample(e, 'apiserver_storage_objects', { resource: 'leases.coordination.k8s.io' }));
   });
 
+  test('apiserver_watch_cache_* follow the watch caches (events received, initializations)', async () => {
+    // A list at resourceVersion 0 is served by (and so starts) the ConfigMaps' watch cache.
+    assert.equal((await server.request('GET', `${ns}?resourceVersion=0`)).status, 200);
+    const before = await scrape();
+    const received = (e: Exposition): number =>
+      value(e, 'apiserver_watch_cache_events_received_total', { resource: 'configmaps' });
+    assert.equal(before.types.get('apiserver_watch_cache_events_received_total'), 'counter');
+    assert.ok(value(before, 'apiserver_watch_cache_initializations_total', { resource: 'configmaps' }) >= 1);
+    for (const name of ['wc-1', 'wc-2', 'wc-3']) {
+      assert.equal((await server.request('POST', ns, { body: cm(name) })).status, 201);
+    }
+    const deadline = Date.now() + 5000;
+    let after = await scrape();
+    while (received(after) < received(before) + 3 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      after = await scrape();
+    }
+    assert.ok(received(after) >= received(before) + 3, `${received(before)} → ${received(after)}`);
+  });
+
   test('process and Node.js runtime metrics', async () => {
     const e = await scrape();
     assert.ok(value(e, 'process_cpu_seconds_total', {}) > 0);
