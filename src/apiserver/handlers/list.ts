@@ -4,6 +4,7 @@ import type { HandlerContext } from '../endpoint.js';
 import { queryString } from '../endpoint.js';
 import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { representList } from '../representation.js';
+import { isStreamableList, writeJsonListStream } from '../list-stream.js';
 import { writeObject } from '../response.js';
 import { listRequestOf } from './list-request.js';
 
@@ -18,5 +19,12 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
     convertor: store.table,
     includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
   });
-  writeObject(ctx.res, 200, body, { format: negotiated.format, pretty: isPrettyPrint(ctx.req) });
+  const pretty = isPrettyPrint(ctx.req);
+  // Compact JSON lists (and PartialObjectMetadataLists) go out item by item (issue #8); pretty,
+  // YAML, protobuf and Table answers are written whole.
+  if (negotiated.format === 'json' && !pretty && isStreamableList(body)) {
+    await writeJsonListStream(ctx.res, 200, body, { signal: ctx.signal, req: ctx.req });
+    return;
+  }
+  writeObject(ctx.res, 200, body, { format: negotiated.format, pretty });
 }

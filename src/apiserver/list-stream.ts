@@ -1,0 +1,186 @@
+/**
+ * List answers in JSON written item by item (issue #8): the envelope, then each item serialized on
+ * its own, with the socket's backpressure honoured, so a list of 100 MiB never exists as one string
+ * or one write buffer. The bytes are the same as `JSON.stringify(list) + '\n'` (what writeObject
+ * sends, Go's json.Encoder output); only compact JSON is streamed (pretty-printed, YAML, protobuf
+ * and Table answers go through writeObject whole).
+ *
+ * An answer that fits in `wholeAnswerBytes` is sent whole with a Content-Length, as before. A
+ * larger one goes out without Content-Length (HTTP/2 DATA frames until END_STREAM; HTTP/1.1
+ * chunked), as kube-apiserver's does: Go's HTTP/2 server only declares a length for a body the
+ * handler finished within its first 4 KiB write buffer (HTTP/1.1: 2 KiB), and json.Encoder writes a
+ * list at once, so upstream's large lists carry none either. Headers (content-type,
+ * cache-control, warning) are otherwise those of writeObject.
+ *
+ * Once the headers are out an error cannot become a Status: the request's signal aborting (client
+ * gone, request deadline passed, server shutting down) or an item failing to serialize cuts the
+ * stream (HTTP/2 RST_STREAM CANCEL, HTTP/1.1 the connection), as upstream's timeout filter does
+ * with http.ErrAbortHandler, so the client sees a broken response rather than a short list.
+ */
+import { constants as http2constants } from 'node:http2';
+import { cancelResponse, warningHeaders } from './response.js';
+import type { ServerResponseLike } from './response.js';
+
+/** Answers up to this size are sent whole, with a Content-Length (Go's http2 handler buffer). */
+export const wholeAnswerBytes = 4096;
+
+export interface ListStreamOptions {
+  readonly warnings?: readonly string[];
+  /** Aborts when the answer should stop (the handler context's signal). */
+  readonly signal: AbortSignal;
+  /** The request: its HTTP/2 stream or socket is what a cut resets when `res` is a wrapper. */
+  readonly req?: object;
+}
+
+/**
+ * Whether `body` can be streamed byte-identically: a plain object whose last key is `items`
+ * holding a plain array (a List or PartialObjectMetadataList as representList makes them).
+ */
+export function isStreamableList(body: unknown): body is Record<string, unknown> & { items: unknown[] } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  if (Object.getPrototypeOf(body) !== Object.prototype || 'toJSON' in body) return false;
+  const keys = Object.keys(body);
+  if (keys[keys.length - 1] !== 'items') return false;
+  const items: unknown = (body as Record<string, unknown>)['items'];
+  return Array.isArray(items) && Object.getPrototypeOf(items) === Array.prototype && !('toJSON' in items);
+}
+
+/** The bytes before the first item: the envelope's fields, then `"items":[`. */
+function envelopeHead(body: Record<string, unknown>): string {
+  const envelope: Record<string, unknown> = {};
+  for (const k of Object.keys(body)) if (k !== 'items') envelope[k] = body[k];
+  const text = JSON.stringify(envelope);
+  return text === '{}' ? '{"items":[' : `${text.slice(0, -1)},"items":[`;
+}
+
+/** One array element as JSON.stringify writes it inside an array, after a comma unless first. */
+function itemBytes(item: unknown, first: boolean): Buffer {
+  // Inside an array, what JSON.stringify cannot represent (undefined, functions) is null.
+  const text = JSON.stringify(item) ?? 'null';
+  if (first) return Buffer.from(text, 'utf8');
+  const buf = Buffer.allocUnsafe(1 + Buffer.byteLength(text, 'utf8'));
+  buf[0] = 0x2c; // ','
+  buf.write(text, 1, 'utf8');
+  return buf;
+}
+
+const listTail = Buffer.from(']}\n', 'utf8');
+
+/** Resolves true when `res` drained, false when it closed or `signal` aborted first. */
+function drained(res: ServerResponseLike, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    const done = (ok: boolean): void => {
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      signal.removeEventListener('abort', onClose);
+      resolve(ok);
+    };
+    const onDrain = (): void => done(true);
+    const onClose = (): void => done(false);
+    res.once('drain', onDrain);
+    res.once('close', onClose);
+    signal.addEventListener('abort', onClose, { once: true });
+  });
+}
+
+/**
+ * Resets the response's stream: through `res` when it is node's (cancelResponse), else through the
+ * request (a filter's wrapper of the response hides the stream; the request keeps it).
+ */
+function cutStream(res: ServerResponseLike, req: object | undefined): void {
+  if ('stream' in res || 'destroy' in res || req === undefined) {
+    cancelResponse(res);
+    return;
+  }
+  if ('stream' in req) {
+    const stream: unknown = req.stream;
+    if (
+      typeof stream === 'object' &&
+      stream !== null &&
+      'close' in stream &&
+      typeof stream.close === 'function'
+    ) {
+      (stream.close as (code: number) => void).call(stream, http2constants.NGHTTP2_CANCEL);
+      return;
+    }
+  }
+  if ('socket' in req) {
+    const socket: unknown = req.socket;
+    if (
+      typeof socket === 'object' &&
+      socket !== null &&
+      'destroy' in socket &&
+      typeof socket.destroy === 'function'
+    ) {
+      (socket.destroy as () => void).call(socket);
+      return;
+    }
+  }
+  // In-process requests behind a wrapper: the body ends short, which no client decodes as a list.
+  cancelResponse(res);
+}
+
+/**
+ * Writes `list` (see isStreamableList) as compact JSON ending in a newline, item by item. Resolves
+ * when the last byte was handed to the response, or when the answer was cut.
+ */
+export async function writeJsonListStream(
+  res: ServerResponseLike,
+  code: number,
+  list: Record<string, unknown> & { items: readonly unknown[] },
+  options: ListStreamOptions,
+): Promise<void> {
+  const headers: Record<string, string | string[]> = {
+    'content-type': 'application/json',
+    'cache-control': 'no-cache, private',
+  };
+  const warnings = warningHeaders(options.warnings ?? []);
+  const { signal } = options;
+  const items = list.items;
+  // Until the answer outgrows wholeAnswerBytes it is kept, to be sent whole with its length.
+  let pending: Buffer[] | undefined = [Buffer.from(envelopeHead(list), 'utf8')];
+  let pendingBytes = pending[0]?.byteLength ?? 0;
+  let i = 0;
+  let writable = true;
+  try {
+    for (; i < items.length && pending !== undefined; i++) {
+      const bytes = itemBytes(items[i], i === 0);
+      pending.push(bytes);
+      pendingBytes += bytes.byteLength;
+      if (pendingBytes > wholeAnswerBytes) {
+        if (warnings.length > 0) headers['warning'] = warnings;
+        res.writeHead(code, headers);
+        for (const chunk of pending) writable = res.write(chunk);
+        pending = undefined;
+      }
+    }
+  } catch (err) {
+    if (pending !== undefined) throw err; // nothing sent yet: the caller answers with a Status
+    cutStream(res, options.req);
+    return;
+  }
+  if (pending !== undefined) {
+    pending.push(listTail);
+    const whole = Buffer.concat(pending, pendingBytes + listTail.byteLength);
+    headers['content-length'] = String(whole.byteLength);
+    if (warnings.length > 0) headers['warning'] = warnings;
+    res.writeHead(code, headers);
+    res.end(whole);
+    return;
+  }
+  // Headers are out: from here on a failure can only cut the stream.
+  try {
+    if (!writable && !(await drained(res, signal))) return cutStream(res, options.req);
+    for (; i < items.length; i++) {
+      if (signal.aborted) return cutStream(res, options.req);
+      if (!res.write(itemBytes(items[i], i === 0)) && !(await drained(res, signal))) {
+        return cutStream(res, options.req);
+      }
+    }
+    if (signal.aborted) return cutStream(res, options.req);
+    res.end(listTail);
+  } catch {
+    cutStream(res, options.req);
+  }
+}
