@@ -48,6 +48,16 @@ class DeadlineResponse implements ServerResponseLike {
     return this.#res.statusCode;
   }
 
+  /** Resets the wrapped response (cancelResponse: a stream cut off mid-way, e.g. a long list). */
+  destroy(): void {
+    const res: unknown = this.#res;
+    if (typeof res === 'object' && res !== null && 'destroy' in res && typeof res.destroy === 'function') {
+      (res.destroy as () => void).call(res);
+      return;
+    }
+    this.#res.end();
+  }
+
   /** The request the wrapped response answers (pretty-printing reads its headers). */
   get req(): unknown {
     return 'req' in this.#res ? this.#res.req : undefined;
