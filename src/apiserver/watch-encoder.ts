@@ -13,6 +13,11 @@ export class WatchEncoder {
     return this.#encodings;
   }
 
+  /** The bytes for `event` under `key` if they were made already (no allocation). */
+  cached(event: object, key: string): Buffer | undefined {
+    return this.#cache.get(event)?.get(key);
+  }
+
   /** The bytes for `event` under `key`, rendered by `render` only the first time. */
   encode(event: object, key: string, render: () => string): Buffer {
     return this.encodeBytes(event, key, () => Buffer.from(render(), 'utf8'));

@@ -4,11 +4,17 @@
  * Events come from storage in the storage version; each is converted to the served version and
  * serialized once, the bytes shared by every watcher (Table output is per watcher: it carries
  * column headers only in its first event). BOOKMARKs carry the store's progress.
+ *
+ * Delivery is pushed: the watch cache's fan-out hands each event to the watch's feed, which asks
+ * for a flush; one setImmediate per event-loop turn flushes every watch with events, each writing
+ * that turn's events as ONE chunk (their shared bytes, concatenated). No promise per event, one
+ * abort listener per watch. When a write returns false the watch stops taking events until
+ * 'drain': they wait in the watch cache, where a watch too far behind is cut off.
  */
 import { apiVersionOf } from '../../apis/resource.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { openWatch } from '../../registry/generic/watch.js';
-import type { WatchEvent } from '../../registry/generic/watch.js';
+import type { WatchEvent, WatchFeed } from '../../registry/generic/watch.js';
 import type { JsonObject } from '../../util/json.js';
 import type { HandlerContext } from '../endpoint.js';
 import { queryBool, queryInt, queryString } from '../endpoint.js';
@@ -16,14 +22,44 @@ import { builtinProtobuf } from '../../apis/protobuf.js';
 import { protobufWatchMediaType } from '../../machinery/protobuf/serializer.js';
 import { negotiateFor } from '../negotiate.js';
 import { toTable } from '../representation.js';
+import { writeWatchEvents } from '../metrics/watch.js';
 import { cancelResponse } from '../response.js';
 import { listRequestOf } from './list-request.js';
 
 /** Upstream's --min-request-timeout default: watches without timeoutSeconds last 30-60 minutes. */
 const minRequestTimeoutSeconds = 1800;
 const maxTimerMs = 2 ** 31 - 1;
+/** A flush stops gathering events past this many bytes (the rest go in the next turn's write). */
+const maxChunkBytes = 256 * 1024;
 
-const TICK = Symbol('bookmark tick');
+/**
+ * Flush rounds start at most this often: under a stream of events each watch's write then carries
+ * the events of several turns (a write per watch costs several times an event's share); an event
+ * after a quiet spell is flushed in the next turn.
+ */
+const minFlushIntervalMs = 10;
+
+/** Watches with something to write, flushed together in one round. */
+let due: (() => void)[] = [];
+let flushing = false;
+let lastRound = -Infinity;
+
+function flushDue(): void {
+  lastRound = performance.now();
+  const now = due;
+  due = [];
+  flushing = false;
+  for (const flush of now) flush();
+}
+
+function scheduleFlush(flush: () => void): void {
+  due.push(flush);
+  if (flushing) return;
+  flushing = true;
+  const wait = lastRound + minFlushIntervalMs - performance.now();
+  if (wait <= 0) setImmediate(flushDue);
+  else setTimeout(flushDue, wait);
+}
 
 export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const negotiated = negotiateFor(ctx.req.headers.accept, ctx.endpoint.info);
@@ -41,9 +77,9 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const sendInitial = queryString(ctx.url, 'sendInitialEvents');
   // Storage closed the watch because this client fell too far behind (it may not be reading).
   let stalled = false;
-  let events: AsyncIterable<WatchEvent>;
+  let feed: WatchFeed;
   try {
-    events = await openWatch(
+    feed = await openWatch(
       store.hub,
       ctx.request.namespace,
       {
@@ -76,7 +112,11 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const includeObject = queryString(ctx.url, 'includeObject') ?? 'Metadata';
   // A WatchList's periodic BOOKMARKs start after the one that ends its initial events.
   let initialEventsSent = !(sendInitial === 'true' && bookmarks);
-  const encode = (ev: WatchEvent): string | Buffer => {
+  const suffix = protobuf ? ` ${apiVersion} protobuf` : ` ${apiVersion}`;
+  const keyAdded = `ADDED${suffix}`;
+  const keyModified = `MODIFIED${suffix}`;
+  const keyDeleted = `DELETED${suffix}`;
+  const encode = (ev: WatchEvent): Buffer => {
     const data = ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED';
     if (data && negotiated.as === 'table') {
       const obj = store.out(ev.object as KubeObject);
@@ -86,82 +126,169 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
         noHeaders: headersSent,
       });
       headersSent = true;
-      return `${JSON.stringify({ type: ev.type, object })}\n`;
+      return Buffer.from(`${JSON.stringify({ type: ev.type, object })}\n`, 'utf8');
     }
     if (ev.type === 'BOOKMARK') {
       initialEventsSent = true;
       return frame('BOOKMARK', { kind: info.kind, apiVersion, ...ev.object });
     }
     if (!data) return frame(ev.type, ev.object);
+    const key = ev.type === 'ADDED' ? keyAdded : ev.type === 'MODIFIED' ? keyModified : keyDeleted;
+    // Every watcher after the first finds the event's bytes made: no closure, no string.
+    const made = ctx.watch.encoder.cached(ev.object, key);
+    if (made !== undefined) return made;
     if (protobuf) {
-      return ctx.watch.encoder.encodeBytes(ev.object, `${ev.type} ${apiVersion} protobuf`, () =>
+      return ctx.watch.encoder.encodeBytes(ev.object, key, () =>
         builtinProtobuf.encodeWatchEvent(ev.type, store.out(ev.object as KubeObject)),
       );
     }
     return ctx.watch.encoder.encode(
       ev.object,
-      `${ev.type} ${apiVersion}`,
+      key,
       () => `${JSON.stringify({ type: ev.type, object: store.out(ev.object as KubeObject) })}\n`,
     );
   };
-  const frame = (type: string, object: JsonObject): string | Buffer =>
+  const frame = (type: string, object: JsonObject): Buffer =>
     protobuf
       ? Buffer.from(builtinProtobuf.encodeWatchEvent(type, object))
-      : `${JSON.stringify({ type, object })}\n`;
-  const bookmark = (resourceVersion: string): string | Buffer =>
+      : Buffer.from(`${JSON.stringify({ type, object })}\n`, 'utf8');
+  const bookmark = (resourceVersion: string): Buffer =>
     frame('BOOKMARK', { kind: info.kind, apiVersion, metadata: { resourceVersion } });
-  let tick: (() => void) | undefined;
-  const ticks = bookmarks ? setInterval(() => tick?.(), ctx.watch.bookmarkIntervalMs) : undefined;
-  const it = events[Symbol.asyncIterator]();
-  try {
-    let pending: Promise<IteratorResult<WatchEvent>> | undefined;
-    for (;;) {
-      pending ??= it.next();
-      const next = await Promise.race([
-        pending,
-        new Promise<typeof TICK>((resolve) => {
-          tick = () => resolve(TICK);
-          controller.signal.addEventListener('abort', tick, { once: true });
-        }),
-      ]);
-      if (tick !== undefined) controller.signal.removeEventListener('abort', tick);
-      tick = undefined;
-      if (controller.signal.aborted) break;
-      let chunk: string | Buffer;
-      if (next === TICK) {
-        if (!initialEventsSent) continue;
-        // Idle here means every event the store committed so far has reached this watch (fan-out
-        // and history replay are synchronous, and this runs in a later macrotask than any of them),
-        // so the store's revision is this watch's progress.
-        chunk = bookmark(String(await store.hub.currentRevision()));
-      } else {
-        pending = undefined;
-        if (next.done === true) break;
-        chunk = encode(next.value);
-      }
-      if (!res.write(chunk)) {
-        await new Promise<void>((resolve) => {
-          const done = (): void => {
-            controller.signal.removeEventListener('abort', done);
-            res.off('drain', done);
-            resolve();
-          };
-          res.once('drain', done);
-          controller.signal.addEventListener('abort', done, { once: true });
-        });
-      }
-      if (controller.signal.aborted) break;
+
+  // The chunks of the write being gathered, and their sizes (the events metric counts them).
+  const chunks: Buffer[] = [];
+  const sizes: number[] = [];
+  let closed = false;
+  /** A write returned false: nothing more is taken until 'drain'. */
+  let blocked = false;
+  /** This watch is in `due` (its flush will run this turn). */
+  let scheduled = false;
+  /** A bookmark tick came: send one once idle. */
+  let bookmarkDue = false;
+  let settle!: (err?: unknown) => void;
+  const ended = new Promise<void>((resolve, reject) => {
+    settle = (err) =>
+      err === undefined
+        ? resolve()
+        : reject(err instanceof Error ? err : new Error('watch failed', { cause: err }));
+  });
+  const push = (chunk: Buffer): void => {
+    chunks.push(chunk);
+    sizes.push(chunk.byteLength);
+  };
+  /** Writes the gathered chunks as one; false when the response wants a 'drain' first. */
+  const write = (): boolean => {
+    const chunk = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    const ok = writeWatchEvents(res, chunk, sizes);
+    chunks.length = 0;
+    sizes.length = 0;
+    if (!ok) {
+      blocked = true;
+      res.once('drain', onDrain);
     }
-  } finally {
+    return ok;
+  };
+  const finish = (err?: unknown): void => {
+    if (closed) return;
+    closed = true;
     clearTimeout(timer);
     if (ticks !== undefined) clearInterval(ticks);
     ctx.signal.removeEventListener('abort', onAbort);
     ctx.served.removeEventListener('abort', onAbort);
+    controller.signal.removeEventListener('abort', onEnd);
+    res.off('drain', onDrain);
+    feed.listen(undefined);
     controller.abort();
-    await it.return?.();
+    feed.close();
     // A client too far behind is cut off (upstream's watch cache does the same; it watches again
     // from its last resourceVersion). Ending the stream politely would wait for it to read.
-    if (stalled) cancelResponse(res);
-    else res.end();
+    try {
+      if (stalled) cancelResponse(res);
+      else res.end();
+    } catch (endErr) {
+      err ??= endErr;
+    }
+    settle(err);
+  };
+  const onEnd = (): void => finish();
+  const schedule = (): void => {
+    if (scheduled || closed || blocked) return;
+    scheduled = true;
+    scheduleFlush(flush);
+  };
+  /** More to write now (a full chunk was written, or the client read): next turn, not next round. */
+  const resume = (): void => {
+    if (scheduled || closed || blocked) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
+  const onDrain = (): void => {
+    blocked = false;
+    resume();
+  };
+  const sendBookmark = (): void => {
+    store.hub.currentRevision().then(
+      (revision) => {
+        if (closed || blocked) return;
+        // Events came meanwhile: the bookmark follows them.
+        if (scheduled) {
+          bookmarkDue = true;
+          return;
+        }
+        try {
+          push(bookmark(String(revision)));
+          write();
+        } catch (err) {
+          finish(err);
+        }
+      },
+      (err: unknown) => finish(err),
+    );
+  };
+  function flush(): void {
+    scheduled = false;
+    if (closed || blocked) return;
+    try {
+      let bytes = 0;
+      while (bytes < maxChunkBytes) {
+        const ev = feed.take();
+        if (ev === undefined) break;
+        const chunk = encode(ev);
+        push(chunk);
+        bytes += chunk.byteLength;
+      }
+      if (chunks.length > 0 && !write()) return;
+      if (bytes >= maxChunkBytes) {
+        resume();
+        return;
+      }
+      if (feed.done) {
+        finish();
+        return;
+      }
+      if (bookmarkDue) {
+        // Idle here means every event the store committed so far has reached this watch (fan-out
+        // and history replay are synchronous, and this runs in a later macrotask than any of
+        // them), so the store's revision is this watch's progress.
+        bookmarkDue = false;
+        sendBookmark();
+      }
+    } catch (err) {
+      chunks.length = 0;
+      sizes.length = 0;
+      finish(err);
+    }
   }
+  const ticks = bookmarks
+    ? setInterval(() => {
+        if (!initialEventsSent || blocked || closed) return;
+        bookmarkDue = true;
+        schedule();
+      }, ctx.watch.bookmarkIntervalMs)
+    : undefined;
+  controller.signal.addEventListener('abort', onEnd, { once: true });
+  feed.listen(schedule);
+  if (controller.signal.aborted) finish();
+  else schedule();
+  return ended;
 }

@@ -1,9 +1,10 @@
 /**
  * Watch metrics around the watch handler: `apiserver_registered_watchers` while a watch is served,
  * and per event sent `apiserver_watch_events_total` and `apiserver_watch_events_sizes`, labelled
- * with the served group, version and kind (upstream's serveWatch). The watch handler writes each
- * event (BOOKMARKs and ERRORs included, as upstream counts them) as one chunk of a 200 response,
- * so an event is a write; its size is the frame as sent (upstream measures the encoded object
+ * with the served group, version and kind (upstream's serveWatch). The watch handler writes the
+ * events of one event-loop turn (BOOKMARKs and ERRORs included, as upstream counts them) as one
+ * chunk of a 200 response through `writeWatchEvents`, which tells their count and sizes (any other
+ * write is one event); an event's size is the frame as sent (upstream measures the encoded object
  * without the event envelope, a few dozen bytes less).
  */
 import type { ResourceInfo } from '../../apis/resource.js';
@@ -18,6 +19,23 @@ interface WatchCells {
 }
 
 const cells = new WeakMap<ResourceInfo, WatchCells>();
+
+/** The sizes of the events in the chunk being written by `writeWatchEvents`. */
+let batch: readonly number[] | undefined;
+
+/** Writes several watch events as one chunk; they are counted as events, each with its size. */
+export function writeWatchEvents(
+  res: ServerResponseLike,
+  chunk: Uint8Array,
+  sizes: readonly number[],
+): boolean {
+  batch = sizes;
+  try {
+    return res.write(chunk);
+  } finally {
+    batch = undefined;
+  }
+}
 
 function cellsFor(info: ResourceInfo): WatchCells {
   let c = cells.get(info);
@@ -42,7 +60,12 @@ export async function observeWatch(
   const c = cellsFor(info);
   const write = res.write.bind(res);
   res.write = (chunk: string | Uint8Array): boolean => {
-    if (res.statusCode === 200) {
+    const sizes = batch;
+    batch = undefined;
+    if (res.statusCode === 200 && sizes !== undefined) {
+      c.events.inc(sizes.length);
+      for (const size of sizes) c.sizes.observe(size);
+    } else if (res.statusCode === 200) {
       c.events.inc();
       c.sizes.observe(typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength);
     }

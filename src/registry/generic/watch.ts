@@ -14,6 +14,7 @@
  */
 import { apiErrors, StatusError } from '../../machinery/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
+import { CacheWatcher } from '../../storage/cacher/cache-watcher.js';
 import { StorageError } from '../../storage/errors.js';
 import type { ObjectWatchEvent, ObjectWatchOptions } from '../../storage/interfaces.js';
 import type { WatchRequest } from '../options.js';
@@ -162,6 +163,211 @@ export function filterEvent(ev: ObjectWatchEvent, predicate: Predicate): WatchEv
   return undefined;
 }
 
+/** The ERROR event that ends a watch whose storage watch failed after `after`. */
+function failure(err: unknown, after: number): WatchEvent {
+  if (err instanceof StorageError && err.code === 'Expired') {
+    return errorEvent(apiErrors.resourceExpired(`too old resource version: ${after} (${err.revision})`));
+  }
+  return errorEvent(err instanceof StatusError ? err : apiErrors.internal(err));
+}
+
+type Phase = 'start' | 'live' | 'done';
+
+/**
+ * An open watch, read by push: `listen` sets a callback called when `take` may have something new
+ * or the watch ended; `take` returns the next event, undefined when none is ready (then `done`
+ * tells whether one ever will be). Served from the watch cache, an event costs no promise: the
+ * cache's fan-out queues it in this watch's CacheWatcher and calls the callback, and `take` reads
+ * it from there, so events not yet taken count against the cache's slow-watcher bound as before.
+ * From storage (the cache not ready, or too old a start) one event is pulled at a time. The state
+ * (and a WatchList's initial-events-end BOOKMARK) comes first; the live watch opens once it is
+ * taken. Also an AsyncIterable, for callers that pull.
+ */
+export class WatchFeed implements AsyncIterable<WatchEvent> {
+  readonly #start: Start;
+  readonly #predicate: Predicate;
+  readonly #open: () => AsyncIterable<ObjectWatchEvent>;
+  readonly #signal: AbortSignal;
+  #phase: Phase = 'start';
+  #next = 0;
+  #bookmarkSent = false;
+  #cache: CacheWatcher | undefined;
+  #iterator: AsyncIterator<ObjectWatchEvent> | undefined;
+  #pulling = false;
+  #liveEnded = false;
+  #received: ObjectWatchEvent | undefined;
+  /** An ERROR to send once everything before it was taken. */
+  #last: WatchEvent | undefined;
+  #listener: (() => void) | undefined;
+  readonly #notify = (): void => {
+    this.#listener?.();
+  };
+
+  constructor(
+    start: Start,
+    predicate: Predicate,
+    open: () => AsyncIterable<ObjectWatchEvent>,
+    signal: AbortSignal,
+  ) {
+    this.#start = start;
+    this.#predicate = predicate;
+    this.#open = open;
+    this.#signal = signal;
+  }
+
+  /** Sets the callback for "events may be ready, or the watch ended" (synchronous, from fan-out). */
+  listen(listener: (() => void) | undefined): void {
+    this.#listener = listener;
+  }
+
+  /** Nothing more will come. */
+  get done(): boolean {
+    return this.#phase === 'done' && this.#last === undefined;
+  }
+
+  /** The next event, or undefined when none is ready now. */
+  take(): WatchEvent | undefined {
+    if (this.#phase === 'start') {
+      const start = this.#start;
+      if (start.error !== undefined) {
+        this.#phase = 'done';
+        return errorEvent(start.error);
+      }
+      const object = start.initial[this.#next];
+      if (object !== undefined) {
+        this.#next++;
+        return { type: 'ADDED', object };
+      }
+      if (start.endBookmark && !this.#bookmarkSent) {
+        this.#bookmarkSent = true;
+        return {
+          type: 'BOOKMARK',
+          object: {
+            metadata: {
+              resourceVersion: String(start.after),
+              annotations: { [initialEventsEndAnnotation]: 'true' },
+            },
+          },
+        };
+      }
+      this.#openLive();
+    }
+    if (this.#phase === 'live') {
+      const out = this.#cache !== undefined ? this.#fromCache(this.#cache) : this.#fromStorage();
+      if (out !== undefined) return out;
+    }
+    if (this.#phase === 'done') {
+      const last = this.#last;
+      this.#last = undefined;
+      return last;
+    }
+    return undefined;
+  }
+
+  /** Stops the watch (events not yet taken are dropped). */
+  close(): void {
+    if (this.#phase === 'done') return;
+    this.#phase = 'done';
+    this.#last = undefined;
+    this.#cache?.listen(undefined);
+    void this.#cache?.return();
+    void this.#iterator?.return?.();
+  }
+
+  #openLive(): void {
+    this.#phase = 'live';
+    if (this.#signal.aborted) {
+      this.#phase = 'done';
+      return;
+    }
+    try {
+      const live = this.#open();
+      if (live instanceof CacheWatcher) {
+        this.#cache = live;
+        live.listen(this.#notify);
+      } else {
+        this.#iterator = live[Symbol.asyncIterator]();
+      }
+    } catch (err) {
+      this.#phase = 'done';
+      if (!this.#signal.aborted) this.#last = failure(err, this.#start.after);
+    }
+  }
+
+  #filter(ev: ObjectWatchEvent): WatchEvent | undefined {
+    // Everything selected: the storage event is the watch event (no object per watcher).
+    if (this.#predicate.everything && (ev.type !== 'MODIFIED' || ev.prevObject !== undefined)) return ev;
+    return filterEvent(ev, this.#predicate);
+  }
+
+  #fromCache(cache: CacheWatcher): WatchEvent | undefined {
+    for (;;) {
+      const ev = cache.take();
+      if (ev === undefined) {
+        if (cache.finished) this.#phase = 'done';
+        return undefined;
+      }
+      const out = this.#filter(ev);
+      if (out !== undefined) return out;
+    }
+  }
+
+  #fromStorage(): WatchEvent | undefined {
+    for (;;) {
+      const ev = this.#received;
+      if (ev === undefined) break;
+      this.#received = undefined;
+      const out = this.#filter(ev);
+      if (out !== undefined) return out;
+      this.#pull();
+    }
+    if (this.#liveEnded) this.#phase = 'done';
+    else this.#pull();
+    return undefined;
+  }
+
+  #pull(): void {
+    const it = this.#iterator;
+    if (this.#pulling || this.#liveEnded || it === undefined) return;
+    this.#pulling = true;
+    it.next().then(
+      (r) => {
+        this.#pulling = false;
+        if (r.done === true) this.#liveEnded = true;
+        else this.#received = r.value;
+        this.#notify();
+      },
+      (err: unknown) => {
+        this.#pulling = false;
+        this.#liveEnded = true;
+        if (!this.#signal.aborted && this.#phase !== 'done') this.#last = failure(err, this.#start.after);
+        this.#notify();
+      },
+    );
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
+    const next = (): Promise<IteratorResult<WatchEvent>> =>
+      new Promise((resolve) => {
+        const attempt = (): void => {
+          const value = this.take();
+          if (value === undefined && !this.done) return;
+          this.#listener = undefined;
+          resolve(value === undefined ? { done: true, value: undefined } : { done: false, value });
+        };
+        this.#listener = attempt;
+        attempt();
+      });
+    return {
+      next,
+      return: (): Promise<IteratorResult<WatchEvent>> => {
+        this.close();
+        return Promise.resolve({ done: true, value: undefined });
+      },
+    };
+  }
+}
+
 /**
  * Validates the request and opens the watch. Errors that upstream answers before streaming
  * (bad options, a resourceVersion still from the future after waiting) are thrown here; errors
@@ -172,7 +378,7 @@ export async function openWatch(
   namespace: string,
   req: WatchRequest,
   features: FeatureGateReader,
-): Promise<AsyncIterable<WatchEvent>> {
+): Promise<WatchFeed> {
   const watchList = features.enabled('WatchList');
   validateListRequest(req, true, watchList);
   const predicate = buildPredicate(store.resource, req.labelSelector, req.fieldSelector);
@@ -183,45 +389,17 @@ export async function openWatch(
       ? await watchListStart(store, reader, req, rv)
       : await plainStart(store, reader, rv);
   const key = store.prefix(namespace);
-
-  async function* events(): AsyncGenerator<WatchEvent> {
-    if (start.error !== undefined) {
-      yield errorEvent(start.error);
-      return;
-    }
-    for (const object of start.initial) yield { type: 'ADDED', object };
-    if (start.endBookmark) {
-      yield {
-        type: 'BOOKMARK',
-        object: {
-          metadata: {
-            resourceVersion: String(start.after),
-            annotations: { [initialEventsEndAnnotation]: 'true' },
-          },
-        },
-      };
-    }
-    try {
-      for await (const ev of reader.watch({
+  return new WatchFeed(
+    start,
+    predicate,
+    () =>
+      reader.watch({
         key,
         recursive: true,
         afterRevision: start.after,
         signal: req.signal,
         ...(req.onStalled !== undefined ? { onStalled: req.onStalled } : {}),
-      })) {
-        const out = filterEvent(ev, predicate);
-        if (out !== undefined) yield out;
-      }
-    } catch (err) {
-      if (req.signal.aborted) return;
-      if (err instanceof StorageError && err.code === 'Expired') {
-        yield errorEvent(
-          apiErrors.resourceExpired(`too old resource version: ${start.after} (${err.revision})`),
-        );
-        return;
-      }
-      yield errorEvent(err instanceof StatusError ? err : apiErrors.internal(err));
-    }
-  }
-  return events();
+      }),
+    req.signal,
+  );
 }

@@ -3,6 +3,10 @@
  * keys under its prefix (or its one key). Its queue is bounded: a consumer that falls further
  * behind is cut off (`onStalled`), as upstream's cacher terminates a blocked cacheWatcher, instead
  * of holding events for it without bound.
+ *
+ * It is read either as an async iterator or, without a promise per event, by push: `listen` sets
+ * a callback called (synchronously, from the fan-out) when events arrive or the watch ends, and
+ * the consumer `take`s what is queued. Events count against the bound until taken, either way.
  */
 import type { ObjectWatchEvent } from '../interfaces.js';
 import type { WindowEntry } from './event-window.js';
@@ -28,6 +32,7 @@ export class CacheWatcher implements AsyncIterableIterator<ObjectWatchEvent> {
   #head = 0;
   #waiters: Waiter[] = [];
   #done = false;
+  #listener: (() => void) | undefined;
 
   constructor(options: CacheWatcherOptions) {
     this.#o = options;
@@ -40,6 +45,26 @@ export class CacheWatcher implements AsyncIterableIterator<ObjectWatchEvent> {
 
   get ended(): boolean {
     return this.#done;
+  }
+
+  /** Ended, and every event queued before the end taken. */
+  get finished(): boolean {
+    return this.#done && this.#head === this.#queue.length;
+  }
+
+  /** Events queued and not yet taken. */
+  get queued(): number {
+    return this.#queue.length - this.#head;
+  }
+
+  /** Push mode: `listener` is called when events are queued or the watch ends. */
+  listen(listener: (() => void) | undefined): void {
+    this.#listener = listener;
+  }
+
+  /** The next queued event, if any (push mode). */
+  take(): ObjectWatchEvent | undefined {
+    return this.#shift();
   }
 
   readonly #onAbort = (): void => {
@@ -59,13 +84,15 @@ export class CacheWatcher implements AsyncIterableIterator<ObjectWatchEvent> {
       this.#o.onStalled?.();
       return;
     }
+    // A consumer is told when its queue stops being empty; it takes until empty before waiting.
+    const wasEmpty = this.#head === this.#queue.length;
     let added = false;
     for (const entry of entries) {
       if (!this.#wants(entry)) continue;
       this.#queue.push(entry.event);
       added = true;
     }
-    if (added) this.#wake();
+    if (added && (wasEmpty || this.#waiters.length > 0)) this.#wake();
   }
 
   /** Ends the watch; with `drain`, events already queued are still delivered. */
@@ -102,6 +129,10 @@ export class CacheWatcher implements AsyncIterableIterator<ObjectWatchEvent> {
   }
 
   #wake(): void {
+    if (this.#waiters.length === 0) {
+      this.#listener?.();
+      return;
+    }
     while (this.#waiters.length > 0) {
       const ev = this.#shift();
       if (ev === undefined && !this.#done) return;
