@@ -139,7 +139,8 @@ export class WorkQueue {
         retry = await process(key);
       } catch (err) {
         failed = true;
-        this.#onError?.(err, key);
+        // Work cut short because the workers are stopping is not a failure worth reporting.
+        if (!signal.aborted) this.#onError?.(err, key);
       }
       this.#active.delete(key);
       const again = this.#dirty.delete(key);

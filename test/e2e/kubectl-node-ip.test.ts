@@ -136,10 +136,15 @@ describe(
     });
 
     it('the node is IPv6-primary: INTERNAL-IP fd00::7, addresses and pod IPs IPv6 first', async () => {
-      await until(async () => lines(await s.ok(['get', 'nodes', '-o', 'name'])).length === 1, 'one node');
-      const out = lines(await s.ok(['get', 'nodes', '-o', 'wide']));
-      const col = out[0]!.split(/\s+/).indexOf('INTERNAL-IP');
-      assert.equal(out[1]!.split(/\s+/)[col], 'fd00::7');
+      // The node object appears before its first status (addresses) is written: wait for both.
+      let internalIP: string | undefined;
+      await until(async () => {
+        const out = lines(await s.ok(['get', 'nodes', '-o', 'wide']));
+        const col = out[0]?.split(/\s+/).indexOf('INTERNAL-IP') ?? -1;
+        internalIP = out.length === 2 ? out[1]?.split(/\s+/)[col] : undefined;
+        return internalIP !== undefined && internalIP !== '<none>';
+      }, 'one node with its addresses');
+      assert.equal(internalIP, 'fd00::7');
       assert.equal(
         (await s.ok(['get', 'node', 'nanokube-node-0', '-o', `jsonpath=${addresses}`])).trim(),
         'InternalIP=fd00::7 InternalIP=10.3.0.7 Hostname=nanokube-node-0',
