@@ -125,6 +125,9 @@ function cutStream(res: ServerResponseLike, req: object | undefined): void {
  * Writes `list` (see isStreamableList) as compact JSON ending in a newline, item by item. Resolves
  * when the last byte was handed to the response, or when the answer was cut.
  */
+/** What a streamed list hands the response at a time (once past the first whole-answer buffer). */
+const chunkBytes = 64 * 1024;
+
 export async function writeJsonListStream(
   res: ServerResponseLike,
   code: number,
@@ -151,7 +154,7 @@ export async function writeJsonListStream(
       if (pendingBytes > wholeAnswerBytes) {
         if (warnings.length > 0) headers['warning'] = warnings;
         res.writeHead(code, headers);
-        for (const chunk of pending) writable = res.write(chunk);
+        writable = res.write(Buffer.concat(pending, pendingBytes));
         pending = undefined;
       }
     }
@@ -172,14 +175,23 @@ export async function writeJsonListStream(
   // Headers are out: from here on a failure can only cut the stream.
   try {
     if (!writable && !(await drained(res, signal))) return cutStream(res, options.req);
+    // Items go out in chunks of about chunkBytes: a write per item costs more than the item.
+    let batch: Buffer[] = [];
+    let batchBytes = 0;
     for (; i < items.length; i++) {
       if (signal.aborted) return cutStream(res, options.req);
-      if (!res.write(itemBytes(items[i], i === 0)) && !(await drained(res, signal))) {
-        return cutStream(res, options.req);
-      }
+      const bytes = itemBytes(items[i], i === 0);
+      batch.push(bytes);
+      batchBytes += bytes.byteLength;
+      if (batchBytes < chunkBytes) continue;
+      const chunk = Buffer.concat(batch, batchBytes);
+      batch = [];
+      batchBytes = 0;
+      if (!res.write(chunk) && !(await drained(res, signal))) return cutStream(res, options.req);
     }
     if (signal.aborted) return cutStream(res, options.req);
-    res.end(listTail);
+    batch.push(listTail);
+    res.end(Buffer.concat(batch, batchBytes + listTail.byteLength));
   } catch {
     cutStream(res, options.req);
   }
