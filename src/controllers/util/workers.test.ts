@@ -44,25 +44,38 @@ test('informersSynced: false when the signal aborts first or already has', async
 
 test('controllerQueue labels failures with the key and keeps the cause', async () => {
   const errors: unknown[] = [];
-  const q = controllerQueue('Thing', (err) => errors.push(err));
   const ac = new AbortController();
+  // Stopped once the failure is reported (a failure after stopping is not reported at all).
+  const q = controllerQueue('Thing', (err) => {
+    errors.push(err);
+    ac.abort();
+  });
   const cause = new Error('boom');
   q.add('ns/a');
-  const running = runWorkers(
-    q,
-    0,
-    () => {
-      ac.abort();
-      return Promise.reject(cause);
-    },
-    ac.signal,
-  );
+  const running = runWorkers(q, 0, () => Promise.reject(cause), ac.signal);
   await running;
   assert.equal(errors.length, 1);
   const e = errors[0];
   assert.ok(e instanceof Error);
   assert.equal(e.message, 'Thing ns/a: boom');
   assert.equal(e.cause, cause);
+});
+
+test('a failure of work cut short by stopping is not reported', async () => {
+  const errors: unknown[] = [];
+  const q = controllerQueue('Thing', (err) => errors.push(err));
+  const ac = new AbortController();
+  q.add('ns/a');
+  await runWorkers(
+    q,
+    0,
+    () => {
+      ac.abort();
+      return Promise.reject(new Error('The operation was aborted'));
+    },
+    ac.signal,
+  );
+  assert.deepEqual(errors, []);
 });
 
 test('runWorkers runs count workers in parallel', async () => {
