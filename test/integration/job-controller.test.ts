@@ -27,6 +27,8 @@ before(async () => {
     clock,
     backoffBaseMs: 1,
     backoffMaxMs: 1,
+    // Time here is a FakeClock the tests move only for deadlines: pod updates sync at once.
+    podUpdateBatchPeriodMs: 0,
   });
   c.start([(s) => jobs.run(s)]);
 });

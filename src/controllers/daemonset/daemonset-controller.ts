@@ -36,7 +36,7 @@ import { cloneJson, isJsonObject, jsonEqual } from '../../util/json.js';
 import { claimObjects, recheckOwner } from '../util/claim.js';
 import { DelayedAdds, realClock } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
-import { resolveControllerRef } from '../util/controller-ref.js';
+import { metav1SelectorOf, ownersSelecting, resolveControllerRef } from '../util/controller-ref.js';
 import { noEvents } from '../util/events.js';
 import type { ControllerEvents } from '../util/events.js';
 import { ControllerExpectations } from '../util/expectations.js';
@@ -294,11 +294,7 @@ export class DaemonSetController {
 
   /** DaemonSets of the object's namespace whose selector matches its labels (for orphans). */
   #matching(o: JsonObject): JsonObject[] {
-    const l = labels(o);
-    return (this.#dsIndex?.list(namespace(o)) ?? []).filter((d) => {
-      const sel = asSelector(obj(obj(d['spec'])['selector']));
-      return sel.ok && !sel.empty && sel.matches(l);
-    });
+    return ownersSelecting(this.#dsIndex?.list(namespace(o)) ?? [], o, metav1SelectorOf);
   }
 
   #addPod(p: JsonObject): void {

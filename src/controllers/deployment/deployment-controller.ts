@@ -90,7 +90,7 @@ import {
   templateOf,
 } from './util.js';
 import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
-import { resolveControllerRef } from '../util/controller-ref.js';
+import { metav1SelectorOf, ownersSelecting, resolveControllerRef } from '../util/controller-ref.js';
 
 export interface DeploymentControllerOptions {
   readonly client: RestClient;
@@ -206,11 +206,7 @@ export class DeploymentController {
 
   /** Deployments whose selector matches an orphan ReplicaSet. */
   #matching(rs: JsonObject): JsonObject[] {
-    const l = labels(rs);
-    return (this.#dIndex?.list(namespace(rs)) ?? []).filter((d) => {
-      const s = selectorOf(d);
-      return s.ok && !s.empty && s.matches(l);
-    });
+    return ownersSelecting(this.#dIndex?.list(namespace(rs)) ?? [], rs, metav1SelectorOf);
   }
 
   #rsChanged(old: JsonObject | undefined, rs: JsonObject): void {

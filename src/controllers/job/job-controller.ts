@@ -71,7 +71,7 @@ import {
 } from './job-util.js';
 import type { BackoffRecord } from './job-util.js';
 import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
-import { resolveControllerRef } from '../util/controller-ref.js';
+import { metav1SelectorOf, ownersSelecting, resolveControllerRef } from '../util/controller-ref.js';
 
 export interface JobControllerOptions {
   readonly client: RestClient;
@@ -92,6 +92,13 @@ export interface JobControllerOptions {
    * later syncs, keeping the status small and one big Job from starving the others.
    */
   readonly maxUncountedPods?: number;
+  /**
+   * How long a pod update waits before its Job is synced (upstream's podUpdateBatchPeriod: 1 s
+   * with JobReadyPods, on by default in v1.27). The pause batches a burst of pod changes into one
+   * sync and lets the Job informer catch up with the controller's own status writes first: a sync
+   * on a stale Job would not count pods whose finalizers it already removed, and create more.
+   */
+  readonly podUpdateBatchPeriodMs?: number;
 }
 
 const jobsPath = '/apis/batch/v1/jobs';
@@ -229,11 +236,7 @@ export class JobController {
 
   /** Jobs in the pod's namespace whose selector matches it (for orphans to adopt). */
   #matching(pod: JsonObject): JsonObject[] {
-    const podLabels = labels(pod);
-    return (this.#jobIndex?.list(namespace(pod)) ?? []).filter((job) => {
-      const s = asSelector(obj(obj(job['spec'])['selector']));
-      return s.ok && !s.empty && s.matches(podLabels);
-    });
+    return ownersSelecting(this.#jobIndex?.list(namespace(pod)) ?? [], pod, metav1SelectorOf);
   }
 
   #maybeOrphan(pod: JsonObject): void {
@@ -290,7 +293,9 @@ export class JobController {
         this.#maybeOrphan(pod);
         return;
       }
-      this.#enqueue(job);
+      const batch = this.#o.podUpdateBatchPeriodMs ?? 1000;
+      if (this.#delayed === undefined || batch <= 0) this.#enqueue(job);
+      else this.#delayed.addAfter(keyFor(namespace(job), name(job)), batch);
       return;
     }
     this.#maybeOrphan(pod);

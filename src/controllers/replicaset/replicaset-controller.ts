@@ -49,7 +49,7 @@ import {
 import type { OwnerRef } from '../util/objects.js';
 import { isPodActive, isPodAvailable, isPodReady, podReadyTime, podsToDelete } from '../util/pods.js';
 import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
-import { resolveControllerRef } from '../util/controller-ref.js';
+import { ownersSelecting, resolveControllerRef } from '../util/controller-ref.js';
 
 /** Pod store indexes (shared by every controller using the pod informer). */
 const podsByController = 'controller-uid';
@@ -218,11 +218,7 @@ export class ReplicaSetController {
 
   /** Workloads in the pod's namespace whose selector matches it (for orphans). */
   #matching(pod: JsonObject): JsonObject[] {
-    const podLabels = labels(pod);
-    return (this.#rsIndex?.list(namespace(pod)) ?? []).filter((rs) => {
-      const s = this.#kind.selector(rs);
-      return s !== undefined && !s.empty && s.matches(podLabels);
-    });
+    return ownersSelecting(this.#rsIndex?.list(namespace(pod)) ?? [], pod, (rs) => this.#kind.selector(rs));
   }
 
   #addPod(pod: JsonObject): void {
