@@ -317,6 +317,8 @@ describe('garbage collector (issue #7)', () => {
     const w = watchDeletions(z.metadata.resourceVersion);
     await del(`${cms()}/fchain-a`, 'Foreground');
     await eventually('fchain-a deleted', gone(`${cms()}/fchain-a`));
+    // Watch events go out in rounds: the last deletion may reach the watch just after the GET.
+    await eventually('the watch saw fchain-a go', () => Promise.resolve(w.names.includes('fchain-a')));
     await w.stop();
     const order = ['fchain-c', 'fchain-b', 'fchain-a'].map((n) => w.names.indexOf(n));
     assert.ok(order[0]! >= 0 && order[0]! < order[1]! && order[1]! < order[2]!, w.names.join(','));
