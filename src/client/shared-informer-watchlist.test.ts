@@ -10,7 +10,7 @@ import type { JsonObject } from '../util/json.js';
 import { ApiError } from './api-error.js';
 import { SharedInformerFactory } from './informer-factory.js';
 import { SharedInformer } from './shared-informer.js';
-import type { ResourceEventHandler, SharedInformerOptions } from './shared-informer.js';
+import type { SharedInformerOptions } from './shared-informer.js';
 import { FakeListWatch, list, obj } from './testing/fake-list-watch.js';
 import type { WatchChannel } from './testing/fake-list-watch.js';
 import {
@@ -19,36 +19,9 @@ import {
   isResourceVersionUnavailable,
   watchListQuery,
 } from './watch-list.js';
+import { recorder, until } from './testing/recorder.js';
 
 const path = '/api/v1/configmaps';
-
-function recorder(): { log: string[]; deleted: [JsonObject, boolean][]; handler: ResourceEventHandler } {
-  const log: string[] = [];
-  const deleted: [JsonObject, boolean][] = [];
-  const rv = (o: JsonObject): string =>
-    String((o['metadata'] as { resourceVersion?: string } | undefined)?.resourceVersion);
-  const name = (o: JsonObject): string => String((o['metadata'] as { name?: string } | undefined)?.name);
-  return {
-    log,
-    deleted,
-    handler: {
-      onAdd: (o) => log.push(`add ${name(o)}@${rv(o)}`),
-      onUpdate: (a, b) => log.push(`update ${name(b)}@${rv(a)}->${rv(b)}`),
-      onDelete: (o, unknown) => {
-        log.push(`delete ${name(o)}@${rv(o)}${unknown ? ' (final state unknown)' : ''}`);
-        deleted.push([o, unknown]);
-      },
-    },
-  };
-}
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (cond()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
 
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 20));
 
