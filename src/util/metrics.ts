@@ -23,7 +23,7 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 
 export { CounterFamily, GaugeFamily, HistogramFamily } from './metric-families.js';
-export type { CounterCell, GaugeCell, HistogramCell } from './metric-families.js';
+export type { CounterCell, GaugeCell, HistogramCell, HistogramSummary } from './metric-families.js';
 
 export const metricsRegistry = new Registry();
 

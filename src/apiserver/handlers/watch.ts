@@ -22,7 +22,8 @@ import { builtinProtobuf } from '../../apis/protobuf.js';
 import { protobufWatchMediaType } from '../../machinery/protobuf/serializer.js';
 import { negotiateFor } from '../negotiate.js';
 import { toTable } from '../representation.js';
-import { writeWatchEvents } from '../metrics/watch.js';
+import { eventSizes, writeWatchEvents } from '../metrics/watch.js';
+import type { EventSizes } from '../metrics/watch.js';
 import { cancelResponse } from '../response.js';
 import { listRequestOf } from './list-request.js';
 
@@ -38,27 +39,106 @@ const maxChunkBytes = 256 * 1024;
  * after a quiet spell is flushed in the next turn.
  */
 const minFlushIntervalMs = 10;
+/**
+ * A round that took long is followed by a longer gap (twice its time, up to this): with a thousand
+ * watches a round costs milliseconds, and back-to-back rounds would leave requests waiting behind
+ * them; fewer, larger writes also cost less per event.
+ */
+const maxFlushIntervalMs = 40;
 
-/** Watches with something to write, flushed together in one round. */
+/**
+ * The chunks joined in this round, by their first part: watches of one resource that were caught
+ * up get the same events, encoded as the same shared Buffers, so the first watch's join is every
+ * other watch's (compared part by part, by identity).
+ */
+interface Joined {
+  readonly parts: readonly Buffer[];
+  readonly chunk: Buffer;
+  readonly sizes: EventSizes;
+}
+let joinedThisRound = new Map<Buffer, Joined[]>();
+
+function join(parts: readonly Buffer[], sizes: readonly number[]): Joined {
+  const first = parts[0]!;
+  let list = joinedThisRound.get(first);
+  if (list !== undefined) {
+    for (const j of list) if (sameParts(j.parts, parts)) return j;
+  } else {
+    list = [];
+    joinedThisRound.set(first, list);
+  }
+  const chunk = parts.length === 1 ? first : Buffer.concat(parts);
+  const j: Joined = { parts: [...parts], chunk, sizes: eventSizes(sizes) };
+  list.push(j);
+  return j;
+}
+
+function sameParts(a: readonly Buffer[], b: readonly Buffer[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * A round runs in slices of about this long, other callbacks (requests, storage) running in
+ * between: a round over a thousand watches takes several milliseconds, and a write waiting behind
+ * whole rounds at every step of its way paid for each.
+ */
+const sliceMs = 4;
+
+/** Watches with something to write: the next round's. */
 let due: (() => void)[] = [];
-let flushing = false;
-let lastRound = -Infinity;
+/** The round in progress and how far it got. */
+let round: (() => void)[] = [];
+let roundIndex = 0;
+let inRound = false;
+let roundStart = 0;
+let roundBusyMs = 0;
+/** The next round's start is scheduled. */
+let roundScheduled = false;
+let nextRoundAt = -Infinity;
 
-function flushDue(): void {
-  lastRound = performance.now();
-  const now = due;
+function scheduleRound(): void {
+  roundScheduled = true;
+  const wait = nextRoundAt - performance.now();
+  if (wait <= 0) setImmediate(beginRound);
+  else setTimeout(beginRound, wait);
+}
+
+function beginRound(): void {
+  roundScheduled = false;
+  inRound = true;
+  round = due;
   due = [];
-  flushing = false;
-  for (const flush of now) flush();
+  roundIndex = 0;
+  roundBusyMs = 0;
+  roundStart = performance.now();
+  continueRound();
+}
+
+function continueRound(): void {
+  const t0 = performance.now();
+  let now = t0;
+  while (roundIndex < round.length) {
+    round[roundIndex++]!();
+    now = performance.now();
+    if (now - t0 >= sliceMs) break;
+  }
+  roundBusyMs += now - t0;
+  if (roundIndex < round.length) {
+    setImmediate(continueRound);
+    return;
+  }
+  inRound = false;
+  round = [];
+  joinedThisRound = new Map();
+  nextRoundAt = roundStart + Math.min(maxFlushIntervalMs, Math.max(minFlushIntervalMs, 2 * roundBusyMs));
+  if (due.length > 0) scheduleRound();
 }
 
 function scheduleFlush(flush: () => void): void {
   due.push(flush);
-  if (flushing) return;
-  flushing = true;
-  const wait = lastRound + minFlushIntervalMs - performance.now();
-  if (wait <= 0) setImmediate(flushDue);
-  else setTimeout(flushDue, wait);
+  if (!roundScheduled && !inRound) scheduleRound();
 }
 
 export async function handleWatch(ctx: HandlerContext): Promise<void> {
@@ -178,8 +258,8 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   };
   /** Writes the gathered chunks as one; false when the response wants a 'drain' first. */
   const write = (): boolean => {
-    const chunk = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    const ok = writeWatchEvents(res, chunk, sizes);
+    const joined = join(chunks, sizes);
+    const ok = writeWatchEvents(res, joined.chunk, joined.sizes);
     chunks.length = 0;
     sizes.length = 0;
     if (!ok) {

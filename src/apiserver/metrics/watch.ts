@@ -8,7 +8,7 @@
  * without the event envelope, a few dozen bytes less).
  */
 import type { ResourceInfo } from '../../apis/resource.js';
-import type { CounterCell, GaugeCell, HistogramCell } from '../../util/metrics.js';
+import type { CounterCell, GaugeCell, HistogramCell, HistogramSummary } from '../../util/metrics.js';
 import type { ServerResponseLike } from '../response.js';
 import { registeredWatchers, watchEventsSizes, watchEventsTotal } from './definitions.js';
 
@@ -20,15 +20,19 @@ interface WatchCells {
 
 const cells = new WeakMap<ResourceInfo, WatchCells>();
 
+/** The sizes of watch events written together (`eventSizes`). */
+export type EventSizes = HistogramSummary;
+
+/** Summarizes the sizes of events to be written as one chunk (once, however many watches get it). */
+export function eventSizes(sizes: readonly number[]): EventSizes {
+  return watchEventsSizes.summarize(sizes);
+}
+
 /** The sizes of the events in the chunk being written by `writeWatchEvents`. */
-let batch: readonly number[] | undefined;
+let batch: EventSizes | undefined;
 
 /** Writes several watch events as one chunk; they are counted as events, each with its size. */
-export function writeWatchEvents(
-  res: ServerResponseLike,
-  chunk: Uint8Array,
-  sizes: readonly number[],
-): boolean {
+export function writeWatchEvents(res: ServerResponseLike, chunk: Uint8Array, sizes: EventSizes): boolean {
   batch = sizes;
   try {
     return res.write(chunk);
@@ -63,8 +67,8 @@ export async function observeWatch(
     const sizes = batch;
     batch = undefined;
     if (res.statusCode === 200 && sizes !== undefined) {
-      c.events.inc(sizes.length);
-      for (const size of sizes) c.sizes.observe(size);
+      c.events.inc(sizes.count);
+      c.sizes.observeSummary(sizes);
     } else if (res.statusCode === 200) {
       c.events.inc();
       c.sizes.observe(typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength);

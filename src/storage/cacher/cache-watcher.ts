@@ -95,6 +95,20 @@ export class CacheWatcher implements AsyncIterableIterator<ObjectWatchEvent> {
     if (added && (wasEmpty || this.#waiters.length > 0)) this.#wake();
   }
 
+  /** Takes one live event (the fan-out's path: no array per event). */
+  offerOne(entry: WindowEntry): void {
+    if (this.#done) return;
+    if (this.#queue.length - this.#head > this.#o.maxQueued) {
+      this.#finish(false);
+      this.#o.onStalled?.();
+      return;
+    }
+    if (!this.#wants(entry)) return;
+    const wasEmpty = this.#head === this.#queue.length;
+    this.#queue.push(entry.event);
+    if (wasEmpty || this.#waiters.length > 0) this.#wake();
+  }
+
   /** Ends the watch; with `drain`, events already queued are still delivered. */
   close(drain: boolean): void {
     this.#finish(drain);

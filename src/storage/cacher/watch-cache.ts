@@ -279,8 +279,7 @@ export class WatchCache {
     else this.#state.set(key, ev.object);
     const entry: WindowEntry = { revision, key, event: ev };
     this.#window.push(entry);
-    const one = [entry];
-    for (const w of this.#watchers) w.offer(one);
+    for (const w of this.#watchers) w.offerOne(entry);
     this.#advance(revision);
   }
 
