@@ -339,6 +339,43 @@ describe('/metrics (#8)', () => {
     assert.ok(received(after) >= received(before) + 3, `${received(before)} → ${received(after)}`);
   });
 
+  test('#8 the other watch-cache metrics: dispatched, lists served, init events, capacity', async () => {
+    const before = await scrape();
+    const lists = { resource_prefix: '/configmaps', index: '' };
+    const byResource = { resource: 'configmaps' };
+    assert.equal((await server.request('GET', `${ns}?resourceVersion=0`)).status, 200);
+    // A watch from "" starts with the state: each object is an init event.
+    const session = adminSession(server);
+    const w = collectWatch(session, `${ns}?watch=1`);
+    assert.equal(await w.status, 200);
+    const deadline = Date.now() + 5000;
+    let after = await scrape();
+    const grew = (name: string, labels: Record<string, string>): number =>
+      value(after, name, labels) - value(before, name, labels);
+    assert.equal((await server.request('POST', ns, { body: cm('dispatched-1') })).status, 201);
+    while (
+      (grew('apiserver_watch_cache_events_dispatched_total', byResource) < 1 ||
+        grew('apiserver_init_events_total', byResource) < 1) &&
+      Date.now() < deadline
+    ) {
+      await new Promise((r) => setTimeout(r, 20));
+      after = await scrape();
+    }
+    w.stream.close();
+    await w.ended;
+    session.close();
+    assert.equal(after.types.get('apiserver_cache_list_total'), 'counter');
+    assert.equal(grew('apiserver_cache_list_total', lists), 1);
+    const items = JSON.parse((await server.request('GET', ns)).text) as { items: unknown[] };
+    assert.ok(grew('apiserver_cache_list_fetched_objects_total', lists) >= 1);
+    assert.ok(grew('apiserver_cache_list_returned_objects_total', { resource_prefix: '/configmaps' }) >= 1);
+    assert.ok(grew('apiserver_init_events_total', byResource) >= items.items.length - 1);
+    assert.ok(grew('apiserver_watch_cache_events_dispatched_total', byResource) >= 1);
+    assert.equal(after.types.get('apiserver_terminated_watchers_total'), 'counter');
+    assert.equal(after.types.get('watch_cache_capacity'), 'gauge');
+    assert.equal(value(after, 'watch_cache_capacity', byResource), 1000);
+  });
+
   test('process and Node.js runtime metrics', async () => {
     const e = await scrape();
     assert.ok(value(e, 'process_cpu_seconds_total', {}) > 0);

@@ -35,6 +35,23 @@ import { waitUntilFresh } from './freshness.js';
 /** How long the first read of a resource waits for its watch cache to fill before reading storage. */
 const cacheFillWaitMs = 3000;
 
+/** What a resource's watch cache counted (read at scrape time by the watch-cache metrics). */
+export interface WatchCacheStats {
+  readonly ready: boolean;
+  readonly objects: number;
+  readonly watchers: number;
+  /** Events received from storage. */
+  readonly events: number;
+  readonly dispatched: number;
+  readonly terminatedWatchers: number;
+  readonly initEvents: number;
+  readonly initialisations: number;
+  readonly lists: { readonly served: number; readonly fetched: number; readonly returned: number };
+  readonly capacity: number;
+  /** The storage key prefix the cache holds. */
+  readonly prefix: string;
+}
+
 export interface GenericStoreOptions {
   readonly resource: RegistryResource;
   readonly storage: ObjectStore;
@@ -200,15 +217,7 @@ export class GenericStore {
   }
 
   /** The watch cache's statistics (for metrics), when the resource has one. */
-  get watchCacheStats():
-    | {
-        readonly ready: boolean;
-        readonly objects: number;
-        readonly watchers: number;
-        readonly events: number;
-        readonly initialisations: number;
-      }
-    | undefined {
+  get watchCacheStats(): WatchCacheStats | undefined {
     const c = this.#cache;
     if (c === undefined) return undefined;
     return {
@@ -216,7 +225,13 @@ export class GenericStore {
       objects: c.objects,
       watchers: c.watchers,
       events: c.eventsReceived,
+      dispatched: c.eventsDispatched,
+      terminatedWatchers: c.terminatedWatchers,
+      initEvents: c.initEvents,
       initialisations: c.initialisations,
+      lists: c.listStats,
+      capacity: c.capacity,
+      prefix: resourcePrefix(this.resource.info),
     };
   }
 

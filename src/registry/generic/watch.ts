@@ -77,7 +77,7 @@ async function readerFor(
     const select = predicate.everything ? undefined : (o: KubeObject) => predicate.matches(o);
     return {
       revision: () => cache.currentRevision(),
-      state: () => Promise.resolve(cache.list(prefix, select)),
+      state: () => Promise.resolve(cache.initialState(prefix, select)),
       fresh: async (revision) => {
         await waitUntilFresh(cache, revision, signal);
       },

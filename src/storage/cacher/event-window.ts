@@ -40,6 +40,10 @@ export class EventWindow {
     }
   }
 
+  get capacity(): number {
+    return this.#capacity;
+  }
+
   get size(): number {
     return this.#entries.length - this.#head;
   }

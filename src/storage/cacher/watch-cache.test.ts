@@ -137,6 +137,8 @@ test('#8 watch cache: a watcher that stops reading is cut off; the others keep g
     got.push(...(await take(fast, 1)));
   }
   assert.ok(stalled);
+  assert.equal(cache.terminatedWatchers, 1, 'counted for apiserver_terminated_watchers_total');
+  assert.equal(cache.eventsDispatched, 20);
   assert.equal(got.length, 20);
   assert.equal((await slow[Symbol.asyncIterator]().next()).done, true);
   abort.abort();

@@ -50,6 +50,10 @@ export class WatchCache {
   #running = false;
   #initialisations = 0;
   #eventsReceived = 0;
+  #eventsDispatched = 0;
+  #terminatedWatchers = 0;
+  #initEvents = 0;
+  #lists = { served: 0, fetched: 0, returned: 0 };
   /** The last attempt to fill the cache failed: reads do not wait for it. */
   #failing = false;
   /** Resolved (and replaced) each time the cache becomes ready or stops. */
@@ -78,6 +82,34 @@ export class WatchCache {
   /** Events taken from the storage watch (upstream's apiserver_watch_cache_events_received_total). */
   get eventsReceived(): number {
     return this.#eventsReceived;
+  }
+
+  /** Events handed to the watchers (upstream's apiserver_watch_cache_events_dispatched_total). */
+  get eventsDispatched(): number {
+    return this.#eventsDispatched;
+  }
+
+  /** Watchers cut off for falling behind (upstream's apiserver_terminated_watchers_total). */
+  get terminatedWatchers(): number {
+    return this.#terminatedWatchers;
+  }
+
+  /** Objects sent as a watch's initial state (upstream's apiserver_init_events_total). */
+  get initEvents(): number {
+    return this.#initEvents;
+  }
+
+  /**
+   * Lists answered (`list`), the objects they looked at and those they returned (upstream's
+   * apiserver_cache_list_total, _fetched_objects_total, _returned_objects_total).
+   */
+  get listStats(): { readonly served: number; readonly fetched: number; readonly returned: number } {
+    return { ...this.#lists };
+  }
+
+  /** Events the window keeps (upstream's watch_cache_capacity; nanokube does not resize it). */
+  get capacity(): number {
+    return this.#window.capacity;
   }
 
   /** Events in the window. */
@@ -181,8 +213,32 @@ export class WatchCache {
     return this.#state.get(key);
   }
 
-  /** The objects under `prefix` (in key order, as storage lists them) that pass `filter`. */
+  /**
+   * The objects under `prefix` (in key order, as storage lists them) that pass `filter`, answering
+   * a list (counted in `listStats`).
+   */
   list(prefix: string, filter?: (obj: KubeObject) => boolean): { items: KubeObject[]; revision: number } {
+    const r = this.#select(prefix, filter);
+    this.#lists.served++;
+    this.#lists.fetched += r.fetched;
+    this.#lists.returned += r.items.length;
+    return { items: r.items, revision: r.revision };
+  }
+
+  /** As `list`, the state a watch starts with (counted in `initEvents`). */
+  initialState(
+    prefix: string,
+    filter?: (obj: KubeObject) => boolean,
+  ): { items: KubeObject[]; revision: number } {
+    const r = this.#select(prefix, filter);
+    this.#initEvents += r.items.length;
+    return { items: r.items, revision: r.revision };
+  }
+
+  #select(
+    prefix: string,
+    filter: ((obj: KubeObject) => boolean) | undefined,
+  ): { items: KubeObject[]; revision: number; fetched: number } {
     const keys: string[] = [];
     for (const key of this.#state.keys()) if (key.startsWith(prefix)) keys.push(key);
     keys.sort();
@@ -191,7 +247,7 @@ export class WatchCache {
       const obj = this.#state.get(key)!;
       if (filter === undefined || filter(obj)) items.push(obj);
     }
-    return { items, revision: this.#revision };
+    return { items, revision: this.#revision, fetched: keys.length };
   }
 
   /**
@@ -210,7 +266,10 @@ export class WatchCache {
       after,
       maxQueued: this.#maxQueued,
       signal: options.signal,
-      onStalled: options.onStalled,
+      onStalled: () => {
+        this.#terminatedWatchers++;
+        options.onStalled?.();
+      },
       unregister: (w) => this.#watchers.delete(w),
     });
     if (watcher.ended) return watcher;
@@ -280,6 +339,7 @@ export class WatchCache {
     const entry: WindowEntry = { revision, key, event: ev };
     this.#window.push(entry);
     for (const w of this.#watchers) w.offerOne(entry);
+    this.#eventsDispatched++;
     this.#advance(revision);
   }
 
