@@ -58,7 +58,7 @@ test('#9 set algebra as structured-merge-diff: union, intersection, difference, 
   assert.ok(a.difference(a).empty);
   assert.equal(
     FieldSet.of([f('x')])
-      .withPrefix(f('p'))
+      .prefixedWith(f('p'))
       .toString(),
     '.p.x',
   );

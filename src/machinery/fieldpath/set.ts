@@ -179,8 +179,8 @@ export class FieldSet {
     return new FieldSet(members, children);
   }
 
-  /** This set under `e`. */
-  withPrefix(e: PathElement): FieldSet {
+  /** This set with `e` in front of every path. */
+  prefixedWith(e: PathElement): FieldSet {
     return new FieldSet([], [{ element: e, set: this }]);
   }
 
