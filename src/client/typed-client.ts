@@ -9,7 +9,10 @@
  * type after a cheap check of `kind`; nothing deeper is validated. A wrong kind is an Error, an
  * API refusal an ApiError (as from RestClient), a missing name or namespace a TypeError.
  */
+import { isJsonObject } from '../util/json.js';
 import type { JsonObject } from '../util/json.js';
+import { applyObject } from './applyconfigurations/builder.js';
+import type { ApplyInput } from './applyconfigurations/builder.js';
 import type { RestClient } from './rest-client.js';
 import { queryString, resourcePath } from './typed-client-paths.js';
 import type {
@@ -32,6 +35,9 @@ const patchContentTypes: Readonly<Record<PatchType, string>> = {
   strategic: 'application/strategic-merge-patch+json',
   json: 'application/json-patch+json',
 };
+
+/** The content type of a server-side apply: the body is JSON, which is YAML. */
+const applyPatchContentType = 'application/apply-patch+yaml';
 
 /** The namespace of a namespaced resource's objects (none for cluster-scoped ones). */
 export interface Scope {
@@ -61,6 +67,20 @@ export interface WriteOptions {
   /** `dryRun=All`. */
   readonly dryRun?: boolean;
   readonly fieldManager?: string;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Options of a server-side apply (client-go's metav1.ApplyOptions). The namespace is the
+ * configuration's `metadata.namespace`, else this `namespace`.
+ */
+export interface ApplyOptions extends Scope {
+  /** Who owns the applied fields; required (an Error without it, as client-go). */
+  readonly fieldManager: string;
+  /** `force=true`: take over the fields other managers own instead of failing with a conflict. */
+  readonly force?: boolean;
+  /** `dryRun=All`. */
+  readonly dryRun?: boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -226,6 +246,28 @@ export class ResourceClient<T extends KubeObjectLike, L extends ListLike<T>, S> 
   }
 
   /**
+   * Server-side apply (client-go's Apply): a PATCH of content type `application/apply-patch+yaml`
+   * whose body is the configuration's JSON (a builder of ./applyconfigurations, e.g.
+   * `appsV1.deployment('d', 'ns')`, or the plain object), at `metadata.name` in `metadata.namespace`
+   * (else `o.namespace`), as `o.fieldManager`. A configuration of another kind or apiVersion, one
+   * without a name, or two different namespaces are TypeErrors.
+   */
+  async apply(config: ApplyInput<T>, o: ApplyOptions): Promise<T> {
+    return this.#object(await this.#apply(config, undefined, o));
+  }
+
+  /**
+   * Server-side apply of the status subresource (client-go's ApplyStatus); only the status (and
+   * metadata) of the configuration count. A TypeError for a resource without a status subresource.
+   */
+  async applyStatus(config: 'status' extends keyof S ? ApplyInput<T> : never, o: ApplyOptions): Promise<T> {
+    if (this.resource.subresources['status'] === undefined) {
+      throw new TypeError(`${this.resource.resource} has no status subresource`);
+    }
+    return this.#object(await this.#apply(config, 'status', o));
+  }
+
+  /**
    * DELETE; answers the object while it is still there (finalizers, graceful deletion) or when the
    * resource returns deleted objects, undefined when the server answers a Status (it is gone).
    */
@@ -280,6 +322,49 @@ export class ResourceClient<T extends KubeObjectLike, L extends ListLike<T>, S> 
     const namespace = this.resource.namespaced ? obj.metadata?.namespace : undefined;
     const path = resourcePath(this.resource, { namespace, name, subresource });
     return this.#rest.request('PUT', path + writeQuery(o), { body: obj, ...signalOf(o) });
+  }
+
+  #apply(config: ApplyInput<T>, subresource: 'status' | undefined, o: ApplyOptions): Promise<JsonObject> {
+    const r = this.resource;
+    const what = `${r.resource}: ${subresource === undefined ? 'apply' : 'applyStatus'}`;
+    // (Checked at run time too: JavaScript callers, and '' passes the type.)
+    if (typeof o.fieldManager !== 'string' || o.fieldManager === '') {
+      throw new Error(`${what} needs a fieldManager (server-side apply requires one)`);
+    }
+    const body: unknown = applyObject(config);
+    if (!isJsonObject(body)) throw new TypeError(`${what}: the configuration is not an object`);
+    const apiVersion = r.group === '' ? r.version : `${r.group}/${r.version}`;
+    for (const [field, want] of [
+      ['apiVersion', apiVersion],
+      ['kind', r.kind],
+    ] as const) {
+      const got = body[field];
+      if (got !== undefined && got !== want) {
+        throw new TypeError(`${what}: ${field} ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+      }
+    }
+    const meta = isJsonObject(body['metadata']) ? body['metadata'] : {};
+    const name = meta['name'];
+    if (typeof name !== 'string' || name === '') throw new TypeError(`${what} needs metadata.name`);
+    let namespace = o.namespace;
+    const own = meta['namespace'];
+    if (r.namespaced && typeof own === 'string' && own !== '') {
+      if (namespace !== undefined && namespace !== '' && namespace !== own) {
+        throw new TypeError(`${what}: metadata.namespace ${own} but namespace ${namespace} given`);
+      }
+      namespace = own;
+    }
+    const path = resourcePath(r, { namespace, name, subresource });
+    const q = queryString({
+      dryRun: o.dryRun === true ? 'All' : undefined,
+      fieldManager: o.fieldManager,
+      force: o.force === true ? true : undefined,
+    });
+    return this.#rest.request('PATCH', path + q, {
+      body,
+      contentType: applyPatchContentType,
+      ...signalOf(o),
+    });
   }
 
   /** The JSON boundary (see the module comment). */
