@@ -68,6 +68,52 @@ export class TypeModel {
     return d === undefined ? undefined : this.atom(d.schema);
   }
 
+  /**
+   * The object of a definition as Go serializes its zero value (what an Update from nothing starts
+   * from upstream, so that fields always present, like `spec`, are not "added"): struct fields
+   * that are not pointers (OpenAPI `default: {}`) hold their own zero value; other required
+   * fields (no omitempty) their type's zero, null for lists, maps and pointers; optional fields
+   * are absent.
+   */
+  zero(name: string): Record<string, unknown> | undefined {
+    const d = this.#registry.get(name);
+    if (d === undefined) return undefined;
+    const z = this.#zero({ ref: d.name, default: {} }, false, 0);
+    return z !== null && typeof z === 'object' ? (z as Record<string, unknown>) : undefined;
+  }
+
+  #zero(schema: Schema, required: boolean, depth: number): unknown {
+    const resolved = this.#registry.resolve(schema);
+    const structByValue = 'default' in schema && isEmptyObject(schema.default);
+    if (structByValue && depth < 32) {
+      if (resolved.type === 'object') {
+        const out: Record<string, unknown> = {};
+        const req = new Set(resolved.required ?? []);
+        for (const [k, p] of Object.entries(resolved.properties ?? {})) {
+          const v = this.#zero(p, req.has(k), depth + 1);
+          if (v !== undefined) out[k] = v;
+        }
+        return out;
+      }
+      // Time and MicroTime are structs whose zero value marshals as null; Quantity as "0".
+      if ('ref' in schema && schema.ref.endsWith('.Quantity')) return '0';
+      return null;
+    }
+    if (!required) return undefined;
+    switch (resolved.type) {
+      case 'string':
+        return resolved.format === 'date-time' || resolved.format === 'byte' ? null : '';
+      case 'integer':
+      case 'number':
+      case 'int-or-string':
+        return 0;
+      case 'boolean':
+        return false;
+      default:
+        return null;
+    }
+  }
+
   atom(schema: Schema): Atom {
     let a = this.#atoms.get(schema);
     if (a === undefined) {
@@ -137,6 +183,10 @@ export class TypeModel {
       }
     }
   }
+}
+
+function isEmptyObject(v: unknown): boolean {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 }
 
 function defaultOf(s: Schema): unknown {
