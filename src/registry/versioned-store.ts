@@ -117,7 +117,11 @@ export class VersionedStore {
     namespace: string,
     name: string,
     updatedObject: UpdatedObject,
-    req: WriteRequest & { readonly strategy?: RESTStrategy; readonly subresource?: string },
+    req: WriteRequest & {
+      readonly strategy?: RESTStrategy;
+      readonly subresource?: string;
+      readonly forceAllowCreate?: boolean;
+    },
   ): Promise<WriteResult> {
     const converted: UpdatedObject = this.#identity
       ? updatedObject

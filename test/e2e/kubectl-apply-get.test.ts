@@ -51,37 +51,25 @@ describe('kubectl apply/get against nanokube serve', { skip: kubectlSkip }, () =
     await s.ok(['create', 'configmap', 'other', '-n', ns, '--from-literal=x=1']);
   });
 
-  it(
-    'get -o yaml --show-managed-fields: writes are recorded in managedFields',
-    {
-      todo: 'nanokube does not record metadata.managedFields (upstream: manager kubectl-client-side-apply, operation Update)',
-    },
-    async () => {
-      const cm = parseYaml(
-        await s.ok(['get', 'cm', 'web-config', '-n', ns, '-o', 'yaml', '--show-managed-fields']),
-      ) as Obj;
-      const managers =
-        (cm.metadata['managedFields'] as { manager: string; operation: string }[] | undefined) ?? [];
-      assert.deepEqual(
-        managers.map((m) => `${m.manager}/${m.operation}`),
-        ['kubectl-client-side-apply/Update'],
-      );
-    },
-  );
+  it('#9 get -o yaml --show-managed-fields: writes are recorded in managedFields', async () => {
+    const cm = parseYaml(
+      await s.ok(['get', 'cm', 'web-config', '-n', ns, '-o', 'yaml', '--show-managed-fields']),
+    ) as Obj;
+    const managers =
+      (cm.metadata['managedFields'] as { manager: string; operation: string }[] | undefined) ?? [];
+    assert.deepEqual(
+      managers.map((m) => `${m.manager}/${m.operation}`),
+      ['kubectl-client-side-apply/Update'],
+    );
+  });
 
-  it(
-    'apply --server-side',
-    {
-      todo: 'server-side apply (application/apply-patch+yaml) comes in a later issue: 415 UnsupportedMediaType',
-    },
-    async () => {
-      const file = s.kubectl.file('ssa.yaml', configMapYaml(ns, 'ssa', { k: 'v' }));
-      assert.equal(await s.ok(['apply', '--server-side', '-f', file]), 'configmap/ssa serverside-applied\n');
-      const r = await s.run(['diff', '--server-side', '-f', file]);
-      assert.equal(r.code, 0, r.stderr);
-      await s.ok(['delete', 'cm', 'ssa', '-n', ns]);
-    },
-  );
+  it('#9 apply --server-side', async () => {
+    const file = s.kubectl.file('ssa.yaml', configMapYaml(ns, 'ssa', { k: 'v' }));
+    assert.equal(await s.ok(['apply', '--server-side', '-f', file]), 'configmap/ssa serverside-applied\n');
+    const r = await s.run(['diff', '--server-side', '-f', file]);
+    assert.equal(r.code, 0, r.stderr);
+    await s.ok(['delete', 'cm', 'ssa', '-n', ns]);
+  });
 
   it('get deploy: default table columns (after the rollout onto the simulated node)', async () => {
     await s.ok(['rollout', 'status', 'deployment/web', '-n', ns, '--timeout=60s']);

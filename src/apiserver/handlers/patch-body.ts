@@ -6,11 +6,15 @@ import { goJsonErrorText, readBody } from '../body.js';
 import type { ServerRequest } from '../body.js';
 import { exceedsJsonDepth } from '../json-depth.js';
 import { bodyMediaType } from '../negotiate.js';
+import { parse as parseYaml } from 'yaml';
+
+export const applyPatchType = 'application/apply-patch+yaml';
 
 export const patchTypes = [
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
+  applyPatchType,
 ];
 
 /** The patch media type of the request, or 415 UnsupportedMediaType. */
@@ -41,6 +45,16 @@ export async function readPatch(
     return apiErrors.badRequest(message);
   };
   let patch: unknown;
+  if (media === applyPatchType) {
+    // sigs.k8s.io/yaml: YAML (JSON is YAML) into JSON values, YAML 1.1 as go-yaml v2 reads it.
+    try {
+      patch = parseYaml(bytes.toString('utf8'), { version: '1.1', maxAliasCount: 100 }) as unknown;
+    } catch (err) {
+      throw apiErrors.badRequest(`error decoding YAML: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (exceedsJsonDepth(patch)) throw apiErrors.badRequest('error decoding YAML: exceeded max depth');
+    return patch ?? {};
+  }
   try {
     patch = JSON.parse(bytes.toString('utf8'));
   } catch (err) {

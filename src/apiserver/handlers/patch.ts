@@ -1,4 +1,7 @@
-/** PATCH: JSON patch, merge patch and strategic merge patch applied to the stored object. */
+/**
+ * PATCH: JSON patch, merge patch and strategic merge patch applied to the stored object, and
+ * server-side apply (`application/apply-patch+yaml`, which creates a missing object).
+ */
 import { apiErrors } from '../../machinery/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { isPatchError } from '../../machinery/patch/errors.js';
@@ -13,15 +16,22 @@ import { dryRun, queryString } from '../endpoint.js';
 import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
-import { patchMediaType, readPatch } from './patch-body.js';
+import { applyPatchType, patchMediaType, readPatch } from './patch-body.js';
+import { checkFieldManagerOptions, fieldManagerFor, forceOf, managerOrUserAgent } from '../managed-fields.js';
+import { sentManagedFields } from '../../machinery/managedfields/field-manager.js';
 import { subresourceStrategy } from './subresource.js';
 
 export async function handlePatch(ctx: HandlerContext): Promise<void> {
   const negotiated = negotiateFor(ctx.req.headers.accept, ctx.endpoint.info);
   const media = patchMediaType(ctx.req);
+  const isApply = media === applyPatchType;
+  checkFieldManagerOptions(ctx, 'PatchOptions', isApply);
+  const force = isApply ? forceOf(ctx.url) : false;
   const fieldValidation = fieldValidationOf(ctx.url);
   const patch = await readPatch(ctx.req, media, fieldValidation);
   const { info, store } = ctx.endpoint;
+  const fm = fieldManagerFor(ctx);
+  const manager = managerOrUserAgent(ctx);
   const apply = (current: KubeObject): JsonValue => {
     switch (media) {
       case 'application/json-patch+json':
@@ -43,6 +53,18 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
     ctx.request.namespace,
     ctx.request.name,
     (current) => {
+      if (isApply) {
+        const applied = fm.apply(current, patch, manager, force);
+        const typed = (ctx.endpoint.decode ?? decodeTyped)({
+          info,
+          schemas: ctx.schemas,
+          body: { value: applied as unknown as JsonValue },
+          fieldValidation,
+        });
+        warnings.length = 0;
+        warnings.push(...typed.warnings);
+        return typed.object;
+      }
       if (current === undefined)
         throw apiErrors.notFound({ group: info.group, resource: info.resource }, ctx.request.name);
       let patched: JsonValue;
@@ -63,15 +85,20 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
       });
       warnings.length = 0;
       warnings.push(...typed.warnings);
-      return typed.object;
+      return fm.update(current, typed.object, manager, sentManagedFields(patched));
     },
-    { dryRun: dryRun(ctx.url), user: ctx.user, ...subresourceStrategy(ctx) },
+    {
+      dryRun: dryRun(ctx.url),
+      user: ctx.user,
+      ...subresourceStrategy(ctx),
+      ...(isApply ? { forceAllowCreate: true } : {}),
+    },
   );
   const out = representObject(result.object, negotiated, {
     convertor: store.table,
     includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
   });
-  writeObject(ctx.res, 200, out, {
+  writeObject(ctx.res, result.created ? 201 : 200, out, {
     format: negotiated.format,
     pretty: isPrettyPrint(ctx.req),
     warnings: [...warnings, ...result.warnings],

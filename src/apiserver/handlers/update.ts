@@ -9,11 +9,14 @@ import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
 import type { UpdateRequest } from '../../registry/generic/store.js';
 import { subresourceStrategy } from './subresource.js';
+import { checkFieldManagerOptions, fieldManagerFor, managerOrUserAgent } from '../managed-fields.js';
+import { sentManagedFields } from '../../machinery/managedfields/field-manager.js';
 
 export async function handleUpdate(ctx: HandlerContext): Promise<void> {
   const negotiated = negotiateFor(ctx.req.headers.accept, ctx.endpoint.info);
   const fieldValidation = fieldValidationOf(ctx.url);
   const { info, store } = ctx.endpoint;
+  checkFieldManagerOptions(ctx, 'UpdateOptions');
   const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req), {
     apiVersion: apiVersionOf(info),
     kind: info.kind,
@@ -28,7 +31,15 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
     ...sub,
     ...(uid !== '' ? { uidPrecondition: uid } : {}),
   };
-  const result = await store.update(ctx.request.namespace, ctx.request.name, () => typed.object, request);
+  const fm = fieldManagerFor(ctx);
+  const sent = sentManagedFields(body.value);
+  const manager = managerOrUserAgent(ctx);
+  const result = await store.update(
+    ctx.request.namespace,
+    ctx.request.name,
+    (current) => fm.update(current, typed.object, manager, sent),
+    request,
+  );
   const out = representObject(result.object, negotiated, {
     convertor: store.table,
     includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',

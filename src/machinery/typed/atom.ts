@@ -41,6 +41,8 @@ export class TypeModel {
   readonly #registry: SchemaRegistry;
   readonly #atoms = new Map<Schema, Atom>();
   readonly #deduced: Atom;
+  /** `__untyped_atomic_`: any value, always a leaf. */
+  readonly #atomic: Atom;
 
   constructor(registry: SchemaRegistry) {
     this.#registry = registry;
@@ -56,6 +58,18 @@ export class TypeModel {
       },
     };
     this.#deduced = deduced;
+    const atomic: Atom = {
+      scalar: true,
+      list: { relationship: 'atomic', keys: [], elem: () => atomic },
+      map: {
+        relationship: 'atomic',
+        field: () => undefined,
+        hasField: () => false,
+        fieldDefault: () => undefined,
+        elem: () => atomic,
+      },
+    };
+    this.#atomic = atomic;
   }
 
   get deduced(): Atom {
@@ -124,6 +138,10 @@ export class TypeModel {
   }
 
   #build(schema: Schema): Atom {
+    // schemaconv's special cases: RawExtension is atomic whatever it holds; Quantity a scalar.
+    if ('ref' in schema && schema.ref === 'io.k8s.apimachinery.pkg.runtime.RawExtension') return this.#atomic;
+    if ('ref' in schema && schema.ref === 'io.k8s.apimachinery.pkg.api.resource.Quantity')
+      return { scalar: true };
     const resolved = this.#registry.resolve(schema);
     // Extensions on a property that refers to a definition apply to it there.
     const mapType = schema.mapType ?? resolved.mapType;

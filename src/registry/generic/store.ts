@@ -114,6 +114,8 @@ export interface UpdateRequest extends WriteRequest {
    * storage against the stored object, or an empty one when there is none.
    */
   readonly uidPrecondition?: string;
+  /** Create a missing object even where the strategy does not (server-side apply). */
+  readonly forceAllowCreate?: boolean;
 }
 
 /** kube-apiserver's etcd prefixes that are not the resource's name (DefaultStorageFactory). */
@@ -495,7 +497,7 @@ export class GenericStore {
         );
       }
       if (current === undefined) {
-        if (!strategy.allowCreateOnUpdate || req.subresource !== undefined)
+        if (!(strategy.allowCreateOnUpdate || req.forceAllowCreate === true) || req.subresource !== undefined)
           throw apiErrors.notFound(this.#gr, name);
         const obj = cloneJson(await updatedObject(undefined));
         if ((obj.metadata.name ?? '') !== name) {
