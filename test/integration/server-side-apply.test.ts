@@ -36,6 +36,10 @@ interface Scenario {
 }
 
 const ns = 'ssa';
+const lastApplied = 'kubectl.kubernetes.io/last-applied-configuration';
+/** The annotation kubectl's client-side apply writes (the manifest's JSON, a final newline). */
+const lastAppliedOf = (name: string, data: Record<string, string>): string =>
+  `${JSON.stringify({ apiVersion: 'v1', data, kind: 'ConfigMap', metadata: { annotations: {}, name, namespace: ns } })}\n`;
 const paths: Record<Scenario['resource'], { api: string; kind: string }> = {
   configmaps: { api: 'v1', kind: 'ConfigMap' },
   secrets: { api: 'v1', kind: 'Secret' },
@@ -461,6 +465,92 @@ const scenarios: Scenario[] = [
         message: /\.spec: field not declared in schema/,
       },
     ],
+  },
+  // ---- client-side apply migration (kubectl's last-applied-configuration)
+  {
+    name: 'kubectl apply over a client-side applied object takes fields still equal to the last applied',
+    resource: 'configmaps',
+    steps: [
+      {
+        op: 'create',
+        manager: 'kubectl-client-side-apply',
+        body: cm(
+          'm1',
+          { x: '1', y: '1' },
+          { annotations: { [lastApplied]: lastAppliedOf('m1', { x: '1', y: '1' }) } },
+        ),
+      },
+      { op: 'apply', manager: 'kubectl', body: cm('m1', { x: '2', y: '1' }) },
+    ],
+    object: { data: { x: '2', y: '1' } },
+    managed: {
+      'kubectl/Apply': ['.data.x', '.data.y'],
+      'kubectl-client-side-apply/Update': [
+        '.data',
+        '.data.y',
+        `.metadata.annotations`,
+        `.metadata.annotations.${lastApplied}`,
+      ],
+    },
+  },
+  {
+    name: "kubectl's apply keeps the last-applied annotation in step with what it applies",
+    resource: 'configmaps',
+    steps: [
+      {
+        op: 'create',
+        manager: 'kubectl-client-side-apply',
+        body: cm('m2', { x: '1' }, { annotations: { [lastApplied]: lastAppliedOf('m2', { x: '1' }) } }),
+      },
+      { op: 'apply', manager: 'kubectl', body: cm('m2', { x: '2' }) },
+    ],
+    object: {
+      [`metadata.annotations`]: {
+        [lastApplied]: '{"apiVersion":"v1","data":{"x":"2"},"kind":"ConfigMap","metadata":{"name":"m2"}}\n',
+      },
+    },
+  },
+  {
+    name: 'a field changed since the client-side apply still conflicts for kubectl',
+    resource: 'configmaps',
+    steps: [
+      {
+        op: 'create',
+        manager: 'kubectl-client-side-apply',
+        body: cm('m3', { x: '1' }, { annotations: { [lastApplied]: lastAppliedOf('m3', { x: '1' }) } }),
+      },
+      { op: 'merge', manager: 'kubectl-edit', body: { data: { x: 'edited' } } },
+      { op: 'apply', manager: 'kubectl', body: cm('m3', { x: '2' }), status: 409, conflicts: ['.data.x'] },
+    ],
+  },
+  {
+    name: "a JSON patch replacing managedFields (kubectl's csaupgrade) becomes the tracked state",
+    resource: 'configmaps',
+    steps: [
+      { op: 'create', manager: 'kubectl-client-side-apply', body: cm('m4', { x: '1' }) },
+      {
+        op: 'json',
+        manager: 'kubectl',
+        body: [
+          {
+            op: 'replace',
+            path: '/metadata/managedFields',
+            value: [
+              {
+                manager: 'kubectl',
+                operation: 'Apply',
+                apiVersion: 'v1',
+                fieldsType: 'FieldsV1',
+                fieldsV1: { 'f:data': { 'f:x': {} } },
+              },
+            ],
+          },
+        ],
+      },
+      { op: 'apply', manager: 'kubectl', body: cm('m4', { y: '1' }) },
+    ],
+    object: { data: { y: '1' } },
+    managed: { 'kubectl/Apply': ['.data.y'] },
   },
   // ---- request checks
   {

@@ -46,11 +46,26 @@ export async function readPatch(
   };
   let patch: unknown;
   if (media === applyPatchType) {
-    // sigs.k8s.io/yaml: YAML (JSON is YAML) into JSON values, YAML 1.1 as go-yaml v2 reads it.
-    try {
-      patch = parseYaml(bytes.toString('utf8'), { version: '1.1', maxAliasCount: 100 }) as unknown;
-    } catch (err) {
-      throw apiErrors.badRequest(`error decoding YAML: ${err instanceof Error ? err.message : String(err)}`);
+    // sigs.k8s.io/yaml: YAML into JSON values, YAML 1.1 as go-yaml v2 reads it. JSON (what kubectl
+    // and client-go send) is YAML that reads the same: parsed as JSON, much faster.
+    const text = bytes.toString('utf8');
+    let parsed = false;
+    if (/^\s*\{/.test(text)) {
+      try {
+        patch = JSON.parse(text) as unknown;
+        parsed = true;
+      } catch {
+        // Not JSON after all: read it as YAML.
+      }
+    }
+    if (!parsed) {
+      try {
+        patch = parseYaml(text, { version: '1.1', maxAliasCount: 100 }) as unknown;
+      } catch (err) {
+        throw apiErrors.badRequest(
+          `error decoding YAML: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
     }
     if (exceedsJsonDepth(patch)) throw apiErrors.badRequest('error decoding YAML: exceeded max depth');
     return patch ?? {};

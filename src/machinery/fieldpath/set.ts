@@ -61,6 +61,41 @@ export class FieldSet {
     if (at < 0) node.members.splice(-at - 1, 0, last);
   }
 
+  /** Adds `e` as a member of this set (a path of one element). */
+  addMember(e: PathElement): void {
+    const m = this.members;
+    // Walks usually add in order (or the last one again): one comparison.
+    const c = m.length === 0 ? -1 : compareElements(m[m.length - 1]!, e);
+    if (c < 0) {
+      m.push(e);
+      return;
+    }
+    if (c === 0) return;
+    const at = search(m, e, self);
+    if (at < 0) m.splice(-at - 1, 0, e);
+  }
+
+  /** The subset under `e`, made (empty) when there is none. */
+  descend(e: PathElement): FieldSet {
+    const c = this.children;
+    if (c.length === 0 || compareElements(c[c.length - 1]!.element, e) < 0) {
+      const set = new FieldSet();
+      c.push({ element: e, set });
+      return set;
+    }
+    return this.#descend(e);
+  }
+
+  /** Drops subsets left with nothing in them (after `descend` found nothing to add). */
+  pruneEmpty(): this {
+    for (let i = this.children.length - 1; i >= 0; i--) {
+      const c = this.children[i]!;
+      c.set.pruneEmpty();
+      if (c.set.members.length === 0 && c.set.children.length === 0) this.children.splice(i, 1);
+    }
+    return this;
+  }
+
   /** The subset under `first` when the path goes on, else this set. */
   #descendFrom(first: PathElement, deeper: boolean): FieldSet {
     return deeper ? this.#descend(first) : this;
@@ -127,7 +162,7 @@ export class FieldSet {
   }
 
   intersection(other: FieldSet): FieldSet {
-    const members = this.members.filter((m) => other.hasMember(m));
+    const members = sortedFilter(this.members, other.members, true);
     const children: Child[] = [];
     for (const c of this.children) {
       const o = other.child(c.element);
@@ -140,7 +175,7 @@ export class FieldSet {
 
   /** The paths of this set that are not in `other`. */
   difference(other: FieldSet): FieldSet {
-    const members = this.members.filter((m) => !other.hasMember(m));
+    const members = sortedFilter(this.members, other.members, false);
     const children: Child[] = [];
     for (const c of this.children) {
       const o = other.child(c.element);
@@ -156,7 +191,7 @@ export class FieldSet {
 
   /** As `difference`, and a member of `other` also removes everything under it. */
   recursiveDifference(other: FieldSet): FieldSet {
-    const members = this.members.filter((m) => !other.hasMember(m));
+    const members = sortedFilter(this.members, other.members, false);
     const children: Child[] = [];
     for (const c of this.children) {
       if (other.hasMember(c.element)) continue;
@@ -290,6 +325,19 @@ function read(obj: Record<string, unknown>): { set: FieldSet; isMember: boolean 
     }
   }
   return { set, isMember };
+}
+
+/** The elements of sorted `a` that are (`keep`) or are not in sorted `b`, in one pass. */
+function sortedFilter(a: readonly PathElement[], b: readonly PathElement[], keep: boolean): PathElement[] {
+  const out: PathElement[] = [];
+  let j = 0;
+  for (const x of a) {
+    let c = 1;
+    while (j < b.length && (c = compareElements(b[j]!, x)) < 0) j++;
+    const found = j < b.length && c === 0;
+    if (found === keep) out.push(x);
+  }
+  return out;
 }
 
 function mergeSorted(a: readonly PathElement[], b: readonly PathElement[]): PathElement[] {

@@ -9,9 +9,13 @@ export interface FieldMap {
   readonly [key: string]: FieldValue;
 }
 
+const beyondBmpRange = /[\uD800-\uFFFF]/;
+
 /** Go's strings.Compare: UTF-8 byte order, which is code point order (not UTF-16 unit order). */
 export function compareStrings(a: string, b: string): number {
   if (a === b) return 0;
+  // UTF-16 order is code point order unless a surrogate meets a unit of U+E000..U+FFFF.
+  if (!beyondBmpRange.test(a) && !beyondBmpRange.test(b)) return a < b ? -1 : 1;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);

@@ -58,6 +58,18 @@ type Managers = Map<string, VersionedSet>;
 
 export class Updater {
   readonly #o: UpdaterOptions;
+  /** Field sets of objects within one prune (the merged object's is asked for three times). */
+  #sets = new WeakMap<object, FieldSet>();
+
+  #fieldSet(obj: unknown, atom: Atom): FieldSet {
+    if (obj === null || typeof obj !== 'object') return toFieldSet(obj, atom);
+    let s = this.#sets.get(obj);
+    if (s === undefined) {
+      s = ensureNamedFieldsAreMembers(toFieldSet(obj, atom), atom);
+      this.#sets.set(obj, s);
+    }
+    return s;
+  }
   constructor(o: UpdaterOptions) {
     this.#o = o;
   }
@@ -176,6 +188,7 @@ export class Updater {
 
   #prune(merged: unknown, managers: Managers, applying: string, last: VersionedSet | undefined): unknown {
     if (last === undefined || last.set.empty) return merged;
+    this.#sets = new WeakMap();
     let converted: unknown;
     try {
       converted = this.#o.convert(merged, last.apiVersion);
@@ -210,8 +223,8 @@ export class Updater {
         throw err;
       }
       const atom = this.#o.atomFor(version);
-      const mergedSet = ensureNamedFieldsAreMembers(toFieldSet(m, atom), atom);
-      const prunedSet = ensureNamedFieldsAreMembers(toFieldSet(p, atom), atom);
+      const mergedSet = this.#fieldSet(m, atom);
+      const prunedSet = this.#fieldSet(p, atom);
       const managed = ensureNamedFieldsAreMembers(byVersion.get(version)!, atom);
       merged = m;
       pruned = removeItems(m, mergedSet.difference(prunedSet.union(managed)), atom);
@@ -229,8 +242,8 @@ export class Updater {
       throw err;
     }
     const atom = this.#o.atomFor(last.apiVersion);
-    const prunedSet = ensureNamedFieldsAreMembers(toFieldSet(p, atom), atom);
-    const mergedSet = ensureNamedFieldsAreMembers(toFieldSet(merged, atom), atom);
+    const prunedSet = this.#fieldSet(p, atom);
+    const mergedSet = this.#fieldSet(merged, atom);
     const lastSet = ensureNamedFieldsAreMembers(last.set, atom);
     return removeItems(merged, mergedSet.difference(prunedSet).intersection(lastSet), atom);
   }

@@ -50,6 +50,14 @@ test('#9 ToFieldSet: list-map items by key (defaulted keys too), atomic selector
   );
 });
 
+test('#9 ToFieldSet: an empty granular list claims nothing, not even its parents', () => {
+  assert.equal(JSON.stringify(toFieldSet({ spec: { containers: [] } }, pod).toFieldsV1()), '{}');
+  assert.equal(
+    JSON.stringify(toFieldSet({ spec: { containers: [], hostname: 'h' } }, pod).toFieldsV1()),
+    '{"f:spec":{"f:hostname":{}}}',
+  );
+});
+
 test('#9 Merge: rhs wins at leaves, list-map items merged by key in the applied order, atomic lists replaced', () => {
   const live = {
     metadata: { name: 'p', finalizers: ['a', 'b'] },

@@ -5,9 +5,16 @@
  * leaves, granular maps go field by field, associative lists item by item (by key or value), in
  * upstream's item order.
  */
-import { fieldElement, elementString, equalElements, compareElements } from '../fieldpath/path-element.js';
+import {
+  fieldElement,
+  elementString,
+  equalElements,
+  compareElements,
+  serializeElement,
+} from '../fieldpath/path-element.js';
 import type { Path, PathElement } from '../fieldpath/path-element.js';
 import { FieldSet } from '../fieldpath/set.js';
+import { compareStrings } from '../fieldpath/value.js';
 import type { Atom, ListAtom, MapAtom } from './atom.js';
 import { TypedError, TypedErrors, isMap, isScalar, listItemElement, valuesEqual } from './value.js';
 import type { JsonMap } from './value.js';
@@ -36,52 +43,76 @@ function fieldAtom(m: MapAtom, name: string): Atom | undefined {
 export function toFieldSet(value: unknown, atom: Atom): FieldSet {
   const set = new FieldSet();
   const errs: TypedError[] = [];
-  walkSet(value, atom, [], set, errs);
+  walkSet(value, atom, [], set, undefined, errs);
   if (errs.length > 0) throw new TypedErrors(errs);
-  return set;
+  return set.pruneEmpty();
 }
 
-function walkSet(value: unknown, atom: Atom, path: PathElement[], set: FieldSet, errs: TypedError[]): void {
+/**
+ * Adds the fields of `value` (at `path`, the element `self` of `parent`) to the tree: members go
+ * straight into the node of their parent, with no path copied per field.
+ */
+function walkSet(
+  value: unknown,
+  atom: Atom,
+  path: PathElement[],
+  parent: FieldSet,
+  self: PathElement | undefined,
+  errs: TypedError[],
+): void {
   const a = deduce(atom, value);
+  const member = (): void => {
+    if (self !== undefined) parent.addMember(self);
+  };
   if (a.map !== undefined) {
     if (a.map.relationship === 'atomic') {
-      set.insert(path);
+      member();
       return;
     }
     if (!isMap(value)) return;
-    for (const [key, v] of Object.entries(value)) {
+    let node: FieldSet | undefined;
+    for (const key of Object.keys(value).sort(compareStrings)) {
+      const v = value[key];
       const ft = fieldAtom(a.map, key);
-      const p = [...path, fieldElement(key)];
+      const pe = fieldElement(key);
       if (ft === undefined) {
-        errs.push(new TypedError(pathText(p), 'field not declared in schema'));
+        errs.push(new TypedError(pathText([...path, pe]), 'field not declared in schema'));
         continue;
       }
-      walkSet(v, ft, p, set, errs);
-      if (v === null || (isMap(v) && Object.keys(v).length === 0) || !a.map.hasField(key)) set.insert(p);
+      node ??= self === undefined ? parent : parent.descend(self);
+      path.push(pe);
+      walkSet(v, ft, path, node, pe, errs);
+      path.pop();
+      if (v === null || (isMap(v) && Object.keys(v).length === 0) || !a.map.hasField(key)) node.addMember(pe);
     }
     return;
   }
   if (a.scalar === true) {
-    set.insert(path);
+    member();
     return;
   }
   if (a.list !== undefined) {
     if (a.list.relationship === 'atomic') {
-      set.insert(path);
+      member();
       return;
     }
     if (!Array.isArray(value)) return;
     const elem = a.list.elem();
+    const items: { pe: PathElement; item: unknown }[] = [];
     value.forEach((item: unknown, i) => {
       const pe = listItemElement(a.list!, i, item);
-      if (typeof pe === 'string') {
-        errs.push(new TypedError(pathText(path), `element ${i}: ${pe}`));
-        return;
-      }
-      const p = [...path, pe];
-      walkSet(item, elem, p, set, errs);
-      set.insert(p);
+      if (typeof pe === 'string') errs.push(new TypedError(pathText(path), `element ${i}: ${pe}`));
+      else items.push({ pe, item });
     });
+    if (items.length === 0) return;
+    items.sort((x, y) => compareElements(x.pe, y.pe));
+    const node = self === undefined ? parent : parent.descend(self);
+    for (const { pe, item } of items) {
+      path.push(pe);
+      walkSet(item, elem, path, node, pe, errs);
+      path.pop();
+      node.addMember(pe);
+    }
   }
 }
 
@@ -216,31 +247,33 @@ function mergeMap(m: MapAtom, w: Walker, rules: MergeRules): void {
 
 interface Indexed {
   readonly order: PathElement[];
-  readonly items: { pe: PathElement; item: unknown }[];
+  /** Items by their element's FieldsV1 key. */
+  readonly items: Map<string, unknown>;
 }
 
 function indexList(list: ListAtom, values: readonly unknown[], path: Path, errs: TypedError[]): Indexed {
   const order: PathElement[] = [];
-  const items: { pe: PathElement; item: unknown }[] = [];
+  const items = new Map<string, unknown>();
   values.forEach((item, i) => {
     const pe = listItemElement(list, i, item);
     if (typeof pe === 'string') {
       errs.push(new TypedError(pathText(path), `element ${i}: ${pe}`));
       return;
     }
-    if (items.some((x) => equalElements(x.pe, pe))) {
+    const k = serializeElement(pe);
+    if (items.has(k)) {
       errs.push(new TypedError(pathText(path), `duplicate entries for key ${elementString(pe)}`));
       return;
     }
-    items.push({ pe, item });
+    items.set(k, item);
     order.push(pe);
   });
   return { order, items };
 }
 
 function find(ix: Indexed, pe: PathElement): { found: boolean; item: unknown } {
-  for (const x of ix.items) if (compareElements(x.pe, pe) === 0) return { found: true, item: x.item };
-  return { found: false, item: undefined };
+  const k = serializeElement(pe);
+  return ix.items.has(k) ? { found: true, item: ix.items.get(k) } : { found: false, item: undefined };
 }
 
 function mergeList(list: ListAtom, w: Walker, rules: MergeRules): void {
