@@ -40,6 +40,7 @@ export interface Atom {
 export class TypeModel {
   readonly #registry: SchemaRegistry;
   readonly #atoms = new Map<Schema, Atom>();
+  readonly #zeros = new Map<string, Record<string, unknown> | undefined>();
   readonly #deduced: Atom;
   /** `__untyped_atomic_`: any value, always a leaf. */
   readonly #atomic: Atom;
@@ -90,10 +91,12 @@ export class TypeModel {
    * are absent.
    */
   zero(name: string): Record<string, unknown> | undefined {
+    if (this.#zeros.has(name)) return structuredClone(this.#zeros.get(name));
     const d = this.#registry.get(name);
-    if (d === undefined) return undefined;
-    const z = this.#zero({ ref: d.name, default: {} }, false, 0);
-    return z !== null && typeof z === 'object' ? (z as Record<string, unknown>) : undefined;
+    const z = d === undefined ? undefined : this.#zero({ ref: d.name, default: {} }, false, 0);
+    const obj = z !== null && typeof z === 'object' ? (z as Record<string, unknown>) : undefined;
+    this.#zeros.set(name, obj);
+    return structuredClone(obj);
   }
 
   #zero(schema: Schema, required: boolean, depth: number): unknown {
