@@ -35,6 +35,10 @@ function search<T>(list: readonly T[], e: PathElement, at: (t: T) => PathElement
 const self = (e: PathElement): PathElement => e;
 const elementOf = (c: Child): PathElement => c.element;
 
+/** FieldsV1 objects made from sets, and sets read from FieldsV1 objects (both never changed). */
+const encoded = new WeakMap<FieldSet, Record<string, unknown>>();
+const decoded = new WeakMap<object, FieldSet>();
+
 export class FieldSet {
   /** Path elements that are members (sorted). */
   readonly members: PathElement[];
@@ -175,7 +179,9 @@ export class FieldSet {
 
   /** The paths of this set that are not in `other`. */
   difference(other: FieldSet): FieldSet {
+    if (other.members.length === 0 && other.children.length === 0) return this;
     const members = sortedFilter(this.members, other.members, false);
+    let same = members.length === this.members.length;
     const children: Child[] = [];
     for (const c of this.children) {
       const o = other.child(c.element);
@@ -184,26 +190,34 @@ export class FieldSet {
         continue;
       }
       const r = c.set.difference(o);
-      if (!r.empty) children.push({ element: c.element, set: r });
+      if (r !== c.set) same = false;
+      if (!r.empty) children.push(r === c.set ? c : { element: c.element, set: r });
     }
-    return new FieldSet(members, children);
+    // Sets are not changed once built: an unchanged result is this set (its encoding is reused).
+    return same ? this : new FieldSet(members, children);
   }
 
   /** As `difference`, and a member of `other` also removes everything under it. */
   recursiveDifference(other: FieldSet): FieldSet {
+    if (other.members.length === 0 && other.children.length === 0) return this;
     const members = sortedFilter(this.members, other.members, false);
+    let same = members.length === this.members.length;
     const children: Child[] = [];
     for (const c of this.children) {
-      if (other.hasMember(c.element)) continue;
+      if (other.hasMember(c.element)) {
+        same = false;
+        continue;
+      }
       const o = other.child(c.element);
       if (o === undefined) {
         children.push(c);
         continue;
       }
       const r = c.set.recursiveDifference(o);
-      if (!r.empty) children.push({ element: c.element, set: r });
+      if (r !== c.set) same = false;
+      if (!r.empty) children.push(r === c.set ? c : { element: c.element, set: r });
     }
-    return new FieldSet(members, children);
+    return same ? this : new FieldSet(members, children);
   }
 
   /** The members that have nothing under them (structured-merge-diff's Leaves). */
@@ -258,9 +272,15 @@ export class FieldSet {
     return [...this.paths()].map(pathString).join('\n');
   }
 
-  /** The FieldsV1 object (`metadata.managedFields[].fieldsV1`). */
+  /** The FieldsV1 object (`metadata.managedFields[].fieldsV1`); made once per set. */
   toFieldsV1(): Record<string, unknown> {
-    return this.#emit(false);
+    let v = encoded.get(this);
+    if (v === undefined) {
+      v = this.#emit(false);
+      encoded.set(this, v);
+      decoded.set(v, this);
+    }
+    return v;
   }
 
   #emit(includeSelf: boolean): Record<string, unknown> {
@@ -290,7 +310,14 @@ export class FieldSet {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
       throw new PathElementError('fieldsV1 must be a JSON object');
     }
-    return read(v as Record<string, unknown>).set;
+    // The FieldsV1 of a stored object is read again by every write to it: once is enough (the
+    // objects of stored values are not changed).
+    let set = decoded.get(v);
+    if (set === undefined) {
+      set = read(v as Record<string, unknown>).set;
+      decoded.set(v, set);
+    }
+    return set;
   }
 }
 

@@ -57,8 +57,16 @@ export function managerIdentifier(e: ManagerInfo): string {
   return `{${parts.join(',')}}`;
 }
 
+const identifiers = new Map<string, ManagerInfo>();
+
+/** An identifier's fields (a few distinct identifiers are parsed again and again: kept). */
 export function parseIdentifier(id: string): ManagerInfo {
-  const v = JSON.parse(id) as ManagerInfo;
+  let v = identifiers.get(id);
+  if (v === undefined) {
+    v = JSON.parse(id) as ManagerInfo;
+    if (identifiers.size > 10_000) identifiers.clear();
+    identifiers.set(id, v);
+  }
   return v;
 }
 
@@ -118,13 +126,15 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
       ...(info.subresource !== undefined ? { subresource: info.subresource } : {}),
     });
   }
-  out.sort(
-    (p, q) =>
+  if (out.length < 2) return out;
+  const keyed = out.map((e) => ({ e, t: seconds(e.time) }));
+  keyed.sort(
+    ({ e: p, t: pt }, { e: q, t: qt }) =>
       cmp(p.operation ?? '', q.operation ?? '') ||
-      seconds(p.time) - seconds(q.time) ||
+      pt - qt ||
       cmp(p.manager ?? '', q.manager ?? '') ||
       cmp(p.apiVersion ?? '', q.apiVersion ?? '') ||
       cmp(p.subresource ?? '', q.subresource ?? ''),
   );
-  return out;
+  return keyed.map((k) => k.e);
 }
