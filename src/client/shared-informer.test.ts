@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock } from '../util/clock.js';
+import type { JsonObject } from '../util/json.js';
 import { ApiError } from './api-error.js';
 import { SharedInformerFactory } from './informer-factory.js';
-import { SharedInformer } from './shared-informer.js';
+import { SharedInformer, stripManagedFields } from './shared-informer.js';
 import { FakeListWatch, list, obj } from './testing/fake-list-watch.js';
 import { recorder, until } from './testing/recorder.js';
 
@@ -55,6 +56,31 @@ describe('SharedInformer', () => {
     abort.abort();
     await done;
     assert.equal(w1.closed, true);
+  });
+
+  it('#9 a transform (stripManagedFields) applies to listed and watched objects before the store', async () => {
+    const api = new FakeListWatch();
+    const managed = (o: ReturnType<typeof obj>) => ({
+      ...o,
+      metadata: { ...(o['metadata'] as JsonObject), managedFields: [{ manager: 'm', operation: 'Update' }] },
+    });
+    api.answer(list('10', [managed(obj('ns', 'a', '5'))]));
+    const inf = new SharedInformer({
+      client: api,
+      path,
+      watchTimeoutSeconds: 30,
+      transform: stripManagedFields,
+    });
+    const abort = new AbortController();
+    const done = inf.run(abort.signal);
+    assert.equal(await inf.synced, true);
+    assert.deepEqual(inf.store.get('ns/a'), obj('ns', 'a', '5'));
+    const w0 = await api.nthWatch(0);
+    w0.push({ type: 'MODIFIED', object: managed(obj('ns', 'a', '11')) });
+    await until(() => inf.lastResourceVersion() === '11', 'the event');
+    assert.deepEqual(inf.store.get('ns/a'), obj('ns', 'a', '11'));
+    abort.abort();
+    await done;
   });
 
   it('relists after a 410 ERROR event; objects gone meanwhile reach onDelete in their last known state', async () => {

@@ -84,6 +84,11 @@ export interface SharedInformerOptions {
   /** What backoffs, resyncs and the health of a watch are timed with (default: the real clock). */
   readonly clock?: Clock;
   /**
+   * Applied to every object before it is stored and handed to the handlers (client-go's
+   * SetTransform), e.g. `stripManagedFields`.
+   */
+  readonly transform?: (obj: JsonObject) => JsonObject;
+  /**
    * Whether lists are WatchList streams (see WatchListMode). Default, as client-go v1.27:
    * `'auto'` when the environment variable `ENABLE_CLIENT_GO_WATCH_LIST_ALPHA` is set, otherwise
    * `'never'` (the server's `WatchList` gate is off by default, and every informer start would
@@ -304,7 +309,10 @@ export class SharedInformer {
 
   /** Makes the store hold `items`, current at `resourceVersion`, and tells the handlers. */
   #replace(items: readonly JsonObject[], resourceVersion: string): void {
-    const { added, updated, deleted } = this.#store.replace(items);
+    const transform = this.#o.transform;
+    const { added, updated, deleted } = this.#store.replace(
+      transform === undefined ? items : items.map((i) => transform(i)),
+    );
     this.#resourceVersion = resourceVersion;
     for (const obj of added) this.#dispatch((h) => h.onAdd?.(obj));
     for (const { old, current } of updated) this.#dispatch((h) => h.onUpdate?.(old, current));
@@ -371,7 +379,8 @@ export class SharedInformer {
     let events = 0;
     for await (const ev of stream ?? this.#o.client.watch(withQuery(this.path, query), signal)) {
       events++;
-      const obj = ev.object;
+      const obj =
+        ev.type === 'ERROR' || this.#o.transform === undefined ? ev.object : this.#o.transform(ev.object);
       if (ev.type === 'ERROR') {
         if (obj['code'] === 410) return { gone: true, events };
         throw statusError(obj);
@@ -401,4 +410,16 @@ export class SharedInformer {
       this.#o.onError?.(err);
     }
   }
+}
+
+/**
+ * A transform that drops `metadata.managedFields` (client-go's TransformStripManagedFields):
+ * controllers do not read them, and every cached object would otherwise carry them.
+ */
+export function stripManagedFields(obj: JsonObject): JsonObject {
+  const meta = obj['metadata'];
+  if (meta !== null && typeof meta === 'object' && !Array.isArray(meta) && 'managedFields' in meta) {
+    delete (meta as Record<string, unknown>)['managedFields'];
+  }
+  return obj;
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { SharedInformerFactory } from '../client/informer-factory.js';
+import { stripManagedFields } from '../client/shared-informer.js';
 import { FeatureGates } from '../machinery/features.js';
 import { RestClient } from '../client/rest-client.js';
 import { Scheduler, SimulatedNodes } from '../nodes/index.js';
@@ -167,7 +168,7 @@ export function nodesCommand(args: readonly string[]): void {
   const log = createLogger({ verbosity: Number(values.get('v') ?? '0') });
   const client = new RestClient(credentials);
   const abort = new AbortController();
-  const informers = new SharedInformerFactory({ client });
+  const informers = new SharedInformerFactory({ client, transform: stripManagedFields });
   const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
   const running: Promise<unknown>[] = [
     new SimulatedNodes({

@@ -7,6 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import type { ClientCredentials } from '../../client/credentials.js';
 import { SharedInformerFactory } from '../../client/informer-factory.js';
+import { stripManagedFields } from '../../client/shared-informer.js';
 import { LegacyEventRecorder } from '../../client/legacy-event-recorder.js';
 import { LeaderElector } from '../../client/leader-election.js';
 import { RestClient } from '../../client/rest-client.js';
@@ -92,6 +93,7 @@ function runControllers(
     client,
     clock,
     useWatchList,
+    transform: stripManagedFields,
     onError: (err, path) => log.v(2, `informer ${path}: ${message(err)}`),
   });
   const running: Promise<unknown>[] = [];

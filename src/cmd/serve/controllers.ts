@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ClientCredentials } from '../../client/credentials.js';
 import { SharedInformerFactory } from '../../client/informer-factory.js';
+import { stripManagedFields } from '../../client/shared-informer.js';
 import type { Transport } from '../../client/transport.js';
 import { RestClient } from '../../client/rest-client.js';
 import { ApiserverServiceController } from '../../controllers/apiserver-service/controller.js';
@@ -115,6 +116,8 @@ export function startControllers(
     clock,
     // The server's own WatchList gate: its components sync through WatchList when it is on (AM-02).
     useWatchList: flags.featureGates?.['WatchList'] === true ? 'auto' : 'never',
+    // Components never read managedFields: their caches hold objects without them.
+    transform: stripManagedFields,
     onError: (err, path) => log.v(2, `informer ${path}: ${message(err)}`),
   });
   const running: Promise<unknown>[] = [];
