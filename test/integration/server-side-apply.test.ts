@@ -13,7 +13,16 @@ import type { TestServer } from '../support/server.js';
 type Obj = Record<string, unknown>;
 interface Step {
   readonly op:
-    'apply' | 'create' | 'update' | 'merge' | 'json' | 'strategic' | 'applyStatus' | 'updateStatus';
+    | 'apply'
+    | 'create'
+    | 'update'
+    | 'merge'
+    | 'json'
+    | 'strategic'
+    | 'applyStatus'
+    | 'updateStatus'
+    | 'scale'
+    | 'applyScale';
   readonly manager?: string;
   readonly body: unknown;
   readonly force?: boolean;
@@ -466,6 +475,34 @@ const scenarios: Scenario[] = [
       },
     ],
   },
+  {
+    name: 'a write to /scale records its manager on the parent with subresource scale, owning the replicas',
+    resource: 'deployments',
+    steps: [
+      { op: 'apply', manager: 'a', body: dep('sc1', { replicas: 1, ...tmpl('sc1', [c('one', 'x')]) }) },
+      { op: 'scale', manager: 'scaler', body: { spec: { replicas: 4 } } },
+    ],
+    object: { 'spec.replicas': 4 },
+    managed: { 'a/Apply': depPaths('one'), 'scaler/Update/scale': ['.spec.replicas'] },
+  },
+  {
+    name: 'server-side apply of a Scale is refused (415), not guessed',
+    resource: 'deployments',
+    steps: [
+      { op: 'apply', manager: 'a', body: dep('sc2', tmpl('sc2', [c('one', 'x')])) },
+      {
+        op: 'applyScale',
+        manager: 'a',
+        body: {
+          apiVersion: 'autoscaling/v1',
+          kind: 'Scale',
+          metadata: { name: 'sc2' },
+          spec: { replicas: 2 },
+        },
+        status: 415,
+      },
+    ],
+  },
   // ---- client-side apply migration (kubectl's last-applied-configuration)
   {
     name: 'kubectl apply over a client-side applied object takes fields still equal to the last applied',
@@ -763,6 +800,18 @@ describe('#9 server-side apply scenarios (kube-apiserver v1.27 semantics)', () =
             r = await server.request('PATCH', `${base}/${name}${q}`, {
               body: step.body,
               contentType: `application/${step.op === 'json' ? 'json-patch' : step.op === 'merge' ? 'merge-patch' : 'strategic-merge-patch'}+json`,
+            });
+            break;
+          case 'scale':
+            r = await server.request('PATCH', `${base}/${name}/scale${q}`, {
+              body: step.body,
+              contentType: 'application/merge-patch+json',
+            });
+            break;
+          case 'applyScale':
+            r = await server.request('PATCH', `${base}/${name}/scale${q}`, {
+              raw: JSON.stringify(step.body),
+              contentType: 'application/apply-patch+yaml',
             });
             break;
           case 'apply':

@@ -15,7 +15,8 @@ import { fieldValidationOf } from '../decode-request.js';
 import { dryRun } from '../endpoint.js';
 import { negotiateObject, isPrettyPrint } from '../negotiate.js';
 import { writeObject } from '../response.js';
-import { patchMediaType, readPatch } from './patch-body.js';
+import { applyPatchType, patchMediaType, patchTypes, readPatch } from './patch-body.js';
+import { checkFieldManagerOptions, fieldManagerFor, managerOrUserAgent } from '../managed-fields.js';
 
 function at(obj: JsonValue | undefined, path: string): JsonValue | undefined {
   let cur: JsonValue | undefined = obj;
@@ -75,6 +76,9 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
   if (verb !== 'update' && verb !== 'patch') {
     throw apiErrors.methodNotSupported({ group: info.group, resource: `${info.resource}/scale` }, verb);
   }
+  checkFieldManagerOptions(ctx, verb === 'update' ? 'UpdateOptions' : 'PatchOptions');
+  const fm = fieldManagerFor(ctx);
+  const manager = managerOrUserAgent(ctx);
   let body: unknown;
   let media = '';
   if (verb === 'update') {
@@ -84,6 +88,13 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
     }).value;
   } else {
     media = patchMediaType(ctx.req);
+    // Server-side apply of a Scale (upstream's ScaleHandler) is not built: refused, not guessed.
+    if (media === applyPatchType) {
+      throw apiErrors.unsupportedMediaType(
+        media,
+        patchTypes.filter((t) => t !== applyPatchType),
+      );
+    }
     body = await readPatch(ctx.req, media, fieldValidationOf(ctx.url));
   }
   const result = await store.update(
@@ -129,7 +140,9 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
       const obj = cloneJson(current);
       if (typeof rv === 'string' && rv !== '') obj.metadata.resourceVersion = rv;
       setAt(obj, scale.specReplicasPath, typeof replicas === 'number' ? replicas : 0);
-      return obj;
+      // Upstream's scale handler: the writer owns the replicas of the parent, as an Update
+      // entry with subresource "scale" at the parent's version.
+      return fm.update(current, obj, manager);
     },
     { dryRun: dryRun(ctx.url), user: ctx.user },
   );

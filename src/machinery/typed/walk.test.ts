@@ -58,6 +58,23 @@ test('#9 ToFieldSet: an empty granular list claims nothing, not even its parents
   );
 });
 
+test('#9 AM-14 PodSpec.resourceClaims is a list-map keyed by name', () => {
+  const set = toFieldSet(
+    { spec: { resourceClaims: [{ name: 'gpu', source: { resourceClaimName: 'c' } }] } },
+    pod,
+  );
+  assert.equal(
+    set.toString(),
+    '.spec.resourceClaims[name="gpu"]\n.spec.resourceClaims[name="gpu"].name\n.spec.resourceClaims[name="gpu"].source.resourceClaimName',
+  );
+  const merged = merge(
+    { spec: { resourceClaims: [{ name: 'a' }] } },
+    { spec: { resourceClaims: [{ name: 'b' }] } },
+    pod,
+  );
+  assert.deepEqual(merged, { spec: { resourceClaims: [{ name: 'a' }, { name: 'b' }] } });
+});
+
 test('#9 Merge: rhs wins at leaves, list-map items merged by key in the applied order, atomic lists replaced', () => {
   const live = {
     metadata: { name: 'p', finalizers: ['a', 'b'] },
