@@ -486,20 +486,50 @@ const scenarios: Scenario[] = [
     managed: { 'a/Apply': depPaths('one'), 'scaler/Update/scale': ['.spec.replicas'] },
   },
   {
-    name: 'server-side apply of a Scale is refused (415), not guessed',
+    name: "apply of a Scale: the parent's replicas, conflicting with their owner, then forced (subresource scale)",
     resource: 'deployments',
     steps: [
-      { op: 'apply', manager: 'a', body: dep('sc2', tmpl('sc2', [c('one', 'x')])) },
+      { op: 'apply', manager: 'a', body: dep('sc2', { replicas: 1, ...tmpl('sc2', [c('one', 'x')]) }) },
       {
         op: 'applyScale',
-        manager: 'a',
+        manager: 'hpa',
         body: {
           apiVersion: 'autoscaling/v1',
           kind: 'Scale',
           metadata: { name: 'sc2' },
-          spec: { replicas: 2 },
+          spec: { replicas: 3 },
         },
-        status: 415,
+        status: 409,
+        conflicts: ['.spec.replicas'],
+        message: /^Apply failed with 1 conflict: conflict with "a": \.spec\.replicas$/,
+      },
+      {
+        op: 'applyScale',
+        manager: 'hpa',
+        force: true,
+        body: {
+          apiVersion: 'autoscaling/v1',
+          kind: 'Scale',
+          metadata: { name: 'sc2' },
+          spec: { replicas: 3 },
+        },
+      },
+    ],
+    object: { 'spec.replicas': 3 },
+    managed: { 'a/Apply': depPaths('one'), 'hpa/Apply/scale': ['.spec.replicas'] },
+  },
+  {
+    name: 'apply of a Scale in another version is a 400',
+    resource: 'deployments',
+    steps: [
+      { op: 'apply', manager: 'a', body: dep('sc3', tmpl('sc3', [c('one', 'x')])) },
+      {
+        op: 'applyScale',
+        manager: 'hpa',
+        body: { apiVersion: 'apps/v1', kind: 'Scale', metadata: { name: 'sc3' }, spec: { replicas: 3 } },
+        status: 400,
+        message:
+          /^Incorrect version specified in apply patch\. Specified patch version: apps\/v1, expected: autoscaling\/v1$/,
       },
     ],
   },

@@ -1,4 +1,5 @@
 /** The `/scale` subresource (autoscaling/v1 Scale) of workloads: get, update and patch. */
+import { apiVersionOf } from '../../apis/resource.js';
 import type { ScaleSubresource } from '../../apis/resource.js';
 import { apiErrors } from '../../machinery/errors.js';
 import { fieldErrors } from '../../machinery/field/errors.js';
@@ -15,8 +16,8 @@ import { fieldValidationOf } from '../decode-request.js';
 import { dryRun } from '../endpoint.js';
 import { negotiateObject, isPrettyPrint } from '../negotiate.js';
 import { writeObject } from '../response.js';
-import { applyPatchType, patchMediaType, patchTypes, readPatch } from './patch-body.js';
-import { checkFieldManagerOptions, fieldManagerFor, managerOrUserAgent } from '../managed-fields.js';
+import { applyPatchType, patchMediaType, readPatch } from './patch-body.js';
+import { checkFieldManagerOptions, fieldManagerFor, forceOf, managerOrUserAgent } from '../managed-fields.js';
 
 function at(obj: JsonValue | undefined, path: string): JsonValue | undefined {
   let cur: JsonValue | undefined = obj;
@@ -76,7 +77,6 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
   if (verb !== 'update' && verb !== 'patch') {
     throw apiErrors.methodNotSupported({ group: info.group, resource: `${info.resource}/scale` }, verb);
   }
-  checkFieldManagerOptions(ctx, verb === 'update' ? 'UpdateOptions' : 'PatchOptions');
   const fm = fieldManagerFor(ctx);
   const manager = managerOrUserAgent(ctx);
   let body: unknown;
@@ -88,15 +88,12 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
     }).value;
   } else {
     media = patchMediaType(ctx.req);
-    // Server-side apply of a Scale (upstream's ScaleHandler) is not built: refused, not guessed.
-    if (media === applyPatchType) {
-      throw apiErrors.unsupportedMediaType(
-        media,
-        patchTypes.filter((t) => t !== applyPatchType),
-      );
-    }
     body = await readPatch(ctx.req, media, fieldValidationOf(ctx.url));
   }
+  const isApply = media === applyPatchType;
+  checkFieldManagerOptions(ctx, verb === 'update' ? 'UpdateOptions' : 'PatchOptions', isApply);
+  const force = isApply ? forceOf(ctx.url) : false;
+  if (isApply) checkScaleApply(body);
   const result = await store.update(
     namespace,
     name,
@@ -106,7 +103,7 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
       const before = scaleOf(current, scale);
       let desired: JsonValue;
       try {
-        if (verb === 'update') desired = body as JsonValue;
+        if (verb === 'update' || isApply) desired = body as JsonValue;
         else if (media === 'application/json-patch+json') desired = applyJsonPatch(before, body);
         else desired = applyMergePatch(before, body);
       } catch (err) {
@@ -139,6 +136,17 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
       // A deep copy: the strategy compares it with `current` (a changed spec bumps generation).
       const obj = cloneJson(current);
       if (typeof rv === 'string' && rv !== '') obj.metadata.resourceVersion = rv;
+      if (isApply) {
+        // Upstream's ScaleHandler: the Scale's apply is the parent's, owning its replicas, with
+        // subresource "scale" (conflicts with whoever else owns them).
+        const config: JsonObject = {
+          apiVersion: apiVersionOf(info),
+          kind: info.kind,
+          metadata: { name, ...(typeof rv === 'string' && rv !== '' ? { resourceVersion: rv } : {}) },
+        };
+        if (typeof replicas === 'number') setAt(config, scale.specReplicasPath, replicas);
+        return fm.apply(current, config, manager, force);
+      }
       setAt(obj, scale.specReplicasPath, typeof replicas === 'number' ? replicas : 0);
       // Upstream's scale handler: the writer owns the replicas of the parent, as an Update
       // entry with subresource "scale" at the parent's version.
@@ -151,4 +159,19 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
     pretty: isPrettyPrint(ctx.req),
     warnings: result.warnings,
   });
+}
+
+/** An applied Scale must be autoscaling/v1 and carry no managedFields (upstream's 400s). */
+function checkScaleApply(body: unknown): void {
+  const cfg = isJsonObject(body) ? body : {};
+  const version = typeof cfg['apiVersion'] === 'string' ? cfg['apiVersion'] : '';
+  if (version !== 'autoscaling/v1') {
+    throw apiErrors.badRequest(
+      `Incorrect version specified in apply patch. Specified patch version: ${version}, expected: autoscaling/v1`,
+    );
+  }
+  const meta = cfg['metadata'];
+  if (isJsonObject(meta) && meta['managedFields'] !== undefined) {
+    throw apiErrors.badRequest('metadata.managedFields must be nil');
+  }
 }
