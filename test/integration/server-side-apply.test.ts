@@ -742,7 +742,7 @@ const scenarios: Scenario[] = [
 let server: TestServer;
 
 before(async () => {
-  server = await startTestServer({ controllers: [] } as never);
+  server = await startTestServer({ controllers: false });
   const r = await server.request('POST', '/api/v1/namespaces', {
     body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
   });
