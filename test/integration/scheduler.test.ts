@@ -86,6 +86,15 @@ describe('scheduler', () => {
       contentType: 'application/strategic-merge-patch+json',
     });
     assert.equal(r.status, 200, r.text);
+    // The scheduler's node cache (the shared informer) has the change before a pod is created:
+    // node and pod events travel on separate watches, and a pod seen first is placed on stale
+    // nodes.
+    const rv = Number(r.json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion);
+    const store = informers.informerFor('/api/v1/nodes').store;
+    await until(`${name} seen at ${rv}`, () => {
+      const seen = store.get(name) as { metadata?: { resourceVersion?: string } } | undefined;
+      return Promise.resolve(Number(seen?.metadata?.resourceVersion ?? 0) >= rv ? true : undefined);
+    });
   };
 
   before(async () => {
