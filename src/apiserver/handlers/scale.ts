@@ -18,6 +18,7 @@ import { negotiateObject, isPrettyPrint } from '../negotiate.js';
 import { writeObject } from '../response.js';
 import { applyPatchType, patchMediaType, readPatch } from './patch-body.js';
 import { checkFieldManagerOptions, fieldManagerFor, forceOf, managerOrUserAgent } from '../managed-fields.js';
+import { checkApplyConfig } from '../../machinery/managedfields/field-manager.js';
 
 function at(obj: JsonValue | undefined, path: string): JsonValue | undefined {
   let cur: JsonValue | undefined = obj;
@@ -93,7 +94,7 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
   const isApply = media === applyPatchType;
   checkFieldManagerOptions(ctx, verb === 'update' ? 'UpdateOptions' : 'PatchOptions', isApply);
   const force = isApply ? forceOf(ctx.url) : false;
-  if (isApply) checkScaleApply(body);
+  if (isApply) checkApplyConfig(body, 'autoscaling/v1');
   const result = await store.update(
     namespace,
     name,
@@ -159,19 +160,4 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
     pretty: isPrettyPrint(ctx.req),
     warnings: result.warnings,
   });
-}
-
-/** An applied Scale must be autoscaling/v1 and carry no managedFields (upstream's 400s). */
-function checkScaleApply(body: unknown): void {
-  const cfg = isJsonObject(body) ? body : {};
-  const version = typeof cfg['apiVersion'] === 'string' ? cfg['apiVersion'] : '';
-  if (version !== 'autoscaling/v1') {
-    throw apiErrors.badRequest(
-      `Incorrect version specified in apply patch. Specified patch version: ${version}, expected: autoscaling/v1`,
-    );
-  }
-  const meta = cfg['metadata'];
-  if (isJsonObject(meta) && meta['managedFields'] !== undefined) {
-    throw apiErrors.badRequest('metadata.managedFields must be nil');
-  }
 }

@@ -10,6 +10,7 @@
  * `versionOf` (conversion and type), and dropped when the resource has no such version.
  */
 import { apiErrors, StatusError } from '../errors.js';
+import { isJsonObject } from '../../util/json.js';
 import type { KubeObject } from '../object.js';
 import { fieldElement, pathString } from '../fieldpath/path-element.js';
 import type { Path } from '../fieldpath/path-element.js';
@@ -18,7 +19,6 @@ import type { Atom, TypeModel } from '../typed/atom.js';
 import { TypedErrors } from '../typed/value.js';
 import { compare, toFieldSet, validate } from '../typed/walk.js';
 import { goJson } from '../fieldpath/value.js';
-import type { FieldValue } from '../fieldpath/value.js';
 import {
   decodeManagedFields,
   emptyManaged,
@@ -39,8 +39,26 @@ export interface SentManagedFields {
 
 /** The managedFields of a request body as sent. */
 export function sentManagedFields(body: unknown): SentManagedFields {
-  const meta = isObject(body) ? body['metadata'] : undefined;
-  return { managedFields: isObject(meta) ? meta['managedFields'] : undefined };
+  const meta = isJsonObject(body) ? body['metadata'] : undefined;
+  return { managedFields: isJsonObject(meta) ? meta['managedFields'] : undefined };
+}
+
+/**
+ * What upstream checks of an applied configuration first (400s): its apiVersion is the
+ * endpoint's, and it carries no managedFields.
+ */
+export function checkApplyConfig(config: unknown, apiVersion: string): void {
+  const cfg = isJsonObject(config) ? config : {};
+  const version = typeof cfg['apiVersion'] === 'string' ? cfg['apiVersion'] : '';
+  if (version !== apiVersion) {
+    throw apiErrors.badRequest(
+      `Incorrect version specified in apply patch. Specified patch version: ${version}, expected: ${apiVersion}`,
+    );
+  }
+  const meta = cfg['metadata'];
+  if (isJsonObject(meta) && meta['managedFields'] !== undefined) {
+    throw apiErrors.badRequest('metadata.managedFields must be nil');
+  }
 }
 
 /** Update managers kept before the oldest are merged (upstream's DefaultMaxUpdateManagers). */
@@ -267,15 +285,10 @@ export class FieldManager {
    * defaulting), or throws the Status upstream answers (400, 409 with the conflicts, 500).
    */
   apply(live: KubeObject | undefined, config: unknown, manager: string, force: boolean): KubeObject {
-    const cfg = isObject(config) ? config : {};
+    const cfg = isJsonObject(config) ? config : {};
+    checkApplyConfig(cfg, this.#o.apiVersion);
     const patchVersion = typeof cfg['apiVersion'] === 'string' ? cfg['apiVersion'] : '';
-    if (patchVersion !== this.#o.apiVersion) {
-      throw apiErrors.badRequest(
-        `Incorrect version specified in apply patch. Specified patch version: ${patchVersion}, expected: ${this.#o.apiVersion}`,
-      );
-    }
-    const meta = isObject(cfg['metadata']) ? cfg['metadata'] : {};
-    if (meta['managedFields'] !== undefined) throw apiErrors.badRequest('metadata.managedFields must be nil');
+    const meta = isJsonObject(cfg['metadata']) ? cfg['metadata'] : {};
     const base = live ?? this.#empty();
     let managed: Managed;
     try {
@@ -343,7 +356,7 @@ export class FieldManager {
       out = result.object as KubeObject;
       if (fields.has(id)) managed.times.set(id, this.#now());
     }
-    out = { ...out, metadata: inLiveOrder(isObject(out.metadata) ? out.metadata : {}, live) };
+    out = { ...out, metadata: inLiveOrder(isJsonObject(out.metadata) ? out.metadata : {}, live) };
     if (manager === kubectlManager) updateLastApplied(out, cfg);
     this.#encode(out, managed);
     return out;
@@ -358,7 +371,7 @@ export class FieldManager {
     if (text === undefined || text === '') return undefined;
     try {
       const last = JSON.parse(text) as unknown;
-      if (!isObject(last) || last['apiVersion'] !== this.#o.apiVersion) return undefined;
+      if (!isJsonObject(last) || last['apiVersion'] !== this.#o.apiVersion) return undefined;
       validate(last, this.#atom);
       const lastSet = toFieldSet(last, this.#atom);
       const c = compare(last, live, this.#atom);
@@ -395,14 +408,14 @@ function inLiveOrder(meta: Record<string, unknown>, live: KubeObject | undefined
 function updateLastApplied(obj: KubeObject, config: Record<string, unknown>): void {
   const annotations = obj.metadata.annotations;
   if (annotations?.[lastAppliedAnnotation] === undefined || annotations[lastAppliedAnnotation] === '') return;
-  const meta = isObject(config['metadata']) ? { ...config['metadata'] } : {};
-  const cfgAnnotations = isObject(meta['annotations']) ? { ...meta['annotations'] } : undefined;
+  const meta = isJsonObject(config['metadata']) ? { ...config['metadata'] } : {};
+  const cfgAnnotations = isJsonObject(meta['annotations']) ? { ...meta['annotations'] } : undefined;
   if (cfgAnnotations !== undefined) {
     delete cfgAnnotations[lastAppliedAnnotation];
     if (Object.keys(cfgAnnotations).length === 0) delete meta['annotations'];
     else meta['annotations'] = cfgAnnotations;
   }
-  const value = `${goJson({ ...config, metadata: meta } as FieldValue)}\n`;
+  const value = `${goJson({ ...config, metadata: meta })}\n`;
   const next = { ...annotations, [lastAppliedAnnotation]: value };
   let size = 0;
   for (const [k, v] of Object.entries(next)) size += k.length + v.length;
@@ -427,11 +440,7 @@ function entriesOf(obj: KubeObject | undefined): ManagedFieldsEntry[] {
 }
 
 function isEmptyEntry(e: unknown): boolean {
-  return isObject(e) && Object.values(e).every((v) => v === undefined || v === '' || v === null);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
+  return isJsonObject(e) && Object.values(e).every((v) => v === undefined || v === '' || v === null);
 }
 
 function stringOf(v: unknown): string {

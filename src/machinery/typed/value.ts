@@ -6,13 +6,14 @@
 import { indexElement, keyElement, valueElement } from '../fieldpath/path-element.js';
 import type { KeyField, PathElement } from '../fieldpath/path-element.js';
 import { equalValues } from '../fieldpath/value.js';
+import { isJsonObject } from '../../util/json.js';
 import type { FieldValue } from '../fieldpath/value.js';
 import type { ListAtom } from './atom.js';
 
 export type JsonMap = Record<string, unknown>;
 
 export function isMap(v: unknown): v is JsonMap {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
+  return isJsonObject(v);
 }
 
 export function isScalar(v: unknown): boolean {
