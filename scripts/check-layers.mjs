@@ -12,7 +12,7 @@ const root = resolve('src');
 const allowed = {
   cmd: ['*'],
   apiserver: ['registry', 'auth', 'apis', 'machinery', 'util'],
-  registry: ['storage', 'apis', 'machinery', 'util'],
+  registry: ['storage', 'cel', 'apis', 'machinery', 'util'],
   admission: ['apis', 'machinery', 'util'],
   auth: ['apis', 'machinery', 'util'],
   cel: ['apis', 'machinery', 'util'],
