@@ -32,7 +32,7 @@ export function issueLocation(source: string, offset: number): { line: number; c
       lineStart = i + 1;
     }
   }
-  return { line, column: [...source.slice(lineStart, clamped)].length };
+  return { line, column: Array.from(source.slice(lineStart, clamped)).length };
 }
 
 function lineSnippet(source: string, line: number): string | undefined {
@@ -54,7 +54,7 @@ function displayOne(
   const raw = lineSnippet(source, where.line);
   if (raw === undefined || utf8Length(raw) > MAX_SNIPPET_LENGTH) return result;
   const snippet = raw.replaceAll('\t', ' ');
-  const runes = [...snippet];
+  const runes = Array.from(snippet);
   let caret = '\n | ';
   for (let i = 0; i < where.column && i < runes.length; i++) {
     caret += utf8Length(runes[i]!) > 1 ? WIDE_DOT : '.';
@@ -69,11 +69,7 @@ function displayOne(
  * cel-go's Errors.ToDisplayString: issues sorted (stably) by line then column, each rendered
  * with its source snippet, joined with "\n".
  */
-export function formatIssues(
-  source: string,
-  issues: readonly CelIssue[],
-  description = '<input>',
-): string {
+export function formatIssues(source: string, issues: readonly CelIssue[], description = '<input>'): string {
   const located = issues.map((issue) => ({ issue, where: issueLocation(source, issue.offset) }));
   located.sort((a, b) => a.where.line - b.where.line || a.where.column - b.where.column);
   const shown = located
