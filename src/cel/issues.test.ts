@@ -29,3 +29,12 @@ describe('formatIssues (cel-go common/errors.go ToDisplayString)', () => {
     assert.equal(err.issues.length, 1);
   });
 });
+
+describe('NoLocation', () => {
+  it('a negative offset renders as -1:0 without a snippet', () => {
+    assert.equal(
+      formatIssues('x', [{ message: 'expression recursion limit exceeded: 250', offset: -1 }]),
+      'ERROR: <input>:-1:0: expression recursion limit exceeded: 250',
+    );
+  });
+});

@@ -8,7 +8,8 @@ export interface CelIssue {
   /**
    * 0-based offset into the source as a JavaScript string index (UTF-16 code units, what
    * @bufbuild/cel's SourceInfo.positions hold). Display converts it to cel-go's line (1-based)
-   * and rune column.
+   * and rune column. A negative offset is cel-go's NoLocation, shown as "<input>:-1:0" without
+   * a snippet.
    */
   readonly offset: number;
 }
@@ -23,6 +24,7 @@ const WIDE_CARET = '\uFF3E';
 
 /** Line (1-based) and column (0-based, in code points) of a UTF-16 offset, as cel-go's Location. */
 export function issueLocation(source: string, offset: number): { line: number; column: number } {
+  if (offset < 0) return { line: -1, column: -1 };
   const clamped = Math.max(0, Math.min(offset, source.length));
   let line = 1;
   let lineStart = 0;

@@ -1,0 +1,50 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { CelCompileError } from '../issues.js';
+import { parseCel } from './parse.js';
+
+function parseError(source: string): string {
+  try {
+    parseCel(source);
+  } catch (err) {
+    assert.ok(err instanceof CelCompileError);
+    return err.message;
+  }
+  assert.fail(`expected ${source} not to parse`);
+}
+
+describe('parseCel (AM-09: compile errors are CelCompileError, never thrown raw)', () => {
+  it('returns expr and source info with line offsets and expanded macros', () => {
+    const { expr, sourceInfo } = parseCel('self.all(x,\n x > 0)');
+    assert.equal(expr.exprKind.case, 'comprehensionExpr');
+    assert.deepEqual(sourceInfo.lineOffsets, [12, 20]);
+  });
+  it('reports syntax errors in cel-go display format', () => {
+    assert.match(parseError('1 + '), /^ERROR: <input>:1:3: Syntax error: mismatched input/);
+    assert.match(parseError('`x`'), /^ERROR: <input>:1:1: Syntax error/);
+  });
+  it('reserved identifiers', () => {
+    assert.match(parseError('while'), /^ERROR: <input>:1:1: reserved identifier: while\n/);
+  });
+  it('has() and macro arguments', () => {
+    assert.match(parseError('has(a)'), /invalid argument to has\(\) macro/);
+    assert.match(parseError('[1].all(1, true)'), /argument must be a simple name/);
+    assert.match(parseError('[1].map(x.y, x)'), /argument is not an identifier/);
+    assert.equal(parseCel('has(a.b)').expr.exprKind.case, 'selectExpr');
+  });
+  it('literal ranges', () => {
+    assert.match(parseError('9223372036854775808'), /invalid int literal/);
+    assert.equal(parseCel('-9223372036854775808').expr.exprKind.case, 'constExpr');
+    assert.match(parseError('18446744073709551616u'), /invalid uint literal/);
+    assert.match(parseError('1e400'), /invalid double literal/);
+  });
+  it('limits (cel-go parser defaults)', () => {
+    const deep = '['.repeat(260) + ']'.repeat(260);
+    assert.equal(parseError(deep), 'ERROR: <input>:-1:0: expression recursion limit exceeded: 250');
+    assert.doesNotThrow(() => parseCel('['.repeat(20) + ']'.repeat(20)));
+    assert.doesNotThrow(() => parseCel(Array.from({ length: 100 }, () => "'(((((('").join(' + ')));
+    const big = 'a' + ' '.repeat(100_000);
+    assert.match(parseError(big), /expression code point size exceeds limit: size: 100001, limit 100000/);
+    assert.doesNotThrow(() => parseCel(Array.from({ length: 300 }, () => 'a').join(' && ')));
+  });
+});
