@@ -3,6 +3,7 @@
  * name (e.g. `io.k8s.api.core.v1.Pod`); OpenAPI v2/v3, decoding, pruning, unknown-field detection,
  * strategic-merge patch and (later) apply metadata all derive from these.
  */
+import type { JsonObject } from '../../util/json.js';
 
 /** Strategic-merge and list semantics of an array or map field. */
 export interface ListSemantics {
@@ -109,6 +110,12 @@ export interface Definition {
   readonly schema: Schema;
   /** `x-kubernetes-group-version-kind` for top-level kinds (and shared kinds like DeleteOptions). */
   readonly gvk?: readonly GroupVersionKind[];
+  /**
+   * The OpenAPI v2 and v3 JSON published for this definition, used as given instead of rendering
+   * `schema` (custom resources: their CRD schema carries keywords this model does not hold).
+   * Refs in it use each version's prefix (`#/definitions/`, `#/components/schemas/`).
+   */
+  readonly rendered?: { readonly v2: JsonObject; readonly v3: JsonObject };
 }
 
 /** Looks definitions up by name; the one place schemas are resolved. */

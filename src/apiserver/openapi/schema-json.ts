@@ -109,6 +109,7 @@ function describe(def: Definition): Schema {
 
 /** A whole definition, with the definition-level special cases upstream publishes. */
 export function renderDefinition(def: Definition, version: OpenApiVersion): JsonObject {
+  if (def.rendered !== undefined) return version === 2 ? def.rendered.v2 : def.rendered.v3;
   let out: JsonObject;
   if (version === 3 && def.name === quantityName) {
     out = { oneOf: [{ type: 'string' }, { type: 'number' }] };
