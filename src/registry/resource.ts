@@ -22,6 +22,13 @@ export interface ServedVersion {
    * upstream's error for it (default: the resource's `fieldLabels`, else metadata.name/namespace).
    */
   readonly fieldLabel?: FieldLabelConversion;
+  /**
+   * Convert even at the storage version (custom resources: objects read from storage are
+   * defaulted by the version's schema).
+   */
+  readonly alwaysConvert?: boolean;
+  /** This version's own columns, on objects of this version (custom resources' printer columns). */
+  readonly table?: TableConvertor;
 }
 
 export interface RegistryResource {

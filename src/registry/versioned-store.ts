@@ -45,12 +45,16 @@ export class VersionedStore {
     this.hub = hub;
     this.version = version;
     const storage = hub.resource.info;
-    this.#identity = version.info.group === storage.group && version.info.version === storage.version;
+    this.#identity =
+      version.info.group === storage.group &&
+      version.info.version === storage.version &&
+      version.alwaysConvert !== true;
     const printer = hub.resource.table;
     this.table =
-      printer === undefined || this.#identity
+      version.table ??
+      (printer === undefined || this.#identity
         ? printer
-        : { columns: printer.columns, cells: (obj, now) => printer.cells(version.toStorage(obj), now) };
+        : { columns: printer.columns, cells: (obj, now) => printer.cells(version.toStorage(obj), now) });
   }
 
   get resource(): RegistryResource {

@@ -45,6 +45,9 @@ import type { Logger } from '../../util/log.js';
 import { createLogger } from '../../util/log.js';
 import type { NodeTemplate } from '../../nodes/index.js';
 import { startControllers } from './controllers.js';
+import { RestClient } from '../../client/rest-client.js';
+import { serveCustomResources } from './custom-resources.js';
+import { customResourceDefinitions, customResourceSchemas } from './custom-resource-schemas.js';
 import { inProcessTransport, loopbackUser } from './in-process-transport.js';
 import type { Transport } from '../../client/transport.js';
 import { writeKubeconfig } from './kubeconfig.js';
@@ -270,6 +273,36 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const kubeconfigPath = resolve(o.kubeconfigPath ?? join(dataDir, 'kubeconfig'));
   await writeKubeconfig(kubeconfigPath, url, pki);
+  // Resources registered while serving (custom resources): their stores, to stop on removal.
+  const runtimeStores = new Map<string, GenericStore>();
+  const runtimeKey = (r: RegistryResource): string => `${r.info.group}/${r.info.resource}`;
+  const addResource = (
+    resource: RegistryResource,
+    definitions: readonly Definition[],
+    decode?: BodyDecoder,
+  ) => {
+    schemas.add(definitions);
+    const built = endpointsOf(resource, decode);
+    runtimeStores.get(runtimeKey(resource))?.stop();
+    runtimeStores.set(runtimeKey(resource), built.store);
+    for (const e of built.endpoints) server.addEndpoint(e);
+  };
+  const removeResource = (resource: RegistryResource, definitions: readonly string[]) => {
+    for (const v of servedVersionsOf(resource)) server.removeEndpoint(v.info);
+    schemas.remove(definitions);
+    runtimeStores.get(runtimeKey(resource))?.stop();
+    runtimeStores.delete(runtimeKey(resource));
+  };
+  // The apiextensions-apiserver half: CRDs' custom resources, always running (not leader-elected).
+  const customResources = runtimeConfig.enabled('apiextensions.k8s.io', 'v1')
+    ? serveCustomResources({
+        client: new RestClient({ transport: inProcessTransports(server)('nanokube-apiextensions') }),
+        resources: { add: addResource, remove: removeResource },
+        schemas: customResourceSchemas,
+        definitions: customResourceDefinitions,
+        log,
+      })
+    : undefined;
   const controllers =
     o.controllers === false
       ? { stop: () => Promise.resolve() }
@@ -300,18 +333,13 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     pki,
     api: server,
     resources: {
-      add(resource, definitions = [], decode) {
-        schemas.add(definitions);
-        for (const e of endpointsOf(resource, decode).endpoints) server.addEndpoint(e);
-      },
-      remove(resource, definitions = []) {
-        for (const v of servedVersionsOf(resource)) server.removeEndpoint(v.info);
-        schemas.remove(definitions);
-      },
+      add: (resource, definitions = [], decode) => addResource(resource, definitions, decode),
+      remove: (resource, definitions = []) => removeResource(resource, definitions),
     },
     close() {
       closing ??= (async () => {
         await controllers.stop();
+        await customResources?.stop();
         await server.close();
         background.abort();
         await cacheRun;

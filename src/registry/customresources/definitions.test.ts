@@ -27,6 +27,12 @@ const cronTabSchema: JsonObject = {
         image: { type: 'string', enum: ['nginx', 'busybox'] },
         replicas: { type: 'integer', format: 'int32', minimum: 1, maximum: 10, default: 1 },
         maxSurge: { 'x-kubernetes-int-or-string': true },
+        maxUnavailable: {
+          'x-kubernetes-int-or-string': true,
+          anyOf: [{ type: 'integer' }, { type: 'string' }],
+          pattern: '^\\d+%?$',
+        },
+        partition: { 'x-kubernetes-int-or-string': true, anyOf: [{ maximum: 5 }, { pattern: '%$' }] },
         note: { type: 'string', nullable: true },
         labels: { type: 'object', additionalProperties: { type: 'string' } },
         selector: {
@@ -191,6 +197,23 @@ describe('custom resource OpenAPI definitions (#10)', () => {
       'x-kubernetes-int-or-string': true,
     });
     assert.deepEqual(at(v2, 'spec', 'maxSurge'), { 'x-kubernetes-int-or-string': true });
+    // Already spelled out: kept as written.
+    assert.deepEqual(at(v3, 'spec', 'maxUnavailable'), {
+      pattern: '^\\d+%?$',
+      anyOf: [{ type: 'integer' }, { type: 'string' }],
+      'x-kubernetes-int-or-string': true,
+    });
+    assert.deepEqual(at(v2, 'spec', 'maxUnavailable'), {
+      pattern: '^\\d+%?$',
+      'x-kubernetes-int-or-string': true,
+    });
+    // Another anyOf: the integer / string choice goes first in allOf.
+    assert.deepEqual(at(v3, 'spec', 'partition'), {
+      allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }],
+      anyOf: [{ maximum: 5 }, { pattern: '%$' }],
+      'x-kubernetes-int-or-string': true,
+    });
+    assert.deepEqual(at(v2, 'spec', 'partition'), { 'x-kubernetes-int-or-string': true });
     assert.deepEqual(at(v3, 'spec', 'note'), { type: 'string', nullable: true });
     assert.deepEqual(at(v2, 'spec', 'note'), {});
     // A nullable field is no longer required in v2.
@@ -354,6 +377,7 @@ describe('custom resource OpenAPI definitions (#10)', () => {
         cronSpec: '* * * * */5',
         replicas: 2,
         maxSurge: '25%',
+        maxUnavailable: 1,
         labels: { x: 'y' },
         selector: { app: 'a' },
         ports: [{ port: 80 }, { port: 80, protocol: 'UDP', name: 'u' }],
@@ -377,6 +401,7 @@ describe('custom resource OpenAPI definitions (#10)', () => {
           'f:extra': { 'f:known': { 'f:a': {}, 'f:unknown': {} }, 'f:other': {} },
           'f:labels': { 'f:x': {} },
           'f:maxSurge': {},
+          'f:maxUnavailable': {},
           'f:ports': {
             'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:port': {} },
             'k:{"port":80,"protocol":"UDP"}': { '.': {}, 'f:name': {}, 'f:port': {}, 'f:protocol': {} },

@@ -28,7 +28,7 @@ import {
   isIntOrStringAnyOfPattern,
   validateStructural,
 } from '../../apis/apiextensions/schema/validate-structural.js';
-import { isJsonObject } from '../../util/json.js';
+import { cloneJson, isJsonObject } from '../../util/json.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import type { CrdVersion, CrdView } from './crd-view.js';
 
@@ -221,13 +221,12 @@ function putGeneric(s: Pick<Structural, 'generic' | 'extensions'>, out: JsonObje
   if (x.listType !== undefined) out['x-kubernetes-list-type'] = x.listType;
   if (x.mapType !== undefined) out['x-kubernetes-map-type'] = x.mapType;
   if (x.validations !== undefined && x.validations.length > 0) {
+    // v1.27's ValidationRule has rule, message and messageExpression (reason, fieldPath: 1.28).
     out['x-kubernetes-validations'] = x.validations.map((r) => {
       const rule: JsonObject = { rule: r.rule };
       if (r.message !== undefined && r.message !== '') rule.message = r.message;
       if (r.messageExpression !== undefined && r.messageExpression !== '')
         rule.messageExpression = r.messageExpression;
-      if (r.reason !== undefined) rule.reason = r.reason;
-      if (r.fieldPath !== undefined && r.fieldPath !== '') rule.fieldPath = r.fieldPath;
       return rule;
     });
   }
@@ -421,7 +420,8 @@ function ordered(s: JsonObject): JsonObject {
     } else if ((k === 'allOf' || k === 'anyOf' || k === 'oneOf') && Array.isArray(v)) {
       out[k] = v.map((x) => (isJsonObject(x) ? ordered(x) : x));
     } else {
-      out[k] = v;
+      // Values (enum, default, required, extensions) copied: the CRD object is not shared.
+      out[k] = cloneJson(v);
     }
   }
   return out;

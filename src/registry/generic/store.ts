@@ -205,6 +205,11 @@ export class GenericStore {
     return this.#storage;
   }
 
+  /** Stops the watch cache's storage watch (a resource no longer served, e.g. a deleted CRD's). */
+  stop(): void {
+    this.#cache?.stop();
+  }
+
   // ---- get / list ----
 
   /**

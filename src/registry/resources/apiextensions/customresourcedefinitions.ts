@@ -72,9 +72,43 @@ const statusStrategy: RESTStrategy = {
   },
 };
 
+/** The finalizer the CRD finalizer controller removes once every custom resource is gone. */
+export const customResourceCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
+
+/**
+ * Upstream's CRD REST Delete: the first DELETE only marks the CRD (deletionTimestamp, grace 0, the
+ * cleanup finalizer, Terminating "InstanceDeletionPending") and answers it; the finalizer
+ * controller deletes the custom resources and then removes the finalizer, which deletes the CRD.
+ */
+function markTerminating(crd: KubeObject): void {
+  crd.metadata.deletionGracePeriodSeconds = 0;
+  const finalizers = crd.metadata.finalizers ?? [];
+  if (!finalizers.includes(customResourceCleanupFinalizer)) {
+    crd.metadata.finalizers = [...finalizers, customResourceCleanupFinalizer];
+  }
+  const status: JsonObject = isJsonObject(crd['status']) ? { ...crd['status'] } : {};
+  const conditions = Array.isArray(status['conditions']) ? status['conditions'].filter(isJsonObject) : [];
+  const condition: JsonObject = {
+    type: 'Terminating',
+    status: 'True',
+    lastTransitionTime: crd.metadata.deletionTimestamp ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    reason: 'InstanceDeletionPending',
+    message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+  };
+  const at = conditions.findIndex((c) => c['type'] === 'Terminating');
+  if (at >= 0) conditions[at] = condition;
+  else conditions.push(condition);
+  status['conditions'] = conditions;
+  crd['status'] = status;
+}
+
 export const customResourceDefinitions: RegistryResource = {
   info: customResourceDefinitionInfo,
   strategy,
   statusStrategy,
   table: customResourceDefinitionTable,
+  deletionPending: (crd) =>
+    crd.metadata.deletionTimestamp === undefined ||
+    (crd.metadata.finalizers ?? []).includes(customResourceCleanupFinalizer),
+  beforeDelete: markTerminating,
 };

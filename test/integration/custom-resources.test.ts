@@ -1,0 +1,313 @@
+/**
+ * #10 custom resources served from CRDs (apiextensions-apiserver v0.27's behaviour): names
+ * accepted and Established conditions, endpoints per served version (namespaced and
+ * cluster-scoped), discovery (legacy and aggregated, AM-15), printer columns, status and scale
+ * subresources, `None` conversion between versions, terminating CRDs and the cleanup finalizer.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
+import { waitFor } from '../support/poll.js';
+
+type Obj = Record<string, unknown>;
+const crdsPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+
+function crontabCRD(overrides: Obj = {}): Obj {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'crontabs.stable.example.com' },
+    spec: {
+      group: 'stable.example.com',
+      scope: 'Namespaced',
+      names: {
+        plural: 'crontabs',
+        singular: 'crontab',
+        kind: 'CronTab',
+        shortNames: ['ct'],
+        categories: ['all'],
+      },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  properties: {
+                    cronSpec: { type: 'string' },
+                    image: { type: 'string' },
+                    replicas: { type: 'integer' },
+                  },
+                },
+                status: {
+                  type: 'object',
+                  properties: { replicas: { type: 'integer' }, labelSelector: { type: 'string' } },
+                },
+              },
+            },
+          },
+          subresources: {
+            status: {},
+            scale: {
+              specReplicasPath: '.spec.replicas',
+              statusReplicasPath: '.status.replicas',
+              labelSelectorPath: '.status.labelSelector',
+            },
+          },
+          additionalPrinterColumns: [
+            { name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' },
+            { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+          ],
+        },
+        {
+          name: 'v1beta1',
+          served: true,
+          storage: false,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
+      ...overrides,
+    },
+  };
+}
+
+function crontab(name: string, spec: Obj = { cronSpec: '* * * * */5', image: 'my-cron', replicas: 1 }): Obj {
+  return { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name }, spec };
+}
+
+async function establish(server: TestServer, crd: Obj): Promise<Obj> {
+  const created = await server.request('POST', crdsPath, { body: crd });
+  assert.equal(created.status, 201, created.text);
+  const name = (crd['metadata'] as Obj)['name'] as string;
+  return waitFor(`${name} Established`, async () => {
+    const r = await server.request('GET', `${crdsPath}/${name}`);
+    const conditions = ((r.json()['status'] as Obj | undefined)?.['conditions'] ?? []) as Obj[];
+    return conditions.some((c) => c['type'] === 'Established' && c['status'] === 'True')
+      ? r.json()
+      : undefined;
+  });
+}
+
+describe('custom resources (#10)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ controllers: false });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('accepts the names and establishes the CRD', async () => {
+    const crd = await establish(server, crontabCRD());
+    const status = crd['status'] as Obj;
+    assert.deepEqual(status['acceptedNames'], {
+      plural: 'crontabs',
+      singular: 'crontab',
+      shortNames: ['ct'],
+      kind: 'CronTab',
+      listKind: 'CronTabList',
+      categories: ['all'],
+    });
+    const conditions = status['conditions'] as Obj[];
+    const byType: Record<string, Obj> = Object.fromEntries(conditions.map((c) => [String(c['type']), c]));
+    assert.equal((byType['NamesAccepted'] as Obj)['reason'], 'NoConflicts');
+    assert.equal((byType['NamesAccepted'] as Obj)['message'], 'no conflicts found');
+    assert.equal((byType['Established'] as Obj)['reason'], 'InitialNamesAccepted');
+    assert.deepEqual(status['storedVersions'], ['v1']);
+  });
+
+  it('serves the custom resources: create, get, list, status and generation', async () => {
+    const path = '/apis/stable.example.com/v1/namespaces/default/crontabs';
+    const created = await server.request('POST', path, {
+      body: { ...crontab('c1'), status: { replicas: 9 } },
+    });
+    assert.equal(created.status, 201, created.text);
+    const obj = created.json();
+    assert.equal((obj['metadata'] as Obj)['generation'], 1);
+    assert.equal(obj['status'], undefined, 'status is dropped on create with the status subresource');
+    const got = await server.request('GET', `${path}/c1`);
+    assert.equal(got.status, 200);
+    assert.equal((got.json()['spec'] as Obj)['image'], 'my-cron');
+    const list = await server.request('GET', path);
+    assert.equal(list.json()['kind'], 'CronTabList');
+    assert.equal(list.json()['apiVersion'], 'stable.example.com/v1');
+    const all = await server.request('GET', '/apis/stable.example.com/v1/crontabs');
+    assert.equal((all.json()['items'] as Obj[]).length, 1);
+    // The status subresource writes status only.
+    const current = got.json();
+    const st = await server.request('PUT', `${path}/c1/status`, {
+      body: { ...current, spec: { image: 'ignored' }, status: { replicas: 2, labelSelector: 'a=b' } },
+    });
+    assert.equal(st.status, 200, st.text);
+    assert.deepEqual(st.json()['status'], { replicas: 2, labelSelector: 'a=b' });
+    assert.equal((st.json()['spec'] as Obj)['image'], 'my-cron');
+    assert.equal((st.json()['metadata'] as Obj)['generation'], 1);
+    // A spec change bumps the generation.
+    const patched = await server.request('PATCH', `${path}/c1`, {
+      body: { spec: { image: 'new' } },
+      contentType: 'application/merge-patch+json',
+    });
+    assert.equal((patched.json()['metadata'] as Obj)['generation'], 2);
+    assert.deepEqual(patched.json()['status'], { replicas: 2, labelSelector: 'a=b' });
+  });
+
+  it('serves the scale subresource from the CRD paths', async () => {
+    const path = '/apis/stable.example.com/v1/namespaces/default/crontabs/c1/scale';
+    const scale = await server.request('GET', path);
+    assert.equal(scale.status, 200, scale.text);
+    assert.equal(scale.json()['kind'], 'Scale');
+    assert.deepEqual(scale.json()['spec'], { replicas: 1 });
+    assert.deepEqual(scale.json()['status'], { replicas: 2, selector: 'a=b' });
+    const put = await server.request('PATCH', path, {
+      body: { spec: { replicas: 5 } },
+      contentType: 'application/merge-patch+json',
+    });
+    assert.equal(put.status, 200, put.text);
+    const obj = await server.request('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs/c1');
+    assert.equal((obj.json()['spec'] as Obj)['replicas'], 5);
+  });
+
+  it('prints the additional printer columns in Table output', async () => {
+    const r = await server.request('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs', {
+      accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+    });
+    assert.equal(r.status, 200, r.text);
+    const table = r.json();
+    const columns = (table['columnDefinitions'] as Obj[]).map((c) => [c['name'], c['type']]);
+    assert.deepEqual(columns, [
+      ['Name', 'string'],
+      ['Spec', 'string'],
+      ['Replicas', 'integer'],
+      ['Age', 'date'],
+    ]);
+    const cells = ((table['rows'] as Obj[])[0]!['cells'] as unknown[]).slice(0, 3);
+    assert.deepEqual(cells, ['c1', '* * * * */5', 5]);
+  });
+
+  it('serves every served version with None conversion', async () => {
+    const r = await server.request('GET', '/apis/stable.example.com/v1beta1/namespaces/default/crontabs/c1');
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json()['apiVersion'], 'stable.example.com/v1beta1');
+    const created = await server.request(
+      'POST',
+      '/apis/stable.example.com/v1beta1/namespaces/default/crontabs',
+      {
+        body: {
+          apiVersion: 'stable.example.com/v1beta1',
+          kind: 'CronTab',
+          metadata: { name: 'c2' },
+          spec: {},
+        },
+      },
+    );
+    assert.equal(created.status, 201, created.text);
+    const asV1 = await server.request('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs/c2');
+    assert.equal(asV1.json()['apiVersion'], 'stable.example.com/v1');
+  });
+
+  it('lists the group in legacy and aggregated discovery (AM-15)', async () => {
+    const groups = await server.request('GET', '/apis');
+    const group = (groups.json()['groups'] as Obj[]).find((g) => g['name'] === 'stable.example.com');
+    assert.ok(group, 'group listed');
+    const resources = await server.request('GET', '/apis/stable.example.com/v1');
+    const crontabs = (resources.json()['resources'] as Obj[]).find((r) => r['name'] === 'crontabs');
+    assert.deepEqual(crontabs?.['shortNames'], ['ct']);
+    assert.deepEqual(crontabs?.['categories'], ['all']);
+    assert.equal(crontabs?.['kind'], 'CronTab');
+    assert.equal(crontabs?.['namespaced'], true);
+    const names = (resources.json()['resources'] as Obj[]).map((r) => r['name']);
+    assert.deepEqual(names.sort(), ['crontabs', 'crontabs/scale', 'crontabs/status']);
+    const aggregated = await server.request('GET', '/apis', {
+      accept: 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList',
+    });
+    assert.ok(aggregated.text.includes('"stable.example.com"'), 'aggregated discovery lists the group');
+  });
+
+  it('refuses a conflicting plural and reports it in NamesAccepted', async () => {
+    const crd = crontabCRD({
+      names: { plural: 'crontabs2', singular: 'crontab', kind: 'CronTab2', listKind: 'CronTab2List' },
+      versions: [
+        { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } },
+      ],
+    });
+    (crd['metadata'] as Obj)['name'] = 'crontabs2.stable.example.com';
+    const created = await server.request('POST', crdsPath, { body: crd });
+    assert.equal(created.status, 201, created.text);
+    const cond = await waitFor('NamesAccepted False', async () => {
+      const r = await server.request('GET', `${crdsPath}/crontabs2.stable.example.com`);
+      const conditions = ((r.json()['status'] as Obj | undefined)?.['conditions'] ?? []) as Obj[];
+      return conditions.find((c) => c['type'] === 'NamesAccepted' && c['status'] === 'False');
+    });
+    assert.equal(cond['reason'], 'SingularConflict');
+    assert.equal(cond['message'], '"crontab" is already in use');
+    // Never established: deleting it completes at once ("NeverEstablished").
+    const del = await server.request('DELETE', `${crdsPath}/crontabs2.stable.example.com`);
+    assert.equal(del.status, 200, del.text);
+    await waitFor('crontabs2 gone', async () => {
+      const r = await server.request('GET', `${crdsPath}/crontabs2.stable.example.com`);
+      return r.status === 404;
+    });
+  });
+
+  it('serves cluster-scoped custom resources', async () => {
+    await establish(server, {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'clusterthings.example.org' },
+      spec: {
+        group: 'example.org',
+        scope: 'Cluster',
+        names: { plural: 'clusterthings', singular: 'clusterthing', kind: 'ClusterThing' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    });
+    const created = await server.request('POST', '/apis/example.org/v1/clusterthings', {
+      body: { apiVersion: 'example.org/v1', kind: 'ClusterThing', metadata: { name: 't1' }, data: { x: 1 } },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((created.json()['metadata'] as Obj)['namespace'], undefined);
+    const table = await server.request('GET', '/apis/example.org/v1/clusterthings', {
+      accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+    });
+    assert.deepEqual(
+      (table.json()['columnDefinitions'] as Obj[]).map((c) => c['name']),
+      ['Name', 'Age'],
+    );
+  });
+
+  it('deleting a CRD deletes its custom resources, then the CRD (customresourcecleanup)', async () => {
+    const del = await server.request('DELETE', `${crdsPath}/crontabs.stable.example.com`);
+    assert.equal(del.status, 200, del.text);
+    const marked = del.json();
+    assert.ok((marked['metadata'] as Obj)['deletionTimestamp']);
+    assert.deepEqual((marked['metadata'] as Obj)['finalizers'], [
+      'customresourcecleanup.apiextensions.k8s.io',
+    ]);
+    await waitFor('the CRD gone', async () => {
+      const r = await server.request('GET', `${crdsPath}/crontabs.stable.example.com`);
+      return r.status === 404;
+    });
+    await waitFor('the endpoints gone', async () => {
+      const r = await server.request('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs');
+      return r.status === 404;
+    });
+    // Recreated, the CRD serves no leftovers.
+    await establish(server, crontabCRD());
+    const list = await server.request('GET', '/apis/stable.example.com/v1/crontabs');
+    assert.deepEqual(list.json()['items'], []);
+  });
+});
