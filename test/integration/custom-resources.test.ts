@@ -230,6 +230,29 @@ describe('custom resources (#10)', () => {
     assert.ok(aggregated.text.includes('"stable.example.com"'), 'aggregated discovery lists the group');
   });
 
+  it('publishes the versions in OpenAPI v2 and v3 (kubectl explain)', async () => {
+    const index = await server.request('GET', '/openapi/v3');
+    const paths = index.json()['paths'] as Obj;
+    assert.ok(paths['apis/stable.example.com/v1'], 'v3 index lists the group-version');
+    const doc = await server.request('GET', '/openapi/v3/apis/stable.example.com/v1');
+    assert.equal(doc.status, 200, doc.text);
+    const schemas = (doc.json()['components'] as Obj)['schemas'] as Obj;
+    const kind = schemas['com.example.stable.v1.CronTab'] as Obj;
+    assert.ok(kind, Object.keys(schemas).join(', '));
+    assert.deepEqual(kind['x-kubernetes-group-version-kind'], [
+      { group: 'stable.example.com', kind: 'CronTab', version: 'v1' },
+    ]);
+    const spec = (kind['properties'] as Obj)['spec'] as Obj;
+    assert.equal(((spec['properties'] as Obj)['replicas'] as Obj)['type'], 'integer');
+    assert.ok(schemas['com.example.stable.v1.CronTabList']);
+    assert.ok(
+      (doc.json()['paths'] as Obj)['/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}'],
+    );
+    const v2 = await server.request('GET', '/openapi/v2');
+    const defs = v2.json()['definitions'] as Obj;
+    assert.ok(defs['com.example.stable.v1.CronTab'], 'v2 definitions');
+  });
+
   it('refuses a conflicting plural and reports it in NamesAccepted', async () => {
     const crd = crontabCRD({
       names: { plural: 'crontabs2', singular: 'crontab', kind: 'CronTab2', listKind: 'CronTab2List' },

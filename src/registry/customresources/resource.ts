@@ -10,6 +10,7 @@ import type { ResourceInfo } from '../../apis/resource.js';
 import type { KubeObject } from '../../machinery/object.js';
 import type { RegistryResource, ServedVersion } from '../resource.js';
 import { storageVersionName } from './crd-view.js';
+import { customResourceDefinitionName } from './definitions.js';
 import type { CrdVersion, CrdView } from './crd-view.js';
 import { customResourceStatusStrategy, customResourceStrategy, noValidation } from './strategy.js';
 import type { CustomResourceValidation } from './strategy.js';
@@ -29,11 +30,6 @@ export const noSchemaOps: CustomResourceSchemaOps = {
   hasDefaults: () => false,
   defaults: () => {},
 };
-
-/** util.ToRESTFriendlyName of "group/version/kind": the group reversed, e.g. com.example.stable.v1.CronTab. */
-export function customResourceDefinitionName(group: string, version: string, kind: string): string {
-  return [...group.split('.').reverse(), version, kind].join('.');
-}
 
 function infoOf(view: CrdView, v: CrdVersion): ResourceInfo {
   const names = view.acceptedNames;
