@@ -94,6 +94,9 @@ function crd(schemas: Record<string, JsonObject | undefined>, extra: JsonObject 
       })),
       ...extra,
     },
+    status: {
+      acceptedNames: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList' },
+    },
   };
 }
 
@@ -138,6 +141,14 @@ describe('custom resource OpenAPI definitions (#10)', () => {
     assert.equal(customResourceDefinitionName('example', 'v2', 'Foo'), 'example.v2.Foo');
     assert.deepEqual(kind.gvk, [{ group: 'stable.example.com', version: 'v1', kind: 'CronTab' }]);
     assert.deepEqual(list.gvk, [{ group: 'stable.example.com', version: 'v1', kind: 'CronTabList' }]);
+    // The accepted names, as the endpoints serve them, while a renamed kind waits for acceptance.
+    const renamed = crd({ v1: cronTabSchema });
+    (renamed['spec'] as JsonObject)['names'] = { plural: 'crontabs', kind: 'Tab', listKind: 'Tabs' };
+    const view = crdView(renamed);
+    assert.deepEqual(
+      customResourceDefinitions(view, view.versions[0]!).map((d) => d.name),
+      ['com.example.stable.v1.CronTab', 'com.example.stable.v1.CronTabList'],
+    );
   });
 
   it('root: the user schema plus apiVersion, kind and metadata (a ref), keys in Go order', () => {

@@ -562,13 +562,14 @@ function listModel(kindName: string, kind: string): ObjectSchema {
 
 /**
  * The definitions of one version of a custom resource: its kind and its list kind, named as
- * upstream names them (`com.example.stable.v1.CronTab`, `...CronTabList`). Names come from
- * spec.names, as upstream's builder takes them. The kind's model has no `required` (a custom
+ * upstream names them (`com.example.stable.v1.CronTab`, `...CronTabList`). Kinds come from
+ * status.acceptedNames, as the endpoints are served (upstream's builder reads spec.names, which
+ * differ only while a new name waits to be accepted). The kind's model has no `required` (a custom
  * resource is unstructured: its zero value, from which a create's managed fields are computed, is
  * empty whatever the schema requires).
  */
 export function customResourceDefinitions(view: CrdView, version: CrdVersion): Definition[] {
-  const { kind, listKind } = view.names;
+  const { kind, listKind } = view.acceptedNames;
   const group = view.group;
   const kindName = customResourceDefinitionName(group, version.name, kind);
   const listName = customResourceDefinitionName(group, version.name, listKind);
