@@ -100,7 +100,8 @@ class Checker {
 
   #report(e: Expr | bigint, message: string): void {
     const id = typeof e === 'bigint' ? e : e.id;
-    this.issues.push({ message, offset: this.#positions[id.toString()] ?? 0 });
+    // A node without a position reports at cel-go's NoLocation (-1).
+    this.issues.push({ message, offset: this.#positions[id.toString()] ?? -1 });
   }
 
   #undeclaredReference(e: Expr, name: string): void {
