@@ -47,6 +47,13 @@ export interface ResourceInfo {
   readonly storageVersion?: { readonly group: string; readonly version: string; readonly kind: string };
   /** False for computed, never-stored kinds (reviews): discovery shows no storageVersionHash. */
   readonly stored?: boolean;
+  /** Definition name of the list kind (default: `definition` + "List"). */
+  readonly listDefinition?: string;
+  /**
+   * Fields server-side apply resets (rest.ResetFieldsStrategy) on the main resource and on
+   * `/status`, for resources not in the built-in table (custom resources).
+   */
+  readonly resetFields?: { readonly main: readonly string[]; readonly status?: readonly string[] };
   /** Sets defaults on a decoded object of this kind (upstream SetDefaults_*), in place. */
   readonly defaulter?: (obj: JsonObject) => void;
 }

@@ -70,7 +70,7 @@ const resetFieldsByResource: Readonly<Record<string, ResetFields>> = {
 };
 
 function resetFieldsOf(info: ResourceInfo, subresource: string): FieldSet | undefined {
-  const r = resetFieldsByResource[`${info.group}/${info.resource}`];
+  const r = resetFieldsByResource[`${info.group}/${info.resource}`] ?? info.resetFields;
   const paths = subresource === '' ? r?.main : subresource === 'status' ? r?.status : undefined;
   if (paths === undefined) return undefined;
   return FieldSet.of(...paths.map((p) => p.split('.').map(fieldElement)));

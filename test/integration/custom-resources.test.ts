@@ -42,7 +42,8 @@ function crontabCRD(overrides: Obj = {}): Obj {
                   properties: {
                     cronSpec: { type: 'string' },
                     image: { type: 'string' },
-                    replicas: { type: 'integer' },
+                    replicas: { type: 'integer', minimum: 0, maximum: 10 },
+                    mode: { type: 'string', enum: ['auto', 'manual'], default: 'auto' },
                   },
                 },
                 status: {
@@ -156,6 +157,46 @@ describe('custom resources (#10)', () => {
     });
     assert.equal((patched.json()['metadata'] as Obj)['generation'], 2);
     assert.deepEqual(patched.json()['status'], { replicas: 2, labelSelector: 'a=b' });
+  });
+
+  it('validates against the schema, prunes unknown fields and defaults (fieldValidation)', async () => {
+    const path = '/apis/stable.example.com/v1/namespaces/default/crontabs';
+    const bad = await server.request('POST', path, {
+      body: crontab('bad', { replicas: 'x', mode: 'sometimes' }),
+    });
+    assert.equal(bad.status, 422, bad.text);
+    // kube-openapi reports properties in Go map order: compare the causes as a set.
+    const causes = ((bad.json()['details'] as Obj)['causes'] as Obj[]).map(
+      (c) => `${String(c['field'])}: ${String(c['message'])}`,
+    );
+    assert.deepEqual(causes.sort(), [
+      '.spec.replicas: Invalid value: 0: .spec.replicas accessor error: x is of the type string, expected int64',
+      'spec.mode: Unsupported value: "sometimes": supported values: "auto", "manual"',
+      'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+    ]);
+    const big = await server.request('POST', path, { body: crontab('big', { replicas: 11 }) });
+    assert.equal(big.status, 422, big.text);
+    assert.match(
+      String(big.json()['message']),
+      /spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10/,
+    );
+    const warned = await server.request('POST', path, {
+      body: { ...crontab('pruned', { image: 'x', extra: 1 }), top: true },
+    });
+    assert.equal(warned.status, 201, warned.text);
+    assert.deepEqual(warned.warnings, ['unknown field "spec.extra"', 'unknown field "top"']);
+    assert.deepEqual(warned.json()['spec'], { image: 'x', mode: 'auto' });
+    assert.equal(warned.json()['top'], undefined);
+    const strict = await server.request('POST', `${path}?fieldValidation=Strict`, {
+      body: crontab('strict', { image: 'x', extra: 1 }),
+    });
+    assert.equal(strict.status, 400, strict.text);
+    assert.equal(
+      strict.json()['message'],
+      'CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.extra"',
+    );
+    const del = await server.request('DELETE', `${path}/pruned`);
+    assert.equal(del.status, 200, del.text);
   });
 
   it('serves the scale subresource from the CRD paths', async () => {

@@ -107,7 +107,7 @@ export function resourcePaths(info: ResourceInfo, deleteReturnsObject: ReadonlyS
   const nsParams = info.namespaced ? [pathParam('namespace')] : [];
   const kind = info.kind;
   const obj = info.definition;
-  const list = `${info.definition}List`;
+  const list = info.listDefinition ?? `${info.definition}List`;
   const out: PathItem[] = [];
   const op = (o: Omit<Operation, 'gvk'> & { gvk?: GroupVersionKind }): Operation => ({ gvk, ...o });
 

@@ -43,6 +43,9 @@ function infoOf(view: CrdView, v: CrdVersion): ResourceInfo {
     ...(names.shortNames.length > 0 ? { shortNames: names.shortNames } : {}),
     ...(names.categories.length > 0 ? { categories: names.categories } : {}),
     definition: customResourceDefinitionName(view.group, v.name, names.kind),
+    listDefinition: customResourceDefinitionName(view.group, v.name, names.listKind),
+    // The custom resource strategies' GetResetFields.
+    ...(v.status ? { resetFields: { main: ['status'], status: ['spec'] } } : {}),
     verbs: allVerbs,
     ...(v.status ? { statusSubresource: true } : {}),
     ...(v.scale !== undefined ? { scale: v.scale } : {}),

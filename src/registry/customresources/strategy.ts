@@ -19,11 +19,17 @@ import type { CrdScale } from './crd-view.js';
 export interface CustomResourceValidation {
   /** Schema errors: types, formats, bounds, list sets/maps, embedded resources' metadata. */
   schema(version: string, obj: KubeObject, old: KubeObject | undefined): FieldError[];
+  /** Whether the version's schema has x-kubernetes-validations (a CEL validator). */
+  hasRules(version: string): boolean;
   /** x-kubernetes-validations (CEL), only run when `schema` found nothing blocking. */
   rules(version: string, obj: KubeObject, old: KubeObject | undefined): FieldError[];
 }
 
-export const noValidation: CustomResourceValidation = { schema: () => [], rules: () => [] };
+export const noValidation: CustomResourceValidation = {
+  schema: () => [],
+  hasRules: () => false,
+  rules: () => [],
+};
 
 export interface CustomResourceStrategyOptions {
   readonly group: string;
@@ -57,18 +63,33 @@ function nestedInt64(obj: KubeObject, path: string): { value: number } | { error
   const parts = path.replace(/^\./, '').split('.');
   let v: unknown = obj;
   for (const [i, p] of parts.entries()) {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    if (v === null || v === undefined) return undefined;
+    if (typeof v !== 'object' || Array.isArray(v)) {
       return {
-        error: `${parts.slice(0, i).join('.')} accessor error: ${JSON.stringify(v)} is of the type ${goTypeOf(v)}, expected map[string]interface{}`,
+        error: `.${parts.slice(0, i + 1).join('.')} accessor error: ${goPrint(v)} is of the type ${goTypeOf(v)}, expected map[string]interface{}`,
       };
     }
     v = (v as Record<string, unknown>)[p];
-    if (v === undefined) return undefined;
   }
+  if (v === null || v === undefined) return undefined;
   if (typeof v === 'number' && Number.isInteger(v)) return { value: v };
   return {
-    error: `${path.replace(/^\./, '')} accessor error: ${String(v)} is of the type ${goTypeOf(v)}, expected int64`,
+    error: `.${parts.join('.')} accessor error: ${goPrint(v)} is of the type ${goTypeOf(v)}, expected int64`,
   };
+}
+
+/** Go's %v of a decoded JSON value (strings bare, maps as map[k:v], lists as [a b]). */
+function goPrint(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (Array.isArray(v)) return `[${v.map(goPrint).join(' ')}]`;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `map[${Object.keys(o)
+      .sort()
+      .map((k) => `${k}:${goPrint(o[k])}`)
+      .join(' ')}]`;
+  }
+  return String(v as string | number | boolean);
 }
 
 function goTypeOf(v: unknown): string {
@@ -104,7 +125,7 @@ function scaleStatusErrors(obj: KubeObject, scale: CrdScale | undefined): FieldE
         fieldErrors.invalid(
           scale.labelSelectorPath,
           '',
-          `${parts.join('.')} accessor error: ${JSON.stringify(v)} is of the type ${goTypeOf(v)}, expected string`,
+          `.${parts.join('.')} accessor error: ${goPrint(v)} is of the type ${goTypeOf(v)}, expected string`,
         ),
       );
     }
@@ -161,6 +182,7 @@ function validateFull(
     ...(statusOnly || scale === undefined ? [] : replicasErrors(obj, scale.specReplicasPath)),
     ...scaleStatusErrors(obj, scale),
   ];
+  if (!o.validation.hasRules(version)) return errs;
   return withRules(errs, () => o.validation.rules(version, obj, old));
 }
 
