@@ -89,9 +89,7 @@ export function customResourceSchemaOps(
     // List sets/maps: on update only when the old object passed (ratcheting, as upstream).
     const listErrs = validateListSetsAndMaps(undefined, v.structural, json);
     if (listErrs.length > 0) {
-      const oldOk =
-        old === undefined ||
-        validateListSetsAndMaps(undefined, v.structural, old as unknown as JsonObject).length === 0;
+      const oldOk = old === undefined || validateListSetsAndMaps(undefined, v.structural, old).length === 0;
       if (oldOk) errs.push(...listErrs);
     }
     return errs;
@@ -109,7 +107,7 @@ export function customResourceSchemaOps(
         rules: (version, obj, old) => at(version)?.rules?.validate(obj, old) ?? [],
       },
       hasDefaults: (version) => at(version)?.hasDefaults === true,
-      defaults: (version, obj) => defaults(version, obj as unknown as JsonObject),
+      defaults: (version, obj) => defaults(version, obj),
     },
     decoding: {
       prune(version, obj) {

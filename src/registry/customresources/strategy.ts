@@ -89,7 +89,7 @@ function goPrint(v: unknown): string {
       .map((k) => `${k}:${goPrint(o[k])}`)
       .join(' ')}]`;
   }
-  return String(v as string | number | boolean);
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
 }
 
 function goTypeOf(v: unknown): string {
