@@ -159,6 +159,11 @@ describe('checker: Kubernetes v1.27 environment', () => {
     ['self.spec.tags.sum()', "found no matching overload for 'sum' applied to 'list(string).()'"],
     ['self.name.foo', "type 'primitive:STRING' does not support field selection"],
     ['self.spec.tags.all(t, t)', "found no matching overload for '_&&_' applied to '(bool, string)'"],
+    // cel-go leaves the failed member call untyped (a nil type, printed <nil>).
+    [
+      "self.name.nope() == 'a'",
+      "undeclared reference to 'nope' (in container '')\nfound no matching overload for '_==_' applied to '(<nil>, string)'",
+    ],
   ];
   for (const [expr, want] of bad) {
     it(`${expr} → ${want}`, () => assert.equal(messages(check(env, expr).errors), want));

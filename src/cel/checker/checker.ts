@@ -26,6 +26,7 @@ import {
   TIMESTAMP,
   DURATION,
   UINT,
+  UNKNOWN,
   type CheckedType,
   formatFunction,
   formatType,
@@ -429,12 +430,6 @@ class Checker {
     return (e === undefined ? undefined : this.#types.get(e.id)) ?? UNKNOWN;
   }
 }
-
-/**
- * cel-go reads a missing type as a nil *Type, whose kind is "unknown": assignable to nothing but
- * type parameters, formatted as the empty string. An error stands in for it here.
- */
-const UNKNOWN: CheckedType = ERROR;
 
 function constantType(c: Constant): CheckedType {
   switch (c.constantKind.case) {

@@ -8,6 +8,11 @@ export type PrimitiveName = 'int' | 'uint' | 'double' | 'bool' | 'string' | 'byt
 export type WellKnownName = 'any' | 'timestamp' | 'duration';
 
 export type CheckedType =
+  /**
+   * cel-go's nil *Type: what a node reads as when checking left it untyped (a member call of an
+   * undeclared function). Assignable only to type parameters; printed as `<nil>`.
+   */
+  | { readonly kind: 'unknown' }
   | { readonly kind: 'dyn' }
   | { readonly kind: 'error' }
   | { readonly kind: 'null' }
@@ -25,6 +30,7 @@ export type CheckedType =
       readonly args: readonly CheckedType[];
     };
 
+export const UNKNOWN: CheckedType = { kind: 'unknown' };
 export const DYN: CheckedType = { kind: 'dyn' };
 export const ERROR: CheckedType = { kind: 'error' };
 export const NULL: CheckedType = { kind: 'null' };
@@ -60,6 +66,8 @@ export function functionOf(result: CheckedType, args: readonly CheckedType[]): C
 /** cel-go's FormatCheckedType: `int`, `list(string)`, `map(string, dyn)`, `type(int)`, `!error!`. */
 export function formatType(t: CheckedType): string {
   switch (t.kind) {
+    case 'unknown':
+      return '<nil>';
     case 'dyn':
       return 'dyn';
     case 'error':
@@ -117,6 +125,8 @@ const PROTO_PRIMITIVE: Record<PrimitiveName, string> = {
  */
 export function protoText(t: CheckedType): string {
   switch (t.kind) {
+    case 'unknown':
+      return '<nil>';
     case 'dyn':
       return 'dyn:{}';
     case 'error':
@@ -146,6 +156,7 @@ export function protoText(t: CheckedType): string {
 export function typeEquals(a: CheckedType, b: CheckedType): boolean {
   if (a === b) return true;
   switch (a.kind) {
+    case 'unknown':
     case 'dyn':
     case 'error':
     case 'null':
