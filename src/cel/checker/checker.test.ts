@@ -39,6 +39,47 @@ function messages(display: string): string {
     .join('\n');
 }
 
+const PRIMITIVES: Record<string, CheckedType> = { INT64: INT, UINT64: UINT, DOUBLE, BOOL, STRING, BYTES };
+
+/** A cel-spec Type in proto JSON form, when it is one Kubernetes can declare (no messages). */
+function jsonType(t: unknown): CheckedType | undefined {
+  if (typeof t !== 'object' || t === null) return undefined;
+  const o = t as Record<string, unknown>;
+  if ('primitive' in o) return PRIMITIVES[String(o['primitive'])];
+  if ('dyn' in o) return { kind: 'dyn' };
+  if ('null' in o) return NULL;
+  if ('wellKnown' in o) {
+    const name = String(o['wellKnown']).toLowerCase();
+    return name === 'any' || name === 'timestamp' || name === 'duration'
+      ? { kind: 'wellKnown', name }
+      : undefined;
+  }
+  if ('listType' in o) {
+    const elem = jsonType((o['listType'] as Record<string, unknown> | undefined)?.['elemType']);
+    return elem === undefined ? undefined : listOf(elem);
+  }
+  if ('mapType' in o) {
+    const m = o['mapType'] as Record<string, unknown> | undefined;
+    const key = jsonType(m?.['keyType']);
+    const value = jsonType(m?.['valueType']);
+    return key === undefined || value === undefined ? undefined : mapOf(key, value);
+  }
+  return undefined;
+}
+
+/** The test's identifier declarations, or undefined when one is not representable. */
+function typeEnvVariables(env: unknown): Map<string, CheckedType> | undefined {
+  if (!Array.isArray(env)) return undefined;
+  const out = new Map<string, CheckedType>();
+  for (const decl of env) {
+    const d = decl as { name?: unknown; ident?: { type?: unknown } };
+    const t = jsonType(d.ident?.type);
+    if (typeof d.name !== 'string' || t === undefined) return undefined;
+    out.set(d.name, t);
+  }
+  return out;
+}
+
 describe('checker: cel-spec checking data (cel-go test environment)', () => {
   // cel-go's checker_test.go declares these; the data refers to them.
   const env = new CheckerEnv({
@@ -62,24 +103,32 @@ describe('checker: cel-spec checking data (cel-go test environment)', () => {
     // protobuf message types: Kubernetes declares none.
     '.google.expr.proto3.test.TestAllTypes',
   ]);
-  const cases: { expr: string; want: string }[] = [];
+  const cases: { expr: string; want: string; variables?: Map<string, CheckedType> }[] = [];
   const walk = (suite: SerializedIncrementalTestSuite): void => {
     for (const sub of suite.suites ?? []) walk(sub);
     for (const t of suite.tests ?? []) {
-      if ('container' in t.original || 'typeEnv' in t.original) continue;
-      if (newerCelGo.has(t.original.expr)) continue;
+      if ('container' in t.original || newerCelGo.has(t.original.expr)) continue;
+      let variables: Map<string, CheckedType> | undefined;
+      if ('typeEnv' in t.original) {
+        variables = typeEnvVariables(t.original['typeEnv']);
+        if (variables === undefined || t.original.expr.includes('google.')) continue;
+      }
       const want = t.error !== undefined ? messages(t.error) : t.type;
-      if (want !== undefined) cases.push({ expr: t.original.expr, want });
+      if (want !== undefined)
+        cases.push({ expr: t.original.expr, want, ...(variables ? { variables } : {}) });
     }
   };
   walk(checkingSuite);
 
   it('has cases', () => assert.ok(cases.length > 50));
-  for (const { expr, want } of cases) {
+  for (const { expr, want, variables } of cases) {
     it(expr, () => {
       let got: string;
       try {
-        const r = check(env, expr);
+        const r = check(
+          variables === undefined ? env : new CheckerEnv({ homogeneousAggregateLiterals: false, variables }),
+          expr,
+        );
         got = r.errors === '' ? r.type : messages(r.errors);
       } catch {
         return; // parse failures belong to the parser
