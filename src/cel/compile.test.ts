@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileCel, maxCardinality, PER_CALL_LIMIT, ruleVariables } from './compile.js';
 import { schemaDeclType } from './schema/schema-decl-type.js';
-import type { JsonSchema } from './schema/structural.js';
+import { withTypeAndObjectMeta, type JsonSchema } from './schema/structural.js';
+import { toCelValue } from './schema/values.js';
 
 type Gen = (max: number | undefined) => { schema: JsonSchema; rule: string };
 
@@ -463,4 +464,61 @@ describe('compileCel: upstream TestCelCompilation messages (AM-05, AM-09)', () =
   it('maxCardinality divides the request size by the minimum size plus one', () => {
     assert.equal(maxCardinality(2n), (3n * 1024n * 1024n) / 3n);
   });
+});
+
+describe('compileCel with toCelValue: a custom resource end to end', () => {
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          replicas: { type: 'integer', maximum: 10 },
+          'min-replicas': { type: 'integer' },
+          image: { type: 'string', maxLength: 64 },
+          ports: { type: 'array', maxItems: 8, items: { 'x-kubernetes-int-or-string': true } },
+          labels: { type: 'object', additionalProperties: { type: 'string' } },
+          timeout: { type: 'string', format: 'duration' },
+        },
+      },
+    },
+  };
+  const declType = schemaDeclType(schema, true) ?? assert.fail();
+  const { variables } = ruleVariables(declType, 'selfType3');
+  const obj = {
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name: 'w1' },
+    spec: {
+      replicas: 3,
+      'min-replicas': 1,
+      image: 'nginx:1',
+      ports: [80, 'http'],
+      labels: { app: 'w' },
+      timeout: '90s',
+    },
+  };
+  const self = toCelValue(obj, withTypeAndObjectMeta(schema));
+  const oldSelf = toCelValue({ ...obj, spec: { ...obj.spec, replicas: 5 } }, withTypeAndObjectMeta(schema));
+  const run = (rule: string, expectedResult: 'bool' | 'string' = 'bool'): unknown => {
+    const result = compileCel(rule, { variables, expectedResult });
+    if (!result.ok) assert.fail(result.error.detail);
+    const out = result.program.eval({ self, oldSelf });
+    return 'value' in out ? out.value : out.error.message;
+  };
+  const cases: [string, unknown][] = [
+    ['self.spec.replicas >= self.spec.min__dash__replicas', true],
+    ['self.metadata.name == "w1" && self.kind == "Widget"', true],
+    ["self.spec.ports.exists(p, p == 'http')", true],
+    ["self.spec.labels['app'] == 'w'", true],
+    ["self.spec.timeout > duration('1m')", true],
+    ['self.spec.replicas <= oldSelf.spec.replicas', true],
+    ['self.spec.image.startsWith("nginx") && self.spec.image.split(":").size() == 2', true],
+  ];
+  for (const [rule, want] of cases) it(rule, () => assert.equal(run(rule), want));
+  it('messageExpression', () =>
+    assert.equal(
+      run("'replicas ' + string(self.spec.replicas) + ' too high'", 'string'),
+      'replicas 3 too high',
+    ));
 });
