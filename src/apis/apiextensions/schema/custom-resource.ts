@@ -11,6 +11,7 @@ import { openAPISchemaFromJSON, openAPISchemaFromStructural } from './openapi-sc
 import { SchemaValidator } from './openapi-validator.js';
 import type { OpenAPIError, ValidatorOptions } from './openapi-validator.js';
 import type { Structural } from './structural.js';
+import { goBadValue } from './go-value.js';
 
 /** Upstream NewSchemaValidator: a validator for a CRD version's `openAPIV3Schema` (v1 JSON). */
 export function newSchemaValidator(openAPIV3Schema: JsonObject | undefined): SchemaValidator {
@@ -27,7 +28,7 @@ function childOf(base: FieldPath | undefined, name: string): FieldPath {
 }
 
 /** `Too long: may not be longer than N` (field.TooLongMaxLength). */
-function tooLongMaxLength(path: FieldPath | string, value: JsonValue, max: number): FieldError {
+function tooLongMaxLength(path: FieldPath | string, value: unknown, max: number): FieldError {
   const detail = max >= 0 ? `may not be longer than ${max}` : 'value is too long';
   return new FieldError('FieldValueTooLong', path, value, detail);
 }
@@ -48,12 +49,16 @@ export function toFieldError(base: FieldPath | undefined, err: OpenAPIError): Fi
   if (err.kind === 'composite') return fieldErrors.invalid(basePath, '', err.message);
   const name = err.name.startsWith('.') ? err.name.slice(1) : err.name;
   const path: FieldPath | string = err.name !== '' && err.name !== '.' ? childOf(base, name) : basePath;
-  const value = err.value ?? '';
+  const value = goBadValue(err.value ?? '');
   switch (err.code) {
     case 'Required':
       return fieldErrors.required(path, '');
     case 'Enum':
-      return fieldErrors.notSupported(path, err.value ?? null, (err.values ?? []).map(enumValueText));
+      return fieldErrors.notSupported(
+        path,
+        goBadValue(err.value ?? null),
+        (err.values ?? []).map(enumValueText),
+      );
     case 'TooLong':
       return tooLongMaxLength(path, value, err.valid ?? -1);
     case 'MaxItems':

@@ -9,6 +9,7 @@ import type { FieldError, FieldPath } from '../../../machinery/field/errors.js';
 import { cloneJson, jsonEqual } from '../../../util/json.js';
 import type { JsonValue } from '../../../util/json.js';
 import { newStructuralValidator, validateCustomResource } from './custom-resource.js';
+import { goBadValue } from './go-value.js';
 import { childObject, indexObject, rootObject, withTypeMeta } from './defaulting.js';
 import type { SurroundingObject } from './defaulting.js';
 import { coerce, validateEmbedded } from './objectmeta.js';
@@ -77,11 +78,19 @@ function validateNode(
       let metaErrs: FieldError[];
       if (c.error !== undefined) {
         errs.push(
-          fieldErrors.invalid(defaultPath, d, `must result in valid metadata: ${c.error.toString()}`),
+          fieldErrors.invalid(
+            defaultPath,
+            goBadValue(d),
+            `must result in valid metadata: ${c.error.toString()}`,
+          ),
         );
       } else if ((metaErrs = validateEmbedded(undefined, w.obj, root, true)).length > 0) {
         errs.push(
-          fieldErrors.invalid(defaultPath, d, `must result in valid metadata: ${aggregate(metaErrs)}`),
+          fieldErrors.invalid(
+            defaultPath,
+            goBadValue(d),
+            `must result in valid metadata: ${aggregate(metaErrs)}`,
+          ),
         );
       } else {
         const valueErrs = validateCustomResource(defaultPath, d, validator);
@@ -92,7 +101,7 @@ function validateNode(
         const pruned = cloneJson(d);
         prune(pruned, s, s.extensions.embeddedResource);
         if (!jsonEqual(pruned, d))
-          errs.push(fieldErrors.invalid(defaultPath, d, 'must not have unknown fields'));
+          errs.push(fieldErrors.invalid(defaultPath, goBadValue(d), 'must not have unknown fields'));
       }
       const copy = cloneJson(d);
       const c = coerce(defaultPath, copy, s, s.extensions.embeddedResource, { dropInvalidFields: false });

@@ -173,7 +173,7 @@ function pruneDefaultsOf(root: Structural, s: Structural | undefined, f: Surroun
   const d = s.generic.default;
   if (d !== undefined) {
     const orig = cloneJson(d);
-    const w = f.wrap(d);
+    const w = f.wrap(cloneJson(d));
     if (w.error !== undefined || w.obj === undefined || w.accessor === undefined) {
       throw new PruneDefaultsError(`failed to prune default value: ${w.error ?? ''}`);
     }

@@ -8,7 +8,7 @@
  * Presence matters as it does for Go's nil checks: an array or map that appears in the JSON (even
  * empty) is kept, an absent one stays undefined.
  */
-import { isJsonObject } from '../../../util/json.js';
+import { cloneJson, isJsonObject } from '../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../util/json.js';
 
 /** Upstream Generic: the keywords that describe a value in general. */
@@ -179,7 +179,7 @@ function newGeneric(s: JsonObject): Generic {
     nullable: bool(s, 'nullable'),
   };
   const d = s['default'];
-  if (d !== undefined && d !== null) g.default = d;
+  if (d !== undefined && d !== null) g.default = cloneJson(d);
   const ap = s['additionalProperties'];
   if (isJsonObject(ap)) g.additionalProperties = { structural: newStructural(ap), bool: true };
   else if (typeof ap === 'boolean') g.additionalProperties = { bool: ap };
@@ -248,7 +248,7 @@ function newValueValidation(s: JsonObject): ValueValidation {
   const required = optStrings(s, 'required');
   if (required !== undefined) v.required = required;
   const enumValues = s['enum'];
-  if (Array.isArray(enumValues) && enumValues.length > 0) v.enum = [...enumValues];
+  if (Array.isArray(enumValues) && enumValues.length > 0) v.enum = enumValues.map((e) => cloneJson(e));
   for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = schemaList(s, k);
     if (list !== undefined && list.length > 0) v[k] = list.map(newNestedValueValidation);

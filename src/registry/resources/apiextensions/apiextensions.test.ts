@@ -153,6 +153,7 @@ test('identical per-version schema and subresources are checked at the top level
   assert.deepEqual(messages(strategy.validate(ctx, o)), [
     'spec.validation.openAPIV3Schema: Invalid value: {"type":"object","nullable":true,"additionalProperties":true}: only [Description Type Format Title Maximum ExclusiveMaximum Minimum ExclusiveMinimum MaxLength MinLength Pattern MaxItems MinItems UniqueItems MultipleOf Required Items Properties ExternalDocs Example XPreserveUnknownFields XValidations] fields are allowed at the root of the schema if the status subresource is enabled',
     'spec.validation.openAPIV3Schema.nullable: Forbidden: nullable cannot be true at the root',
+    'spec.validation.openAPIV3Schema.additionalProperties: Forbidden: must not be used at the root',
     'spec.subresources.scale.specReplicasPath: Invalid value: ".status.replicas": should be a json path under .spec',
     'spec.subresources.scale.statusReplicasPath: Invalid value: "x": must be a simple json path starting with .',
   ]);

@@ -1,8 +1,9 @@
 /**
  * CustomResourceDefinition validation as apiextensions-apiserver v0.27
  * pkg/apis/apiextensions/validation/validation.go, on v1 JSON seen through its internal shape
- * (./internal.ts). Not covered here: the structural-schema, defaulting and x-kubernetes-validations
- * (CEL) checks of `openAPIV3Schema` below its root — such schemas are accepted unchecked.
+ * (./internal.ts). Each `openAPIV3Schema` is checked by ../../schema/crd-schema.ts (structural
+ * schema, defaults, the OpenAPI rules); x-kubernetes-validations (CEL) are checked only through the
+ * hooks the caller passes, since apis/ may not import cel/.
  */
 import { FieldPath, fieldErrors } from '../../../../machinery/field/errors.js';
 import type { FieldError } from '../../../../machinery/field/errors.js';
@@ -10,8 +11,16 @@ import type { KubeObject } from '../../../../machinery/object.js';
 import { goStringSlice, invalidRendered } from '../../../../machinery/validation/gosyntax.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../../../machinery/validation/names.js';
 import { fieldImmutableErrorMsg } from '../../../../machinery/validation/objectmeta.js';
-import { isJsonObject } from '../../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../../util/json.js';
+import {
+  createSchemaOptions,
+  schemaHas,
+  schemaHasKubernetesExtensions,
+  updateSchemaOptions,
+  validateCRDOpenAPISchema,
+} from '../../schema/crd-schema.js';
+import type { CRDSchemaOptions, ValidateRules } from '../../schema/crd-schema.js';
+import type { ValidateDefaultRules } from '../../schema/default-validation.js';
 import { num, obj, objArr, str, strArr } from '../../../core/v1/access.js';
 import { goVersion, goVersions, toInternalSpec } from './internal.js';
 import type { InternalConversion, InternalSpec, InternalVersion } from './internal.js';
@@ -26,6 +35,23 @@ interface Options {
   requireRecognizedConversionReviewVersion: boolean;
   requireImmutableNames: boolean;
   requireOpenAPISchema: boolean;
+  schema: CRDSchemaOptions;
+}
+
+/** CEL seams for x-kubernetes-validations (the registry strategy passes them; apis/ has no CEL). */
+export interface CRDValidationHooks {
+  /** Compiles and cost-checks the rules of a structurally valid schema (path: …openAPIV3Schema). */
+  readonly validateRules?: ValidateRules;
+  /** Evaluates the rules of a schema node against its default value (path: ….default). */
+  readonly validateDefaultRules?: ValidateDefaultRules;
+}
+
+function withHooks(opts: CRDSchemaOptions, hooks: CRDValidationHooks): CRDSchemaOptions {
+  return {
+    ...opts,
+    ...(hooks.validateRules !== undefined ? { validateRules: hooks.validateRules } : {}),
+    ...(hooks.validateDefaultRules !== undefined ? { validateDefaultRules: hooks.validateDefaultRules } : {}),
+  };
 }
 
 // ---- names ----
@@ -267,6 +293,7 @@ function isZero(goName: string, value: JsonValue | undefined): boolean {
 function validateValidation(
   validation: JsonObject | undefined,
   statusEnabled: boolean,
+  schemaOpts: CRDSchemaOptions,
   path: FieldPath,
 ): FieldError[] {
   const schema = obj(validation, 'openAPIV3Schema');
@@ -307,25 +334,8 @@ function validateValidation(
       fieldErrors.forbidden(path.child('openAPIV3Schema.nullable'), 'nullable cannot be true at the root'),
     );
   }
+  errs.push(...validateCRDOpenAPISchema(schema, path.child('openAPIV3Schema'), schemaOpts));
   return errs;
-}
-
-/** Upstream SchemaHas over JSON: the predicate on the schema and every nested schema. */
-function schemaHas(s: JsonValue | undefined, pred: (s: JsonObject) => boolean): boolean {
-  if (!isJsonObject(s)) return false;
-  if (pred(s)) return true;
-  const items = s['items'];
-  if (Array.isArray(items) ? items.some((i) => schemaHas(i, pred)) : schemaHas(items, pred)) return true;
-  for (const key of ['allOf', 'anyOf', 'oneOf']) {
-    const list = s[key];
-    if (Array.isArray(list) && list.some((i) => schemaHas(i, pred))) return true;
-  }
-  if (schemaHas(s['not'], pred)) return true;
-  for (const key of ['properties', 'patternProperties', 'definitions', 'dependencies']) {
-    const map = s[key];
-    if (isJsonObject(map) && Object.values(map).some((i) => schemaHas(i, pred))) return true;
-  }
-  return schemaHas(s['additionalProperties'], pred) || schemaHas(s['additionalItems'], pred);
 }
 
 function specHasSchemaWith(spec: InternalSpec, pred: (s: JsonObject) => boolean): boolean {
@@ -334,6 +344,24 @@ function specHasSchemaWith(spec: InternalSpec, pred: (s: JsonObject) => boolean)
     return schema !== undefined && schemaHas(schema, pred);
   };
   return has(spec.validation) || (spec.versions ?? []).some((v) => has(v.schema));
+}
+
+function specHasKubernetesExtensions(spec: InternalSpec): boolean {
+  const has = (v: JsonObject | undefined): boolean => {
+    const schema = obj(v, 'openAPIV3Schema');
+    return schema !== undefined && schemaHasKubernetesExtensions(schema);
+  };
+  return has(spec.validation) || (spec.versions ?? []).some((v) => has(v.schema));
+}
+
+/** Every `openAPIV3Schema` of the spec (top-level and per version). */
+function specSchemas(spec: InternalSpec): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const v of [spec.validation, ...(spec.versions ?? []).map((x) => x.schema)]) {
+    const schema = obj(v, 'openAPIV3Schema');
+    if (schema !== undefined) out.push(schema);
+  }
+  return out;
 }
 
 function allVersionsSpecifyOpenAPISchema(spec: InternalSpec): boolean {
@@ -479,7 +507,13 @@ function validateSpec(spec: InternalSpec, opts: Options, path: FieldPath): Field
       }
     });
   }
-  if (spec.preserveUnknownFields && specHasSchemaWith(spec, (s) => s['default'] !== undefined)) {
+  // Pruning, defaults and x-kubernetes-* extensions all need structural schemas.
+  const hasDefaults = specHasSchemaWith(spec, (s) => s['default'] !== undefined);
+  const schemaOpts: CRDSchemaOptions =
+    !spec.preserveUnknownFields || hasDefaults || specHasKubernetesExtensions(spec)
+      ? { ...opts.schema, requireStructuralSchema: true }
+      : opts.schema;
+  if (spec.preserveUnknownFields && hasDefaults) {
     errs.push(
       fieldErrors.invalid(
         path.child('preserveUnknownFields'),
@@ -502,7 +536,9 @@ function validateSpec(spec: InternalSpec, opts: Options, path: FieldPath): Field
     for (const m of deprecationWarningErrors(v.deprecated, v.deprecationWarning)) {
       errs.push(fieldErrors.invalid(vPath.child('deprecationWarning'), v.deprecationWarning ?? null, m));
     }
-    errs.push(...validateValidation(v.schema, hasStatus(subresourcesFor(spec, v)), vPath.child('schema')));
+    errs.push(
+      ...validateValidation(v.schema, hasStatus(subresourcesFor(spec, v)), schemaOpts, vPath.child('schema')),
+    );
     errs.push(...validateSubresources(v.subresources, vPath.child('subresources')));
     (v.columns ?? []).forEach((c, j) => {
       errs.push(...validateColumn(c, vPath.child('additionalPrinterColumns').index(j)));
@@ -533,7 +569,7 @@ function validateSpec(spec: InternalSpec, opts: Options, path: FieldPath): Field
   }
   errs.push(...validateNames(spec.names, namesPath));
   const anyStatus = hasStatus(spec.subresources) || versions.some((v) => hasStatus(v.subresources));
-  errs.push(...validateValidation(spec.validation, anyStatus, path.child('validation')));
+  errs.push(...validateValidation(spec.validation, anyStatus, schemaOpts, path.child('validation')));
   errs.push(...validateSubresources(spec.subresources, path.child('subresources')));
   (spec.columns ?? []).forEach((c, j) => {
     errs.push(...validateColumn(c, path.child('additionalPrinterColumns').index(j)));
@@ -654,12 +690,16 @@ function validatePreserveUnknownFields(crd: KubeObject, old: KubeObject | undefi
 // ---- entry points ----
 
 /** Upstream ValidateCustomResourceDefinition (metadata beyond the name is checked by the store). */
-export function validateCustomResourceDefinition(crd: KubeObject): FieldError[] {
+export function validateCustomResourceDefinition(
+  crd: KubeObject,
+  hooks: CRDValidationHooks = {},
+): FieldError[] {
   const spec = toInternalSpec(obj(crd, 'spec'));
   const opts: Options = {
     requireRecognizedConversionReviewVersion: true,
     requireImmutableNames: false,
     requireOpenAPISchema: true,
+    schema: withHooks(createSchemaOptions, hooks),
   };
   return [
     ...validateCRDName(crd),
@@ -682,7 +722,11 @@ function immutable(path: FieldPath, value: string, old: string): FieldError[] {
 }
 
 /** Upstream ValidateCustomResourceDefinitionUpdate. */
-export function validateCustomResourceDefinitionUpdate(crd: KubeObject, old: KubeObject): FieldError[] {
+export function validateCustomResourceDefinitionUpdate(
+  crd: KubeObject,
+  old: KubeObject,
+  hooks: CRDValidationHooks = {},
+): FieldError[] {
   const spec = toInternalSpec(obj(crd, 'spec'));
   const oldSpec = toInternalSpec(obj(old, 'spec'));
   const oldReview = oldSpec.conversion?.conversionReviewVersions ?? [];
@@ -693,6 +737,7 @@ export function validateCustomResourceDefinitionUpdate(crd: KubeObject, old: Kub
       oldReview.some((v) => acceptedConversionReviewVersions.includes(v)),
     requireImmutableNames: isEstablished(old),
     requireOpenAPISchema: allVersionsSpecifyOpenAPISchema(oldSpec),
+    schema: withHooks(updateSchemaOptions(specSchemas(oldSpec)), hooks),
   };
   const path = FieldPath.root('spec');
   const errs = validateSpec(spec, opts, path);
