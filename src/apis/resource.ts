@@ -47,6 +47,8 @@ export interface ResourceInfo {
   readonly storageVersion?: { readonly group: string; readonly version: string; readonly kind: string };
   /** False for computed, never-stored kinds (reviews): discovery shows no storageVersionHash. */
   readonly stored?: boolean;
+  /** Sent as a Warning with every answer of this version (a deprecated version). */
+  readonly deprecationWarning?: string;
   /** Definition name of the list kind (default: `definition` + "List"). */
   readonly listDefinition?: string;
   /**

@@ -96,6 +96,15 @@ const contentTypes: Readonly<Record<Format, string>> = {
   protobuf: protobufMediaType,
 };
 
+/** Warnings that belong to the whole request (a deprecated version), sent with its answer. */
+const requestWarnings = new WeakMap<object, readonly string[]>();
+
+/** Adds warnings every answer to this response carries (upstream's warning.AddWarning on the context). */
+export function addRequestWarnings(res: ServerResponseLike, warnings: readonly string[]): void {
+  if (warnings.length === 0) return;
+  requestWarnings.set(res, [...(requestWarnings.get(res) ?? []), ...warnings]);
+}
+
 export function writeObject(
   res: ServerResponseLike,
   code: number,
@@ -119,7 +128,7 @@ export function writeObject(
     'cache-control': 'no-cache, private',
     'content-length': String(typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength),
   };
-  const warnings = warningHeaders(options.warnings ?? []);
+  const warnings = warningHeaders([...(requestWarnings.get(res) ?? []), ...(options.warnings ?? [])]);
   if (warnings.length > 0) headers['warning'] = warnings;
   res.writeHead(code, headers);
   res.end(text);

@@ -1,6 +1,7 @@
 /** Routes a resource request to the handler of its verb, by what the endpoint can do. */
 import { apiErrors } from '../machinery/errors.js';
 import type { Handler, HandlerContext } from './endpoint.js';
+import { addRequestWarnings } from './response.js';
 import { handleCreate } from './handlers/create.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleGet } from './handlers/get.js';
@@ -25,6 +26,7 @@ export async function routeResource(ctx: HandlerContext): Promise<void> {
   const { request, endpoint } = ctx;
   const info = endpoint.info;
   const gr = { group: info.group, resource: info.resource };
+  if (info.deprecationWarning !== undefined) addRequestWarnings(ctx.res, [info.deprecationWarning]);
   if (!info.namespaced && request.namespace !== '' && info.resource !== 'namespaces')
     throw apiErrors.notFoundPath();
   if (info.namespaced && request.namespace === '' && request.verb !== 'list' && request.verb !== 'watch') {

@@ -71,6 +71,7 @@ function crontabCRD(overrides: Obj = {}): Obj {
           name: 'v1beta1',
           served: true,
           storage: false,
+          deprecated: true,
           schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
         },
       ],
@@ -236,6 +237,7 @@ describe('custom resources (#10)', () => {
     const r = await server.request('GET', '/apis/stable.example.com/v1beta1/namespaces/default/crontabs/c1');
     assert.equal(r.status, 200, r.text);
     assert.equal(r.json()['apiVersion'], 'stable.example.com/v1beta1');
+    assert.deepEqual(r.warnings, ['stable.example.com/v1beta1 CronTab is deprecated']);
     const created = await server.request(
       'POST',
       '/apis/stable.example.com/v1beta1/namespaces/default/crontabs',

@@ -49,6 +49,10 @@ function infoOf(view: CrdView, v: CrdVersion): ResourceInfo {
     verbs: allVerbs,
     ...(v.status ? { statusSubresource: true } : {}),
     ...(v.scale !== undefined ? { scale: v.scale } : {}),
+    // crdHandler: a deprecated version warns on every request.
+    ...(v.deprecated
+      ? { deprecationWarning: v.deprecationWarning ?? `${view.group}/${v.name} ${names.kind} is deprecated` }
+      : {}),
   };
 }
 
