@@ -420,6 +420,11 @@ describe('compileCel: upstream TestCelCompilation messages (AM-05, AM-09)', () =
     });
   }
 
+  it('a constant regex that does not compile fails program instantiation', () => {
+    const result = compile({ type: 'string' }, "self.matches('[')");
+    assert.equal(result.ok ? '' : result.error.detail.split(':')[0], 'program instantiation failed');
+  });
+
   it('escaped names compile', () => {
     for (const rule of ['size(self.__namespace__[0]) == 10', 'self.__if__ == 10', 'self.self == 10']) {
       assert.equal(compile(escaping, rule).ok, true, rule);

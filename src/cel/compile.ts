@@ -74,8 +74,21 @@ function failure(
   return { ok: false, error: { type, detail }, issues };
 }
 
-/** Compiles one expression; never throws for a bad expression (AM-09). */
+/**
+ * Compiles one expression. Never throws (AM-09): a bad expression is an Invalid failure with
+ * upstream's text, and anything unexpected underneath is an Internal one.
+ */
 export function compileCel(source: string, options: CompileOptions): CompileResult {
+  try {
+    return compile(source, options);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const what = options.expectedResult === 'string' ? 'messageExpression compilation' : 'compilation';
+    return failure('Internal', `unexpected ${what} error: ${message}`);
+  }
+}
+
+function compile(source: string, options: CompileOptions): CompileResult {
   const messageExpression = options.expectedResult === 'string';
   const prefix = messageExpression ? 'messageExpression compilation failed: ' : 'compilation failed: ';
   let parsed: ParsedCel;
