@@ -297,3 +297,26 @@ describe('objectmeta (upstream schema/objectmeta)', () => {
     );
   });
 });
+
+describe('unfold (upstream schema/unfold_test.go)', () => {
+  it('adds the int-or-string anyOf, or an allOf entry holding it', async () => {
+    const { unfold } = await import('./unfold.js');
+    const plain = unfold(S({ type: 'object', properties: { a: { 'x-kubernetes-int-or-string': true } } }));
+    const anyOf = plain.properties?.get('a')?.valueValidation?.anyOf ?? [];
+    assert.deepEqual(
+      anyOf.map((n) => n.forbiddenGenerics.type),
+      ['integer', 'string'],
+    );
+    const withAnyOf = unfold(
+      S({
+        type: 'object',
+        properties: { a: { 'x-kubernetes-int-or-string': true, anyOf: [{ maximum: 3 }, { pattern: 'x' }] } },
+      }),
+    );
+    const allOf = withAnyOf.properties?.get('a')?.valueValidation?.allOf ?? [];
+    assert.deepEqual(
+      allOf[0]?.valueValidation.anyOf?.map((n) => n.forbiddenGenerics.type),
+      ['integer', 'string'],
+    );
+  });
+});
