@@ -89,14 +89,27 @@ interface Visited {
   readonly konst: boolean;
 }
 
+/** `a.b.c` of an identifier/select chain, or undefined. */
+function qualifiedName(e: Expr): string | undefined {
+  const kind = e.exprKind;
+  if (kind.case === 'identExpr') return kind.value.name;
+  if (kind.case === 'selectExpr' && !kind.value.testOnly && kind.value.operand) {
+    const operand = qualifiedName(kind.value.operand);
+    return operand === undefined ? undefined : `${operand}.${kind.value.field}`;
+  }
+  return undefined;
+}
+
 class Rewriter {
   #nextId: bigint;
   readonly #optimize: boolean;
+  readonly #isFunction: (name: string) => boolean;
   readonly wrappers = new Map<string, WrapperUse>();
 
-  constructor(maxId: bigint, optimize: boolean) {
+  constructor(maxId: bigint, optimize: boolean, isFunction: (name: string) => boolean) {
     this.#nextId = maxId + 1n;
     this.#optimize = optimize;
+    this.#isFunction = isFunction;
   }
 
   #use(name: string, arity: number, member: boolean): void {
@@ -290,6 +303,19 @@ class Rewriter {
       };
     }
     const args = call.args.map((a) => this.visit(a));
+    // `strings.quote(x)`: a namespaced global function, not a method on `strings`.
+    const qualified = call.target && qualifiedName(call.target);
+    if (qualified !== undefined && this.#isFunction(`${qualified}.${fn}`)) {
+      const name = `${CALL_FUNCTION_PREFIX}${qualified}.${fn}`;
+      this.#use(name, args.length, false);
+      return {
+        expr: create(ExprSchema, {
+          id: e.id,
+          exprKind: { case: 'callExpr', value: { function: name, args: args.map((a) => a.expr) } },
+        }),
+        konst: false,
+      };
+    }
     const target = call.target && this.visit(call.target);
     if (PLANNER_CALLS.has(fn)) {
       const planned = create(ExprSchema, {
@@ -367,8 +393,11 @@ function maxId(e: Expr | undefined): bigint {
 }
 
 /** Rewrites `expr` for cost tracking (the input is not modified). */
-export function instrument(expr: Expr, options: { optimize: boolean }): Instrumented {
-  const rewriter = new Rewriter(maxId(expr), options.optimize);
+export function instrument(
+  expr: Expr,
+  options: { optimize: boolean; isFunction: (name: string) => boolean },
+): Instrumented {
+  const rewriter = new Rewriter(maxId(expr), options.optimize, options.isFunction);
   const out = rewriter.visit(expr);
   return { expr: out.expr, wrappers: [...rewriter.wrappers.values()] };
 }

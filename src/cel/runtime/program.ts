@@ -9,6 +9,7 @@ import {
   CelScalar,
   isCelError,
   plan,
+  type CelEnv,
   type CelFunc,
   type CelInput,
   type CelValue,
@@ -16,7 +17,6 @@ import {
 import type { Expr, SourceInfo } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { authorizerValue, withAuthorizer, type CelAuthorizer } from '../library/authz.js';
 import { compileRegex } from '../library/regex.js';
-import { libraryRegistry } from '../library/types.js';
 import { callCost, CostTracker } from './cost.js';
 import { kubernetesEnv } from './environment.js';
 import { celGoMessage, CelRuntimeError } from './errors.js';
@@ -43,6 +43,13 @@ export interface ProgramOptions {
    * run without it.
    */
   readonly optimize?: boolean;
+  /** The container (namespace) identifiers resolve in; Kubernetes uses none. */
+  readonly container?: string;
+  /**
+   * The functions and types calls dispatch to: the Kubernetes v1.27 environment unless given
+   * (the conformance test passes the spec's test types and @bufbuild/cel's newer extensions).
+   */
+  readonly environment?: CelEnv;
 }
 
 export interface EvalOptions {
@@ -119,6 +126,11 @@ function checkConstantRegexes(e: Expr | undefined, optimize: boolean): void {
 /** Evaluation state shared by the wrappers of one program (eval is synchronous). */
 class Session {
   tracker = new CostTracker(undefined);
+  readonly #env: CelEnv;
+
+  constructor(env: CelEnv) {
+    this.#env = env;
+  }
 
   charge(n: number): void {
     if (!this.tracker.add(n)) throw CelRuntimeError.costLimitExceeded();
@@ -126,7 +138,7 @@ class Session {
 
   dispatch(fn: string, free: boolean, target: CelValue | undefined, args: CelValue[]): CelValue {
     if (this.tracker.exceeded) throw CelRuntimeError.costLimitExceeded();
-    const result = kubernetesEnv.funcs.find(fn)?.call(0, target, args);
+    const result = this.#env.funcs.find(fn)?.call(0, target, args);
     if (!free) {
       const all = target === undefined ? args : [target, ...args];
       this.charge(callCost(fn, target !== undefined, all, isCelError(result) ? undefined : result));
@@ -164,10 +176,15 @@ export function newProgram(
 ): CelProgram {
   const optimize = options.optimize ?? true;
   checkConstantRegexes(parsed.expr, optimize);
-  const { expr, wrappers } = instrument(parsed.expr, { optimize });
-  const session = new Session();
+  const target = options.environment ?? kubernetesEnv;
+  const { expr, wrappers } = instrument(parsed.expr, {
+    optimize,
+    isFunction: (name) => target.funcs.find(name) !== undefined,
+  });
+  const session = new Session(target);
   const env = celEnv({
-    registry: libraryRegistry,
+    registry: target.registry,
+    namespace: options.container ?? target.namespace,
     funcs: wrappers.map((w) => wrapperFunc(w, session)),
   });
   const evaluate = plan(env, expr);
