@@ -6,7 +6,7 @@ import { tests as checkingSuite } from '@bufbuild/cel-spec/testdata/checking.js'
 import type { SerializedIncrementalTestSuite } from '@bufbuild/cel-spec/testdata/tests.js';
 import { formatIssues } from '../issues.js';
 import { checkExpr } from './checker.js';
-import { fn, global, member } from './decls.js';
+import { fn, globalOverload, memberOverload } from './decls.js';
 import { CheckerEnv, type TypeProvider } from './env.js';
 import { standardFunctions } from './standard.js';
 import {
@@ -93,7 +93,10 @@ describe('checker: cel-spec checking data (cel-go test environment)', () => {
       ['ix', NULL],
       ['ib', BYTES],
     ]),
-    functions: [fn('fg_s', global('fg_s_0', [], STRING)), fn('fi_s_s', member('fi_s_s_0', [STRING], STRING))],
+    functions: [
+      fn('fg_s', globalOverload('fg_s_0', [], STRING)),
+      fn('fi_s_s', memberOverload('fi_s_s_0', [STRING], STRING)),
+    ],
   });
   // The data was produced by a newer cel-go; these differ in v0.12.7 by design.
   const newerCelGo = new Set([

@@ -24,7 +24,7 @@ export function fn(name: string, ...overloads: OverloadDecl[]): FunctionDecl {
   return { name, overloads };
 }
 
-export function global(
+export function globalOverload(
   id: string,
   params: readonly CheckedType[],
   result: CheckedType,
@@ -33,7 +33,7 @@ export function global(
   return { id, params, result, member: false, typeParams };
 }
 
-export function member(
+export function memberOverload(
   id: string,
   params: readonly CheckedType[],
   result: CheckedType,
