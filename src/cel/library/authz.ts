@@ -72,9 +72,9 @@ export function authorizerValue(): Message {
 }
 
 interface Subject {
-  sa_namespace?: unknown;
-  sa_name?: unknown;
-  is_service_account?: unknown;
+  saNamespace?: unknown;
+  saName?: unknown;
+  isServiceAccount?: unknown;
 }
 
 type Fields = Record<string, unknown>;
@@ -90,16 +90,16 @@ function str(f: Fields, key: string): string {
 
 function subjectOf(f: Subject): Fields {
   return {
-    sa_namespace: f.sa_namespace,
-    sa_name: f.sa_name,
-    is_service_account: f.is_service_account,
+    saNamespace: f.saNamespace,
+    saName: f.saName,
+    isServiceAccount: f.isServiceAccount,
   };
 }
 
 function userOf(f: Fields): CelAuthorizationUser | undefined {
-  if (f['is_service_account'] !== true) return undefined;
-  const ns = str(f, 'sa_namespace');
-  const name = str(f, 'sa_name');
+  if (f['isServiceAccount'] !== true) return undefined;
+  const ns = str(f, 'saNamespace');
+  const name = str(f, 'saName');
   // serviceaccount.ServiceAccountInfo.UserInfo
   return {
     name: `system:serviceaccount:${ns}:${name}`,
@@ -164,7 +164,7 @@ export const authzLibrary: readonly CelFunc[] = [
     if (ns.length > 63 || !DNS1123_LABEL.test(ns)) {
       throw new Error('Invalid service account namespace');
     }
-    return make(AUTHORIZER_TYPE, { sa_namespace: ns, sa_name: name, is_service_account: true });
+    return make(AUTHORIZER_TYPE, { saNamespace: ns, saName: name, isServiceAccount: true });
   }),
   celMethod('resource', GROUP_CHECK, [STRING], RESOURCE_CHECK, function (resource) {
     if (goTrimSpace(resource).length === 0) throw new Error('resource must not be empty');

@@ -17,9 +17,9 @@ function field(name: string, number: number, type: FieldDescriptorProto_Type) {
 }
 
 const subject = [
-  field('sa_namespace', 1, STRING),
-  field('sa_name', 2, STRING),
-  field('is_service_account', 3, BOOL),
+  field('saNamespace', 1, STRING),
+  field('saName', 2, STRING),
+  field('isServiceAccount', 3, BOOL),
 ];
 
 const urlFile = create(FileDescriptorProtoSchema, {
