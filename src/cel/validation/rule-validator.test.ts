@@ -679,6 +679,17 @@ describe('never throws (AM-09)', () => {
       /^root\.d: Invalid value: "string": .*evaluating rule: self > duration\('1s'\)$/,
     );
   });
+  it('a field that does not fit fails only the rules that read it', () => {
+    const schema = withRule(objectType({ d: durationFormat, n: integerType }), 'self.n > 0');
+    assert.deepEqual(run(schema, { d: 'not a duration', n: 1 }), []);
+    assert.deepEqual(
+      run(withRule(objectType({ d: durationFormat, n: integerType }), "self.d > duration('1s')"), {
+        d: 'x',
+        n: 1,
+      }),
+      [`root: Invalid value: "object": no such key: d evaluating rule: self.d > duration('1s')`],
+    );
+  });
   it('a rule that does not compile is reported at validation time', () => {
     const errs = run(withRule(objectType({ a: integerType }), 'self.b == 1'), { a: 1 });
     assert.equal(errs.length, 1);

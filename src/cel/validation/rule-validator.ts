@@ -27,8 +27,8 @@ import {
   withTypeAndObjectMeta,
   type JsonSchema,
 } from '../schema/structural.js';
-import { toCelValue } from '../schema/values.js';
 import { compileRules, type CompiledRule } from './compile-rules.js';
+import { toRuleValue } from './data-values.js';
 import { MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES } from './limits.js';
 import { makeMapList } from './map-list.js';
 import { ruleErrorString, ruleMessageOrDefault, schemaRules } from './rules.js';
@@ -250,17 +250,6 @@ function validateNode(
   return out;
 }
 
-/** Data that does not fit the schema fails the rules that read it (upstream: lazily, per access). */
-type Converted = { readonly value: CelInput } | { readonly error: string };
-
-function convert(json: unknown, schema: JsonSchema): Converted {
-  try {
-    return { value: toCelValue(json, schema) };
-  } catch (err) {
-    return { error: err instanceof Error ? err.message : String(err) };
-  }
-}
-
 function validateExpressions(
   node: RuleNode,
   path: Path,
@@ -282,8 +271,9 @@ function validateExpressions(
     return { errs, budget: -1 };
   }
   const activationSchema = node.isResourceRoot ? withTypeAndObjectMeta(schema) : schema;
-  const self = convert(obj, activationSchema);
-  const oldSelf = node.hasTransitionRule && old !== undefined ? convert(old, activationSchema) : undefined;
+  const self = toRuleValue(obj, activationSchema);
+  const oldSelf =
+    node.hasTransitionRule && old !== undefined ? toRuleValue(old, activationSchema) : undefined;
   const bindings: Record<string, CelInput> = {};
   if ('value' in self) bindings[SCOPED_VAR_NAME] = self.value;
   if (oldSelf !== undefined && 'value' in oldSelf) bindings[OLD_SCOPED_VAR_NAME] = oldSelf.value;
