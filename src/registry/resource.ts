@@ -29,6 +29,17 @@ export interface ServedVersion {
   readonly alwaysConvert?: boolean;
   /** This version's own columns, on objects of this version (custom resources' printer columns). */
   readonly table?: TableConvertor;
+  /**
+   * A conversion that needs I/O (a CRD's conversion webhook), used wherever the caller can wait
+   * (every store operation and watch events); `toStorage`/`fromStorage` stay the synchronous
+   * stand-ins (apiVersion only) for the few places that cannot (other versions' managedFields).
+   * Both take objects of any version and return them at the target, in order; they reject with
+   * the conversion's error.
+   */
+  readonly convertAsync?: {
+    toStorage(objects: readonly KubeObject[]): Promise<KubeObject[]>;
+    fromStorage(objects: readonly KubeObject[]): Promise<KubeObject[]>;
+  };
 }
 
 export interface RegistryResource {

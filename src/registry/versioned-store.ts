@@ -71,8 +71,30 @@ export class VersionedStore {
     return this.#identity ? obj : this.version.toStorage(obj);
   }
 
+  /** Whether conversions need I/O (`outMany`/`inOne` must be used; `out`/`in` are stand-ins). */
+  get convertsAsync(): boolean {
+    return !this.#identity && this.version.convertAsync !== undefined;
+  }
+
+  /** Stored objects as this version, through the asynchronous conversion when there is one. */
+  async outMany(objects: readonly KubeObject[]): Promise<KubeObject[]> {
+    if (this.#identity) return [...objects];
+    const conv = this.version.convertAsync;
+    return conv !== undefined ? conv.fromStorage(objects) : objects.map((o) => this.version.fromStorage(o));
+  }
+
+  async #outOne(obj: KubeObject): Promise<KubeObject> {
+    if (this.#identity || this.version.convertAsync === undefined) return this.out(obj);
+    return (await this.version.convertAsync.fromStorage([obj]))[0]!;
+  }
+
+  async #inOne(obj: KubeObject): Promise<KubeObject> {
+    if (this.#identity || this.version.convertAsync === undefined) return this.in(obj);
+    return (await this.version.convertAsync.toStorage([obj]))[0]!;
+  }
+
   async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
-    return this.out(await this.hub.get(namespace, name, resourceVersion));
+    return this.#outOne(await this.hub.get(namespace, name, resourceVersion));
   }
 
   /**
@@ -103,7 +125,7 @@ export class VersionedStore {
 
   async list(namespace: string, req: ListRequest): Promise<ListResult> {
     const r = await this.hub.list(namespace, this.listRequest(req));
-    return this.#identity ? r : { ...r, items: r.items.map((o) => this.version.fromStorage(o)) };
+    return this.#identity ? r : { ...r, items: await this.outMany(r.items) };
   }
 
   /** The request's version for strategies, when it is not the storage version. */
@@ -113,8 +135,8 @@ export class VersionedStore {
   }
 
   async create(namespace: string, obj: KubeObject, req: WriteRequest): Promise<WriteResult> {
-    const r = await this.hub.create(namespace, this.in(obj), this.#request(req));
-    return { ...r, object: this.out(r.object) };
+    const r = await this.hub.create(namespace, await this.#inOne(obj), this.#request(req));
+    return { ...r, object: await this.#outOne(r.object) };
   }
 
   async update(
@@ -130,19 +152,17 @@ export class VersionedStore {
     const converted: UpdatedObject = this.#identity
       ? updatedObject
       : async (current) =>
-          this.version.toStorage(
-            await updatedObject(current === undefined ? undefined : this.version.fromStorage(current)),
-          );
+          this.#inOne(await updatedObject(current === undefined ? undefined : await this.#outOne(current)));
     const r = await this.hub.update(namespace, name, converted, this.#request(req));
-    return { ...r, object: this.out(r.object) };
+    return { ...r, object: await this.#outOne(r.object) };
   }
 
   async delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
     const r = await this.hub.delete(namespace, name, req);
-    return { ...r, object: this.out(r.object) };
+    return { ...r, object: await this.#outOne(r.object) };
   }
 
   async deleteCollection(namespace: string, list: ListRequest, req: DeleteRequest): Promise<KubeObject[]> {
-    return (await this.hub.deleteCollection(namespace, this.listRequest(list), req)).map((o) => this.out(o));
+    return this.outMany(await this.hub.deleteCollection(namespace, this.listRequest(list), req));
   }
 }

@@ -6,7 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer } from '../support/server.js';
+import { createServer } from 'node:https';
+import type { Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { adminClient, startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { waitFor } from '../support/poll.js';
 
@@ -375,5 +378,136 @@ describe('custom resources (#10)', () => {
     await establish(server, crontabCRD());
     const list = await server.request('GET', '/apis/stable.example.com/v1/crontabs');
     assert.deepEqual(list.json()['items'], []);
+  });
+});
+
+describe('custom resources with webhook conversion (#10)', () => {
+  let server: TestServer;
+  let webhook: Server;
+  let calls = 0;
+  let url = '';
+  before(async () => {
+    server = await startTestServer({ controllers: false });
+    // The webhook serves with the test server's certificate (valid for 127.0.0.1, signed by its CA).
+    webhook = createServer({ key: server.pki.servingKey, cert: server.pki.servingCert }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        calls++;
+        const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          request: { uid: string; desiredAPIVersion: string; objects: Obj[] };
+        };
+        const to = review.request.desiredAPIVersion;
+        const convertedObjects = review.request.objects.map((o) => {
+          const spec = { ...(o['spec'] as Obj) };
+          if (to.endsWith('/v2')) spec['size'] = JSON.stringify(spec['size'] ?? '');
+          else spec['size'] = Number(spec['size'] ?? 0);
+          return { ...o, apiVersion: to, spec };
+        });
+        res.setHeader('content-type', 'application/json');
+        res.end(
+          JSON.stringify({
+            apiVersion: 'apiextensions.k8s.io/v1',
+            kind: 'ConversionReview',
+            response: { uid: review.request.uid, convertedObjects, result: { status: 'Success' } },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
+    url = `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/convert`;
+    const schema = (sizeType: string): Obj => ({
+      openAPIV3Schema: {
+        type: 'object',
+        properties: { spec: { type: 'object', properties: { size: { type: sizeType } } } },
+      },
+    });
+    await establish(server, {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.conv.example.com' },
+      spec: {
+        group: 'conv.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [
+          { name: 'v1', served: true, storage: true, schema: schema('integer') },
+          { name: 'v2', served: true, storage: false, schema: schema('string') },
+        ],
+        conversion: {
+          strategy: 'Webhook',
+          webhook: {
+            conversionReviewVersions: ['v1'],
+            clientConfig: { url, caBundle: Buffer.from(server.pki.caCert).toString('base64') },
+          },
+        },
+      },
+    });
+  });
+  after(async () => {
+    await server.stop();
+    await new Promise((r) => webhook.close(r));
+  });
+
+  const v1 = '/apis/conv.example.com/v1/namespaces/default/widgets';
+  const v2 = '/apis/conv.example.com/v2/namespaces/default/widgets';
+
+  it('creates at one version, stores at the storage version, reads at either', async () => {
+    const created = await server.request('POST', v2, {
+      body: {
+        apiVersion: 'conv.example.com/v2',
+        kind: 'Widget',
+        metadata: { name: 'w1' },
+        spec: { size: '7' },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.json()['apiVersion'], 'conv.example.com/v2');
+    assert.deepEqual(created.json()['spec'], { size: '7' });
+    const stored = await server.request('GET', `${v1}/w1`);
+    assert.deepEqual(stored.json()['spec'], { size: 7 });
+    const list = await server.request('GET', v2);
+    assert.deepEqual(
+      (list.json()['items'] as Obj[]).map((i) => i['spec']),
+      [{ size: '7' }],
+    );
+    assert.ok(calls >= 3, `webhook called ${calls} times`);
+  });
+
+  it('watches at a converted version', async () => {
+    const list = await server.request('GET', v2);
+    const rv = (list.json()['metadata'] as Obj)['resourceVersion'] as string;
+    const client = adminClient(server);
+    const abort = new AbortController();
+    const events: Obj[] = [];
+    const watching = (async () => {
+      for await (const ev of client.watch(`${v2}?watch=1&resourceVersion=${rv}`, abort.signal)) {
+        events.push(ev.object);
+        if (events.length === 1) abort.abort();
+      }
+    })().catch((err: unknown) => {
+      if (!abort.signal.aborted) throw err;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const patched = await server.request('PATCH', `${v1}/w1`, {
+      body: { spec: { size: 9 } },
+      contentType: 'application/merge-patch+json',
+    });
+    assert.equal(patched.status, 200, patched.text);
+    await watching;
+    client.close();
+    assert.equal(events[0]?.['apiVersion'], 'conv.example.com/v2');
+    assert.deepEqual(events[0]?.['spec'], { size: '9' });
+  });
+
+  it('a failing webhook is an InternalError naming it', async () => {
+    await new Promise((r) => webhook.close(r));
+    webhook.closeAllConnections();
+    const r = await server.request('GET', `${v2}/w1`);
+    assert.equal(r.status, 500, r.text);
+    assert.match(
+      String(r.json()['message']),
+      /^Internal error occurred: conversion webhook for conv\.example\.com\/v1, Kind=Widget failed: Post "https:\/\/127\.0\.0\.1:\d+\/convert\?timeout=30s": .+/,
+    );
   });
 });

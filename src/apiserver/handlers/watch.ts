@@ -15,6 +15,8 @@ import { apiVersionOf } from '../../apis/resource.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { openWatch } from '../../registry/generic/watch.js';
 import type { WatchEvent, WatchFeed } from '../../registry/generic/watch.js';
+import { ConvertingFeed } from '../../registry/converting-feed.js';
+import type { EventFeed } from '../../registry/converting-feed.js';
 import type { JsonObject } from '../../util/json.js';
 import type { HandlerContext } from '../endpoint.js';
 import { queryBool, queryInt, queryString } from '../endpoint.js';
@@ -157,9 +159,9 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const sendInitial = queryString(ctx.url, 'sendInitialEvents');
   // Storage closed the watch because this client fell too far behind (it may not be reading).
   let stalled = false;
-  let feed: WatchFeed;
+  let opened: WatchFeed;
   try {
-    feed = await openWatch(
+    opened = await openWatch(
       store.hub,
       ctx.request.namespace,
       {
@@ -180,6 +182,11 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
     ctx.served.removeEventListener('abort', onAbort);
     throw err;
   }
+  // A conversion needing I/O (a CRD's webhook) runs before encoding; events then arrive converted.
+  const feed: EventFeed = store.convertsAsync
+    ? new ConvertingFeed(opened, (objects) => store.outMany(objects))
+    : opened;
+  const out = store.convertsAsync ? (obj: KubeObject) => obj : (obj: KubeObject) => store.out(obj);
   const res = ctx.res;
   const protobuf = negotiated.format === 'protobuf';
   res.writeHead(200, {
@@ -199,7 +206,7 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const encode = (ev: WatchEvent): Buffer => {
     const data = ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED';
     if (data && negotiated.as === 'table') {
-      const obj = store.out(ev.object as KubeObject);
+      const obj = out(ev.object as KubeObject);
       const object = toTable([obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, negotiated, {
         convertor: store.table,
         includeObject,
@@ -219,13 +226,13 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
     if (made !== undefined) return made;
     if (protobuf) {
       return ctx.watch.encoder.encodeBytes(ev.object, key, () =>
-        builtinProtobuf.encodeWatchEvent(ev.type, store.out(ev.object as KubeObject)),
+        builtinProtobuf.encodeWatchEvent(ev.type, out(ev.object as KubeObject)),
       );
     }
     return ctx.watch.encoder.encode(
       ev.object,
       key,
-      () => `${JSON.stringify({ type: ev.type, object: store.out(ev.object as KubeObject) })}\n`,
+      () => `${JSON.stringify({ type: ev.type, object: out(ev.object as KubeObject) })}\n`,
     );
   };
   const frame = (type: string, object: JsonObject): Buffer =>
@@ -346,7 +353,7 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
         finish();
         return;
       }
-      if (bookmarkDue) {
+      if (bookmarkDue && feed.busy !== true) {
         // Idle here means every event the store committed so far has reached this watch (fan-out
         // and history replay are synchronous, and this runs in a later macrotask than any of
         // them), so the store's revision is this watch's progress.

@@ -20,6 +20,7 @@ import { crdConditionTrue, crdView } from '../../registry/customresources/crd-vi
 import type { CrdVersion, CrdView } from '../../registry/customresources/crd-view.js';
 import { customResource } from '../../registry/customresources/resource.js';
 import type { CustomResourceSchemaOps } from '../../registry/customresources/resource.js';
+import type { WebhookPost } from '../../registry/customresources/conversion-webhook.js';
 import type { RegistryResource } from '../../registry/resource.js';
 import type { Clock } from '../../util/clock.js';
 import type { JsonObject } from '../../util/json.js';
@@ -45,6 +46,8 @@ export interface CustomResourceServingOptions {
   readonly definitions: (view: CrdView, version: CrdVersion) => Definition[];
   readonly log: Logger;
   readonly clock?: Clock;
+  /** Sends ConversionReviews to CRDs' conversion webhooks. */
+  readonly conversionPost?: WebhookPost;
 }
 
 interface Served {
@@ -100,6 +103,7 @@ export function serveCustomResources(o: CustomResourceServingOptions): { stop():
       const resource = customResource(view, {
         schema: schemas.ops,
         terminating: crdConditionTrue(crd, 'Terminating') || view.deleting,
+        ...(o.conversionPost !== undefined ? { conversionPost: o.conversionPost } : {}),
       });
       const definitions = view.versions.filter((v) => v.served).flatMap((v) => o.definitions(view, v));
       o.resources.add(resource, definitions, customResourceDecoder(schemas.decoding));

@@ -47,6 +47,8 @@ import type { NodeTemplate } from '../../nodes/index.js';
 import { startControllers } from './controllers.js';
 import { RestClient } from '../../client/rest-client.js';
 import { serveCustomResources } from './custom-resources.js';
+import { serviceResolver } from './service-resolver.js';
+import { webhookPoster } from '../../apiserver/webhook/post.js';
 import { customResourceDefinitions, customResourceSchemas } from './custom-resource-schemas.js';
 import { inProcessTransport, loopbackUser } from './in-process-transport.js';
 import type { Transport } from '../../client/transport.js';
@@ -300,6 +302,9 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         resources: { add: addResource, remove: removeResource },
         schemas: customResourceSchemas,
         definitions: customResourceDefinitions,
+        conversionPost: webhookPoster({
+          resolveService: serviceResolver(storeOf('', 'services'), storeOf('', 'endpoints')),
+        }),
         log,
       })
     : undefined;

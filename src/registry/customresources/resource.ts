@@ -15,6 +15,8 @@ import type { CrdVersion, CrdView } from './crd-view.js';
 import { customResourceStatusStrategy, customResourceStrategy, noValidation } from './strategy.js';
 import type { CustomResourceValidation } from './strategy.js';
 import { customResourceTable } from './table.js';
+import { convertThroughWebhook } from './conversion-webhook.js';
+import type { WebhookPost } from './conversion-webhook.js';
 
 /** What the schema layer contributes per version: validation and defaulting. */
 export interface CustomResourceSchemaOps {
@@ -63,6 +65,8 @@ function atVersion(obj: KubeObject, apiVersion: string): KubeObject {
 
 export interface CustomResourceOptions {
   readonly schema?: CustomResourceSchemaOps;
+  /** Sends a ConversionReview to a webhook (a CRD with `Webhook` conversion needs it). */
+  readonly conversionPost?: WebhookPost;
   /** The CRD is being deleted: creates are refused (405), as crdHandler does. */
   readonly terminating?: boolean;
 }
@@ -77,6 +81,9 @@ export function customResource(view: CrdView, options: CustomResourceOptions = {
   const storage = view.versions.find((v) => v.name === storageName) ?? view.versions[0]!;
   const storageApiVersion = `${view.group}/${storage.name}`;
   const versions = new Map(view.versions.map((v) => [v.name, v]));
+  const webhook = view.conversion.strategy === 'Webhook' ? view.conversion.webhook : undefined;
+  const post = options.conversionPost;
+  const converter = webhook !== undefined && post !== undefined ? { webhook, post } : undefined;
   const strategyOptions = {
     group: view.group,
     kind: view.acceptedNames.kind,
@@ -88,6 +95,8 @@ export function customResource(view: CrdView, options: CustomResourceOptions = {
     scale: (version: string) => versions.get(version)?.scale,
     validation: ops.validation,
     terminating: options.terminating ?? false,
+    // Webhook-converted objects reach the strategy at the storage version, validated as such.
+    validateAtStorage: converter !== undefined,
     plural: view.acceptedNames.plural,
   };
   const served: ServedVersion[] = view.versions
@@ -110,10 +119,28 @@ export function customResource(view: CrdView, options: CustomResourceOptions = {
         table: customResourceTable(v.columns),
       };
     });
+  const withWebhook: ServedVersion[] =
+    converter === undefined
+      ? served
+      : served.map((sv) => {
+          if (sv.info.version === storage.name) return sv;
+          const apiVersion = `${view.group}/${sv.info.version}`;
+          return {
+            ...sv,
+            convertAsync: {
+              toStorage: (objects) => convertThroughWebhook(converter, objects, storageApiVersion),
+              async fromStorage(objects) {
+                const out = await convertThroughWebhook(converter, objects, apiVersion);
+                if (ops.hasDefaults(sv.info.version)) for (const o of out) ops.defaults(sv.info.version, o);
+                return out;
+              },
+            },
+          };
+        });
   const status = view.versions.some((v) => v.served && v.status);
   return {
     info: infoOf(view, storage),
-    servedVersions: served,
+    servedVersions: withWebhook,
     strategy: customResourceStrategy(strategyOptions),
     ...(status ? { statusStrategy: customResourceStatusStrategy(strategyOptions) } : {}),
     table: customResourceTable(storage.columns),

@@ -43,12 +43,15 @@ export interface CustomResourceStrategyOptions {
   readonly validation: CustomResourceValidation;
   /** The CRD is terminating: creates are refused. */
   readonly terminating?: boolean;
+  /** Validate at the storage version (objects converted by a webhook cannot be brought back). */
+  readonly validateAtStorage?: boolean;
   /** The resource (plural) for the refusal's details. */
   readonly plural?: string;
 }
 
 /** The version the request was made at (the storage version when not said). */
 function versionOf(ctx: StrategyContext, o: CustomResourceStrategyOptions): string {
+  if (o.validateAtStorage === true) return o.storageVersion;
   return ctx.requestVersion?.version ?? o.storageVersion;
 }
 
