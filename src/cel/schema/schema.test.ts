@@ -1,7 +1,9 @@
 // Tests for schema-declared CEL types and values (#10): escaping, SchemaDeclType, UnstructuredToVal.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { isCelList, isCelMap } from '@bufbuild/cel';
 import { formatType } from '../checker/types.js';
+import { keyedListAdd, keyedListEquals } from './keyed-lists.js';
 import { assignTypeNames, declTypeProvider } from './decl-type.js';
 import { escapeName, unescapeName } from './escaping.js';
 import { MAX_REQUEST_SIZE_BYTES, schemaDeclType } from './schema-decl-type.js';
@@ -121,13 +123,15 @@ describe('toCelValue (pkg/cel/common/values.go)', () => {
       { n: 3, d: 2, 'a-b': 'x', p: 8080, l: [1, 2], m: { 'k-1': true }, b: 'aGk=', extra: 1 },
       schema,
     );
-    assert.ok(v instanceof Map);
+    assert.ok(isCelMap(v));
     assert.equal(v.get('n'), 3n);
     assert.equal(v.get('d'), 2);
     assert.equal(v.get('a__dash__b'), 'x');
     assert.equal(v.get('p'), 8080n);
-    assert.deepEqual(v.get('l'), [1n, 2n]);
-    assert.deepEqual(v.get('m'), new Map([['k-1', true]]));
+    const l = v.get('l');
+    assert.deepEqual(isCelList(l) ? [...l] : l, [1n, 2n]);
+    const m = v.get('m');
+    assert.deepEqual(isCelMap(m) ? [...m] : m, [['k-1', true]]);
     assert.deepEqual(v.get('b'), new Uint8Array([104, 105]));
     assert.equal(v.has('extra'), false);
   });
@@ -151,5 +155,70 @@ describe('toCelValue (pkg/cel/common/values.go)', () => {
     assert.equal(toCelValue(null, { type: 'string', nullable: true }), null);
     assert.throws(() => toCelValue('x', { type: 'integer' }), /invalid data, expected int, got string/);
     assert.throws(() => toCelValue(1.5, { type: 'integer' }), /expected int, got float64/);
+  });
+});
+
+describe('set and map-list values (values.go unstructuredSetList, unstructuredMapList)', () => {
+  const set = { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } };
+  const list = (xs: unknown[]) => toCelValue(xs, { type: 'array', items: { type: 'string' } });
+  it('a set equals any ordering of its elements when on the left', () => {
+    const s = toCelValue(['a', 'b', 'c'], set);
+    assert.equal(keyedListEquals(s, list(['c', 'b', 'a'])), true);
+    assert.equal(keyedListEquals(s, list(['c', 'b'])), false);
+    assert.equal(keyedListEquals(list(['c', 'b', 'a']), s), undefined);
+  });
+  it('set + list appends only new elements and stays a set', () => {
+    const sum = keyedListAdd(toCelValue(['a', 'b', 'c'], set), list(['c', 'd']));
+    assert.deepEqual(sum === undefined ? undefined : [...sum], ['a', 'b', 'c', 'd']);
+    assert.equal(keyedListEquals(sum, list(['d', 'c', 'b', 'a'])), true);
+  });
+  it('an int set does not match doubles (Go map keys)', () => {
+    const ints = toCelValue([1, 2], {
+      type: 'array',
+      'x-kubernetes-list-type': 'set',
+      items: { type: 'integer' },
+    });
+    assert.equal(
+      keyedListEquals(ints, toCelValue([2, 1], { type: 'array', items: { type: 'integer' } })),
+      true,
+    );
+    assert.equal(
+      keyedListEquals(ints, toCelValue([2.5, 1], { type: 'array', items: { type: 'number' } })),
+      false,
+    );
+  });
+  const mapList = {
+    type: 'array',
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': ['k'],
+    items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'string' } } },
+  };
+  const a = toCelValue(
+    [
+      { k: 'a', v: '1' },
+      { k: 'b', v: '2' },
+    ],
+    mapList,
+  );
+  const b = toCelValue(
+    [
+      { k: 'b', v: '2' },
+      { k: 'a', v: '1' },
+    ],
+    mapList,
+  );
+  const c = toCelValue(
+    [
+      { k: 'b', v: '3' },
+      { k: 'a', v: '1' },
+    ],
+    mapList,
+  );
+  it('map-lists match elements by key', () => {
+    assert.equal(keyedListEquals(a, b), true);
+    assert.equal(keyedListEquals(a, c), false);
+  });
+  it('map-list + list replaces elements with the same key', () => {
+    assert.equal(keyedListEquals(keyedListAdd(a, c), c), true);
   });
 });

@@ -3,12 +3,14 @@
  * (UnstructuredToVal): the schema decides each value's CEL type, so an `integer` is a CEL int
  * (bigint) even when JSON wrote it as `1.0`, a `number` is a double, `byte`/`duration`/`date`/
  * `date-time` strings become bytes/duration/timestamp, int-or-string stays an int or a string,
- * and objects become maps keyed by their escaped (CEL) property names.
+ * objects become maps keyed by their escaped (CEL) property names, and set and map-list arrays
+ * keep their own equality and concatenation (keyed-lists.ts).
  */
 import { create } from '@bufbuild/protobuf';
 import { DurationSchema, TimestampSchema } from '@bufbuild/protobuf/wkt';
-import type { CelInput } from '@bufbuild/cel';
+import type { CelInput, CelValue } from '@bufbuild/cel';
 import { escapeName } from './escaping.js';
+import { keyedList, objectFromData } from './keyed-lists.js';
 import {
   type JsonSchema,
   isEmbeddedResource,
@@ -18,6 +20,8 @@ import {
   schemaAdditionalProperties,
   schemaFormat,
   schemaItems,
+  schemaListMapKeys,
+  schemaListType,
   schemaProperties,
   schemaType,
   withTypeAndObjectMeta,
@@ -74,7 +78,13 @@ export function toCelValue(json: unknown, schema: JsonSchema): CelInput {
       const items = schemaItems(schema);
       if (items === undefined)
         throw new InvalidCelDataError('invalid array type, expected Items with a non-empty Schema');
-      return json.map((item: unknown) => toCelValue(item, items));
+      const elements = json.map((item: unknown) => toCelValue(item, items));
+      const listType = schemaListType(schema);
+      if (listType === 'set' || listType === 'map') {
+        const keyProps = schemaListMapKeys(schema).map((k) => escapeName(k) ?? k);
+        return keyedList(listType, elements as CelValue[], json, keyProps);
+      }
+      return elements;
     }
     case 'string':
       if (typeof json !== 'string')
@@ -115,15 +125,15 @@ function objectValue(json: unknown, schema: JsonSchema): CelInput {
       if (prop === undefined || escaped === undefined) continue;
       out.set(escaped, toCelValue(value, prop));
     }
-    return out;
+    return objectFromData(out, json);
   }
   const additional = schemaAdditionalProperties(s);
   if (additional !== undefined) {
     const out = new Map<string, CelInput>();
     for (const [name, value] of Object.entries(json)) out.set(name, toCelValue(value, additional));
-    return out;
+    return objectFromData(out, json);
   }
-  if (isPreserveUnknownFields(s)) return new Map<string, CelInput>();
+  if (isPreserveUnknownFields(s)) return objectFromData(new Map<string, CelInput>(), json);
   throw new InvalidCelDataError(
     'invalid object type, expected either Properties or AdditionalProperties with Allows=true and non-empty Schema',
   );
