@@ -511,3 +511,123 @@ describe('custom resources with webhook conversion (#10)', () => {
     );
   });
 });
+
+describe('x-kubernetes-validations on custom resources (#10, AM-03, AM-05, AM-09)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ controllers: false });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  const ruled = (validations: Obj[]): Obj => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'scalers.cel.example.com' },
+    spec: {
+      group: 'cel.example.com',
+      scope: 'Namespaced',
+      names: { plural: 'scalers', singular: 'scaler', kind: 'Scaler' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  'x-kubernetes-validations': validations,
+                  properties: {
+                    min: { type: 'integer' },
+                    max: { type: 'integer' },
+                    name: { type: 'string', maxLength: 20 },
+                    tags: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 10 } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+  });
+  const path = '/apis/cel.example.com/v1/namespaces/default/scalers';
+  const scaler = (name: string, spec: Obj): Obj => ({
+    apiVersion: 'cel.example.com/v1',
+    kind: 'Scaler',
+    metadata: { name },
+    spec,
+  });
+
+  it('refuses a CRD whose rule does not compile, with the compiler error', async () => {
+    const r = await server.request('POST', crdsPath, { body: ruled([{ rule: 'self.min < ' }]) });
+    assert.equal(r.status, 422, r.text);
+    assert.match(String(r.json()['message']), /compilation failed: ERROR: <input>:1:12: Syntax error/);
+  });
+
+  it('refuses a rule whose estimated cost exceeds the per-rule budget (AM-03)', async () => {
+    const crd = ruled([{ rule: 'true' }]);
+    const spec = (
+      (((crd['spec'] as Obj)['versions'] as Obj[])[0]!['schema'] as Obj)['openAPIV3Schema'] as Obj
+    )['properties'] as Obj;
+    spec['items'] = {
+      type: 'array',
+      items: { type: 'string' },
+      'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, self.all(z, x + y + z != "")))' }],
+    };
+    const r = await server.request('POST', crdsPath, { body: crd });
+    assert.equal(r.status, 422, r.text);
+    assert.match(String(r.json()['message']), /estimated rule cost exceeds budget by factor of/);
+  });
+
+  it('validates custom resources: message, messageExpression and transition rules (AM-05)', async () => {
+    await establish(
+      server,
+      ruled([
+        { rule: 'self.min <= self.max', message: 'min must not exceed max' },
+        {
+          rule: "self.name.startsWith('s-')",
+          messageExpression: "'name ' + self.name + ' lacks the s- prefix'",
+        },
+        { rule: 'self.max >= oldSelf.max', message: 'max may only grow' },
+        { rule: 'self.tags.all(t, t.size() > 1)' },
+      ]),
+    );
+    const ok = await server.request('POST', path, {
+      body: scaler('a', { min: 1, max: 5, name: 's-a', tags: ['ab'] }),
+    });
+    assert.equal(ok.status, 201, ok.text);
+    const bad = await server.request('POST', path, {
+      body: scaler('b', { min: 9, max: 5, name: 'b', tags: ['x'] }),
+    });
+    assert.equal(bad.status, 422, bad.text);
+    assert.equal(
+      bad.json()['message'],
+      'Scaler.cel.example.com "b" is invalid: [spec: Invalid value: "object": min must not exceed max, spec: Invalid value: "object": name b lacks the s- prefix, spec: Invalid value: "object": failed rule: self.tags.all(t, t.size() > 1)]',
+    );
+    const shrink = await server.request('PATCH', `${path}/a`, {
+      body: { spec: { max: 2 } },
+      contentType: 'application/merge-patch+json',
+    });
+    assert.equal(shrink.status, 422, shrink.text);
+    assert.equal(
+      shrink.json()['message'],
+      'Scaler.cel.example.com "a" is invalid: spec: Invalid value: "object": max may only grow',
+    );
+  });
+
+  it('does not run rules over an object with blocking errors', async () => {
+    const r = await server.request('POST', path, {
+      body: scaler('c', { min: 1, max: 5, name: 'x'.repeat(21) }),
+    });
+    assert.equal(r.status, 422, r.text);
+    assert.match(
+      String(r.json()['message']),
+      /<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation/,
+    );
+  });
+});

@@ -10,6 +10,7 @@
 import { StatusError } from '../../machinery/errors.js';
 import { fieldErrors } from '../../machinery/field/errors.js';
 import type { FieldError } from '../../machinery/field/errors.js';
+import { blockingError } from '../../cel/validation/index.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { jsonEqual } from '../../util/json.js';
 import type { RESTStrategy, StrategyContext } from '../strategy.js';
@@ -145,26 +146,10 @@ function typeMetaErrors(obj: KubeObject, o: CustomResourceStrategyOptions, versi
   return errs;
 }
 
-const blockingTypes = new Set([
-  'FieldValueRequired',
-  'FieldValueTooLong',
-  'FieldValueTooMany',
-  'FieldValueTypeInvalid',
-]);
-
 /** hasBlockingErr: CEL rules are not run over an object with these errors. */
 function withRules(errs: FieldError[], run: () => FieldError[]): FieldError[] {
-  if (errs.some((e) => blockingTypes.has(e.type))) {
-    return [
-      ...errs,
-      fieldErrors.invalid(
-        '',
-        null,
-        'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
-      ),
-    ];
-  }
-  return [...errs, ...run()];
+  const blocking = blockingError(errs);
+  return blocking !== undefined ? [...errs, blocking] : [...errs, ...run()];
 }
 
 function validateFull(

@@ -9,6 +9,8 @@ import {
   validateCustomResourceDefinitionStatusUpdate,
   validateCustomResourceDefinitionUpdate,
 } from '../../../apis/apiextensions/v1/validation/crd.js';
+import type { CRDValidationHooks } from '../../../apis/apiextensions/v1/validation/crd.js';
+import { compileSchemaRules, validateDefaultRules } from '../../../cel/validation/index.js';
 import type { KubeObject } from '../../../machinery/object.js';
 import { isJsonObject } from '../../../util/json.js';
 import type { JsonObject } from '../../../util/json.js';
@@ -16,6 +18,12 @@ import type { RegistryResource } from '../../resource.js';
 import type { RESTStrategy } from '../../strategy.js';
 import { customResourceDefinitionTable } from '../../printers/customresourcedefinition.js';
 import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
+
+/** x-kubernetes-validations are compiled and cost-checked, and defaults checked against them (CEL). */
+const celHooks: CRDValidationHooks = {
+  validateRules: (schema, path) => compileSchemaRules(schema, path),
+  validateDefaultRules,
+};
 
 /** Adds the storage version to status.storedVersions when it is not listed yet. */
 function recordStorageVersion(crd: KubeObject): void {
@@ -48,8 +56,8 @@ const strategy = defineStrategy({
   hasStatus: true,
   tracksGeneration: true,
   allowUnconditionalUpdate: false,
-  validate: (_ctx, obj) => validateCustomResourceDefinition(obj),
-  validateUpdate: (_ctx, obj, old) => validateCustomResourceDefinitionUpdate(obj, old),
+  validate: (_ctx, obj) => validateCustomResourceDefinition(obj, celHooks),
+  validateUpdate: (_ctx, obj, old) => validateCustomResourceDefinitionUpdate(obj, old, celHooks),
   prepareForCreate(_ctx, obj) {
     resetStatus(obj);
     recordStorageVersion(obj);
