@@ -143,6 +143,10 @@ describe('toCelValue (pkg/cel/common/values.go)', () => {
     assert.equal(parseDuration('-2m'), -120_000_000_000n);
     assert.equal(parseDuration('1d'), 86_400_000_000_000n);
     assert.equal(parseDuration('x'), undefined);
+    assert.equal(parseDuration('3 days'), 3n * 86_400_000_000_000n);
+    assert.equal(parseDuration('1w2d'), 9n * 86_400_000_000_000n);
+    assert.equal(parseDuration('10 minutes'), 600_000_000_000n);
+    assert.equal(parseDuration('0'), 0n);
     const t = toCelValue('2023-01-02T03:04:05.5+01:00', { type: 'string', format: 'date-time' });
     assert.deepEqual(
       t !== null && typeof t === 'object' && 'seconds' in t ? [t.seconds, t.nanos] : undefined,

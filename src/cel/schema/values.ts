@@ -205,19 +205,18 @@ function parseDateTime(str: string): { seconds: bigint; nanos: number } | undefi
 const UNIT_NANOS: Record<string, bigint> = {
   ns: 1n,
   us: 1_000n,
-  µs: 1_000n,
-  μs: 1_000n,
+  µs: 1_000n, // U+00B5
+  μs: 1_000n, // U+03BC
   ms: 1_000_000n,
   s: 1_000_000_000n,
   m: 60_000_000_000n,
   h: 3_600_000_000_000n,
 };
 
-/**
- * Go's time.ParseDuration (what strfmt.ParseDuration tries first), plus strfmt's `<n>d` and
- * `<n>w` forms; nanoseconds, or undefined when the text is not a duration.
- */
-export function parseDuration(str: string): bigint | undefined {
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Go's time.ParseDuration: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+`, or "0"; nanoseconds. */
+function goParseDuration(str: string): bigint | undefined {
   let s = str;
   let negative = false;
   if (s.startsWith('-') || s.startsWith('+')) {
@@ -227,18 +226,56 @@ export function parseDuration(str: string): bigint | undefined {
   if (s === '0') return 0n;
   if (s === '') return undefined;
   let total = 0n;
-  const part = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h|d|w)/;
+  const part = /^(\d*)(?:\.(\d*))?([^\d.]+)/u;
   while (s !== '') {
     const m = part.exec(s);
     if (m === null) return undefined;
     const [all, whole = '', frac = '', unit = ''] = m;
     if (whole === '' && frac === '') return undefined;
-    const perUnit =
-      unit === 'd' ? 86_400_000_000_000n : unit === 'w' ? 604_800_000_000_000n : UNIT_NANOS[unit];
+    const perUnit = UNIT_NANOS[unit];
     if (perUnit === undefined) return undefined;
     total += BigInt(whole === '' ? '0' : whole) * perUnit;
     if (frac !== '') total += (BigInt(frac) * perUnit) / 10n ** BigInt(frac.length);
+    if (total > INT64_MAX) return undefined;
     s = s.slice(all.length);
   }
   return negative ? -total : total;
+}
+
+/** strfmt's unit spellings: any of a group, or a word starting with its last (`minutes`). */
+const STRFMT_UNITS: [bigint, string[]][] = [
+  [1n, ['ns', 'nano']],
+  [1_000n, ['us', 'µs', 'micro']],
+  [1_000_000n, ['ms', 'milli']],
+  [1_000_000_000n, ['s', 'sec']],
+  [60_000_000_000n, ['m', 'min']],
+  [3_600_000_000_000n, ['h', 'hr', 'hour']],
+  [86_400_000_000_000n, ['d', 'day']],
+  [604_800_000_000_000n, ['w', 'wk', 'week']],
+];
+
+/**
+ * kube-openapi strfmt.ParseDuration (validate's `duration` format): Go's time.ParseDuration,
+ * else every `<digits><unit>` found in the text summed (`3 days`, `1w2d`); nanoseconds, or
+ * undefined when neither reads it.
+ */
+export function parseDuration(str: string): bigint | undefined {
+  const go = goParseDuration(str);
+  if (go !== undefined) return go;
+  let total = 0n;
+  let ok = false;
+  for (const m of str.matchAll(/(\d+)\s*([A-Za-zµ]+)/gu)) {
+    const factor = BigInt(m[1] ?? '0');
+    if (factor > INT64_MAX) return undefined;
+    const unit = (m[2] ?? '').trim().toLowerCase();
+    for (const [multiplier, variants] of STRFMT_UNITS) {
+      variants.forEach((variant, i) => {
+        if ((i === variants.length - 1 && unit.startsWith(variant)) || variant === unit) {
+          ok = true;
+          total += factor * multiplier;
+        }
+      });
+    }
+  }
+  return ok ? BigInt.asIntN(64, total) : undefined;
 }
