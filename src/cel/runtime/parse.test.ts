@@ -20,11 +20,31 @@ describe('parseCel (AM-09: compile errors are CelCompileError, never thrown raw)
     assert.deepEqual(sourceInfo.lineOffsets, [12, 20]);
   });
   it('reports syntax errors in cel-go display format', () => {
-    assert.match(parseError('1 + '), /^ERROR: <input>:1:3: Syntax error: mismatched input/);
-    assert.match(parseError('`x`'), /^ERROR: <input>:1:1: Syntax error/);
+    assert.equal(
+      parseError('1 + '),
+      "ERROR: <input>:1:5: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | 1 + \n | ....^",
+    );
+    assert.match(parseError('`x`'), /^ERROR: <input>:1:1: Syntax error: token recognition error at: '`'/);
+  });
+  it('words syntax errors as ANTLR does (k8s validation_test.go, admission compile_test.go)', () => {
+    assert.match(parseError('self.true == 1'), /Syntax error: mismatched input 'true' expecting IDENTIFIER/);
+    assert.match(parseError("self.objs[0][0].k! == '1'"), /Syntax error: mismatched input '!' expecting/);
+    assert.match(parseError("'asdf'.contains('x'"), /Syntax error: missing '\)' at '<EOF>'/);
+    assert.match(parseError('1 + 2 3'), /1:7: Syntax error: extraneous input '3' expecting <EOF>/);
+    assert.match(parseError('a.'), /Syntax error: missing IDENTIFIER at '<EOF>'/);
+    assert.match(parseError('in'), /1:1: Syntax error: mismatched input 'in' expecting/);
+  });
+  it('lexer errors: every one, and the parse error after them', () => {
+    const message = parseError('*@a | b');
+    assert.match(message, /1:1: Syntax error: extraneous input '\*' expecting/);
+    assert.match(message, /1:2: Syntax error: token recognition error at: '@'/);
+    assert.match(message, /1:5: Syntax error: token recognition error at: '\| '/);
+    assert.match(parseError('"\\q"'), /token recognition error at: '"\\q'/);
+    assert.match(parseError('"\\xFh"'), /token recognition error at: '"\\xFh'/);
   });
   it('reserved identifiers', () => {
     assert.match(parseError('while'), /^ERROR: <input>:1:1: reserved identifier: while\n/);
+    assert.match(parseError('has(m)'), /^ERROR: <input>:1:5: invalid argument to has\(\) macro/);
   });
   it('has() and macro arguments', () => {
     assert.match(parseError('has(a)'), /invalid argument to has\(\) macro/);

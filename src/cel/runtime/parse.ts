@@ -6,6 +6,7 @@
 import { parse } from '@bufbuild/cel';
 import type { Expr, SourceInfo } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { CelCompileError, type CelIssue } from '../issues.js';
+import { diagnoseSyntax, lexErrors } from './syntax.js';
 
 export type { Expr, SourceInfo };
 
@@ -46,11 +47,19 @@ export function parseCel(source: string): ParsedCel {
       },
     ]);
   }
+  // cel-go's lexer rejects what @bufbuild/cel's parser lets through (e.g. "\\q" escapes)
+  const lexIssues = lexErrors(source);
+  if (lexIssues.length > 0) throw new CelCompileError(source, diagnoseSyntax(source));
   let parsed: { expr: Expr; sourceInfo?: SourceInfo | undefined };
   try {
     parsed = parse(source);
   } catch (err) {
-    throw new CelCompileError(source, [syntaxIssue(source, err)]);
+    const reserved = reservedIssue(source, err);
+    const diagnosed = diagnoseSyntax(source);
+    throw new CelCompileError(
+      source,
+      reserved !== undefined ? [reserved] : diagnosed.length > 0 ? diagnosed : [syntaxIssue(err)],
+    );
   }
   const sourceInfo = parsed.sourceInfo;
   if (sourceInfo === undefined) {
@@ -117,22 +126,32 @@ function skipString(source: string, start: number): number {
   return i;
 }
 
-function syntaxIssue(source: string, err: unknown): CelIssue {
+/** @bufbuild/cel's reserved-word errors, in cel-go's words ("reserved identifier: if"). */
+function reservedIssue(source: string, err: unknown): CelIssue | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const raw = (err as { rawMessage?: unknown }).rawMessage;
+  if (raw !== 'reserved identifier' && raw !== 'reserved keyword') return undefined;
+  const offset = locationOffset((err as { location?: unknown }).location);
+  const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(offset))?.[0] ?? '';
+  // `x.in`, a bare `in`: keywords are tokens for cel-go's lexer, so these are ANTLR mismatches
+  if (raw === 'reserved keyword' || word === 'in') return undefined;
+  return { message: `reserved identifier: ${word}`, offset };
+}
+
+/** Fallback when our recognizer finds nothing: @bufbuild/cel's position, ANTLR-like words. */
+function syntaxIssue(err: unknown): CelIssue {
   if (!(err instanceof Error)) return { message: 'Syntax error', offset: 0 };
   const location: unknown = (err as { location?: unknown }).location;
   const offset = locationOffset(location);
-  const raw = (err as { rawMessage?: unknown }).rawMessage;
-  if (raw === 'reserved identifier' || raw === 'reserved keyword') {
-    const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(offset))?.[0] ?? '';
-    return { message: `reserved identifier: ${word}`, offset };
-  }
   if ('found' in err) {
     const found: unknown = err.found;
     const token = typeof found === 'string' && found !== '' ? found : '<EOF>';
     return { message: `Syntax error: mismatched input '${token}'`, offset };
   }
-  if (location === undefined) return { message: `Syntax error: ${err.message}`, offset: 0 };
-  return { message: `Syntax error: ${typeof raw === 'string' ? raw : err.message}`, offset };
+  if (err.message.includes('surrogate code points')) {
+    return { message: 'invalid unicode code point', offset: location === undefined ? 0 : offset };
+  }
+  return { message: `Syntax error: ${err.message}`, offset: location === undefined ? 0 : offset };
 }
 
 function locationOffset(location: unknown): number {
@@ -173,7 +192,8 @@ function validate(expr: Expr, info: SourceInfo, issues: CelIssue[], depth: numbe
     case 'callExpr': {
       const call = kind.value;
       if (call.target === undefined && call.function === 'has' && call.args.length === 1) {
-        issues.push({ message: 'invalid argument to has() macro', offset: here });
+        const arg = call.args[0]!;
+        issues.push({ message: 'invalid argument to has() macro', offset: position(info, arg.id) });
       }
       const macroArity = call.function === 'map' ? [2, 3] : [2];
       if (
