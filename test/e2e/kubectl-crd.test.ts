@@ -46,6 +46,11 @@ spec:
           spec:
             type: object
             description: What to run and when.
+            x-kubernetes-validations:
+            - rule: "self.image.startsWith('my-')"
+              messageExpression: "'image ' + self.image + ' is not one of ours'"
+            - rule: "self.replicas >= oldSelf.replicas"
+              message: replicas may not decrease
             properties:
               cronSpec:
                 type: string
@@ -142,15 +147,44 @@ describe('#10 kubectl with CRDs against nanokube serve', { skip: kubectlSkip }, 
     );
   });
 
+  it('CEL rules: messageExpression on create, a transition rule on update', async () => {
+    const file = s.kubectl.file('img.yaml', crontab('img', '  image: other\n  replicas: 1\n'));
+    const r = await s.run(['create', '-f', file]);
+    assert.notEqual(r.code, 0);
+    assert.equal(
+      r.stderr,
+      'The CronTab "img" is invalid: spec: Invalid value: "object": image other is not one of ours\n',
+    );
+    const down = await s.run([
+      'patch',
+      'ct',
+      'ok',
+      '-n',
+      ns,
+      '--type=merge',
+      '-p',
+      '{"spec":{"replicas":1}}',
+    ]);
+    assert.notEqual(down.code, 0);
+    assert.equal(
+      down.stderr,
+      'The CronTab "ok" is invalid: spec: Invalid value: "object": replicas may not decrease\n',
+    );
+    await s.ok(['patch', 'ct', 'ok', '-n', ns, '--type=merge', '-p', '{"spec":{"replicas":3}}']);
+  });
+
   it('unknown fields are refused by kubectl create (server-side strict validation)', async () => {
-    const file = s.kubectl.file('unknown.yaml', crontab('unknown', '  image: x\n  bogus: 1\n'));
+    const file = s.kubectl.file(
+      'unknown.yaml',
+      crontab('unknown', '  image: my-x\n  replicas: 1\n  bogus: 1\n'),
+    );
     const r = await s.run(['create', '-f', file]);
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /strict decoding error: unknown field "spec\.bogus"/);
   });
 
   it('server-side apply of a custom resource records its manager and conflicts', async () => {
-    const file = s.kubectl.file('ssa.yaml', crontab('ssa', '  image: first\n  replicas: 1\n'));
+    const file = s.kubectl.file('ssa.yaml', crontab('ssa', '  image: my-first\n  replicas: 1\n'));
     assert.equal(
       await s.ok(['apply', '--server-side', '-f', file]),
       'crontab.stable.example.com/ssa serverside-applied\n',
@@ -166,7 +200,7 @@ describe('#10 kubectl with CRDs against nanokube serve', { skip: kubectlSkip }, 
       'jsonpath={.metadata.managedFields[0].manager}/{.metadata.managedFields[0].operation}',
     ]);
     assert.equal(fields, 'kubectl/Apply');
-    const other = s.kubectl.file('ssa2.yaml', crontab('ssa', '  image: second\n'));
+    const other = s.kubectl.file('ssa2.yaml', crontab('ssa', '  image: my-second\n'));
     const r = await s.run(['apply', '--server-side', '--field-manager=other', '-f', other]);
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /conflict with "kubectl": \.spec\.image/);
