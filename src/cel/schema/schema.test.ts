@@ -154,6 +154,17 @@ describe('toCelValue (pkg/cel/common/values.go)', () => {
     );
   });
 
+  it('reads date-times as strfmt does', () => {
+    const dt = { type: 'string', format: 'date-time' };
+    assert.throws(() => toCelValue('2023-02-30T00:00:00Z', dt), InvalidCelDataError);
+    assert.throws(() => toCelValue('2023-01-01 00:00:00Z', dt), InvalidCelDataError);
+    const local = toCelValue('1970-01-02T00:00:00', dt);
+    assert.equal(
+      local !== null && typeof local === 'object' && 'seconds' in local ? local.seconds : 0n,
+      86400n,
+    );
+  });
+
   it('refuses data that does not fit, with upstream messages', () => {
     assert.throws(() => toCelValue(null, { type: 'string' }), InvalidCelDataError);
     assert.equal(toCelValue(null, { type: 'string', nullable: true }), null);

@@ -173,30 +173,34 @@ function stringValue(str: string, format: string): CelInput {
   return str;
 }
 
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:?\d{2})?$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})?$/;
 
-/** RFC 3339 date-times as strfmt.ParseDateTime accepts them (fractions to nanoseconds). */
+/**
+ * strfmt.ParseDateTime: RFC 3339 with or without fractions, or ISO 8601 local time (no zone, read
+ * as UTC); the empty string is the Unix epoch. Fields out of range are refused, as Go's time.Parse.
+ */
 function parseDateTime(str: string): { seconds: bigint; nanos: number } | undefined {
+  if (str === '') return { seconds: 0n, nanos: 0 };
   const m = DATE_TIME.exec(str);
   if (m === null) return undefined;
   const [, y, mo, d, h, mi, s, frac, zone] = m;
-  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-  if (
-    Number.isNaN(ms) ||
-    Number(mo) > 12 ||
-    Number(d) > 31 ||
-    Number(h) > 23 ||
-    Number(mi) > 59 ||
-    Number(s) > 60
-  ) {
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) {
     return undefined;
   }
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
   let offsetSeconds = 0;
-  if (zone !== undefined && zone !== 'Z' && zone !== 'z') {
-    const digits = zone.slice(1).replace(':', '');
-    offsetSeconds =
-      (Number(digits.slice(0, 2)) * 3600 + Number(digits.slice(2)) * 60) * (zone[0] === '-' ? -1 : 1);
+  if (zone !== undefined && zone !== 'Z') {
+    const [zh = 0, zm = 0] = zone.slice(1).split(':').map(Number);
+    offsetSeconds = (zh * 3600 + zm * 60) * (zone.startsWith('-') ? -1 : 1);
   }
   const nanos = frac === undefined ? 0 : Number(frac.padEnd(9, '0'));
   return { seconds: BigInt(ms / 1000 - offsetSeconds), nanos };
