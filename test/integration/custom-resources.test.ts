@@ -631,3 +631,24 @@ describe('x-kubernetes-validations on custom resources (#10, AM-03, AM-05, AM-09
     );
   });
 });
+
+describe('custom resources across a restart (#10)', () => {
+  it('a restarted server serves the CRDs it stored, with their objects', async () => {
+    const first = await startTestServer({ controllers: false });
+    await establish(first, crontabCRD());
+    const path = '/apis/stable.example.com/v1/namespaces/default/crontabs';
+    const created = await first.request('POST', path, { body: crontab('kept') });
+    assert.equal(created.status, 201, created.text);
+    await first.stop({ keep: true });
+    const second = await startTestServer({ controllers: false, dataDir: first.dataDir });
+    try {
+      const got = await waitFor('served again', async () => {
+        const r = await second.request('GET', `${path}/kept`);
+        return r.status === 200 ? r : undefined;
+      });
+      assert.equal((got.json()['spec'] as Obj)['image'], 'my-cron');
+    } finally {
+      await second.stop();
+    }
+  });
+});
