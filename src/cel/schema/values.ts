@@ -144,7 +144,7 @@ function stringValue(str: string, format: string): CelInput {
     case 'duration': {
       const nanos = parseDuration(str);
       if (nanos === undefined)
-        throw new InvalidCelDataError(`Invalid duration ${str}: time: invalid duration "${str}"`);
+        throw new InvalidCelDataError(`Invalid duration ${str}: unable to parse ${str} as duration`);
       return create(DurationSchema, {
         seconds: nanos / 1_000_000_000n,
         nanos: Number(nanos % 1_000_000_000n),
