@@ -199,6 +199,16 @@ export class CostTracker {
     return this.#exceeded;
   }
 
+  /** Adds `n` without checking the limit (a charge ahead of a step; see finish()). */
+  addUnchecked(n: number): void {
+    this.#cost += n;
+  }
+
+  /** Checks the limit once more at the end of an evaluation. */
+  finish(): void {
+    if (this.#limit !== undefined && this.#cost > this.#limit) this.#exceeded = true;
+  }
+
   /** Adds `n`; returns false once the limit is passed (cel-go cancels when cost > limit). */
   add(n: number): boolean {
     if (this.#exceeded) return false;

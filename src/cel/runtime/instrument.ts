@@ -23,7 +23,10 @@ import {
   STRUCT_CREATE_BASE_COST,
 } from './cost.js';
 
-export const COST_FUNCTION_PREFIX = '@cost:';
+/** `@charge:N()` adds N before what follows is evaluated (so failures are charged too). */
+export const CHARGE_FUNCTION_PREFIX = '@charge:';
+/** `@pass(charge, value)` is `value`. */
+export const PASS_FUNCTION = '@pass';
 export const CALL_FUNCTION_PREFIX = '@call:';
 /** A call whose cost cel-go's optimizer removed (folded or turned into a set test). */
 export const FREE_CALL_FUNCTION_PREFIX = '@call0:';
@@ -116,13 +119,25 @@ class Rewriter {
     this.wrappers.set(`${name}/${arity}/${member}`, { name, arity, member });
   }
 
-  #wrap(expr: Expr, cost: number): Expr {
-    if (cost === 0) return expr;
-    const name = `${COST_FUNCTION_PREFIX}${cost}`;
-    this.#use(name, 1, false);
+  #charge(cost: number): Expr {
+    const name = `${CHARGE_FUNCTION_PREFIX}${cost}`;
+    this.#use(name, 0, false);
     return create(ExprSchema, {
       id: this.#nextId++,
-      exprKind: { case: 'callExpr', value: { function: name, args: [expr] } },
+      exprKind: { case: 'callExpr', value: { function: name, args: [] } },
+    });
+  }
+
+  /**
+   * `@pass(@charge:N(), expr)`: cel-go observes a step even when it yields an error, so the
+   * charge comes first and stands whether or not `expr` fails.
+   */
+  #wrap(expr: Expr, cost: number): Expr {
+    if (cost === 0) return expr;
+    this.#use(PASS_FUNCTION, 2, false);
+    return create(ExprSchema, {
+      id: this.#nextId++,
+      exprKind: { case: 'callExpr', value: { function: PASS_FUNCTION, args: [this.#charge(cost), expr] } },
     });
   }
 
@@ -307,11 +322,12 @@ class Rewriter {
     const qualified = call.target && qualifiedName(call.target);
     if (qualified !== undefined && this.#isFunction(`${qualified}.${fn}`)) {
       const name = `${CALL_FUNCTION_PREFIX}${qualified}.${fn}`;
-      this.#use(name, args.length, false);
+      this.#use(name, args.length + 1, false);
+      const withCharge = [this.#charge(1), ...args.map((a) => a.expr)];
       return {
         expr: create(ExprSchema, {
           id: e.id,
-          exprKind: { case: 'callExpr', value: { function: name, args: args.map((a) => a.expr) } },
+          exprKind: { case: 'callExpr', value: { function: name, args: withCharge } },
         }),
         konst: false,
       };
@@ -338,14 +354,18 @@ class Rewriter {
       args.length === 2 &&
       args[1]!.konst &&
       call.args[1]!.exprKind.case === 'listExpr';
-    const name = `${folded || setTest ? FREE_CALL_FUNCTION_PREFIX : CALL_FUNCTION_PREFIX}${fn}`;
-    this.#use(name, args.length, target !== undefined);
+    const free = folded || setTest;
+    const name = `${free ? FREE_CALL_FUNCTION_PREFIX : CALL_FUNCTION_PREFIX}${fn}`;
+    // A charged call gets a leading `@charge:1()` argument: cel-go charges a call whose
+    // arguments failed (its default 1); the wrapper charges the rest of the call's cost.
+    const callArgs = free ? args.map((a) => a.expr) : [this.#charge(1), ...args.map((a) => a.expr)];
+    this.#use(name, callArgs.length, target !== undefined);
     return {
       expr: create(ExprSchema, {
         id: e.id,
         exprKind: {
           case: 'callExpr',
-          value: { function: name, target: target?.expr, args: args.map((a) => a.expr) },
+          value: { function: name, target: target?.expr, args: callArgs },
         },
       }),
       konst: folded,

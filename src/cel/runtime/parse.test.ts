@@ -68,3 +68,31 @@ describe('parseCel (AM-09: compile errors are CelCompileError, never thrown raw)
     assert.doesNotThrow(() => parseCel(Array.from({ length: 300 }, () => 'a').join(' && ')));
   });
 });
+
+describe('positions as cel-go records them', () => {
+  function positionOf(source: string, fn: string): number | undefined {
+    const { expr, sourceInfo } = parseCel(source);
+    const stack = [expr];
+    while (stack.length > 0) {
+      const e = stack.pop()!;
+      const k = e.exprKind;
+      if (k.case === 'callExpr') {
+        if (k.value.function === fn) return sourceInfo.positions[e.id.toString()];
+        stack.push(...k.value.args, ...(k.value.target ? [k.value.target] : []));
+      }
+      if (k.case === 'comprehensionExpr' && fn === 'comprehension') {
+        return sourceInfo.positions[e.id.toString()];
+      }
+    }
+    return undefined;
+  }
+  it('operators at their token, calls at their parenthesis', () => {
+    assert.equal(positionOf("self == 'a'", '_==_'), 5);
+    assert.equal(positionOf('a  [0]', '_[_]'), 3);
+    assert.equal(positionOf('a ? b : c', '_?_:_'), 2);
+    assert.equal(positionOf('a.b(1)', 'b'), 3);
+    assert.equal(positionOf('size(x)', 'size'), 4);
+    assert.equal(positionOf('x.all(y, y)', 'comprehension'), 5);
+    assert.equal(positionOf('a && b && c', '_&&_'), 7);
+  });
+});

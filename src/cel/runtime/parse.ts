@@ -6,6 +6,7 @@
 import { parse } from '@bufbuild/cel';
 import type { Expr, SourceInfo } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { CelCompileError, type CelIssue } from '../issues.js';
+import { alignPositions } from './positions.js';
 import { diagnoseSyntax, lexErrors } from './syntax.js';
 
 export type { Expr, SourceInfo };
@@ -66,6 +67,7 @@ export function parseCel(source: string): ParsedCel {
     throw new CelCompileError(source, [{ message: 'missing source info', offset: NO_LOCATION }]);
   }
   fillLineOffsets(source, sourceInfo);
+  alignPositions(source, parsed.expr, sourceInfo);
   const issues: CelIssue[] = [];
   const depth = validate(parsed.expr, sourceInfo, issues, 0);
   if (depth > MAX_RECURSION_DEPTH) {

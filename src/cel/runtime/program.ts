@@ -22,8 +22,9 @@ import { kubernetesEnv } from './environment.js';
 import { celGoMessage, CelRuntimeError } from './errors.js';
 import {
   CALL_FUNCTION_PREFIX,
-  COST_FUNCTION_PREFIX,
+  CHARGE_FUNCTION_PREFIX,
   FREE_CALL_FUNCTION_PREFIX,
+  PASS_FUNCTION,
   instrument,
   type WrapperUse,
 } from './instrument.js';
@@ -136,12 +137,21 @@ class Session {
     if (!this.tracker.add(n)) throw CelRuntimeError.costLimitExceeded();
   }
 
-  dispatch(fn: string, free: boolean, target: CelValue | undefined, args: CelValue[]): CelValue {
+  /** A charge ahead of evaluation; the limit is checked by the next charge or at the end. */
+  precharge(n: number): void {
     if (this.tracker.exceeded) throw CelRuntimeError.costLimitExceeded();
+    this.tracker.addUnchecked(n);
+  }
+
+  /** Calls `fn`; a charged call was precharged 1 by its first argument, which is dropped. */
+  dispatch(fn: string, free: boolean, target: CelValue | undefined, given: CelValue[]): CelValue {
+    if (this.tracker.exceeded) throw CelRuntimeError.costLimitExceeded();
+    const args = free ? given : given.slice(1);
     const result = this.#env.funcs.find(fn)?.call(0, target, args);
     if (!free) {
       const all = target === undefined ? args : [target, ...args];
-      this.charge(callCost(fn, target !== undefined, all, isCelError(result) ? undefined : result));
+      const cost = callCost(fn, target !== undefined, all, isCelError(result) ? undefined : result);
+      this.charge(cost - 1);
     }
     if (result === undefined) throw new Error('no such overload');
     if (isCelError(result)) throw result;
@@ -151,13 +161,14 @@ class Session {
 
 function wrapperFunc(use: WrapperUse, session: Session): CelFunc {
   const { name, arity, member } = use;
-  if (name.startsWith(COST_FUNCTION_PREFIX)) {
-    const cost = Number(name.slice(COST_FUNCTION_PREFIX.length));
-    return celFunc(name, [DYN], DYN, (v) => {
-      session.charge(cost);
-      return v;
+  if (name.startsWith(CHARGE_FUNCTION_PREFIX)) {
+    const cost = Number(name.slice(CHARGE_FUNCTION_PREFIX.length));
+    return celFunc(name, [], DYN, () => {
+      session.precharge(cost);
+      return null;
     });
   }
+  if (name === PASS_FUNCTION) return celFunc(name, [DYN, DYN], DYN, (_charged, v) => v);
   const free = name.startsWith(FREE_CALL_FUNCTION_PREFIX);
   const fn = name.slice(free ? FREE_CALL_FUNCTION_PREFIX.length : CALL_FUNCTION_PREFIX.length);
   const params = Array.from({ length: arity }, () => DYN);
@@ -206,6 +217,7 @@ export function newProgram(
       } catch (err) {
         result = err instanceof Error ? err : new Error(String(err));
       }
+      session.tracker.finish();
       const cost = session.tracker.cost;
       if (session.tracker.exceeded) return { error: CelRuntimeError.costLimitExceeded(), cost };
       if (isCelError(result) || result instanceof Error) {
