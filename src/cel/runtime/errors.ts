@@ -33,6 +33,7 @@ const TRANSLATIONS: readonly (readonly [RegExp, (m: RegExpMatchArray) => string]
   [/^found no matching overload for .*$/s, () => 'no such overload'],
   [/^unbound function: .*$/s, () => 'no such overload'],
   [/^unresolved attribute$/, () => 'no such attribute'],
+  [/^map key conflict: .*$/s, () => 'Failed with repeated key'],
 ];
 
 /** cel-go's text for an error @bufbuild/cel reported. */

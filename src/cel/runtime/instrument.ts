@@ -27,6 +27,8 @@ import {
 export const CHARGE_FUNCTION_PREFIX = '@charge:';
 /** `@pass(charge, value)` is `value`. */
 export const PASS_FUNCTION = '@pass';
+/** `@maplit(charge, map)` is `map`, checked for numerically repeated keys. */
+export const MAP_LITERAL_FUNCTION = '@maplit';
 export const CALL_FUNCTION_PREFIX = '@call:';
 /** A call whose cost cel-go's optimizer removed (folded or turned into a set test). */
 export const FREE_CALL_FUNCTION_PREFIX = '@call0:';
@@ -194,8 +196,25 @@ class Rewriter {
           id: e.id,
           exprKind: { case: 'structExpr', value: { ...kind.value, entries } },
         });
-        const cost = kind.value.messageName === '' ? MAP_CREATE_BASE_COST : STRUCT_CREATE_BASE_COST;
-        return { expr: konst ? expr : this.#wrap(expr, cost), konst };
+        if (kind.value.messageName !== '') {
+          return { expr: this.#wrap(expr, STRUCT_CREATE_BASE_COST), konst: false };
+        }
+        // map literals also go through `@maplit(charge, map)`, which rejects keys that are
+        // equal across numeric types ({0: 1, 0u: 2}), as CEL requires
+        this.#use(MAP_LITERAL_FUNCTION, 2, false);
+        const charge: Expr = konst
+          ? create(ExprSchema, {
+              id: this.#nextId++,
+              exprKind: { case: 'constExpr', value: { constantKind: { case: 'nullValue', value: 0 } } },
+            })
+          : this.#charge(MAP_CREATE_BASE_COST);
+        return {
+          expr: create(ExprSchema, {
+            id: this.#nextId++,
+            exprKind: { case: 'callExpr', value: { function: MAP_LITERAL_FUNCTION, args: [charge, expr] } },
+          }),
+          konst,
+        };
       }
       case 'comprehensionExpr': {
         const c = kind.value;

@@ -8,6 +8,8 @@ import {
   celMethod,
   CelScalar,
   isCelError,
+  isCelMap,
+  isCelUint,
   plan,
   type CelEnv,
   type CelFunc,
@@ -24,6 +26,7 @@ import {
   CALL_FUNCTION_PREFIX,
   CHARGE_FUNCTION_PREFIX,
   FREE_CALL_FUNCTION_PREFIX,
+  MAP_LITERAL_FUNCTION,
   PASS_FUNCTION,
   instrument,
   type WrapperUse,
@@ -124,6 +127,19 @@ function checkConstantRegexes(e: Expr | undefined, optimize: boolean): void {
   }
 }
 
+/** A map literal whose int and uint keys collide numerically: "Failed with repeated key". */
+function checkRepeatedKeys(map: CelValue): CelValue {
+  if (!isCelMap(map)) return map;
+  const numeric = new Set<bigint>();
+  for (const key of map.keys()) {
+    const n = typeof key === 'bigint' ? key : isCelUint(key) ? key.value : undefined;
+    if (n === undefined) continue;
+    if (numeric.has(n)) throw new Error('Failed with repeated key');
+    numeric.add(n);
+  }
+  return map;
+}
+
 /** Evaluation state shared by the wrappers of one program (eval is synchronous). */
 class Session {
   tracker = new CostTracker(undefined);
@@ -169,6 +185,9 @@ function wrapperFunc(use: WrapperUse, session: Session): CelFunc {
     });
   }
   if (name === PASS_FUNCTION) return celFunc(name, [DYN, DYN], DYN, (_charged, v) => v);
+  if (name === MAP_LITERAL_FUNCTION) {
+    return celFunc(name, [DYN, DYN], DYN, (_charged, map) => checkRepeatedKeys(map));
+  }
   const free = name.startsWith(FREE_CALL_FUNCTION_PREFIX);
   const fn = name.slice(free ? FREE_CALL_FUNCTION_PREFIX.length : CALL_FUNCTION_PREFIX.length);
   const params = Array.from({ length: arity }, () => DYN);
