@@ -15,6 +15,7 @@
 // literals and type conversions of constants are folded at plan time and cost nothing, and
 // `x in [constants]` becomes a set membership test that costs nothing beyond `x`.
 import { create } from '@bufbuild/protobuf';
+import { NullValue } from '@bufbuild/protobuf/wkt';
 import { ExprSchema, type Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import {
   LIST_CREATE_BASE_COST,
@@ -205,7 +206,10 @@ class Rewriter {
         const charge: Expr = konst
           ? create(ExprSchema, {
               id: this.#nextId++,
-              exprKind: { case: 'constExpr', value: { constantKind: { case: 'nullValue', value: 0 } } },
+              exprKind: {
+                case: 'constExpr',
+                value: { constantKind: { case: 'nullValue', value: NullValue.NULL_VALUE } },
+              },
             })
           : this.#charge(MAP_CREATE_BASE_COST);
         return {
