@@ -19,6 +19,7 @@ import {
 import type { Expr, SourceInfo } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { authorizerValue, withAuthorizer, type CelAuthorizer } from '../library/authz.js';
 import { compileRegex } from '../library/regex.js';
+import { keyedListAdd, keyedListEquals } from '../schema/keyed-lists.js';
 import { callCost, CostTracker } from './cost.js';
 import { kubernetesEnv } from './environment.js';
 import { celGoMessage, CelRuntimeError } from './errors.js';
@@ -127,6 +128,31 @@ function checkConstantRegexes(e: Expr | undefined, optimize: boolean): void {
   }
 }
 
+/**
+ * `==`, `!=` and `+` with an x-kubernetes-list-type set or map list on the left, which compare
+ * and concatenate by element key as apiserver pkg/cel/common/values.go (schema/keyed-lists.ts).
+ */
+function keyedListOperator(
+  fn: string,
+  target: CelValue | undefined,
+  args: readonly CelValue[],
+): CelValue | undefined {
+  if (target !== undefined || args.length !== 2) return undefined;
+  const [lhs, rhs] = args as [CelValue, CelValue];
+  switch (fn) {
+    case '_==_':
+      return keyedListEquals(lhs, rhs);
+    case '_!=_': {
+      const equal = keyedListEquals(lhs, rhs);
+      return equal === undefined ? undefined : !equal;
+    }
+    case '_+_':
+      return keyedListAdd(lhs, rhs);
+    default:
+      return undefined;
+  }
+}
+
 /** A map literal whose int and uint keys collide numerically: "Failed with repeated key". */
 function checkRepeatedKeys(map: CelValue): CelValue {
   if (!isCelMap(map)) return map;
@@ -163,7 +189,7 @@ class Session {
   dispatch(fn: string, free: boolean, target: CelValue | undefined, given: CelValue[]): CelValue {
     if (this.tracker.exceeded) throw CelRuntimeError.costLimitExceeded();
     const args = free ? given : given.slice(1);
-    const result = this.#env.funcs.find(fn)?.call(0, target, args);
+    const result = keyedListOperator(fn, target, args) ?? this.#env.funcs.find(fn)?.call(0, target, args);
     if (!free) {
       const all = target === undefined ? args : [target, ...args];
       const cost = callCost(fn, target !== undefined, all, isCelError(result) ? undefined : result);
