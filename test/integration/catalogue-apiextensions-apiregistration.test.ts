@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { apiextensionsV1Resources } from '../../src/registry/resources/apiextensions/index.js';
 import { apiregistrationV1Resources } from '../../src/registry/resources/apiregistration/index.js';
+import { waitFor } from '../support/poll.js';
 import { startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 
@@ -153,9 +154,16 @@ test('CRD lifecycle: defaults, stored versions, generation, status, Table, delet
   assert.equal(doc.rows[0]?.cells[0], 'widgets.example.com');
   assert.match(String(doc.rows[0]?.cells[1]), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 
+  // Marked Terminating with the cleanup finalizer; gone once the finalizer controller is done (#10).
   const deleted = await server.request('DELETE', `${crds}/widgets.example.com`);
   assert.equal(deleted.status, 200, deleted.text);
-  assert.equal((await server.request('GET', `${crds}/widgets.example.com`)).status, 404);
+  assert.deepEqual(at(deleted.json(), 'metadata', 'finalizers'), [
+    'customresourcecleanup.apiextensions.k8s.io',
+  ]);
+  await waitFor(
+    'the CRD deleted',
+    async () => (await server.request('GET', `${crds}/widgets.example.com`)).status === 404,
+  );
 });
 
 test('CRD validation errors as the Status message lists them', async () => {
