@@ -441,7 +441,7 @@ describe('compileCel: upstream TestCelCompilation messages (AM-05, AM-09)', () =
 
   // cel-go places a binary operator's call at the operator; @bufbuild/cel's parser one column
   // earlier (runtime/parse.ts would have to move it).
-  it('reports operator errors at the operator, as cel-go', { todo: 'parser positions of operators' }, () => {
+  it('reports operator errors at the operator, as cel-go', () => {
     const result = compile({ type: 'integer' }, "self == 'a'");
     assert.equal(
       result.ok ? '' : result.error.detail,

@@ -165,7 +165,6 @@ const cases: Case[] = [
   },
   {
     name: 'listSets',
-    todo: 'set equality and concatenation of x-kubernetes-list-type=set values (cel/schema/values.ts)',
     obj: objs(['a', 'b', 'c'], ['a', 'c', 'b']),
     schema: schemas(listSetType(stringType), listSetType(stringType)),
     valid: [
@@ -177,7 +176,6 @@ const cases: Case[] = [
   },
   {
     name: 'listMaps',
-    todo: 'keyed equality and concatenation of x-kubernetes-list-type=map values (cel/schema/values.ts)',
     obj: {
       objs: [
         [
@@ -595,7 +593,6 @@ describe('TestMessageExpression (AM-05)', () => {
       costBudget: 50,
       want: 'message not messageExpression',
       remaining: 47,
-      todo: 'runtime cost of a failing evaluation (cel-go charges 3 here)',
     },
     {
       name: 'runtime cost preserved (no message set)',
@@ -603,7 +600,6 @@ describe('TestMessageExpression (AM-05)', () => {
       costBudget: 50,
       want: 'failed rule: false',
       remaining: 47,
-      todo: 'runtime cost of a failing evaluation (cel-go charges 3 here)',
     },
     {
       name: 'per-call limit exceeded during messageExpression execution',
