@@ -620,6 +620,29 @@ describe('x-kubernetes-validations on custom resources (#10, AM-03, AM-05, AM-09
     );
   });
 
+  it('a rule failing at run time is a field error, never an internal error (AM-09)', async () => {
+    const crd = ruled([{ rule: 'self.tags[size(self.tags)] != ""' }]);
+    const meta = crd['metadata'] as Obj;
+    meta['name'] = 'indexers.cel.example.com';
+    const spec = crd['spec'] as Obj;
+    spec['names'] = { plural: 'indexers', singular: 'indexer', kind: 'Indexer' };
+    await establish(server, crd);
+    const r = await server.request('POST', '/apis/cel.example.com/v1/namespaces/default/indexers', {
+      body: {
+        apiVersion: 'cel.example.com/v1',
+        kind: 'Indexer',
+        metadata: { name: 'i' },
+        spec: { tags: ['a'] },
+      },
+    });
+    assert.equal(r.status, 422, r.text);
+    assert.equal(
+      r.json()['message'],
+      // cel-go's attribute qualification error (interpreter/attributes.go).
+      'Indexer.cel.example.com "i" is invalid: spec: Invalid value: "object": index out of bounds: 1 evaluating rule: self.tags[size(self.tags)] != ""',
+    );
+  });
+
   it('does not run rules over an object with blocking errors', async () => {
     const r = await server.request('POST', path, {
       body: scaler('c', { min: 1, max: 5, name: 'x'.repeat(21) }),
