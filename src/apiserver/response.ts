@@ -51,7 +51,8 @@ export function warningHeaders(warnings: readonly string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const w of warnings) {
-    if (seen.has(w)) continue;
+    // net.NewWarningHeader refuses text with control characters: such a warning is not sent.
+    if (seen.has(w) || /[\u0000-\u001f\u007f-\u009f]/.test(w)) continue;
     seen.add(w);
     out.push(`299 - ${JSON.stringify(w)}`);
   }

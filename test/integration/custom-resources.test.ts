@@ -675,3 +675,142 @@ describe('custom resources across a restart (#10)', () => {
     }
   });
 });
+
+describe('server-side field validation of custom resources (upstream field_validation.go [Conformance])', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ controllers: false });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  const ports = {
+    type: 'array',
+    'x-kubernetes-list-map-keys': ['containerPort', 'protocol'],
+    'x-kubernetes-list-type': 'map',
+    items: {
+      type: 'object',
+      required: ['containerPort', 'protocol'],
+      properties: {
+        containerPort: { format: 'int32', type: 'integer' },
+        hostIP: { type: 'string' },
+        hostPort: { format: 'int32', type: 'integer' },
+        name: { type: 'string' },
+        protocol: { type: 'string' },
+      },
+    },
+  };
+  const cronSpec = { type: 'string', pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$' };
+  let n = 0;
+  /** A cluster-scoped CRD in the shape of upstream's fixture, with the given spec schema. */
+  async function noxu(spec: Obj | undefined): Promise<string> {
+    n++;
+    const plural = `noxus${n}`;
+    const schema =
+      spec === undefined
+        ? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }
+        : { type: 'object', properties: { spec } };
+    await establish(server, {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${plural}.mygroup.example.com` },
+      spec: {
+        group: 'mygroup.example.com',
+        scope: 'Cluster',
+        names: { plural, singular: `noxu${n}`, kind: `WishIHadChosenNoxu${n}`, listKind: `NoxuItemList${n}` },
+        versions: [
+          { name: 'v1beta1', served: true, storage: true, schema: { openAPIV3Schema: schema } },
+          { name: 'v1', served: true, storage: false, schema: { openAPIV3Schema: schema } },
+        ],
+      },
+    });
+    return plural;
+  }
+  const apply = (plural: string, yaml: string) =>
+    server.request(
+      'PATCH',
+      `/apis/mygroup.example.com/v1beta1/${plural}/mytest?fieldManager=field_validation_mgr&fieldValidation=Strict`,
+      { raw: yaml, contentType: 'application/apply-patch+yaml' },
+    );
+  const body = (plural: string, n2: string, extra: { meta?: string; top?: string; spec: string }): string =>
+    `
+apiVersion: mygroup.example.com/v1beta1
+kind: WishIHadChosenNoxu${n2}
+metadata:
+  name: mytest${extra.meta ?? ''}
+  finalizers:
+  - test-finalizer
+${extra.top ?? ''}spec:
+${extra.spec}  cronSpec: "* * * * */5"
+  ports:
+  - name: x
+    containerPort: 80
+    protocol: TCP`;
+
+  it('should create/apply a valid CR for CRD with validation schema', async () => {
+    const plural = await noxu({ type: 'object', properties: { foo: { type: 'string' }, cronSpec, ports } });
+    const r = await apply(plural, body(plural, String(n), { spec: '  foo: foo1\n' }));
+    assert.equal(r.status, 201, r.text);
+  });
+
+  it('should create/apply a CR with unknown fields for CRD with no validation schema', async () => {
+    const plural = await noxu(undefined);
+    const r = await apply(plural, body(plural, String(n), { spec: '  unknown: uk1\n' }));
+    assert.equal(r.status, 201, r.text);
+  });
+
+  it('should create/apply an invalid CR with extra properties for CRD with validation schema', async () => {
+    const plural = await noxu({ type: 'object', properties: { foo: { type: 'string' }, cronSpec, ports } });
+    const r = await apply(
+      plural,
+      body(plural, String(n), { top: 'unknownField: unknown\n', spec: '  foo: foo1\n' }),
+    );
+    assert.ok(r.text.includes('.unknownField: field not declared in schema'), r.text);
+  });
+
+  it('should detect unknown metadata fields in both the root and embedded object of a CR', async () => {
+    const plural = await noxu({
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      properties: {
+        template: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          properties: {
+            metadata: { type: 'object', properties: { name: { type: 'string' } } },
+            spec: { type: 'object' },
+          },
+        },
+        foo: { type: 'string' },
+        cronSpec,
+        ports,
+      },
+    });
+    const r = await apply(
+      plural,
+      body(plural, String(n), {
+        meta: '\n  unknownMeta: unknown',
+        spec: '  template:\n    apiversion: foo/v1\n    kind: Sub\n    metadata:\n        unknownSubMeta: unknown\n        name: subobject\n        namespace: default\n  foo: foo1\n',
+      }),
+    );
+    assert.ok(
+      r.text.includes('.spec.template.metadata.unknownSubMeta: field not declared in schema') ||
+        r.text.includes('.metadata.unknownMeta: field not declared in schema'),
+      r.text,
+    );
+  });
+
+  it('should detect duplicates in a CR when preserving unknown fields', async () => {
+    const plural = await noxu({
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      properties: { foo: { type: 'string' }, cronSpec, ports },
+    });
+    const r = await apply(
+      plural,
+      body(plural, String(n), { spec: '  unknown: uk1\n  foo: foo1\n  foo: foo2\n' }),
+    );
+    assert.ok(r.text.includes('line 11: key \\"foo\\" already set in map'), r.text);
+  });
+});

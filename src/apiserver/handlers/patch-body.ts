@@ -6,7 +6,7 @@ import { goJsonErrorText, readBody } from '../body.js';
 import type { ServerRequest } from '../body.js';
 import { exceedsJsonDepth } from '../json-depth.js';
 import { bodyMediaType } from '../negotiate.js';
-import { parse as parseYaml } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 
 export const applyPatchType = 'application/apply-patch+yaml';
 
@@ -35,6 +35,7 @@ export async function readPatch(
   req: ServerRequest,
   media: string,
   fieldValidation: FieldValidation,
+  warnings?: string[],
 ): Promise<unknown> {
   const bytes = await readBody(req);
   const fail = (err?: unknown): StatusError => {
@@ -59,12 +60,25 @@ export async function readPatch(
       }
     }
     if (!parsed) {
+      const lines = new LineCounter();
+      const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines });
+      const first = doc.errors[0];
+      if (first !== undefined) throw apiErrors.badRequest(`error decoding YAML: ${first.message}`);
       try {
-        patch = parseYaml(text, { version: '1.1', maxAliasCount: 100 }) as unknown;
+        patch = doc.toJS({ maxAliasCount: 100 }) as unknown;
       } catch (err) {
         throw apiErrors.badRequest(
           `error decoding YAML: ${err instanceof Error ? err.message : String(err)}`,
         );
+      }
+      // go-yaml's strict unmarshal (yaml.UnmarshalStrict in the apply patcher) refuses repeated keys.
+      if (fieldValidation !== 'Ignore') {
+        const repeated = repeatedKeys(doc, lines);
+        if (repeated.length > 0) {
+          const err = `error converting YAML to JSON: yaml: unmarshal errors:\n  ${repeated.join('\n  ')}`;
+          if (fieldValidation === 'Strict') throw apiErrors.badRequest(`error strict decoding YAML: ${err}`);
+          warnings?.push(err);
+        }
       }
     }
     if (exceedsJsonDepth(patch)) throw apiErrors.badRequest('error decoding YAML: exceeded max depth');
@@ -77,4 +91,25 @@ export async function readPatch(
   }
   if (exceedsJsonDepth(patch)) throw fail();
   return patch;
+}
+
+/** `line N: key "k" already set in map` for each key repeated in a mapping (go-yaml v2's text). */
+function repeatedKeys(doc: ReturnType<typeof parseDocument>, lines: LineCounter): string[] {
+  const out: string[] = [];
+  visit(doc, {
+    Map(_key, map) {
+      if (!isMap(map)) return;
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const key = pair.key;
+        const name = isScalar(key) ? String(key.value) : JSON.stringify(key);
+        if (seen.has(name)) {
+          const at = isScalar(key) && key.range !== undefined && key.range !== null ? key.range[0] : 0;
+          out.push(`line ${lines.linePos(at).line}: key ${JSON.stringify(name)} already set in map`);
+        }
+        seen.add(name);
+      }
+    },
+  });
+  return out;
 }

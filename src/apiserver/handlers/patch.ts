@@ -28,7 +28,9 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
   checkFieldManagerOptions(ctx, 'PatchOptions', isApply);
   const force = isApply ? forceOf(ctx.url) : false;
   const fieldValidation = fieldValidationOf(ctx.url);
-  const patch = await readPatch(ctx.req, media, fieldValidation);
+  // Warnings about the patch document itself (repeated keys in an apply YAML).
+  const patchWarnings: string[] = [];
+  const patch = await readPatch(ctx.req, media, fieldValidation, patchWarnings);
   const { info, store } = ctx.endpoint;
   const fm = fieldManagerFor(ctx);
   const manager = managerOrUserAgent(ctx);
@@ -101,6 +103,6 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
   writeObject(ctx.res, result.created ? 201 : 200, out, {
     format: negotiated.format,
     pretty: isPrettyPrint(ctx.req),
-    warnings: [...warnings, ...result.warnings],
+    warnings: [...patchWarnings, ...warnings, ...result.warnings],
   });
 }
