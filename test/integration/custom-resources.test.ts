@@ -814,3 +814,99 @@ ${extra.spec}  cronSpec: "* * * * */5"
     assert.ok(r.text.includes('line 11: key \\"foo\\" already set in map'), r.text);
   });
 });
+
+describe('CRD behaviours of upstream custom_resource_definition.go [Conformance] (#10)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ controllers: false });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('custom resource defaulting for requests and from storage works', async () => {
+    const schema = (props: Obj): Obj => ({
+      openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: props } } },
+    });
+    const crd = await establish(server, {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'defaults.d.example.com' },
+      spec: {
+        group: 'd.example.com',
+        scope: 'Cluster',
+        names: { plural: 'defaults', singular: 'default', kind: 'Default' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: schema({ a: { type: 'string', default: 'A' }, b: { type: 'string' } }),
+          },
+        ],
+      },
+    });
+    const path = '/apis/d.example.com/v1/defaults';
+    const created = await server.request('POST', path, {
+      body: { apiVersion: 'd.example.com/v1', kind: 'Default', metadata: { name: 'x' }, spec: {} },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(created.json()['spec'], { a: 'A' }, 'defaulted on the request');
+    // A default added later applies to what is read from storage.
+    const versions = (crd['spec'] as Obj)['versions'] as Obj[];
+    versions[0]!['schema'] = schema({
+      a: { type: 'string', default: 'A' },
+      b: { type: 'string', default: 'B' },
+    });
+    const updated = await server.request('PUT', `${crdsPath}/defaults.d.example.com`, { body: crd });
+    assert.equal(updated.status, 200, updated.text);
+    const read = await waitFor('b defaulted from storage', async () => {
+      const r = await server.request('GET', `${path}/x`);
+      return (r.json()['spec'] as Obj | undefined)?.['b'] === 'B' ? r.json() : undefined;
+    });
+    assert.deepEqual(read['spec'], { a: 'A', b: 'B' });
+  });
+
+  it('listing custom resource definition objects works: list by label, deletecollection', async () => {
+    const make = (i: number): Obj => ({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `items${i}.l.example.com`, labels: { e2e: 'list-test' } },
+      spec: {
+        group: 'l.example.com',
+        scope: 'Namespaced',
+        names: { plural: `items${i}`, singular: `item${i}`, kind: `Item${i}` },
+        versions: [
+          { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } },
+        ],
+      },
+    });
+    for (const i of [1, 2, 3]) await establish(server, make(i));
+    const listed = await server.request('GET', `${crdsPath}?labelSelector=e2e%3Dlist-test`);
+    assert.equal((listed.json()['items'] as Obj[]).length, 3);
+    const del = await server.request('DELETE', `${crdsPath}?labelSelector=e2e%3Dlist-test`);
+    assert.equal(del.status, 200, del.text);
+    await waitFor('all gone', async () => {
+      const r = await server.request('GET', `${crdsPath}?labelSelector=e2e%3Dlist-test`);
+      return (r.json()['items'] as Obj[]).length === 0;
+    });
+  });
+
+  it('getting/updating/patching custom resource definition status sub-resource works', async () => {
+    const got = await server.request('GET', `${crdsPath}/defaults.d.example.com/status`);
+    assert.equal(got.status, 200, got.text);
+    const patched = await server.request('PATCH', `${crdsPath}/defaults.d.example.com/status`, {
+      body: {
+        status: {
+          conditions: [
+            { type: 'StatusUpdated', status: 'True', reason: 'E2E', message: 'Set from an e2e test' },
+          ],
+        },
+      },
+      contentType: 'application/merge-patch+json',
+    });
+    assert.equal(patched.status, 200, patched.text);
+    const conditions = (patched.json()['status'] as Obj)['conditions'] as Obj[];
+    assert.ok(conditions.some((c) => c['type'] === 'StatusUpdated' && c['reason'] === 'E2E'));
+  });
+});
