@@ -31,7 +31,9 @@ export function parseJsonPath(path: string): JsonPathStep[] {
     if (ch === '.') {
       if (p[i + 1] === '.') {
         steps.push({ kind: 'recursive' });
-        i += 2;
+        // `..name` is recursive descent then the field: read the name as after a single dot.
+        i += 1;
+        if (p[i + 1] === '[') i++;
         continue;
       }
       i++;
