@@ -1,0 +1,96 @@
+/**
+ * Which offsets of a range are taken, and how the next one is chosen (upstream
+ * pkg/registry/core/service/allocator/bitmap.go, randomScanStrategyWithOffset): a random start in
+ * the upper (dynamic) band [band, max) scanning upwards with wrap-around, then, when that is full,
+ * a random start in the lower (static) band [0, band). Offsets are bigints so IPv6 ranges need no
+ * bitmap of their size: only the taken offsets are kept.
+ */
+
+/** A uniform random integer in [0, n). */
+export type RandomInt = (n: bigint) => bigint;
+
+export const defaultRandom: RandomInt = (n) => {
+  if (n <= 0n) return 0n;
+  if (n <= BigInt(Number.MAX_SAFE_INTEGER)) return BigInt(Math.floor(Math.random() * Number(n)));
+  // Wide ranges: 64 random bits at a time, reduced (the bias is negligible for a scan start).
+  let r = 0n;
+  for (let bits = 0n; 1n << bits < n * 2n; bits += 32n) {
+    r = (r << 32n) | BigInt(Math.floor(Math.random() * 2 ** 32));
+  }
+  return r % n;
+};
+
+export interface AllocationMapOptions {
+  /** Number of offsets, [0, max). */
+  readonly max: bigint;
+  /** Size of the static band at the bottom (0: none). */
+  readonly band?: number;
+  readonly random?: RandomInt;
+}
+
+export class AllocationMap {
+  readonly #max: bigint;
+  readonly #band: bigint;
+  readonly #random: RandomInt;
+  readonly #taken = new Set<bigint>();
+
+  constructor(o: AllocationMapOptions) {
+    this.#max = o.max < 0n ? 0n : o.max;
+    const b = BigInt(o.band ?? 0);
+    this.#band = b > this.#max ? this.#max : b;
+    this.#random = o.random ?? defaultRandom;
+  }
+
+  get max(): bigint {
+    return this.#max;
+  }
+
+  get band(): bigint {
+    return this.#band;
+  }
+
+  get count(): number {
+    return this.#taken.size;
+  }
+
+  has(offset: bigint): boolean {
+    return this.#taken.has(offset);
+  }
+
+  /** Takes `offset`; false when it was already taken. The caller checks the bounds. */
+  allocate(offset: bigint): boolean {
+    if (this.#taken.has(offset)) return false;
+    this.#taken.add(offset);
+    return true;
+  }
+
+  /** Takes a free offset, dynamic band first; undefined when the range is full. */
+  allocateNext(): bigint | undefined {
+    if (BigInt(this.#taken.size) >= this.#max) return undefined;
+    const upper = this.#max - this.#band;
+    const found = this.#scan(this.#band, upper) ?? this.#scan(0n, this.#band);
+    if (found !== undefined) this.#taken.add(found);
+    return found;
+  }
+
+  release(offset: bigint): void {
+    this.#taken.delete(offset);
+  }
+
+  offsets(): bigint[] {
+    return [...this.#taken].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /** The first free offset from a random start in [from, from+size), wrapping around. */
+  #scan(from: bigint, size: bigint): bigint | undefined {
+    if (size <= 0n) return undefined;
+    const start = this.#random(size);
+    // At most |taken| + 1 probes: a run of taken offsets cannot be longer than the set.
+    const limit = BigInt(this.#taken.size) + 1n < size ? BigInt(this.#taken.size) + 1n : size;
+    for (let i = 0n; i < limit; i++) {
+      const at = from + ((start + i) % size);
+      if (!this.#taken.has(at)) return at;
+    }
+    return undefined;
+  }
+}
