@@ -16,6 +16,7 @@ import { CsrApprovingController } from '../../controllers/certificates/approver.
 import { CsrSigningController } from '../../controllers/certificates/signer.js';
 import { CronJobController } from '../../controllers/cronjob/index.js';
 import { DaemonSetController } from '../../controllers/daemonset/index.js';
+import { EndpointsController } from '../../controllers/endpoint/endpoints-controller.js';
 import { DeploymentController } from '../../controllers/deployment/deployment-controller.js';
 import { JobController } from '../../controllers/job/index.js';
 import { StatefulSetController } from '../../controllers/statefulset/index.js';
@@ -297,6 +298,13 @@ function runControllers(
         retroactiveDefaultStorageClass: gates.enabled('RetroactiveDefaultStorageClass'),
         onError: onError('persistentvolume-binder-controller'),
       }).run(signal),
+    );
+  }
+  if (on('endpoint')) {
+    running.push(
+      new EndpointsController({ client, informers, clock, onError: onError('endpoints-controller') }).run(
+        signal,
+      ),
     );
   }
   if (on('garbagecollector')) {

@@ -29,6 +29,7 @@ export const implementedControllers: Readonly<Record<string, boolean>> = {
   'pvc-protection': true,
   'pv-protection': true,
   'persistentvolume-binder': true,
+  endpoint: true,
 };
 
 /** kube-controller-manager v1.27's names; the off-by-default ones are marked false. */
