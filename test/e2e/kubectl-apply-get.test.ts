@@ -119,26 +119,19 @@ describe('kubectl apply/get against nanokube serve', { skip: kubectlSkip }, () =
     assert.deepEqual([name, type, external, ports], ['web', 'ClusterIP', '<none>', '80/TCP']);
   });
 
-  it(
-    'get svc: CLUSTER-IP is an address from the service range',
-    {
-      todo:
-        'nanokube does not allocate spec.clusterIP/clusterIPs nor set ipFamilies/ipFamilyPolicy ' +
-        '(kube-apiserver allocates from --service-cluster-ip-range, default 10.0.0.0/24)',
-    },
-    async () => {
-      const [, row] = lines(await s.ok(['get', 'svc', 'web', '-n', ns]));
-      const ip = columns(row!)[2]!;
-      assert.match(ip, /^\d+\.\d+\.\d+\.\d+$/);
-      const svc = JSON.parse(await s.ok(['get', 'svc', 'web', '-n', ns, '-o', 'json'])) as {
-        spec: Record<string, unknown>;
-      };
-      assert.equal(svc.spec['clusterIP'], ip);
-      assert.deepEqual(svc.spec['clusterIPs'], [ip]);
-      assert.deepEqual(svc.spec['ipFamilies'], ['IPv4']);
-      assert.equal(svc.spec['ipFamilyPolicy'], 'SingleStack');
-    },
-  );
+  // NW-03: allocated from --service-cluster-ip-range (default 10.96.0.0/12).
+  it('get svc: CLUSTER-IP is an address from the service range', async () => {
+    const [, row] = lines(await s.ok(['get', 'svc', 'web', '-n', ns]));
+    const ip = columns(row!)[2]!;
+    assert.match(ip, /^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/);
+    const svc = JSON.parse(await s.ok(['get', 'svc', 'web', '-n', ns, '-o', 'json'])) as {
+      spec: Record<string, unknown>;
+    };
+    assert.equal(svc.spec['clusterIP'], ip);
+    assert.deepEqual(svc.spec['clusterIPs'], [ip]);
+    assert.deepEqual(svc.spec['ipFamilies'], ['IPv4']);
+    assert.equal(svc.spec['ipFamilyPolicy'], 'SingleStack');
+  });
 
   it('get deploy -o yaml: the stored object with server defaults, managedFields hidden', async () => {
     const d = parseYaml(await s.ok(['get', 'deploy', 'web', '-n', ns, '-o', 'yaml'])) as Obj;

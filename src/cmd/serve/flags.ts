@@ -7,6 +7,7 @@ import { parseCIDRSloppy } from '../../apis/networking/v1/validation/cidr.js';
 import { FeatureGates } from '../../machinery/features.js';
 import { parseIPSloppy } from '../../machinery/validation/ip.js';
 import { parseRuntimeConfig } from './runtime-config.js';
+import { parsePortRange } from '../../allocators/port-range.js';
 import type { ServerOptions } from './start.js';
 
 export class FlagError extends Error {
@@ -29,6 +30,9 @@ Flags:
   --service-cluster-ip-range CIDR
                               Service IP range; its first address is the \`kubernetes\` Service's
                               cluster IP (default 10.96.0.0/12)
+  --service-node-port-range RANGE
+                              ports NodePort and LoadBalancer Services get node ports from, as
+                              a-b, a+n or a single port (default 30000-32767)
   --advertise-address IP      address published in the \`kubernetes\` Endpoints (default: the bind
                               address when it is a specific non-loopback one, else the first
                               non-loopback IPv4 address of this machine; with none, the Service
@@ -112,6 +116,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let anonymousAuth = true;
   let runtimeConfig = '';
   let serviceClusterIPRange: string | undefined;
+  let serviceNodePortRange: string | undefined;
   let advertiseAddress: string | undefined;
   let controllers: string | undefined;
   let nodes: number | undefined;
@@ -197,6 +202,16 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         serviceClusterIPRange = v;
         break;
       }
+      case 'service-node-port-range': {
+        const v = value();
+        if (parsePortRange(v) === undefined) {
+          throw new FlagError(
+            `invalid argument "${v}" for "--service-node-port-range" flag: unable to parse "${v}" as a port range`,
+          );
+        }
+        serviceNodePortRange = v;
+        break;
+      }
       case 'advertise-address': {
         const v = value();
         if (parseIPSloppy(v) === undefined) {
@@ -263,6 +278,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     ...(kubeconfigPath !== undefined ? { kubeconfigPath } : {}),
     ...(synchronous !== undefined ? { synchronous } : {}),
     ...(serviceClusterIPRange !== undefined ? { serviceClusterIPRange } : {}),
+    ...(serviceNodePortRange !== undefined ? { serviceNodePortRange } : {}),
     ...(advertiseAddress !== undefined ? { advertiseAddress } : {}),
   };
 }

@@ -67,6 +67,10 @@ import {
 import { parseRuntimeConfig } from './runtime-config.js';
 import type { RuntimeConfig } from './runtime-config.js';
 import { versionInfo } from './version.js';
+import { serviceAllocationHooks } from '../../registry/service-allocation/hooks.js';
+import type { WriteHooks } from '../../registry/generic/hooks.js';
+import { serviceAllocatorFactory } from './service-allocators.js';
+import { defaultServiceClusterIPRange } from './flags.js';
 
 export interface ServerOptions {
   readonly dataDir: string;
@@ -105,6 +109,8 @@ export interface ServerOptions {
   readonly storageCountPollMs?: number;
   /** `--service-cluster-ip-range` (default 10.96.0.0/12): the `kubernetes` Service's cluster IP is its first address. */
   readonly serviceClusterIPRange?: string;
+  /** `--service-node-port-range` (default 30000-32767): where NodePort Services' node ports come from. */
+  readonly serviceNodePortRange?: string;
   /** `--advertise-address`: published in the `kubernetes` Endpoints (default: see flags.ts). */
   readonly advertiseAddress?: string;
 }
@@ -159,12 +165,30 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const admission = namespaceLifecycle((name) => namespaceCache.get(namespacePrefix + name));
   // Mutating plugins in kube-apiserver's order.
   const mutatingAdmission = chainAdmission([defaultTolerationSeconds(), storageObjectInUseProtection()]);
+  // Services take cluster IPs and node ports in the same transaction as their writes (NW-03).
+  const serviceAllocators = serviceAllocatorFactory({
+    serviceClusterIPRange: o.serviceClusterIPRange ?? defaultServiceClusterIPRange,
+    ...(o.serviceNodePortRange !== undefined ? { serviceNodePortRange: o.serviceNodePortRange } : {}),
+    features,
+  });
+  const hooksOf = (resource: RegistryResource): WriteHooks | undefined =>
+    resource.info.group === '' && resource.info.resource === 'services'
+      ? serviceAllocationHooks({ kv, allocators: serviceAllocators })
+      : undefined;
   /** The endpoints of one stored resource: one per served version, over one generic store. */
   const endpointsOf = (
     resource: RegistryResource,
     decode?: BodyDecoder,
   ): { store: GenericStore; endpoints: Endpoint[] } => {
-    const store = new GenericStore({ resource, storage, features, admission, mutatingAdmission });
+    const hooks = hooksOf(resource);
+    const store = new GenericStore({
+      resource,
+      storage,
+      features,
+      admission,
+      mutatingAdmission,
+      ...(hooks !== undefined ? { hooks } : {}),
+    });
     const endpoints = servedVersionsOf(resource).map((version) => ({
       info: version.info,
       store: new VersionedStore(store, version),

@@ -1,0 +1,73 @@
+/**
+ * The services store's write hooks (NW-03): cluster IPs and node ports taken and given back in the
+ * same transaction as the Service (upstream does it around the write with allocator
+ * transactions in pkg/registry/core/service/storage/storage.go beginCreate/beginUpdate/afterDelete).
+ * A failed write takes nothing; a dry run fills the fields but records nothing.
+ */
+import type { KubeObject } from '../../machinery/object.js';
+import type { KvStore } from '../../storage/kv/types.js';
+import type { SideWrites } from '../../storage/interfaces.js';
+import { cloneJson } from '../../util/json.js';
+import type { JsonObject } from '../../util/json.js';
+import type { WriteHooks } from '../generic/hooks.js';
+import { planCreate, planDelete, planUpdate } from './plan.js';
+import { allocatorsFrom, planSideWrites, readAllocations } from './state.js';
+import type { AllocationOwner } from './state.js';
+import type { AllocationPlan, ServiceAllocatorFactory } from './types.js';
+
+/** Extra side writes for a plan (the IPAddress objects of MultiCIDRServiceAllocator). */
+export type PlanExtras = (
+  plan: AllocationPlan,
+  owner: AllocationOwner & { readonly uid?: string },
+) => Promise<SideWrites | undefined> | SideWrites | undefined;
+
+export interface ServiceAllocationHooksOptions {
+  readonly kv: KvStore;
+  readonly allocators: ServiceAllocatorFactory;
+  readonly extras?: PlanExtras;
+}
+
+export function serviceAllocationHooks(o: ServiceAllocationHooksOptions): WriteHooks {
+  // A create retried after a lost race must plan from the Service as it was sent, not as the
+  // last attempt filled it.
+  const sent = new WeakMap<KubeObject, JsonObject>();
+  const restore = (obj: KubeObject): JsonObject => {
+    const original = sent.get(obj);
+    if (original === undefined) {
+      const spec = (obj['spec'] ?? {}) as JsonObject;
+      sent.set(obj, cloneJson(spec));
+      obj['spec'] = spec;
+      return spec;
+    }
+    const spec = cloneJson(original);
+    obj['spec'] = spec;
+    return spec;
+  };
+  const ownerOf = (namespace: string, obj: KubeObject) => ({
+    namespace: obj.metadata.namespace ?? namespace,
+    name: obj.metadata.name ?? '',
+    ...(obj.metadata.uid !== undefined ? { uid: obj.metadata.uid } : {}),
+  });
+  const sideWrites = async (plan: AllocationPlan, owner: AllocationOwner & { uid?: string }) => {
+    const extra = await o.extras?.(plan, owner);
+    return planSideWrites(plan, owner, (ip) => o.allocators.canonicalIP(ip), extra);
+  };
+  const load = async () => allocatorsFrom(o.allocators, await readAllocations(o.kv));
+  return {
+    beforeCreate: async (ctx, obj) => {
+      const spec = restore(obj);
+      const plan = planCreate(obj.metadata.name ?? '', spec, await load());
+      return sideWrites(plan, ownerOf(ctx.namespace, obj));
+    },
+    beforeUpdate: async (ctx, obj, old) => {
+      const spec = restore(obj);
+      const oldSpec = (old['spec'] ?? {}) as JsonObject;
+      const plan = planUpdate(obj.metadata.name ?? '', spec, oldSpec, await load());
+      return sideWrites(plan, ownerOf(ctx.namespace, obj));
+    },
+    beforeDelete: async (ctx, old) => {
+      const plan = planDelete((old['spec'] ?? {}) as JsonObject);
+      return sideWrites(plan, ownerOf(ctx.namespace, old));
+    },
+  };
+}
