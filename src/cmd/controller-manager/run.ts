@@ -17,6 +17,7 @@ import { CsrSigningController } from '../../controllers/certificates/signer.js';
 import { CronJobController } from '../../controllers/cronjob/index.js';
 import { DaemonSetController } from '../../controllers/daemonset/index.js';
 import { EndpointsController } from '../../controllers/endpoint/endpoints-controller.js';
+import { EndpointSliceController } from '../../controllers/endpointslice/endpointslice-controller.js';
 import { DeploymentController } from '../../controllers/deployment/deployment-controller.js';
 import { JobController } from '../../controllers/job/index.js';
 import { StatefulSetController } from '../../controllers/statefulset/index.js';
@@ -305,6 +306,17 @@ function runControllers(
       new EndpointsController({ client, informers, clock, onError: onError('endpoints-controller') }).run(
         signal,
       ),
+    );
+  }
+  if (on('endpointslice')) {
+    running.push(
+      new EndpointSliceController({
+        client,
+        informers,
+        clock,
+        topologyAwareHints: gates.enabled('TopologyAwareHints'),
+        onError: onError('endpointslice-controller'),
+      }).run(signal),
     );
   }
   if (on('garbagecollector')) {

@@ -30,6 +30,7 @@ export const implementedControllers: Readonly<Record<string, boolean>> = {
   'pv-protection': true,
   'persistentvolume-binder': true,
   endpoint: true,
+  endpointslice: true,
 };
 
 /** kube-controller-manager v1.27's names; the off-by-default ones are marked false. */
