@@ -18,6 +18,7 @@ import { CronJobController } from '../../controllers/cronjob/index.js';
 import { DaemonSetController } from '../../controllers/daemonset/index.js';
 import { EndpointsController } from '../../controllers/endpoint/endpoints-controller.js';
 import { EndpointSliceController } from '../../controllers/endpointslice/endpointslice-controller.js';
+import { EndpointSliceMirroringController } from '../../controllers/endpointslicemirroring/mirroring-controller.js';
 import { DeploymentController } from '../../controllers/deployment/deployment-controller.js';
 import { JobController } from '../../controllers/job/index.js';
 import { StatefulSetController } from '../../controllers/statefulset/index.js';
@@ -316,6 +317,21 @@ function runControllers(
         clock,
         topologyAwareHints: gates.enabled('TopologyAwareHints'),
         onError: onError('endpointslice-controller'),
+      }).run(signal),
+    );
+  }
+  if (on('endpointslicemirroring')) {
+    running.push(
+      new EndpointSliceMirroringController({
+        client,
+        informers,
+        clock,
+        onError: onError('endpointslicemirroring-controller'),
+        onSkipped: (key, n) =>
+          log.v(
+            2,
+            `endpointslicemirroring: ${key}: ${n.total} addresses not mirrored (${n.invalid} not IPs)`,
+          ),
       }).run(signal),
     );
   }

@@ -31,6 +31,7 @@ export const implementedControllers: Readonly<Record<string, boolean>> = {
   'persistentvolume-binder': true,
   endpoint: true,
   endpointslice: true,
+  endpointslicemirroring: true,
 };
 
 /** kube-controller-manager v1.27's names; the off-by-default ones are marked false. */

@@ -163,7 +163,8 @@ export class EndpointsController {
     const selector = serviceSelector(service);
     if (selector === undefined) return undefined;
     const pods = (this.#podIndex?.list(ns) ?? []).filter((p) => selector.matches(labels(p)));
-    const triggerTime = this.#tracker.compute(key, service, pods);
+    const trigger = this.#tracker.compute(key, service, pods);
+    const triggerTime = trigger.time;
     const subsets = desiredSubsets(service, pods);
     const truncated = truncateSubsets(subsets);
     const wantSubsets = subsetsJson(subsets);
@@ -178,7 +179,10 @@ export class EndpointsController {
         jsonEqual(comparable(current['subsets']), comparable(wantSubsets)) &&
         jsonEqual(labels(current), wantLabels) &&
         (currentAnn[overCapacityAnnotation] === 'truncated') === truncated;
-      if (same) return undefined;
+      if (same) {
+        trigger.commit();
+        return undefined;
+      }
     }
     const next: JsonObject =
       current === undefined
@@ -208,6 +212,7 @@ export class EndpointsController {
       if (create && isNamespaceTerminating(err)) return undefined;
       throw err;
     }
+    trigger.commit();
     return undefined;
   }
 }

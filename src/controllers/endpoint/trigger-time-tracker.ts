@@ -4,6 +4,10 @@
  * its creationTimestamp; afterwards the earliest of the changes since the previous sync — a pod's
  * Ready condition lastTransitionTime that moved forward, or the Service's creation time when that
  * moved (a re-created Service). Undefined when nothing changed (the annotation is then removed).
+ *
+ * Divergence: upstream records the new state whatever happens to the write; here a sync records
+ * it (`commit`) only once its writes succeeded, so a retried sync (say after a conflict) still
+ * carries the trigger time instead of dropping the annotation.
  */
 import type { JsonObject } from '../../util/json.js';
 import { isJsonObject } from '../../util/json.js';
@@ -24,8 +28,15 @@ function podTriggerTime(pod: JsonObject): number | undefined {
 export class TriggerTimeTracker {
   readonly #states = new Map<string, ServiceState>();
 
-  /** The trigger time for this sync of Service `key` (ms since the epoch), remembering the state. */
-  compute(key: string, service: JsonObject, pods: readonly JsonObject[]): number | undefined {
+  /**
+   * The trigger time for this sync of Service `key` (ms since the epoch), and `commit` to remember
+   * the state it was computed from.
+   */
+  compute(
+    key: string,
+    service: JsonObject,
+    pods: readonly JsonObject[],
+  ): { readonly time: number | undefined; commit(): void } {
     const previous = this.#states.get(key);
     let min: number | undefined;
     const podTimes = new Map<string, number>();
@@ -37,9 +48,9 @@ export class TriggerTimeTracker {
     }
     const serviceTime = timeOf(meta(service)['creationTimestamp']) ?? 0;
     if (serviceTime > (previous?.serviceTime ?? -Infinity)) min = Math.min(min ?? serviceTime, serviceTime);
-    this.#states.set(key, { podTimes, serviceTime });
-    if (previous === undefined) return serviceTime === 0 ? undefined : serviceTime;
-    return min;
+    const commit = (): void => void this.#states.set(key, { podTimes, serviceTime });
+    if (previous === undefined) return { time: serviceTime === 0 ? undefined : serviceTime, commit };
+    return { time: min, commit };
   }
 
   delete(key: string): void {

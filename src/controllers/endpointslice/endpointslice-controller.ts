@@ -194,7 +194,8 @@ export class EndpointSliceController {
       throw new Error('EndpointSlice informer cache is out of date');
     }
     const live = existing.filter((s) => !deleting(s));
-    const triggerTime = this.#triggerTimes.compute(key, service, pods);
+    const trigger = this.#triggerTimes.compute(key, service, pods);
+    const triggerTime = trigger.time;
     const plan = planSlices({
       service,
       pods,
@@ -240,6 +241,7 @@ export class EndpointSliceController {
       }
       this.#tracker.expectDeletion(slice);
     }
+    trigger.commit();
     if (plan.missingNodes.length > 0) {
       throw new Error(`skipping pods of Service ${key}: Node ${plan.missingNodes[0] ?? ''} Not Found`);
     }

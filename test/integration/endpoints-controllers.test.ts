@@ -1,0 +1,236 @@
+/**
+ * The Endpoints, EndpointSlice and EndpointSlice mirroring controllers and node IPAM (issue #11:
+ * NW-04, NW-11, NW-13, NW-15) against the in-process server: pods going ready and terminating
+ * and the resulting Endpoints and EndpointSlice conditions.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { EndpointsController } from '../../src/controllers/endpoint/endpoints-controller.js';
+import { EndpointSliceController } from '../../src/controllers/endpointslice/endpointslice-controller.js';
+import { EndpointSliceMirroringController } from '../../src/controllers/endpointslicemirroring/mirroring-controller.js';
+import type { JsonObject } from '../../src/util/json.js';
+import { createNamespace, items, startCluster, waitFor } from './workload-harness.js';
+import type { Cluster } from './workload-harness.js';
+
+let c: Cluster;
+const ns = 'ep-test';
+const svcPath = `/api/v1/namespaces/${ns}/services`;
+const podPath = `/api/v1/namespaces/${ns}/pods`;
+const epPath = `/api/v1/namespaces/${ns}/endpoints`;
+const slicePath = `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`;
+
+before(async () => {
+  c = await startCluster();
+  await createNamespace(c.client, ns);
+  for (const [name, zone] of [
+    ['node-a', 'zone-a'],
+    ['node-b', 'zone-b'],
+  ] as const) {
+    await c.client.request('POST', '/api/v1/nodes', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name, labels: { 'topology.kubernetes.io/zone': zone } },
+      },
+    });
+  }
+  const opts = { client: c.client, informers: c.informers, onError: (e: unknown) => c.errors.push(e) };
+  const endpoints = new EndpointsController(opts);
+  const slices = new EndpointSliceController(opts);
+  const mirroring = new EndpointSliceMirroringController(opts);
+  c.start([(s) => endpoints.run(s), (s) => slices.run(s), (s) => mirroring.run(s)]);
+});
+
+after(async () => {
+  await c.stop();
+});
+
+const metaOf = (o: JsonObject | undefined): JsonObject => (o?.['metadata'] ?? {}) as JsonObject;
+
+async function createPod(name: string, app: string, node: string, ip: string): Promise<void> {
+  await c.client.request('POST', podPath, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, labels: { app } },
+      spec: {
+        nodeName: node,
+        containers: [{ name: 'c', image: 'nginx', ports: [{ name: 'http', containerPort: 8080 }] }],
+      },
+    },
+  });
+  await setStatus(name, ip, false);
+}
+
+async function setStatus(name: string, ip: string, ready: boolean): Promise<void> {
+  const pod = await c.client.request('GET', `${podPath}/${name}`);
+  pod['status'] = {
+    phase: 'Running',
+    podIP: ip,
+    podIPs: [{ ip }],
+    conditions: [
+      {
+        type: 'Ready',
+        status: ready ? 'True' : 'False',
+        lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      },
+    ],
+  };
+  await c.client.request('PUT', `${podPath}/${name}/status`, { body: pod });
+}
+
+async function createService(name: string, spec: JsonObject): Promise<void> {
+  await c.client.request('POST', svcPath, {
+    body: { apiVersion: 'v1', kind: 'Service', metadata: { name, labels: { tier: 'front' } }, spec },
+  });
+}
+
+async function slicesOf(service: string): Promise<JsonObject[]> {
+  const list = await c.client.request(
+    'GET',
+    `${slicePath}?labelSelector=${encodeURIComponent(`kubernetes.io/service-name=${service}`)}`,
+  );
+  return items(list);
+}
+
+function endpointsOfSlices(slices: readonly JsonObject[]): JsonObject[] {
+  return slices.flatMap((s) => (s['endpoints'] ?? []) as JsonObject[]);
+}
+
+test('Endpoints and EndpointSlices follow pods going ready and terminating (NW-15)', async () => {
+  await createPod('web-1', 'web', 'node-a', '10.244.1.5');
+  await createPod('web-2', 'web', 'node-b', '10.244.2.5');
+  await createService('web', {
+    selector: { app: 'web' },
+    ports: [{ name: 'http', port: 80, targetPort: 'http' }],
+  });
+  const ep = await waitFor('Endpoints with two not-ready addresses', async () => {
+    const e = await c.client.request('GET', `${epPath}/web`);
+    const subsets = (e['subsets'] ?? []) as JsonObject[];
+    return ((subsets[0]?.['notReadyAddresses'] ?? []) as JsonObject[]).length === 2 ? e : undefined;
+  });
+  assert.deepEqual((ep['subsets'] as JsonObject[])[0]?.['ports'], [
+    { name: 'http', port: 8080, protocol: 'TCP' },
+  ]);
+  assert.deepEqual(metaOf(ep)['labels'], { tier: 'front' });
+  assert.match(
+    ((metaOf(ep)['annotations'] ?? {}) as JsonObject)[
+      'endpoints.kubernetes.io/last-change-trigger-time'
+    ] as string,
+    /^\d{4}-\d\d-\d\dT/,
+  );
+
+  const slices = await waitFor('a slice with two endpoints', async () => {
+    const s = await slicesOf('web');
+    return endpointsOfSlices(s).length === 2 ? s : undefined;
+  });
+  assert.equal(slices.length, 1);
+  const slice = slices[0]!;
+  assert.equal(slice['addressType'], 'IPv4');
+  assert.equal(
+    (metaOf(slice)['labels'] as JsonObject)['endpointslice.kubernetes.io/managed-by'],
+    'endpointslice-controller.k8s.io',
+  );
+  assert.equal(((metaOf(slice)['ownerReferences'] as JsonObject[])[0] ?? {})['kind'], 'Service');
+  const byName = (name: string): JsonObject | undefined =>
+    endpointsOfSlices(slices).find((e) => (e['targetRef'] as JsonObject)['name'] === name);
+  assert.deepEqual(byName('web-1')?.['conditions'], { ready: false, serving: false, terminating: false });
+  assert.equal(byName('web-1')?.['zone'], 'zone-a');
+  assert.equal(byName('web-2')?.['nodeName'], 'node-b');
+
+  // Ready.
+  await setStatus('web-1', '10.244.1.5', true);
+  await waitFor('web-1 ready in the slice and in Endpoints', async () => {
+    const e = await c.client.request('GET', `${epPath}/web`);
+    const ready = ((e['subsets'] as JsonObject[])[0]?.['addresses'] ?? []) as JsonObject[];
+    const s = endpointsOfSlices(await slicesOf('web')).find(
+      (x) => (x['targetRef'] as JsonObject)['name'] === 'web-1',
+    );
+    const cond = (s?.['conditions'] ?? {}) as JsonObject;
+    return ready.length === 1 && ready[0]?.['ip'] === '10.244.1.5' && cond['ready'] === true;
+  });
+
+  // Terminating: graceful deletion leaves the pod with a deletionTimestamp.
+  await c.client.request('DELETE', `${podPath}/web-1`, { body: { gracePeriodSeconds: 300 } });
+  await waitFor('web-1 terminating in the slice, gone from Endpoints', async () => {
+    const e = await c.client.request('GET', `${epPath}/web`);
+    const ips = ((e['subsets'] ?? []) as JsonObject[]).flatMap((s) =>
+      [...((s['addresses'] ?? []) as JsonObject[]), ...((s['notReadyAddresses'] ?? []) as JsonObject[])].map(
+        (a) => a['ip'],
+      ),
+    );
+    const s = endpointsOfSlices(await slicesOf('web')).find(
+      (x) => (x['targetRef'] as JsonObject)['name'] === 'web-1',
+    );
+    return (
+      !ips.includes('10.244.1.5') &&
+      JSON.stringify(s?.['conditions']) === JSON.stringify({ ready: false, serving: true, terminating: true })
+    );
+  });
+});
+
+test('headless Services carry the headless label; ExternalName Services get nothing (NW-13)', async () => {
+  await createPod('db-1', 'db', 'node-a', '10.244.1.9');
+  await createService('db', { clusterIP: 'None', selector: { app: 'db' }, ports: [{ port: 5432 }] });
+  const ep = await waitFor('headless Endpoints', async () => c.client.request('GET', `${epPath}/db`));
+  assert.deepEqual(metaOf(ep)['labels'], { tier: 'front', 'service.kubernetes.io/headless': '' });
+  await createService('ext', { type: 'ExternalName', externalName: 'example.com', selector: { app: 'db' } });
+  await createService('after', { selector: { app: 'none' }, ports: [{ port: 1 }] });
+  // Once a later Service is handled, the ExternalName one has been too.
+  const placeholder = await waitFor('the placeholder slice of a Service without pods', async () => {
+    const s = await slicesOf('after');
+    return s.length === 1 ? s[0] : undefined;
+  });
+  assert.deepEqual([placeholder['endpoints'] ?? [], placeholder['ports'] ?? []], [[], []]);
+  await waitFor('Endpoints of the later Service', () => c.client.request('GET', `${epPath}/after`));
+  await assert.rejects(c.client.request('GET', `${epPath}/ext`), /not found/);
+  assert.deepEqual(await slicesOf('ext'), []);
+});
+
+test('deleting the Service deletes its Endpoints', async () => {
+  await c.client.request('DELETE', `${svcPath}/db`);
+  await waitFor('Endpoints gone', async () => {
+    try {
+      await c.client.request('GET', `${epPath}/db`);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+});
+
+test('custom Endpoints of a selector-less Service are mirrored; skip-mirror ones are not', async () => {
+  await createService('custom', { ports: [{ name: 'db', port: 5432 }] });
+  await c.client.request('POST', epPath, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'custom', labels: { owner: 'me' } },
+      subsets: [{ addresses: [{ ip: '192.168.1.1' }], ports: [{ name: 'db', port: 5432 }] }],
+    },
+  });
+  const mirrored = await waitFor('a mirrored slice', async () => {
+    const s = await slicesOf('custom');
+    return s.length === 1 ? s[0] : undefined;
+  });
+  assert.deepEqual(metaOf(mirrored)['labels'], {
+    owner: 'me',
+    'kubernetes.io/service-name': 'custom',
+    'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io',
+  });
+  assert.deepEqual(mirrored['endpoints'], [{ addresses: ['192.168.1.1'], conditions: { ready: true } }]);
+  // The API server's own Endpoints carry skip-mirror: only its own slice exists.
+  const own = await c.client.request(
+    'GET',
+    `/apis/discovery.k8s.io/v1/namespaces/default/endpointslices?labelSelector=${encodeURIComponent(
+      'endpointslice.kubernetes.io/managed-by=endpointslicemirroring-controller.k8s.io',
+    )}`,
+  );
+  assert.deepEqual(items(own), []);
+  // skip-mirror set later: the mirrored slice goes.
+  await c.client.request('PATCH', `${epPath}/custom`, {
+    body: { metadata: { labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } } },
+    contentType: 'application/merge-patch+json',
+  });
+  await waitFor('mirrored slice deleted', async () => (await slicesOf('custom')).length === 0);
+});
