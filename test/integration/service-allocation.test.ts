@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { join } from 'node:path';
+import { openSqliteKv } from '../../src/storage/kv/sqlite/sqlite-kv.js';
 import { startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 
@@ -178,5 +180,111 @@ describe('Service allocation (NW-03)', () => {
     const r = await server.request('POST', base, { body: svc('after', { clusterIP: '10.96.0.5' }) });
     assert.equal(r.status, 422);
     assert.match(String(r.json()['message']), /provided IP is already allocated/);
+  });
+
+  it('the repair after a restart records what Services use and frees what none uses (NW-03)', async () => {
+    const dataDir = server.dataDir;
+    await server.stop({ keep: true });
+    // Lose the record of 10.96.0.5 (Service "fixed") and node port 30007 ("dry"); leak 10.96.0.99 and 30099.
+    const kv = await openSqliteKv({ path: join(dataDir, 'state.db') });
+    await kv.txn({
+      success: [
+        { type: 'delete', key: '/registry/ranges/serviceips/10.96.0.5' },
+        { type: 'delete', key: '/registry/ranges/servicenodeports/30007' },
+        { type: 'put', key: '/registry/ranges/serviceips/10.96.0.99', value: new TextEncoder().encode('{}') },
+        {
+          type: 'put',
+          key: '/registry/ranges/servicenodeports/30099',
+          value: new TextEncoder().encode('{}'),
+        },
+      ],
+    });
+    await kv.close();
+    server = await startTestServer({ controllers: false, dataDir });
+    const taken = await server.request('POST', base, { body: svc('again', { clusterIP: '10.96.0.5' }) });
+    assert.equal(taken.status, 422);
+    assert.match(String(taken.json()['message']), /provided IP is already allocated/);
+    const port = await server.request('POST', base, {
+      body: svc('again', { type: 'NodePort', ports: [{ port: 80, nodePort: 30007 }] }),
+    });
+    assert.equal(port.status, 422);
+    assert.match(String(port.json()['message']), /provided port is already allocated/);
+    await create(
+      svc('leaked', { clusterIP: '10.96.0.99', type: 'NodePort', ports: [{ port: 80, nodePort: 30099 }] }),
+    );
+  });
+});
+
+describe('MultiCIDRServiceAllocator: IPAddress objects (NW-03)', () => {
+  let multi: TestServer;
+  before(async () => {
+    multi = await startTestServer({
+      controllers: false,
+      featureGates: { MultiCIDRServiceAllocator: true },
+      runtimeConfig: 'networking.k8s.io/v1alpha1=true',
+      serviceClusterIPRange: '10.96.0.0/16,fd00:10:96::/64',
+    });
+  });
+  after(() => multi.stop());
+
+  it('each allocated address is an IPAddress named by it, with the Service as parentRef, gone with the Service', async () => {
+    const r = await multi.request('POST', base, {
+      body: svc('dual', {
+        ipFamilyPolicy: 'RequireDualStack',
+        clusterIP: '10.96.0.10',
+        clusterIPs: ['10.96.0.10', 'fd00:10:96::a'],
+      }),
+    });
+    assert.equal(r.status, 201, r.text);
+    const s = r.json<Svc>();
+    assert.deepEqual(s.spec.clusterIPs, ['10.96.0.10', 'fd00:10:96::a']);
+    assert.deepEqual(s.spec['ipFamilies'], ['IPv4', 'IPv6']);
+    for (const [ip, family] of [
+      ['10.96.0.10', 'IPv4'],
+      ['fd00:10:96::a', 'IPv6'],
+    ] as const) {
+      const got = await multi.request('GET', `/apis/networking.k8s.io/v1alpha1/ipaddresses/${ip}`);
+      assert.equal(got.status, 200, got.text);
+      const o = got.json<{ metadata: { labels: Json }; spec: Json }>();
+      assert.deepEqual(o.spec['parentRef'], {
+        group: '',
+        resource: 'services',
+        namespace: 'default',
+        name: 'dual',
+      });
+      assert.equal(o.metadata.labels['ipaddress.kubernetes.io/ip-family'], family);
+      assert.equal(o.metadata.labels['ipaddress.kubernetes.io/managed-by'], 'ipallocator.k8s.io');
+    }
+    const dynamic = await multi.request('POST', base, { body: svc('dyn', { ipFamilies: ['IPv6'] }) });
+    assert.equal(dynamic.status, 201, dynamic.text);
+    const v6 = dynamic.json<Svc>().spec.clusterIP!;
+    assert.match(v6, /^fd00:10:96:/);
+    assert.equal(
+      (await multi.request('GET', `/apis/networking.k8s.io/v1alpha1/ipaddresses/${v6}`)).status,
+      200,
+    );
+    assert.equal((await multi.request('DELETE', `${base}/dual`)).status, 200);
+    assert.equal(
+      (await multi.request('GET', '/apis/networking.k8s.io/v1alpha1/ipaddresses/10.96.0.10')).status,
+      404,
+    );
+  });
+
+  it('an IPAddress someone else holds makes the address taken', async () => {
+    const r = await multi.request('POST', '/apis/networking.k8s.io/v1alpha1/ipaddresses', {
+      body: {
+        apiVersion: 'networking.k8s.io/v1alpha1',
+        kind: 'IPAddress',
+        metadata: { name: '10.96.0.77' },
+        spec: { parentRef: { group: 'example.com', resource: 'gateways', name: 'gw', namespace: 'default' } },
+      },
+    });
+    assert.equal(r.status, 201, r.text);
+    const clash = await multi.request('POST', base, { body: svc('clash', { clusterIP: '10.96.0.77' }) });
+    assert.equal(clash.status, 422);
+    assert.match(
+      String(clash.json()['message']),
+      /failed to allocate IP 10\.96\.0\.77: provided IP is already allocated/,
+    );
   });
 });

@@ -71,6 +71,9 @@ import { serviceAllocationHooks } from '../../registry/service-allocation/hooks.
 import type { WriteHooks } from '../../registry/generic/hooks.js';
 import { serviceAllocatorFactory } from './service-allocators.js';
 import { defaultServiceClusterIPRange } from './flags.js';
+import { ipAddressRecords, rangeKeyRecords } from '../../registry/service-allocation/ip-records.js';
+import type { IPRecords } from '../../registry/service-allocation/ip-records.js';
+import { repairAllocations, runRepairLoop } from '../../registry/service-allocation/repair.js';
 
 export interface ServerOptions {
   readonly dataDir: string;
@@ -171,9 +174,14 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ...(o.serviceNodePortRange !== undefined ? { serviceNodePortRange: o.serviceNodePortRange } : {}),
     features,
   });
+  // With MultiCIDRServiceAllocator (and networking.k8s.io/v1alpha1 served) addresses are recorded
+  // as IPAddress objects, otherwise as range keys; the repair removes the other kind.
+  const ipAddressMode = (): boolean =>
+    features.enabled('MultiCIDRServiceAllocator') && runtimeConfig.enabled('networking.k8s.io', 'v1alpha1');
+  const ipRecords = (): IPRecords => (ipAddressMode() ? ipAddressRecords : rangeKeyRecords);
   const hooksOf = (resource: RegistryResource): WriteHooks | undefined =>
     resource.info.group === '' && resource.info.resource === 'services'
-      ? serviceAllocationHooks({ kv, allocators: serviceAllocators })
+      ? serviceAllocationHooks({ kv, allocators: serviceAllocators, ipRecords: ipRecords() })
       : undefined;
   /** The endpoints of one stored resource: one per served version, over one generic store. */
   const endpointsOf = (
@@ -258,6 +266,18 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       localAPIServices([...servedGroupVersions.values()]),
     ),
   ]);
+  // Upstream's repair controllers for Service IPs and node ports: once before serving, then every 3 minutes.
+  const repairOptions = {
+    kv,
+    allocators: serviceAllocators,
+    ipRecords: ipRecords(),
+    staleIPRecords: ipAddressMode() ? rangeKeyRecords : ipAddressRecords,
+    log: (message: string) => log.info(`service allocation repair: ${message}`),
+  };
+  await repairAllocations(repairOptions).catch((err: unknown) =>
+    log.error(`service allocation repair: ${err instanceof Error ? err.message : String(err)}`),
+  );
+  const repairRun = runRepairLoop({ ...repairOptions, signal: background.signal, waitFirst: true });
   const schemas = new ServerSchemaRegistry(builtinSchemas);
 
   const server = new ApiServer({
@@ -372,6 +392,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         await server.close();
         background.abort();
         await cacheRun;
+        await repairRun;
         await kv.close();
       })();
       return closing;

@@ -12,19 +12,16 @@ import type { JsonObject } from '../../util/json.js';
 import type { WriteHooks } from '../generic/hooks.js';
 import { planCreate, planDelete, planUpdate } from './plan.js';
 import { allocatorsFrom, planSideWrites, readAllocations } from './state.js';
-import type { AllocationOwner } from './state.js';
+import type { AllocationOwner } from './owner.js';
+import { rangeKeyRecords } from './ip-records.js';
+import type { IPRecords } from './ip-records.js';
 import type { AllocationPlan, ServiceAllocatorFactory } from './types.js';
-
-/** Extra side writes for a plan (the IPAddress objects of MultiCIDRServiceAllocator). */
-export type PlanExtras = (
-  plan: AllocationPlan,
-  owner: AllocationOwner & { readonly uid?: string },
-) => Promise<SideWrites | undefined> | SideWrites | undefined;
 
 export interface ServiceAllocationHooksOptions {
   readonly kv: KvStore;
   readonly allocators: ServiceAllocatorFactory;
-  readonly extras?: PlanExtras;
+  /** How taken addresses are recorded (default: range keys; IPAddress objects with MultiCIDRServiceAllocator). */
+  readonly ipRecords?: IPRecords;
 }
 
 export function serviceAllocationHooks(o: ServiceAllocationHooksOptions): WriteHooks {
@@ -43,16 +40,14 @@ export function serviceAllocationHooks(o: ServiceAllocationHooksOptions): WriteH
     obj['spec'] = spec;
     return spec;
   };
-  const ownerOf = (namespace: string, obj: KubeObject) => ({
+  const ownerOf = (namespace: string, obj: KubeObject): AllocationOwner => ({
     namespace: obj.metadata.namespace ?? namespace,
     name: obj.metadata.name ?? '',
-    ...(obj.metadata.uid !== undefined ? { uid: obj.metadata.uid } : {}),
   });
-  const sideWrites = async (plan: AllocationPlan, owner: AllocationOwner & { uid?: string }) => {
-    const extra = await o.extras?.(plan, owner);
-    return planSideWrites(plan, owner, (ip) => o.allocators.canonicalIP(ip), extra);
-  };
-  const load = async () => allocatorsFrom(o.allocators, await readAllocations(o.kv));
+  const records = o.ipRecords ?? rangeKeyRecords;
+  const sideWrites = (plan: AllocationPlan, owner: AllocationOwner): SideWrites | undefined =>
+    planSideWrites(plan, owner, (ip) => o.allocators.canonicalIP(ip), records);
+  const load = async () => allocatorsFrom(o.allocators, await readAllocations(o.kv, records), records);
   return {
     beforeCreate: async (ctx, obj) => {
       const spec = restore(obj);
@@ -65,9 +60,9 @@ export function serviceAllocationHooks(o: ServiceAllocationHooksOptions): WriteH
       const plan = planUpdate(obj.metadata.name ?? '', spec, oldSpec, await load());
       return sideWrites(plan, ownerOf(ctx.namespace, obj));
     },
-    beforeDelete: async (ctx, old) => {
+    beforeDelete: (ctx, old) => {
       const plan = planDelete((old['spec'] ?? {}) as JsonObject);
-      return sideWrites(plan, ownerOf(ctx.namespace, old));
+      return Promise.resolve(sideWrites(plan, ownerOf(ctx.namespace, old)));
     },
   };
 }

@@ -3,60 +3,7 @@ import assert from 'node:assert/strict';
 import { StatusError } from '../../machinery/errors.js';
 import type { JsonObject } from '../../util/json.js';
 import { planCreate, planDelete, planUpdate } from './plan.js';
-import type { IPFamilyName, ServiceAllocators, ServiceIPRange, ServicePortRange } from './types.js';
-
-/** Sequential fakes: addresses prefix+1, +2, ...; ports from 30000. */
-function ipRange(prefix: string, cidr: string): ServiceIPRange {
-  const taken = new Set<string>();
-  let next = 1;
-  return {
-    cidr,
-    contains: (ip) => ip.startsWith(prefix),
-    has: (ip) => taken.has(ip),
-    allocate(ip) {
-      if (!ip.startsWith(prefix))
-        throw new Error(`provided IP is not in the valid range. The range of valid IPs is ${cidr}`);
-      if (taken.has(ip)) throw new Error('provided IP is already allocated');
-      taken.add(ip);
-    },
-    allocateNext() {
-      while (taken.has(`${prefix}${next}`)) next++;
-      const ip = `${prefix}${next}`;
-      taken.add(ip);
-      return ip;
-    },
-    release: (ip) => void taken.delete(ip),
-  };
-}
-
-function portRange(): ServicePortRange {
-  const taken = new Set<number>();
-  return {
-    range: '30000-32767',
-    contains: (p) => p >= 30000 && p <= 32767,
-    has: (p) => taken.has(p),
-    allocate(p) {
-      if (p < 30000 || p > 32767)
-        throw new Error('provided port is not in the valid range. The range of valid ports is 30000-32767');
-      if (taken.has(p)) throw new Error('provided port is already allocated');
-      taken.add(p);
-    },
-    allocateNext() {
-      let p = 30000;
-      while (taken.has(p)) p++;
-      taken.add(p);
-      return p;
-    },
-    release: (p) => void taken.delete(p),
-  };
-}
-
-function allocators(dual = false): ServiceAllocators {
-  const families: IPFamilyName[] = dual ? ['IPv4', 'IPv6'] : ['IPv4'];
-  const ips = new Map<IPFamilyName, ServiceIPRange>([['IPv4', ipRange('10.96.0.', '10.96.0.0/12')]]);
-  if (dual) ips.set('IPv6', ipRange('fd00::', 'fd00::/108'));
-  return { families, ips, ports: portRange() };
-}
+import { allocators } from './testing.js';
 
 const message = (fn: () => unknown): string => {
   try {

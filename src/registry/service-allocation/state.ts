@@ -1,6 +1,6 @@
 /**
  * Where allocations live: one key per taken address and per taken port, holding the owning
- * Service (our design; upstream keeps one RangeAllocation bitmap per range at /registry/ranges/).
+ * Service (our design; ip-records.ts: or IPAddress objects; upstream keeps one RangeAllocation bitmap per range at /registry/ranges/).
  * A write takes a key only if it does not exist (`create = 0` in the same transaction as the
  * Service), so two concurrent creates can never both hold one address: the loser's transaction
  * fails and its write is planned again on fresh state. Keys survive restarts with the store.
@@ -9,36 +9,16 @@ import type { SideWrites } from '../../storage/interfaces.js';
 import type { KeyValue, KvStore, TxnCompare, TxnDelete, TxnPut } from '../../storage/kv/types.js';
 import { prefixEnd } from '../../storage/kv/types.js';
 import type { AllocationPlan, ServiceAllocatorFactory, ServiceAllocators } from './types.js';
+import type { IPRecords } from './ip-records.js';
+import { encodeOwner } from './owner.js';
+import type { AllocationOwner } from './owner.js';
+import { rangeKeyRecords } from './ip-records.js';
 
-export const serviceIPsPrefix = '/registry/ranges/serviceips/';
 export const nodePortsPrefix = '/registry/ranges/servicenodeports/';
 
-export const ipKey = (ip: string): string => serviceIPsPrefix + ip;
 export const portKey = (port: number): string => nodePortsPrefix + String(port);
 
-/** The Service an allocation belongs to (the key's value). */
-export interface AllocationOwner {
-  readonly namespace: string;
-  readonly name: string;
-}
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-export function encodeOwner(owner: AllocationOwner): Uint8Array {
-  return encoder.encode(JSON.stringify({ namespace: owner.namespace, name: owner.name }));
-}
-
-export function decodeOwner(value: Uint8Array): AllocationOwner | undefined {
-  try {
-    const v: unknown = JSON.parse(decoder.decode(value));
-    if (typeof v !== 'object' || v === null) return undefined;
-    const { namespace, name } = v as Record<string, unknown>;
-    return typeof namespace === 'string' && typeof name === 'string' ? { namespace, name } : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export type { AllocationOwner } from './owner.js';
 
 /** The recorded allocations at one revision. */
 export interface RecordedAllocations {
@@ -47,10 +27,14 @@ export interface RecordedAllocations {
   readonly ports: readonly KeyValue[];
 }
 
-export async function readAllocations(kv: KvStore, revision?: number): Promise<RecordedAllocations> {
+export async function readAllocations(
+  kv: KvStore,
+  records: IPRecords = rangeKeyRecords,
+  revision?: number,
+): Promise<RecordedAllocations> {
   const ips = await kv.range({
-    key: serviceIPsPrefix,
-    end: prefixEnd(serviceIPsPrefix),
+    key: records.prefix,
+    end: prefixEnd(records.prefix),
     ...(revision !== undefined ? { revision } : {}),
   });
   const ports = await kv.range({
@@ -61,17 +45,17 @@ export async function readAllocations(kv: KvStore, revision?: number): Promise<R
   return { revision: ips.revision, ips: ips.kvs, ports: ports.kvs };
 }
 
-export const ipOfKey = (key: string): string => key.slice(serviceIPsPrefix.length);
 export const portOfKey = (key: string): number => Number(key.slice(nodePortsPrefix.length));
 
 /** Fresh allocators holding what is recorded (records outside today's ranges are ignored). */
 export function allocatorsFrom(
   factory: ServiceAllocatorFactory,
   recorded: RecordedAllocations,
+  records: IPRecords = rangeKeyRecords,
 ): ServiceAllocators {
   const ips = new Map(factory.families.map((f) => [f, factory.ipRange(f)] as const));
   for (const kv of recorded.ips) {
-    const ip = ipOfKey(kv.key);
+    const ip = records.ipOf(kv.key);
     for (const range of ips.values()) if (range.contains(ip)) range.allocate(ip);
   }
   const ports = factory.portRange();
@@ -87,24 +71,25 @@ export function planSideWrites(
   plan: AllocationPlan,
   owner: AllocationOwner,
   canonicalIP: (ip: string) => string | undefined,
-  extra?: SideWrites,
+  records: IPRecords = rangeKeyRecords,
 ): SideWrites | undefined {
-  const compare: TxnCompare[] = [...(extra?.compare ?? [])];
-  const ops: (TxnPut | TxnDelete)[] = [...(extra?.ops ?? [])];
-  const value = encodeOwner(owner);
-  const take = (key: string) => {
+  const compare: TxnCompare[] = [];
+  const ops: (TxnPut | TxnDelete)[] = [];
+  const take = (key: string, value: Uint8Array) => {
     compare.push({ key, target: 'create', operator: '=', value: 0 });
     ops.push({ type: 'put', key, value });
   };
   const seen = new Set<string>();
   const once = (key: string): boolean => !seen.has(key) && (seen.add(key), true);
   for (const ip of plan.takeIPs) {
-    const key = ipKey(canonicalIP(ip) ?? ip);
-    if (once(key)) take(key);
+    const canonical = canonicalIP(ip) ?? ip;
+    const key = records.key(canonical);
+    if (once(key)) take(key, records.value(canonical, owner));
   }
-  for (const port of plan.takePorts) if (once(portKey(port))) take(portKey(port));
+  const portValue = encodeOwner(owner);
+  for (const port of plan.takePorts) if (once(portKey(port))) take(portKey(port), portValue);
   for (const ip of plan.releaseIPs) {
-    const key = ipKey(canonicalIP(ip) ?? ip);
+    const key = records.key(canonicalIP(ip) ?? ip);
     if (once(key)) ops.push({ type: 'delete', key });
   }
   for (const port of plan.releasePorts)
