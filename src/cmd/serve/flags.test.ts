@@ -118,3 +118,39 @@ test('--node-capacity and --node-labels make the simulated nodes template', () =
   );
   assert.throws(() => parseServeFlags(['--node-labels', 'oops']), /"oops" is not key=value/);
 });
+
+test('--service-node-port-range and dual-stack --service-cluster-ip-range (#11 NW-03)', () => {
+  assert.equal(
+    parseServeFlags(['--service-node-port-range=30000-30100']).serviceNodePortRange,
+    '30000-30100',
+  );
+  assert.equal(parseServeFlags([]).serviceNodePortRange, undefined);
+  assert.throws(
+    () => parseServeFlags(['--service-node-port-range', 'x']),
+    (e: unknown) =>
+      e instanceof FlagError &&
+      e.message ===
+        'invalid argument "x" for "--service-node-port-range" flag: unable to parse "x" as a port range',
+  );
+  const dual = parseServeFlags(['--service-cluster-ip-range=10.96.0.0/12,fd00:10:96::/108']);
+  assert.equal(dual.serviceClusterIPRange, '10.96.0.0/12,fd00:10:96::/108');
+  assert.throws(
+    () => parseServeFlags(['--service-cluster-ip-range=10.96.0.0/12,10.100.0.0/16']),
+    /must be of different IP family/,
+  );
+  assert.throws(
+    () => parseServeFlags(['--service-cluster-ip-range=10.0.0.0/8']),
+    /specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must be >= 12/,
+  );
+  assert.throws(
+    () => parseServeFlags(['--service-cluster-ip-range=10.96.0.0/12,fd00::/64']),
+    /specified --secondary-service-cluster-ip-range is too large; for 128-bit addresses, the mask must be >= 108/,
+  );
+  // MultiCIDRServiceAllocator lifts the size limit.
+  assert.doesNotThrow(() =>
+    parseServeFlags([
+      '--feature-gates=MultiCIDRServiceAllocator=true',
+      '--service-cluster-ip-range=10.0.0.0/8',
+    ]),
+  );
+});

@@ -104,6 +104,42 @@ export function defaultAdvertiseAddress(bindAddress: string): string | undefined
   return undefined;
 }
 
+/**
+ * The rest of upstream's --service-cluster-ip-range checks (cmd/kube-apiserver/app/options/
+ * validation.go, v1.27): at most two CIDRs of different families, each at most 2^20 addresses
+ * unless MultiCIDRServiceAllocator is on (its allocator has no bitmap).
+ */
+function checkServiceClusterIPRange(value: string, multiCIDR: boolean): void {
+  const cidrs = value.split(',').map((c) => c.trim());
+  if (cidrs.length > 2) {
+    throw new FlagError('--service-cluster-ip-range must not contain more than two entries');
+  }
+  const nets = cidrs.map((c) => {
+    const net = parseCIDRSloppy(c);
+    if (net === undefined) {
+      throw new FlagError(
+        `invalid argument "${value}" for "--service-cluster-ip-range" flag: not a valid CIDR`,
+      );
+    }
+    return net;
+  });
+  if (nets.length === 2 && nets[0]!.bits === nets[1]!.bits) {
+    throw new FlagError(
+      '--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family',
+    );
+  }
+  if (multiCIDR) return;
+  const maxCIDRBits = 20;
+  nets.forEach((net, i) => {
+    if (net.bits - net.ones > maxCIDRBits) {
+      const name = i === 0 ? '--service-cluster-ip-range' : '--secondary-service-cluster-ip-range';
+      throw new FlagError(
+        `specified ${name} is too large; for ${net.bits}-bit addresses, the mask must be >= ${net.bits - maxCIDRBits}`,
+      );
+    }
+  });
+}
+
 export function parseServeFlags(args: readonly string[]): ServerOptions {
   let dataDir = './.nanokube';
   let bindAddress = '127.0.0.1';
@@ -251,7 +287,10 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         throw new FlagError(`unknown flag: ${name}`);
     }
   }
-  new FeatureGates(featureGates);
+  const gates = new FeatureGates(featureGates);
+  if (serviceClusterIPRange !== undefined) {
+    checkServiceClusterIPRange(serviceClusterIPRange, gates.enabled('MultiCIDRServiceAllocator'));
+  }
   const nodeTemplate = nodeTemplateOf(nodeCapacity, nodeLabels);
   const nodeIPs = nodeIPsOf(nodeIP, nodes ?? 1);
   if (advertiseAddress !== undefined) {
