@@ -8,7 +8,9 @@ import { after, before, test } from 'node:test';
 import { EndpointsController } from '../../src/controllers/endpoint/endpoints-controller.js';
 import { EndpointSliceController } from '../../src/controllers/endpointslice/endpointslice-controller.js';
 import { EndpointSliceMirroringController } from '../../src/controllers/endpointslicemirroring/mirroring-controller.js';
+import { NodeIpamController } from '../../src/controllers/nodeipam/range-allocator.js';
 import type { JsonObject } from '../../src/util/json.js';
+import { renderMetrics } from '../../src/util/metrics.js';
 import { createNamespace, items, startCluster, waitFor } from './workload-harness.js';
 import type { Cluster } from './workload-harness.js';
 
@@ -38,7 +40,13 @@ before(async () => {
   const endpoints = new EndpointsController(opts);
   const slices = new EndpointSliceController(opts);
   const mirroring = new EndpointSliceMirroringController(opts);
-  c.start([(s) => endpoints.run(s), (s) => slices.run(s), (s) => mirroring.run(s)]);
+  const ipam = new NodeIpamController({
+    ...opts,
+    clusterCIDRs: ['10.200.0.0/16'],
+    nodeCIDRMaskSize: 24,
+    serviceCIDRs: ['10.200.0.0/24'],
+  });
+  c.start([(s) => endpoints.run(s), (s) => slices.run(s), (s) => mirroring.run(s), (s) => ipam.run(s)]);
 });
 
 after(async () => {
@@ -233,4 +241,44 @@ test('custom Endpoints of a selector-less Service are mirrored; skip-mirror ones
     contentType: 'application/merge-patch+json',
   });
   await waitFor('mirrored slice deleted', async () => (await slicesOf('custom')).length === 0);
+});
+
+test('node IPAM gives nodes without one a podCIDR, skipping used ranges (NW-11)', async () => {
+  // node-a and node-b got 10.200.1.0/24 and 10.200.2.0/24 (10.200.0.0/24 is the Service range).
+  await waitFor('the first nodes allocated', async () => {
+    const cidrs = await Promise.all(
+      ['node-a', 'node-b'].map(async (n) => {
+        const node = await c.client.request('GET', `/api/v1/nodes/${n}`);
+        return ((node['spec'] ?? {}) as JsonObject)['podCIDR'];
+      }),
+    );
+    return cidrs[0] === '10.200.1.0/24' && cidrs[1] === '10.200.2.0/24';
+  });
+  await c.client.request('POST', '/api/v1/nodes', {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'node-own' },
+      spec: { podCIDR: '10.200.3.0/24', podCIDRs: ['10.200.3.0/24'] },
+    },
+  });
+  await c.client.request('POST', '/api/v1/nodes', {
+    body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-new' } },
+  });
+  const cidrs = await waitFor('every node has a podCIDR', async () => {
+    const list = items(await c.client.request('GET', '/api/v1/nodes'));
+    const all = list.map((n) => ((n['spec'] ?? {}) as JsonObject)['podCIDRs'] as string[] | undefined);
+    return all.every((x) => x !== undefined && x.length === 1) ? all.map((x) => x![0]!) : undefined;
+  });
+  assert.equal(new Set(cidrs).size, cidrs.length, 'no CIDR given twice');
+  assert.ok(cidrs.includes('10.200.3.0/24'));
+  // The Service range (10.200.0.0/24) and the node's own are never handed out.
+  assert.ok(!cidrs.includes('10.200.0.0/24'));
+  for (const cidr of cidrs) assert.match(cidr, /^10\.200\.\d+\.0\/24$/);
+  const node = await c.client.request('GET', '/api/v1/nodes/node-new');
+  const spec = node['spec'] as JsonObject;
+  assert.deepEqual([spec['podCIDR'], spec['podCIDRs']], ['10.200.4.0/24', ['10.200.4.0/24']]);
+  const text = await renderMetrics();
+  assert.match(text, /node_ipam_controller_cidrset_cidrs_max_total\{clusterCIDR="10\.200\.0\.0\/16"\} 256/);
+  assert.match(text, /node_ipam_controller_cidrset_usage_cidrs\{clusterCIDR="10\.200\.0\.0\/16"\}/);
 });

@@ -19,6 +19,8 @@ import { DaemonSetController } from '../../controllers/daemonset/index.js';
 import { EndpointsController } from '../../controllers/endpoint/endpoints-controller.js';
 import { EndpointSliceController } from '../../controllers/endpointslice/endpointslice-controller.js';
 import { EndpointSliceMirroringController } from '../../controllers/endpointslicemirroring/mirroring-controller.js';
+import { NodeIpamController } from '../../controllers/nodeipam/range-allocator.js';
+import type { NodeIpamOptions } from '../../controllers/nodeipam/range-allocator.js';
 import { DeploymentController } from '../../controllers/deployment/deployment-controller.js';
 import { JobController } from '../../controllers/job/index.js';
 import { StatefulSetController } from '../../controllers/statefulset/index.js';
@@ -67,6 +69,12 @@ export interface ControllerManagerOptions {
   readonly featureGates?: Readonly<Record<string, boolean>>;
   /** What the controllers, their informers and leader election time with (default: the real clock). */
   readonly clock?: Clock;
+  /**
+   * Node IPAM's range allocator (`--allocate-node-cidrs` with `--cluster-cidr`,
+   * `--node-cidr-mask-size[-ipv4|-ipv6]`, `--service-cluster-ip-range`); without it the `nodeipam`
+   * controller allocates nothing, as upstream with --allocate-node-cidrs=false.
+   */
+  readonly nodeIpam?: Omit<NodeIpamOptions, 'client' | 'informers' | 'onError' | 'clock'>;
 }
 
 export interface RunningControllerManager {
@@ -334,6 +342,24 @@ function runControllers(
           ),
       }).run(signal),
     );
+  }
+  if (on('nodeipam')) {
+    if (o.nodeIpam === undefined) {
+      log.v(2, 'nodeipam: --allocate-node-cidrs is off; not allocating node CIDRs');
+    } else {
+      try {
+        const ipam = new NodeIpamController({
+          ...o.nodeIpam,
+          client,
+          informers,
+          clock,
+          onError: onError('node-ipam-controller'),
+        });
+        running.push(ipam.run(signal));
+      } catch (err) {
+        log.error(`nodeipam: ${message(err)}`);
+      }
+    }
   }
   if (on('garbagecollector')) {
     // Its events are core/v1 Events from `garbage-collector-controller`, as upstream's recorder.

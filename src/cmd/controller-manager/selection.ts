@@ -32,6 +32,7 @@ export const implementedControllers: Readonly<Record<string, boolean>> = {
   endpoint: true,
   endpointslice: true,
   endpointslicemirroring: true,
+  nodeipam: true,
 };
 
 /** kube-controller-manager v1.27's names; the off-by-default ones are marked false. */
