@@ -11,6 +11,7 @@ import { EndpointSliceMirroringController } from '../../src/controllers/endpoint
 import { NodeIpamController } from '../../src/controllers/nodeipam/range-allocator.js';
 import type { JsonObject } from '../../src/util/json.js';
 import { renderMetrics } from '../../src/util/metrics.js';
+import { adminClient, startTestServer } from '../support/server.js';
 import { createNamespace, items, startCluster, waitFor } from './workload-harness.js';
 import type { Cluster } from './workload-harness.js';
 
@@ -281,4 +282,73 @@ test('node IPAM gives nodes without one a podCIDR, skipping used ranges (NW-11)'
   const text = await renderMetrics();
   assert.match(text, /node_ipam_controller_cidrset_cidrs_max_total\{clusterCIDR="10\.200\.0\.0\/16"\} 256/);
   assert.match(text, /node_ipam_controller_cidrset_usage_cidrs\{clusterCIDR="10\.200\.0\.0\/16"\}/);
+});
+
+test('nanokube serve: a Deployment on simulated nodes gets ready endpoints from the nodes podCIDRs', async () => {
+  const server = await startTestServer({ nodes: 2, storage: 'memory' });
+  const client = adminClient(server);
+  try {
+    await client.request('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'hello' },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'hello' } },
+          template: {
+            metadata: { labels: { app: 'hello' } },
+            spec: {
+              containers: [{ name: 'c', image: 'nginx', ports: [{ name: 'web', containerPort: 80 }] }],
+            },
+          },
+        },
+      },
+    });
+    await client.request('POST', '/api/v1/namespaces/default/services', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'hello' },
+        spec: { selector: { app: 'hello' }, ports: [{ port: 8080, targetPort: 'web' }] },
+      },
+    });
+    const slice = await waitFor(
+      'two ready endpoints',
+      async () => {
+        const list = await client.request(
+          'GET',
+          `/apis/discovery.k8s.io/v1/namespaces/default/endpointslices?labelSelector=${encodeURIComponent(
+            'kubernetes.io/service-name=hello',
+          )}`,
+        );
+        const s = items(list)[0];
+        const eps = (s?.['endpoints'] ?? []) as JsonObject[];
+        const ready = eps.filter((e) => (e['conditions'] as JsonObject)['ready'] === true);
+        return ready.length === 2 ? s : undefined;
+      },
+      60_000,
+    );
+    assert.deepEqual(slice['ports'], [{ name: '', port: 80, protocol: 'TCP' }]);
+    const nodes = items(await client.request('GET', '/api/v1/nodes'));
+    const cidrs = nodes.map((n) => ((n['spec'] ?? {}) as JsonObject)['podCIDR'] as string);
+    for (const e of slice['endpoints'] as JsonObject[]) {
+      const ip = (e['addresses'] as string[])[0] ?? '';
+      const node = nodes.find((n) => metaOf(n)['name'] === e['nodeName']);
+      const prefix = (((node?.['spec'] ?? {}) as JsonObject)['podCIDR'] as string)
+        .split('.')
+        .slice(0, 3)
+        .join('.');
+      assert.ok(ip.startsWith(`${prefix}.`), `${ip} in ${cidrs.join(',')}`);
+    }
+    const ep = await waitFor('Endpoints with two addresses', async () => {
+      const e = await client.request('GET', '/api/v1/namespaces/default/endpoints/hello');
+      const addrs = (((e['subsets'] ?? []) as JsonObject[])[0]?.['addresses'] ?? []) as JsonObject[];
+      return addrs.length === 2 ? e : undefined;
+    });
+    assert.deepEqual((ep['subsets'] as JsonObject[])[0]?.['ports'], [{ port: 80, protocol: 'TCP' }]);
+  } finally {
+    client.close();
+    await server.stop();
+  }
 });
