@@ -95,4 +95,22 @@ describe('planMirror (endpointslicemirroring reconciler.go)', () => {
       ['ext-1'],
     );
   });
+
+  it('NW-13: canonicalizes custom Endpoints first (one address in two subsets is one endpoint with both ports)', () => {
+    const plan = planMirror(
+      endpoints([
+        { addresses: [{ ip: '10.40.0.2' }], ports: [{ name: 'a', port: 8080, protocol: 'TCP' }] },
+        { addresses: [{ ip: '10.40.0.2' }], ports: [{ name: 'b', port: 8082, protocol: 'TCP' }] },
+      ]),
+      [],
+    );
+    assert.equal(plan.create.length, 1);
+    assert.deepEqual(plan.create[0]?.['ports'], [
+      { name: 'a', port: 8080, protocol: 'TCP' },
+      { name: 'b', port: 8082, protocol: 'TCP' },
+    ]);
+    assert.deepEqual(plan.create[0]?.['endpoints'], [
+      { addresses: ['10.40.0.2'], conditions: { ready: true } },
+    ]);
+  });
 });

@@ -1,13 +1,18 @@
 /**
  * What the mirroring controller changes for one Endpoints object (upstream v1.27
- * pkg/controller/endpointslicemirroring/reconciler.go): each subset's addresses (ready ones first,
+ * pkg/controller/endpointslicemirroring/reconciler.go): the subsets are first put in canonical
+ * form (RepackSubsets, NW-13 #114155: custom Endpoints need not be canonical, and an address
+ * listed in two subsets with different ports becomes one endpoint with both ports); each subset's
+ * addresses (ready ones first,
  * at most 1000 per subset — the rest are skipped and counted; addresses that are not IPs are
  * skipped too) become endpoints keyed by the subset's ports and the address type; each key has one
  * slice (up to 1000 endpoints), extra slices of a key are deleted, a slice whose endpoints, labels
  * and annotations already match is left alone, keys no longer desired lose their slices, and
  * creates reuse slices about to be deleted (recycleSlices).
  */
-import type { JsonObject } from '../../util/json.js';
+import type { JsonObject, JsonValue } from '../../util/json.js';
+import { repackSubsets, subsetsJson } from '../endpoint/desired-endpoints.js';
+import type { EndpointAddress, EndpointPort, EndpointSubset } from '../endpoint/desired-endpoints.js';
 import { isJsonObject, jsonEqual } from '../../util/json.js';
 import { annotations, arr, labels, name, obj, str } from '../util/objects.js';
 import {
@@ -38,6 +43,45 @@ interface Desired {
   readonly endpoints: Map<string, JsonObject>;
 }
 
+function addressOf(v: JsonValue): EndpointAddress | undefined {
+  if (!isJsonObject(v)) return undefined;
+  const hostname = str(v['hostname']);
+  return {
+    ip: str(v['ip']),
+    ...(hostname !== '' ? { hostname } : {}),
+    ...(typeof v['nodeName'] === 'string' ? { nodeName: v['nodeName'] } : {}),
+    ...(isJsonObject(v['targetRef']) ? { targetRef: v['targetRef'] } : {}),
+  };
+}
+
+function portOf(v: JsonValue): EndpointPort {
+  const o = obj(v);
+  const portName = str(o['name']);
+  return {
+    ...(portName !== '' ? { name: portName } : {}),
+    port: typeof o['port'] === 'number' ? o['port'] : 0,
+    protocol: str(o['protocol']) || 'TCP',
+    ...(typeof o['appProtocol'] === 'string' ? { appProtocol: o['appProtocol'] } : {}),
+  };
+}
+
+/** RepackSubsets over the Endpoints' JSON subsets. */
+export function canonicalSubsets(endpoints: JsonObject): JsonObject[] {
+  const subsets: EndpointSubset[] = arr(endpoints['subsets']).map((v) => {
+    const s = obj(v);
+    const list = (field: string): EndpointAddress[] =>
+      arr(s[field])
+        .map(addressOf)
+        .filter((a): a is EndpointAddress => a !== undefined);
+    return {
+      addresses: list('addresses'),
+      notReadyAddresses: list('notReadyAddresses'),
+      ports: arr(s['ports']).map(portOf),
+    };
+  });
+  return subsetsJson(repackSubsets(subsets));
+}
+
 export function planMirror(
   endpoints: JsonObject,
   existing: readonly JsonObject[],
@@ -46,7 +90,7 @@ export function planMirror(
   const desired = new Map<string, Desired>();
   let invalid = 0;
   let skipped = 0;
-  for (const subsetValue of arr(endpoints['subsets'])) {
+  for (const subsetValue of canonicalSubsets(endpoints)) {
     const subset = obj(subsetValue);
     const ports = slicePorts(arr(subset['ports']));
     const total = arr(subset['addresses']).length + arr(subset['notReadyAddresses']).length;
