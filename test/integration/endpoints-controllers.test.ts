@@ -16,6 +16,7 @@ import { createNamespace, items, startCluster, waitFor } from './workload-harnes
 import type { Cluster } from './workload-harness.js';
 
 let c: Cluster;
+const recorded: { name: string; type: string; reason: string; message: string }[] = [];
 const ns = 'ep-test';
 const svcPath = `/api/v1/namespaces/${ns}/services`;
 const podPath = `/api/v1/namespaces/${ns}/pods`;
@@ -40,7 +41,13 @@ before(async () => {
   const opts = { client: c.client, informers: c.informers, onError: (e: unknown) => c.errors.push(e) };
   const endpoints = new EndpointsController(opts);
   const slices = new EndpointSliceController(opts);
-  const mirroring = new EndpointSliceMirroringController(opts);
+  const mirroring = new EndpointSliceMirroringController({
+    ...opts,
+    events: {
+      event: (o, type, reason, message) =>
+        recorded.push({ name: metaOf(o)['name'] as string, type, reason, message }),
+    },
+  });
   const ipam = new NodeIpamController({
     ...opts,
     clusterCIDRs: ['10.200.0.0/16'],
@@ -351,4 +358,32 @@ test('nanokube serve: a Deployment on simulated nodes gets ready endpoints from 
     client.close();
     await server.stop();
   }
+});
+
+test('mirroring keeps 1000 addresses of a subset and warns about the rest', async () => {
+  await createService('many', { ports: [{ port: 80 }] });
+  const addresses = Array.from({ length: 1001 }, (_, i) => ({
+    ip: `10.50.${Math.floor(i / 250)}.${(i % 250) + 1}`,
+  }));
+  await c.client.request('POST', epPath, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'many' },
+      subsets: [{ addresses, ports: [{ port: 80 }] }],
+    },
+  });
+  const slices = await waitFor('a mirrored slice of 1000', async () => {
+    const s = await slicesOf('many');
+    return endpointsOfSlices(s).length === 1000 ? s : undefined;
+  });
+  assert.equal(slices.length, 1);
+  const warning = await waitFor('the TooManyAddressesToMirror event', () =>
+    recorded.find((e) => e.name === 'many' && e.reason === 'TooManyAddressesToMirror'),
+  );
+  assert.equal(warning.type, 'Warning');
+  assert.equal(
+    warning.message,
+    'A max of 1000 addresses can be mirrored to EndpointSlices per Endpoints subset. 1 addresses were skipped',
+  );
 });

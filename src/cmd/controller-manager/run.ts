@@ -312,9 +312,13 @@ function runControllers(
   }
   if (on('endpoint')) {
     running.push(
-      new EndpointsController({ client, informers, clock, onError: onError('endpoints-controller') }).run(
-        signal,
-      ),
+      new EndpointsController({
+        client,
+        informers,
+        clock,
+        events: events('endpoint-controller'),
+        onError: onError('endpoints-controller'),
+      }).run(signal),
     );
   }
   if (on('endpointslice')) {
@@ -334,12 +338,8 @@ function runControllers(
         client,
         informers,
         clock,
+        events: events('endpoint-slice-mirroring-controller'),
         onError: onError('endpointslicemirroring-controller'),
-        onSkipped: (key, n) =>
-          log.v(
-            2,
-            `endpointslicemirroring: ${key}: ${n.total} addresses not mirrored (${n.invalid} not IPs)`,
-          ),
       }).run(signal),
     );
   }

@@ -18,9 +18,11 @@ import type { WorkQueue } from '../../client/workqueue.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import { cloneJson, isJsonObject, jsonEqual } from '../../util/json.js';
 import { realClock } from '../util/clock.js';
+import { noEvents } from '../util/events.js';
+import type { ControllerEvents } from '../util/events.js';
 import type { Clock } from '../util/clock.js';
 import { NamespaceIndex } from '../util/namespace-index.js';
-import { annotations, arr, labels, meta, name, namespace, obj, str } from '../util/objects.js';
+import { annotations, arr, errorMessage, labels, meta, name, namespace, obj, str } from '../util/objects.js';
 import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
 import { desiredSubsets, subsetsJson, truncateSubsets } from './desired-endpoints.js';
 import {
@@ -40,6 +42,8 @@ export interface EndpointsControllerOptions {
   readonly client: RestClient;
   readonly informers: SharedInformerFactory;
   readonly onError?: (err: unknown) => void;
+  /** Where FailedToCreateEndpoint/FailedToUpdateEndpoint Warning events go (default: none). */
+  readonly events?: ControllerEvents;
   /** Services synced in parallel (upstream --concurrent-endpoint-syncs, 5). */
   readonly workers?: number;
   readonly clock?: Clock;
@@ -210,6 +214,22 @@ export class EndpointsController {
     } catch (err) {
       // Creates in a terminating namespace keep failing: drop the key.
       if (create && isNamespaceTerminating(err)) return undefined;
+      const events = this.#o.events ?? noEvents;
+      if (create) {
+        events.event(
+          service,
+          'Warning',
+          'FailedToCreateEndpoint',
+          `Failed to create endpoint for service ${key}: ${errorMessage(err)}`,
+        );
+      } else {
+        events.event(
+          service,
+          'Warning',
+          'FailedToUpdateEndpoint',
+          `Failed to update endpoint ${key}: ${errorMessage(err)}`,
+        );
+      }
       throw err;
     }
     trigger.commit();

@@ -8,9 +8,9 @@
  * Endpoints object stops qualifying (deleted, skip-mirror, its Service gone or given a selector),
  * its mirrored slices are deleted.
  *
- * Divergence: upstream records Warning events on the Endpoints for skipped addresses
- * (InvalidIPAddress, TooManyAddressesToMirror) and observes per-sync metrics; here the counts are
- * reported through `onSkipped`.
+ * Skipped addresses are reported as upstream's Warning events on the Endpoints
+ * (InvalidIPAddress, TooManyAddressesToMirror). Divergence: upstream's per-sync metrics
+ * (endpoint_slice_mirroring_controller_*) are not kept.
  */
 import { ApiError } from '../../client/api-error.js';
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
@@ -24,6 +24,8 @@ import { leaderAnnotation, serviceSelector } from '../endpoint/pod-endpoints.js'
 import { labelManagedBy, labelServiceName } from '../endpointslice/slice-utils.js';
 import { EndpointSliceTracker } from '../endpointslice/slice-tracker.js';
 import { realClock } from '../util/clock.js';
+import { noEvents } from '../util/events.js';
+import type { ControllerEvents } from '../util/events.js';
 import type { Clock } from '../util/clock.js';
 import { NamespaceIndex } from '../util/namespace-index.js';
 import { annotations, arr, deleting, labels, name, namespace, obj } from '../util/objects.js';
@@ -39,8 +41,8 @@ export interface MirroringControllerOptions {
   readonly workers?: number;
   /** --mirroring-max-endpoints-per-subset (1000). */
   readonly maxEndpointsPerSubset?: number;
-  /** Addresses an Endpoints object had that were not mirrored (upstream's warning events). */
-  readonly onSkipped?: (key: string, skipped: { readonly invalid: number; readonly total: number }) => void;
+  /** Where the Warning events about skipped addresses go (default: none). */
+  readonly events?: ControllerEvents;
   readonly clock?: Clock;
 }
 
@@ -175,8 +177,22 @@ export class EndpointSliceMirroringController {
       existing.filter((s) => !deleting(s)),
       this.#o.maxEndpointsPerSubset ?? defaultMaxEndpointsPerSubset,
     );
-    if (plan.addressesSkipped > 0) {
-      this.#o.onSkipped?.(key, { invalid: plan.invalidAddresses, total: plan.addressesSkipped });
+    const events = this.#o.events ?? noEvents;
+    if (plan.invalidAddresses > 0) {
+      events.event(
+        endpoints,
+        'Warning',
+        'InvalidIPAddress',
+        `Skipped ${plan.invalidAddresses} invalid IP addresses when mirroring to EndpointSlices`,
+      );
+    }
+    if (plan.addressesSkipped > plan.invalidAddresses) {
+      events.event(
+        endpoints,
+        'Warning',
+        'TooManyAddressesToMirror',
+        `A max of ${this.#o.maxEndpointsPerSubset ?? defaultMaxEndpointsPerSubset} addresses can be mirrored to EndpointSlices per Endpoints subset. ${plan.addressesSkipped} addresses were skipped`,
+      );
     }
     const client = this.#o.client;
     if (!deleting(endpoints)) {
