@@ -387,3 +387,33 @@ test('mirroring keeps 1000 addresses of a subset and warns about the rest', asyn
     'A max of 1000 addresses can be mirrored to EndpointSlices per Endpoints subset. 1 addresses were skipped',
   );
 });
+
+test('NW-04: topology-mode Auto puts zone hints on ready endpoints once nodes report zones and CPU', async () => {
+  for (const name of ['node-a', 'node-b']) {
+    const node = await c.client.request('GET', `/api/v1/nodes/${name}`);
+    node['status'] = {
+      allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
+      capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'ready' }],
+    };
+    await c.client.request('PUT', `/api/v1/nodes/${name}/status`, { body: node });
+  }
+  await createPod('zoned-a', 'zoned', 'node-a', '10.244.1.20');
+  await createPod('zoned-b', 'zoned', 'node-b', '10.244.2.20');
+  await setStatus('zoned-a', '10.244.1.20', true);
+  await setStatus('zoned-b', '10.244.2.20', true);
+  await c.client.request('POST', svcPath, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'zoned', annotations: { 'service.kubernetes.io/topology-mode': 'Auto' } },
+      spec: { selector: { app: 'zoned' }, ports: [{ port: 80, targetPort: 8080 }] },
+    },
+  });
+  const hints = await waitFor('hints for both zones', async () => {
+    const eps = endpointsOfSlices(await slicesOf('zoned'));
+    const h = eps.map((e) => [e['zone'], JSON.stringify(e['hints'] ?? null)]);
+    return h.length === 2 && h.every(([, x]) => x !== 'null') ? h : undefined;
+  });
+  for (const [zone, hint] of hints) assert.equal(hint, JSON.stringify({ forZones: [{ name: zone }] }));
+});
