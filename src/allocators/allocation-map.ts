@@ -33,6 +33,9 @@ export class AllocationMap {
   readonly #band: bigint;
   readonly #random: RandomInt;
   readonly #taken = new Set<bigint>();
+  /** A fork reads through to the map it was forked from; `#released` hides the parent's offsets. */
+  #parent: AllocationMap | undefined;
+  readonly #released = new Set<bigint>();
 
   constructor(o: AllocationMapOptions) {
     this.#max = o.max < 0n ? 0n : o.max;
@@ -50,35 +53,54 @@ export class AllocationMap {
   }
 
   get count(): number {
-    return this.#taken.size;
+    return this.#taken.size + (this.#parent === undefined ? 0 : this.#parent.count - this.#released.size);
   }
 
   has(offset: bigint): boolean {
-    return this.#taken.has(offset);
+    return (
+      this.#taken.has(offset) ||
+      (this.#parent !== undefined && !this.#released.has(offset) && this.#parent.has(offset))
+    );
   }
 
   /** Takes `offset`; false when it was already taken. The caller checks the bounds. */
   allocate(offset: bigint): boolean {
-    if (this.#taken.has(offset)) return false;
+    if (this.has(offset)) return false;
+    if (this.#released.delete(offset)) return true; // the parent's again
     this.#taken.add(offset);
     return true;
   }
 
   /** Takes a free offset, dynamic band first; undefined when the range is full. */
   allocateNext(): bigint | undefined {
-    if (BigInt(this.#taken.size) >= this.#max) return undefined;
+    if (BigInt(this.count) >= this.#max) return undefined;
     const upper = this.#max - this.#band;
     const found = this.#scan(this.#band, upper) ?? this.#scan(0n, this.#band);
-    if (found !== undefined) this.#taken.add(found);
+    if (found !== undefined) this.allocate(found);
     return found;
   }
 
   release(offset: bigint): void {
-    this.#taken.delete(offset);
+    if (this.#taken.delete(offset)) return;
+    if (this.#parent?.has(offset) === true) this.#released.add(offset);
+  }
+
+  /**
+   * A copy-on-write view: it starts as this map and takes and releases on its own; this map is
+   * not changed by it. Cheap (no copy), for one attempt at a write over shared state.
+   */
+  fork(): AllocationMap {
+    const f = new AllocationMap({ max: this.#max, band: Number(this.#band), random: this.#random });
+    f.#parent = this;
+    return f;
   }
 
   offsets(): bigint[] {
-    return [...this.#taken].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const all = new Set(this.#taken);
+    if (this.#parent !== undefined) {
+      for (const o of this.#parent.offsets()) if (!this.#released.has(o)) all.add(o);
+    }
+    return [...all].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   /** The first free offset from a random start in [from, from+size), wrapping around. */
@@ -86,10 +108,11 @@ export class AllocationMap {
     if (size <= 0n) return undefined;
     const start = this.#random(size);
     // At most |taken| + 1 probes: a run of taken offsets cannot be longer than the set.
-    const limit = BigInt(this.#taken.size) + 1n < size ? BigInt(this.#taken.size) + 1n : size;
+    const count = BigInt(this.count);
+    const limit = count + 1n < size ? count + 1n : size;
     for (let i = 0n; i < limit; i++) {
       const at = from + ((start + i) % size);
-      if (!this.#taken.has(at)) return at;
+      if (!this.has(at)) return at;
     }
     return undefined;
   }

@@ -33,9 +33,11 @@ export class IPRangeAllocator {
   readonly #text: string;
   /** The first allocatable address (network + 1). */
   readonly #first: bigint;
-  readonly #map: AllocationMap;
+  #map: AllocationMap;
+  readonly #options: IPRangeOptions;
 
   constructor(o: IPRangeOptions) {
+    this.#options = o;
     const cidr = parseCIDR(o.cidr);
     if (cidr === undefined) throw new InvalidRangeError(`invalid CIDR ${o.cidr}`);
     this.#cidr = cidr;
@@ -55,6 +57,13 @@ export class IPRangeAllocator {
       band: clusterIPStaticBand(cidr.size),
       ...(o.random !== undefined ? { random: o.random } : {}),
     });
+  }
+
+  /** A copy-on-write view of this allocator's state (AllocationMap.fork): for one write attempt. */
+  fork(): IPRangeAllocator {
+    const f = new IPRangeAllocator(this.#options);
+    f.#map = this.#map.fork();
+    return f;
   }
 
   get family(): IPFamily {

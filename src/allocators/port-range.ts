@@ -48,9 +48,11 @@ export interface PortRangeOptions {
 export class PortRangeAllocator {
   readonly #range: PortRange;
   readonly #text: string;
-  readonly #map: AllocationMap;
+  #map: AllocationMap;
+  readonly #options: PortRangeOptions;
 
   constructor(o: PortRangeOptions = {}) {
+    this.#options = o;
     const range = parsePortRange(o.range ?? defaultNodePortRange);
     if (range === undefined) throw new RangeError(`invalid port range ${o.range ?? ''}`);
     this.#range = range;
@@ -60,6 +62,13 @@ export class PortRangeAllocator {
       band: o.staticSubrange === true ? nodePortStaticBand(range.size) : 0,
       ...(o.random !== undefined ? { random: o.random } : {}),
     });
+  }
+
+  /** A copy-on-write view of this allocator's state (AllocationMap.fork): for one write attempt. */
+  fork(): PortRangeAllocator {
+    const f = new PortRangeAllocator(this.#options);
+    f.#map = this.#map.fork();
+    return f;
   }
 
   get range(): string {

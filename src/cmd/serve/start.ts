@@ -68,6 +68,7 @@ import { parseRuntimeConfig } from './runtime-config.js';
 import type { RuntimeConfig } from './runtime-config.js';
 import { versionInfo } from './version.js';
 import { serviceAllocationHooks } from '../../registry/service-allocation/hooks.js';
+import { AllocationCache } from '../../registry/service-allocation/cache.js';
 import type { WriteHooks } from '../../registry/generic/hooks.js';
 import { serviceAllocatorFactory } from './service-allocators.js';
 import { defaultServiceClusterIPRange } from './flags.js';
@@ -179,10 +180,18 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const ipAddressMode = (): boolean =>
     features.enabled('MultiCIDRServiceAllocator') && runtimeConfig.enabled('networking.k8s.io', 'v1alpha1');
   const ipRecords = (): IPRecords => (ipAddressMode() ? ipAddressRecords : rangeKeyRecords);
-  const hooksOf = (resource: RegistryResource): WriteHooks | undefined =>
-    resource.info.group === '' && resource.info.resource === 'services'
-      ? serviceAllocationHooks({ kv, allocators: serviceAllocators, ipRecords: ipRecords() })
-      : undefined;
+  const hooksOf = (resource: RegistryResource): WriteHooks | undefined => {
+    if (resource.info.group !== '' || resource.info.resource !== 'services') return undefined;
+    const records = ipRecords();
+    // What is taken, kept in memory and followed by watches (writes plan on a fork of it).
+    const cache = new AllocationCache({
+      kv,
+      allocators: serviceAllocators,
+      records,
+      signal: background.signal,
+    });
+    return serviceAllocationHooks({ kv, allocators: serviceAllocators, ipRecords: records, cache });
+  };
   /** The endpoints of one stored resource: one per served version, over one generic store. */
   const endpointsOf = (
     resource: RegistryResource,

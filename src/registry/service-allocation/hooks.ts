@@ -16,12 +16,15 @@ import type { AllocationOwner } from './owner.js';
 import { rangeKeyRecords } from './ip-records.js';
 import type { IPRecords } from './ip-records.js';
 import type { AllocationPlan, ServiceAllocatorFactory } from './types.js';
+import type { AllocationCache } from './cache.js';
 
 export interface ServiceAllocationHooksOptions {
   readonly kv: KvStore;
   readonly allocators: ServiceAllocatorFactory;
   /** How taken addresses are recorded (default: range keys; IPAddress objects with MultiCIDRServiceAllocator). */
   readonly ipRecords?: IPRecords;
+  /** The taken state kept in memory (else every write reads every record). */
+  readonly cache?: AllocationCache;
 }
 
 export function serviceAllocationHooks(o: ServiceAllocationHooksOptions): WriteHooks {
@@ -47,7 +50,11 @@ export function serviceAllocationHooks(o: ServiceAllocationHooksOptions): WriteH
   const records = o.ipRecords ?? rangeKeyRecords;
   const sideWrites = (plan: AllocationPlan, owner: AllocationOwner): SideWrites | undefined =>
     planSideWrites(plan, owner, (ip) => o.allocators.canonicalIP(ip), records);
-  const load = async () => allocatorsFrom(o.allocators, await readAllocations(o.kv, records), records);
+  const cache = o.cache;
+  const load = async () =>
+    cache !== undefined
+      ? cache.current()
+      : allocatorsFrom(o.allocators, await readAllocations(o.kv, records), records);
   return {
     beforeCreate: async (ctx, obj) => {
       const spec = restore(obj);

@@ -10,10 +10,11 @@ import type {
   ServicePortRange,
 } from './types.js';
 
-export function ipRange(prefix: string, cidr: string): ServiceIPRange {
-  const taken = new Set<string>();
+export function ipRange(prefix: string, cidr: string, from?: Iterable<string>): ServiceIPRange {
+  const taken = new Set<string>(from);
   let next = 1;
   return {
+    fork: () => ipRange(prefix, cidr, taken),
     cidr,
     contains: (ip) => ip.startsWith(prefix),
     has: (ip) => taken.has(ip),
@@ -33,9 +34,10 @@ export function ipRange(prefix: string, cidr: string): ServiceIPRange {
   };
 }
 
-export function portRange(): ServicePortRange {
-  const taken = new Set<number>();
+export function portRange(from?: Iterable<number>): ServicePortRange {
+  const taken = new Set<number>(from);
   return {
+    fork: () => portRange(taken),
     range: '30000-32767',
     contains: (p) => p >= 30000 && p <= 32767,
     has: (p) => taken.has(p),
@@ -68,7 +70,7 @@ export function fakeFactory(dual = false): ServiceAllocatorFactory {
     families: dual ? ['IPv4', 'IPv6'] : ['IPv4'],
     ipRange: (family) =>
       family === 'IPv4' ? ipRange('10.96.0.', '10.96.0.0/12') : ipRange('fd00::', 'fd00::/108'),
-    portRange,
+    portRange: () => portRange(),
     canonicalIP: (ip) => ip,
   };
 }

@@ -16,6 +16,8 @@ export interface ServiceIPRange {
   /** A free address, canonical; throws when the range is full. */
   allocateNext(): string;
   release(ip: string): void;
+  /** A copy-on-write view for one write attempt (this range is not changed by it). */
+  fork(): ServiceIPRange;
 }
 
 /** The node port range, holding the ports recorded as taken. */
@@ -26,6 +28,8 @@ export interface ServicePortRange {
   allocate(port: number): void;
   allocateNext(): number;
   release(port: number): void;
+  /** A copy-on-write view for one write attempt. */
+  fork(): ServicePortRange;
 }
 
 /** Builds fresh, empty allocators (one set per write attempt, filled from the stored state). */
