@@ -19,6 +19,7 @@ import { nodeTemplateOf } from './node-flags.js';
 import { ipv6PodCIDRFor, nodeIPsOf, podCIDRsFor } from './node-ip.js';
 import { FlagError } from './serve/flags.js';
 import { podCIDRFor } from './serve/controllers.js';
+import { nodeIpamFlagNames, nodeIpamOf, nodeIpamUsage } from './node-ipam-flags.js';
 
 export const controllerManagerUsage = `Usage: nanokube controller-manager --kubeconfig FILE [flags]
 
@@ -32,7 +33,12 @@ Flags:
   --cluster-signing-cert-file FILE, --cluster-signing-key-file FILE
                               the CA csrsigning issues certificates with (without them it does not run)
   -v N                        log verbosity (default 0)
-`;
+${nodeIpamUsage}`;
+
+/** `{ [key]: value }` when the value is given (exactOptionalPropertyTypes). */
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: string });
+}
 
 export const nodesUsage = `Usage: nanokube nodes --kubeconfig FILE [flags]
 
@@ -111,8 +117,9 @@ export function controllerManagerCommand(args: readonly string[]): void {
       'cluster-signing-key-file',
       'feature-gates',
       'v',
+      ...nodeIpamFlagNames,
     ]),
-    new Set(['leader-elect']),
+    new Set(['leader-elect', 'allocate-node-cidrs']),
   );
   const kubeconfig = values.get('kubeconfig');
   if (kubeconfig === undefined) throw new FlagError(`--kubeconfig is required\n\n${controllerManagerUsage}`);
@@ -128,10 +135,19 @@ export function controllerManagerCommand(args: readonly string[]): void {
   if ((certFile === undefined) !== (keyFile === undefined)) {
     throw new FlagError('--cluster-signing-cert-file and --cluster-signing-key-file come together');
   }
+  const nodeIpam = nodeIpamOf({
+    ...optional('allocateNodeCIDRs', values.get('allocate-node-cidrs')),
+    ...optional('clusterCIDR', values.get('cluster-cidr')),
+    ...optional('nodeCIDRMaskSize', values.get('node-cidr-mask-size')),
+    ...optional('nodeCIDRMaskSizeIPv4', values.get('node-cidr-mask-size-ipv4')),
+    ...optional('nodeCIDRMaskSizeIPv6', values.get('node-cidr-mask-size-ipv6')),
+    ...optional('serviceClusterIPRange', values.get('service-cluster-ip-range')),
+  });
   const manager = runControllerManager({
     credentials,
     controllers: selection.enabled,
     log,
+    ...(nodeIpam !== undefined ? { nodeIpam } : {}),
     ...(values.get('feature-gates') !== undefined
       ? { featureGates: FeatureGates.parse(values.get('feature-gates') ?? '') }
       : {}),

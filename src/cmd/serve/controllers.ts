@@ -21,6 +21,7 @@ import { realClock } from '../../util/clock.js';
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/log.js';
 import { runControllerManager } from '../controller-manager/run.js';
+import type { NodeIpamFlags } from '../node-ipam-flags.js';
 import { ipv6PodCIDRFor, podCIDRsFor } from '../node-ip.js';
 import { parseControllers } from '../controller-manager/selection.js';
 import { defaultAdvertiseAddress, defaultServiceClusterIPRange, firstServiceIP } from './flags.js';
@@ -40,6 +41,8 @@ export interface ApiserverServiceFlags {
   readonly bindAddress: string;
   readonly serviceClusterIPRange?: string;
   readonly advertiseAddress?: string;
+  /** The nodeipam controller's options (`--allocate-node-cidrs`); without them it allocates nothing. */
+  readonly nodeIpam?: NodeIpamFlags;
   /** `--controllers` (default `*`). */
   readonly controllers?: string;
   /** The data dir: this installation's leader-election identity derives from it. */
@@ -103,6 +106,7 @@ export function startControllers(
           controllers: selection.enabled,
           log,
           leaderElection: { identity: installationIdentity(flags.dataDir) },
+          ...(flags.nodeIpam !== undefined ? { nodeIpam: flags.nodeIpam } : {}),
           signing: signingCa(flags.dataDir),
           clock,
           ...(flags.featureGates !== undefined ? { featureGates: flags.featureGates } : {}),

@@ -154,3 +154,21 @@ test('--service-node-port-range and dual-stack --service-cluster-ip-range (#11 N
     ]),
   );
 });
+
+test('--allocate-node-cidrs with --cluster-cidr and mask sizes become the nodeipam options (#11, NW-11)', () => {
+  assert.equal(parseServeFlags([]).nodeIpam, undefined, 'off by default, as kube-controller-manager');
+  assert.deepEqual(
+    parseServeFlags(['--allocate-node-cidrs', '--cluster-cidr', '10.244.0.0/16', '--node-cidr-mask-size=26'])
+      .nodeIpam,
+    { clusterCIDRs: ['10.244.0.0/16'], nodeCIDRMaskSize: 26, serviceCIDRs: ['10.96.0.0/12'] },
+  );
+  assert.equal(
+    parseServeFlags(['--allocate-node-cidrs=false', '--cluster-cidr=10.0.0.0/8']).nodeIpam,
+    undefined,
+  );
+  assert.throws(() => parseServeFlags(['--allocate-node-cidrs']), /--cluster-cidr is required/);
+  assert.throws(
+    () => parseServeFlags(['--allocate-node-cidrs=yes', '--cluster-cidr=10.0.0.0/8']),
+    /strconv.ParseBool: parsing "yes": invalid syntax/,
+  );
+});

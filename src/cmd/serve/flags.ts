@@ -2,6 +2,7 @@
 import { parseControllers } from '../controller-manager/selection.js';
 import { nodeTemplateOf } from '../node-flags.js';
 import { nodeIPsOf } from '../node-ip.js';
+import { nodeIpamOf } from '../node-ipam-flags.js';
 import { networkInterfaces } from 'node:os';
 import { parseCIDRSloppy } from '../../apis/networking/v1/validation/cidr.js';
 import { FeatureGates } from '../../machinery/features.js';
@@ -48,6 +49,10 @@ Flags:
                               and IPv6, the primary first); node i gets each address + i. Pod
                               CIDRs follow the families (10.244.0.0/16, fd00:10:244::/56)
                               (default 172.18.0.2)
+  --allocate-node-cidrs[=BOOL] the nodeipam controller assigns spec.podCIDR(s) to nodes without
+                              one, from --cluster-cidr CIDR[,CIDR] in subnets of
+                              --node-cidr-mask-size N (or -ipv4 N, default 24; -ipv6 N, default 64)
+                              (default false, as kube-controller-manager)
   -v N                        log verbosity (default 0)
 `;
 
@@ -159,6 +164,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let nodeCapacity: string | undefined;
   let nodeLabels: string | undefined;
   let nodeIP: string | undefined;
+  const ipam: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const eq = arg.indexOf('=');
@@ -218,6 +224,22 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       }
       case 'feature-gates':
         featureGates = { ...featureGates, ...FeatureGates.parse(value()) };
+        break;
+      case 'allocate-node-cidrs':
+        // A boolean flag: bare means true.
+        ipam['allocateNodeCIDRs'] = eq > 0 ? arg.slice(eq + 1) : 'true';
+        break;
+      case 'cluster-cidr':
+        ipam['clusterCIDR'] = value();
+        break;
+      case 'node-cidr-mask-size':
+        ipam['nodeCIDRMaskSize'] = value();
+        break;
+      case 'node-cidr-mask-size-ipv4':
+        ipam['nodeCIDRMaskSizeIPv4'] = value();
+        break;
+      case 'node-cidr-mask-size-ipv6':
+        ipam['nodeCIDRMaskSizeIPv6'] = value();
         break;
       case 'anonymous-auth': {
         // A boolean flag: bare means true; only --anonymous-auth=VALUE takes a value.
@@ -291,6 +313,10 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   if (serviceClusterIPRange !== undefined) {
     checkServiceClusterIPRange(serviceClusterIPRange, gates.enabled('MultiCIDRServiceAllocator'));
   }
+  const nodeIpam = nodeIpamOf({
+    ...ipam,
+    serviceClusterIPRange: serviceClusterIPRange ?? defaultServiceClusterIPRange,
+  });
   const nodeTemplate = nodeTemplateOf(nodeCapacity, nodeLabels);
   const nodeIPs = nodeIPsOf(nodeIP, nodes ?? 1);
   if (advertiseAddress !== undefined) {
@@ -319,5 +345,6 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     ...(serviceClusterIPRange !== undefined ? { serviceClusterIPRange } : {}),
     ...(serviceNodePortRange !== undefined ? { serviceNodePortRange } : {}),
     ...(advertiseAddress !== undefined ? { advertiseAddress } : {}),
+    ...(nodeIpam !== undefined ? { nodeIpam } : {}),
   };
 }

@@ -45,6 +45,7 @@ import type { Logger } from '../../util/log.js';
 import { createLogger } from '../../util/log.js';
 import type { NodeTemplate } from '../../nodes/index.js';
 import { startControllers } from './controllers.js';
+import type { NodeIpamFlags } from '../node-ipam-flags.js';
 import { RestClient } from '../../client/rest-client.js';
 import { serveCustomResources } from './custom-resources.js';
 import { serviceResolver } from './service-resolver.js';
@@ -117,6 +118,8 @@ export interface ServerOptions {
   readonly serviceNodePortRange?: string;
   /** `--advertise-address`: published in the `kubernetes` Endpoints (default: see flags.ts). */
   readonly advertiseAddress?: string;
+  /** `--allocate-node-cidrs` with its `--cluster-cidr` and mask sizes: the nodeipam controller's options. */
+  readonly nodeIpam?: NodeIpamFlags;
 }
 
 export interface RunningServer {
@@ -374,6 +377,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
               ? { serviceClusterIPRange: o.serviceClusterIPRange }
               : {}),
             ...(o.advertiseAddress !== undefined ? { advertiseAddress: o.advertiseAddress } : {}),
+            ...(o.nodeIpam !== undefined ? { nodeIpam: o.nodeIpam } : {}),
             ...(o.controllerSelection !== undefined ? { controllers: o.controllerSelection } : {}),
             ...(o.nodes !== undefined ? { nodes: o.nodes } : {}),
             ...(o.nodeTemplate !== undefined ? { nodeTemplate: o.nodeTemplate } : {}),
