@@ -21,7 +21,6 @@ import { realClock } from '../util/clock.js';
 import { noEvents } from '../util/events.js';
 import type { ControllerEvents } from '../util/events.js';
 import type { Clock } from '../util/clock.js';
-import { NamespaceIndex } from '../util/namespace-index.js';
 import { annotations, arr, errorMessage, labels, meta, name, namespace, obj, str } from '../util/objects.js';
 import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
 import { desiredSubsets, subsetsJson, truncateSubsets } from './desired-endpoints.js';
@@ -33,7 +32,10 @@ import {
   overCapacityAnnotation,
   rfc3339Nano,
   serviceSelector,
-  servicesSelecting,
+  podsSelectedIndexed,
+  servicesSelectingIndexed,
+  indexPodsByLabel,
+  indexServicesBySelector,
   serviceType,
 } from './pod-endpoints.js';
 import { TriggerTimeTracker } from './trigger-time-tracker.js';
@@ -84,8 +86,7 @@ export class EndpointsController {
   readonly #queue: WorkQueue;
   readonly #tracker = new TriggerTimeTracker();
   #services: SharedInformer | undefined;
-  #serviceIndex: NamespaceIndex | undefined;
-  #podIndex: NamespaceIndex | undefined;
+  #pods: SharedInformer | undefined;
   #endpoints: SharedInformer | undefined;
 
   constructor(o: EndpointsControllerOptions) {
@@ -100,8 +101,10 @@ export class EndpointsController {
     const endpoints = this.#o.informers.informerFor(endpointsPath);
     this.#services = services;
     this.#endpoints = endpoints;
-    this.#serviceIndex = new NamespaceIndex(services);
-    this.#podIndex = new NamespaceIndex(pods);
+    this.#pods = pods;
+    // Which Services select a pod, and which pods a Service selects, without scanning namespaces.
+    indexServicesBySelector(services.store);
+    indexPodsByLabel(pods.store);
     const enqueue = (o: JsonObject): void => this.#queue.add(keyFor(namespace(o), name(o)));
     const regs = [
       services.addEventHandler({
@@ -136,10 +139,11 @@ export class EndpointsController {
   #podChanged(old: JsonObject | undefined, pod: JsonObject): void {
     if (old !== undefined && str(meta(old)['resourceVersion']) === str(meta(pod)['resourceVersion'])) return;
     const ns = namespace(pod);
-    const services = this.#serviceIndex?.list(ns) ?? [];
-    const keys = new Set(servicesSelecting(services, pod).map((s) => keyFor(ns, name(s))));
+    const services = this.#services?.store;
+    if (services === undefined) return;
+    const keys = new Set(servicesSelectingIndexed(services, pod).map((s) => keyFor(ns, name(s))));
     if (old !== undefined && !jsonEqual(meta(old)['labels'] ?? {}, meta(pod)['labels'] ?? {})) {
-      for (const s of servicesSelecting(services, old)) keys.add(keyFor(ns, name(s)));
+      for (const s of servicesSelectingIndexed(services, old)) keys.add(keyFor(ns, name(s)));
     }
     for (const k of keys) this.#queue.add(k);
   }
@@ -166,7 +170,8 @@ export class EndpointsController {
     if (serviceType(service) === 'ExternalName') return undefined;
     const selector = serviceSelector(service);
     if (selector === undefined) return undefined;
-    const pods = (this.#podIndex?.list(ns) ?? []).filter((p) => selector.matches(labels(p)));
+    const podStore = this.#pods?.store;
+    const pods = podStore === undefined ? [] : podsSelectedIndexed(podStore, service);
     const trigger = this.#tracker.compute(key, service, pods);
     const triggerTime = trigger.time;
     const subsets = desiredSubsets(service, pods);

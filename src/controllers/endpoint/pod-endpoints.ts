@@ -4,6 +4,7 @@
  * Services select a pod, whether a pod belongs in endpoints at all, the port a Service port
  * reaches on a pod, the hostname an address carries, and the pod IP of a given family.
  */
+import type { ReadonlyStore } from '../../client/informer-store.js';
 import { labelSelectorFromSet } from '../../machinery/labels/selector.js';
 import type { LabelSelector } from '../../machinery/labels/selector.js';
 import type { JsonObject } from '../../util/json.js';
@@ -23,10 +24,17 @@ export const leaderAnnotation = 'control-plane.alpha.kubernetes.io/leader';
  * The Service's pod selector, or undefined when it has none (selector-less Services get their
  * Endpoints from users). An empty map is "none" too: Go's omitempty drops it on the wire.
  */
+const parsedSelectors = new WeakMap<JsonObject, LabelSelector | null>();
+
 export function serviceSelector(service: JsonObject): LabelSelector | undefined {
+  // Informer objects are replaced, never changed: a selector is parsed once per object.
+  const cached = parsedSelectors.get(service);
+  if (cached !== undefined) return cached ?? undefined;
   const sel = obj(service['spec'])['selector'];
-  if (!isJsonObject(sel) || Object.keys(sel).length === 0) return undefined;
-  return labelSelectorFromSet(stringMap(sel));
+  const parsed =
+    !isJsonObject(sel) || Object.keys(sel).length === 0 ? undefined : labelSelectorFromSet(stringMap(sel));
+  parsedSelectors.set(service, parsed ?? null);
+  return parsed;
 }
 
 export function serviceType(service: JsonObject): string {
@@ -43,6 +51,68 @@ export function isServiceIPSet(service: JsonObject): boolean {
 export function servicesSelecting(services: readonly JsonObject[], pod: JsonObject): JsonObject[] {
   const l = labels(pod);
   return services.filter((s) => serviceSelector(s)?.matches(l) === true);
+}
+
+/**
+ * Indexes that keep "which Services select this pod" and "which pods does this Service select"
+ * from scanning a whole namespace (10,000 Services and 50,000 pods in one namespace made each pod
+ * event and each Service sync cost millions of selector checks): Services filed under each
+ * `namespace/key=value` of their selector, pods under each of their labels.
+ */
+export const selectorPairIndex = 'endpoint-selector-pair';
+export const labelPairIndex = 'endpoint-label-pair';
+
+const pairKey = (ns: string, k: string, v: string): string => `${ns}\u0000${k}\u0000${v}`;
+
+export function indexServicesBySelector(store: ReadonlyStore): void {
+  store.ensureIndex(selectorPairIndex, (s) => {
+    const sel = obj(s['spec'])['selector'];
+    if (!isJsonObject(sel)) return [];
+    return Object.entries(stringMap(sel)).map(([k, v]) => pairKey(namespace(s), k, v));
+  });
+}
+
+export function indexPodsByLabel(store: ReadonlyStore): void {
+  store.ensureIndex(labelPairIndex, (p) =>
+    Object.entries(labels(p)).map(([k, v]) => pairKey(namespace(p), k, v)),
+  );
+}
+
+/** The Services of the pod's namespace whose selector matches it (through selectorPairIndex). */
+export function servicesSelectingIndexed(services: ReadonlyStore, pod: JsonObject): JsonObject[] {
+  const ns = namespace(pod);
+  const l = labels(pod);
+  const seen = new Set<JsonObject>();
+  const out: JsonObject[] = [];
+  for (const [k, v] of Object.entries(l)) {
+    for (const s of services.byIndex(selectorPairIndex, pairKey(ns, k, v))) {
+      if (seen.has(s)) continue;
+      seen.add(s);
+      if (serviceSelector(s)?.matches(l) === true) out.push(s);
+    }
+  }
+  return out;
+}
+
+/** The pods of the Service's namespace its selector matches (through labelPairIndex). */
+export function podsSelectedIndexed(pods: ReadonlyStore, service: JsonObject): JsonObject[] {
+  const selector = serviceSelector(service);
+  const sel = obj(service['spec'])['selector'];
+  if (selector === undefined || !isJsonObject(sel)) return [];
+  const ns = namespace(service);
+  // The rarest of the selector's pairs narrows the pods to check.
+  let best: string | undefined;
+  let bestSize = Infinity;
+  for (const [k, v] of Object.entries(stringMap(sel))) {
+    const key = pairKey(ns, k, v);
+    const size = pods.indexSize(labelPairIndex, key);
+    if (size < bestSize) {
+      best = key;
+      bestSize = size;
+    }
+  }
+  if (best === undefined) return [];
+  return pods.byIndex(labelPairIndex, best).filter((p) => selector.matches(labels(p)));
 }
 
 /** Phase Succeeded or Failed. */

@@ -20,13 +20,15 @@ import {
   lastChangeTriggerTimeAnnotation,
   rfc3339Nano,
   serviceSelector,
-  servicesSelecting,
+  podsSelectedIndexed,
+  servicesSelectingIndexed,
+  indexPodsByLabel,
+  indexServicesBySelector,
   serviceType,
 } from '../endpoint/pod-endpoints.js';
 import { TriggerTimeTracker } from '../endpoint/trigger-time-tracker.js';
 import { realClock } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
-import { NamespaceIndex } from '../util/namespace-index.js';
 import { arr, deleting, labels, meta, name, namespace, obj, str } from '../util/objects.js';
 import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
 import { planSlices } from './reconciler.js';
@@ -85,16 +87,17 @@ function nodeTopology(node: JsonObject): string {
   ]);
 }
 
+const sliceServiceIndex = 'endpointslice-service';
+
 export class EndpointSliceController {
   readonly #o: EndpointSliceControllerOptions;
   readonly #queue: WorkQueue;
   readonly #triggerTimes = new TriggerTimeTracker();
   readonly #tracker = new EndpointSliceTracker(serviceKeyOf);
   #services: SharedInformer | undefined;
-  #serviceIndex: NamespaceIndex | undefined;
-  #podIndex: NamespaceIndex | undefined;
+  #pods: SharedInformer | undefined;
   #nodes: SharedInformer | undefined;
-  #sliceIndex: NamespaceIndex | undefined;
+  #slices: SharedInformer | undefined;
   #ratios: Map<string, number> | undefined;
 
   constructor(o: EndpointSliceControllerOptions) {
@@ -111,9 +114,16 @@ export class EndpointSliceController {
     const slices = inf.informerFor(slicesPath);
     this.#services = services;
     this.#nodes = nodes;
-    this.#serviceIndex = new NamespaceIndex(services);
-    this.#podIndex = new NamespaceIndex(pods);
-    this.#sliceIndex = new NamespaceIndex(slices);
+    this.#pods = pods;
+    // Which Services select a pod, and which pods a Service selects, without scanning namespaces.
+    indexServicesBySelector(services.store);
+    indexPodsByLabel(pods.store);
+    this.#slices = slices;
+    // Slices by their Service (namespace and kubernetes.io/service-name), not a namespace scan.
+    slices.store.ensureIndex(sliceServiceIndex, (x) => {
+      const svc = labels(x)[labelServiceName];
+      return svc === undefined ? [] : [`${namespace(x)}/${svc}`];
+    });
     const enqueue = (o: JsonObject): void => this.#queue.add(keyFor(namespace(o), name(o)));
     const nodesChanged = (): void => {
       if (this.#o.topologyAwareHints === false) return;
@@ -165,10 +175,11 @@ export class EndpointSliceController {
   #podChanged(old: JsonObject | undefined, pod: JsonObject): void {
     if (old !== undefined && str(meta(old)['resourceVersion']) === str(meta(pod)['resourceVersion'])) return;
     const ns = namespace(pod);
-    const services = this.#serviceIndex?.list(ns) ?? [];
-    const keys = new Set(servicesSelecting(services, pod).map((s) => keyFor(ns, name(s))));
+    const services = this.#services?.store;
+    if (services === undefined) return;
+    const keys = new Set(servicesSelectingIndexed(services, pod).map((s) => keyFor(ns, name(s))));
     if (old !== undefined && !jsonEqual(meta(old)['labels'] ?? {}, meta(pod)['labels'] ?? {})) {
-      for (const s of servicesSelecting(services, old)) keys.add(keyFor(ns, name(s)));
+      for (const s of servicesSelectingIndexed(services, old)) keys.add(keyFor(ns, name(s)));
     }
     for (const k of keys) this.#queue.add(k);
   }
@@ -186,8 +197,9 @@ export class EndpointSliceController {
     if (serviceType(service) === 'ExternalName') return undefined;
     const selector = serviceSelector(service);
     if (selector === undefined) return undefined;
-    const pods = (this.#podIndex?.list(ns) ?? []).filter((p) => selector.matches(labels(p)));
-    const existing = (this.#sliceIndex?.list(ns) ?? []).filter(
+    const podStore = this.#pods?.store;
+    const pods = podStore === undefined ? [] : podsSelectedIndexed(podStore, service);
+    const existing = (this.#slices?.store.byIndex(sliceServiceIndex, key) ?? []).filter(
       (s) => labels(s)[labelServiceName] === name(service) && managedByUs(s),
     );
     if (this.#tracker.stale(key, existing)) {
