@@ -184,10 +184,19 @@ describe('Service allocation (NW-03)', () => {
 
   it('the repair after a restart records what Services use and frees what none uses (NW-03)', async () => {
     const dataDir = server.dataDir;
+    // The leaked node port must be one no Service holds: earlier tests took random ones (the
+    // static subrange is alpha and off in v1.27, so any port of the range may have been drawn).
+    const listed = await server.request('GET', base);
+    const held = new Set(
+      (listed.json()['items'] as Json[]).flatMap((svc) =>
+        (((svc['spec'] as Json)['ports'] ?? []) as Json[]).map((p) => p['nodePort']),
+      ),
+    );
+    let leakedPort = 30077;
+    while (held.has(leakedPort)) leakedPort++;
     await server.stop({ keep: true });
-    // Lose the record of 10.96.0.5 (Service "fixed") and node port 30007 ("dry"); leak 10.96.0.99 and 30077.
-    // Both leaks are in the static bands, which dynamic allocation leaves alone while the upper
-    // band has room: no Service created earlier can hold them by chance.
+    // Lose the record of 10.96.0.5 (Service "fixed") and node port 30007 ("dry"); leak 10.96.0.99
+    // (in the static band, which dynamic allocation leaves alone) and a free node port.
     const kv = await openSqliteKv({ path: join(dataDir, 'state.db') });
     await kv.txn({
       success: [
@@ -196,7 +205,7 @@ describe('Service allocation (NW-03)', () => {
         { type: 'put', key: '/registry/ranges/serviceips/10.96.0.99', value: new TextEncoder().encode('{}') },
         {
           type: 'put',
-          key: '/registry/ranges/servicenodeports/30077',
+          key: `/registry/ranges/servicenodeports/${leakedPort}`,
           value: new TextEncoder().encode('{}'),
         },
       ],
@@ -212,7 +221,11 @@ describe('Service allocation (NW-03)', () => {
     assert.equal(port.status, 422);
     assert.match(String(port.json()['message']), /provided port is already allocated/);
     await create(
-      svc('leaked', { clusterIP: '10.96.0.99', type: 'NodePort', ports: [{ port: 80, nodePort: 30077 }] }),
+      svc('leaked', {
+        clusterIP: '10.96.0.99',
+        type: 'NodePort',
+        ports: [{ port: 80, nodePort: leakedPort }],
+      }),
     );
   });
 });
