@@ -21,7 +21,7 @@ import { realClock } from '../util/clock.js';
 import { noEvents } from '../util/events.js';
 import type { ControllerEvents } from '../util/events.js';
 import type { Clock } from '../util/clock.js';
-import { annotations, arr, errorMessage, labels, meta, name, namespace, obj, str } from '../util/objects.js';
+import { annotations, arr, errorMessage, labels, name, namespace, obj } from '../util/objects.js';
 import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
 import { desiredSubsets, subsetsJson, truncateSubsets } from './desired-endpoints.js';
 import {
@@ -33,7 +33,7 @@ import {
   rfc3339Nano,
   serviceSelector,
   podsSelectedIndexed,
-  servicesSelectingIndexed,
+  servicesForPodChange,
   indexPodsByLabel,
   indexServicesBySelector,
   serviceType,
@@ -137,15 +137,9 @@ export class EndpointsController {
 
   /** Services whose pods changed (getPodServiceMemberships of the old and new pod). */
   #podChanged(old: JsonObject | undefined, pod: JsonObject): void {
-    if (old !== undefined && str(meta(old)['resourceVersion']) === str(meta(pod)['resourceVersion'])) return;
-    const ns = namespace(pod);
     const services = this.#services?.store;
     if (services === undefined) return;
-    const keys = new Set(servicesSelectingIndexed(services, pod).map((s) => keyFor(ns, name(s))));
-    if (old !== undefined && !jsonEqual(meta(old)['labels'] ?? {}, meta(pod)['labels'] ?? {})) {
-      for (const s of servicesSelectingIndexed(services, old)) keys.add(keyFor(ns, name(s)));
-    }
-    for (const k of keys) this.#queue.add(k);
+    for (const k of servicesForPodChange(services, old, pod)) this.#queue.add(k);
   }
 
   /** One sync of Service `key` (`namespace/name`). */

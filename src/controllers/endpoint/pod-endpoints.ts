@@ -8,7 +8,7 @@ import type { ReadonlyStore } from '../../client/informer-store.js';
 import { labelSelectorFromSet } from '../../machinery/labels/selector.js';
 import type { LabelSelector } from '../../machinery/labels/selector.js';
 import type { JsonObject } from '../../util/json.js';
-import { isJsonObject } from '../../util/json.js';
+import { isJsonObject, jsonEqual } from '../../util/json.js';
 import { arr, deleting, labels, meta, name, namespace, obj, str, stringMap } from '../util/objects.js';
 import { podPhase } from '../util/pods.js';
 
@@ -195,4 +195,25 @@ export function rfc3339Nano(ms: number): string {
 /** The Service's port objects. */
 export function servicePorts(service: JsonObject): JsonObject[] {
   return arr(obj(service['spec'])['ports']).filter(isJsonObject);
+}
+
+/**
+ * The keys (`namespace/name`) of the Services a pod change concerns (upstream
+ * getPodServiceMemberships of the new pod, and of the old one when its labels changed); none
+ * when the resourceVersion did not move (a resync).
+ */
+export function servicesForPodChange(
+  services: ReadonlyStore,
+  old: JsonObject | undefined,
+  pod: JsonObject,
+): Set<string> {
+  const keys = new Set<string>();
+  if (old !== undefined && str(meta(old)['resourceVersion']) === str(meta(pod)['resourceVersion']))
+    return keys;
+  const key = (svc: JsonObject): string => `${namespace(svc)}/${name(svc)}`;
+  for (const svc of servicesSelectingIndexed(services, pod)) keys.add(key(svc));
+  if (old !== undefined && !jsonEqual(meta(old)['labels'] ?? {}, meta(pod)['labels'] ?? {})) {
+    for (const svc of servicesSelectingIndexed(services, old)) keys.add(key(svc));
+  }
+  return keys;
 }

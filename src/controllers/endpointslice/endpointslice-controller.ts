@@ -15,13 +15,13 @@ import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 import type { WorkQueue } from '../../client/workqueue.js';
 import type { JsonObject } from '../../util/json.js';
-import { isJsonObject, jsonEqual } from '../../util/json.js';
+import { isJsonObject } from '../../util/json.js';
 import {
   lastChangeTriggerTimeAnnotation,
   rfc3339Nano,
   serviceSelector,
   podsSelectedIndexed,
-  servicesSelectingIndexed,
+  servicesForPodChange,
   indexPodsByLabel,
   indexServicesBySelector,
   serviceType,
@@ -29,7 +29,7 @@ import {
 import { TriggerTimeTracker } from '../endpoint/trigger-time-tracker.js';
 import { realClock } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
-import { arr, deleting, labels, meta, name, namespace, obj, str } from '../util/objects.js';
+import { arr, deleting, labels, name, namespace, obj } from '../util/objects.js';
 import { controllerQueue, informersSynced, runWorkers } from '../util/workers.js';
 import { planSlices } from './reconciler.js';
 import { controllerName, hintsEnabled, labelManagedBy, labelServiceName, zoneLabel } from './slice-utils.js';
@@ -173,15 +173,9 @@ export class EndpointSliceController {
   }
 
   #podChanged(old: JsonObject | undefined, pod: JsonObject): void {
-    if (old !== undefined && str(meta(old)['resourceVersion']) === str(meta(pod)['resourceVersion'])) return;
-    const ns = namespace(pod);
     const services = this.#services?.store;
     if (services === undefined) return;
-    const keys = new Set(servicesSelectingIndexed(services, pod).map((s) => keyFor(ns, name(s))));
-    if (old !== undefined && !jsonEqual(meta(old)['labels'] ?? {}, meta(pod)['labels'] ?? {})) {
-      for (const s of servicesSelectingIndexed(services, old)) keys.add(keyFor(ns, name(s)));
-    }
-    for (const k of keys) this.#queue.add(k);
+    for (const k of servicesForPodChange(services, old, pod)) this.#queue.add(k);
   }
 
   /** One sync of Service `key` (`namespace/name`). */
