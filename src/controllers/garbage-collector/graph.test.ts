@@ -50,6 +50,21 @@ describe('GraphBuilder', () => {
     );
   });
 
+  it('a dependent seen only after its owner began foreground deletion goes to the workers', () => {
+    const { g, deletes } = builder();
+    g.process({
+      type: 'add',
+      ...cm,
+      meta: meta('owner', 'o', {
+        deletionTimestamp: '2026-12-01T00:00:00Z',
+        finalizers: ['foregroundDeletion'],
+      }),
+    });
+    deletes.length = 0;
+    g.process({ type: 'add', ...cm, meta: meta('late', 'l', { ownerReferences: [ref('owner', 'o')] }) });
+    assert.ok(deletes.includes('l'), `late dependent queued: ${deletes.join(',')}`);
+  });
+
   it('deleting an owner sends its dependents to the workers', () => {
     const { g, deletes } = builder();
     g.process({ type: 'add', ...cm, meta: meta('owner', 'o') });

@@ -431,6 +431,7 @@ export class GraphBuilder {
    */
   #addDependentToOwners(n: GraphNode, owners: readonly OwnerReference[]): void {
     let potentiallyInvalid = false;
+    let ownerDeleting = false;
     for (const owner of owners) {
       let ownerNode = this.#nodes.get(owner.uid);
       if (ownerNode === undefined) {
@@ -445,6 +446,10 @@ export class GraphBuilder {
         continue;
       }
       ownerNode.dependents.add(n);
+      // An owner already deleting its dependents in the foreground: a dependent seen only now
+      // (its informer lagged the owner's) must be collected too, or the owner's dependents
+      // would outlive it.
+      if (ownerNode.deletingDependents) ownerDeleting = true;
       if (potentiallyInvalid) continue;
       const ownerNamespaced = ownerNode.identity.namespace !== '';
       if (ownerNamespaced && ownerNode.identity.namespace !== n.identity.namespace) {
@@ -463,7 +468,7 @@ export class GraphBuilder {
         potentiallyInvalid = true;
       }
     }
-    if (potentiallyInvalid) this.#o.attemptToDelete(n.identity.uid);
+    if (potentiallyInvalid || ownerDeleting) this.#o.attemptToDelete(n.identity.uid);
   }
 
   #removeDependentFromOwners(n: GraphNode, owners: readonly OwnerReference[]): void {
