@@ -3,7 +3,7 @@
  * pkg/controller/endpointslicemirroring/utils.go): addresses re-printed as Go's net.IP.String
  * prints them, sorted into IPv4 and IPv6 slices, labels and annotations copied from the Endpoints.
  */
-import { parseIPSloppy } from '../../machinery/validation/ip.js';
+import { formatIPBytes, parseIPSloppy } from '../../machinery/validation/ip.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import { cloneJson } from '../../util/json.js';
 import { annotations, labels, name, namespace, obj, str, uid } from '../util/objects.js';
@@ -15,36 +15,10 @@ export const skipMirrorLabel = 'endpointslice.kubernetes.io/skip-mirror';
 const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
 const lastChangeTriggerTime = 'endpoints.kubernetes.io/last-change-trigger-time';
 
-/** Go's IP.String for 4- or 16-byte addresses (IPv4-mapped IPv6 prints as IPv4). */
+/** Go's IP.String of the address and its EndpointSlice address type. */
 function formatIP(b: Uint8Array): { readonly text: string; readonly type: AddressType } {
-  const v4 =
-    b.length === 4
-      ? b
-      : b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff
-        ? b.slice(12)
-        : undefined;
-  if (v4 !== undefined) return { text: [...v4].join('.'), type: 'IPv4' };
-  const groups: number[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push((b[i]! << 8) | b[i + 1]!);
-  let best = -1;
-  let bestLen = 0;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen && j - i >= 2) {
-      best = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  const text =
-    best < 0 ? hex.join(':') : `${hex.slice(0, best).join(':')}::${hex.slice(best + bestLen).join(':')}`;
-  return { text, type: 'IPv6' };
+  const text = formatIPBytes(b);
+  return { text, type: text.includes(':') ? 'IPv6' : 'IPv4' };
 }
 
 /** addressToEndpoint: undefined when the address is not an IP. */

@@ -5,6 +5,7 @@
  * At most 2^16 subnets per set, as upstream.
  */
 import { parseCIDRSloppy } from '../../apis/networking/v1/validation/cidr.js';
+import { formatIPBytes } from '../../machinery/validation/ip.js';
 import { cidrSetMetrics } from './cidrset-metrics.js';
 import type { CidrSetMetrics } from './cidrset-metrics.js';
 
@@ -43,26 +44,9 @@ export function formatNet(n: Net): string {
     const parts = [24n, 16n, 8n, 0n].map((s) => String((n.base >> s) & 0xffn));
     return `${parts.join('.')}/${n.prefix}`;
   }
-  const groups: number[] = [];
-  for (let i = 7; i >= 0; i--) groups.push(Number((n.base >> BigInt(i * 16)) & 0xffffn));
-  let best = -1;
-  let bestLen = 0;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen && j - i >= 2) {
-      best = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  const ip =
-    best < 0 ? hex.join(':') : `${hex.slice(0, best).join(':')}::${hex.slice(best + bestLen).join(':')}`;
+  const bytes = new Uint8Array(16);
+  for (let i = 0; i < 16; i++) bytes[i] = Number((n.base >> BigInt((15 - i) * 8)) & 0xffn);
+  const ip = formatIPBytes(bytes);
   return `${ip}/${n.prefix}`;
 }
 

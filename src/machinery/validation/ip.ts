@@ -104,3 +104,36 @@ export function parseIPSloppy(s: string): Uint8Array | undefined {
   }
   return undefined;
 }
+
+/**
+ * Go's net.IP.String of 4 or 16 bytes: IPv4 (and IPv4-mapped IPv6) dotted, other IPv6 in RFC 5952
+ * form (lower-case hex, the longest run of two or more zero groups as `::`, the first on a tie).
+ */
+export function formatIPBytes(b: Uint8Array): string {
+  const v4 =
+    b.length === 4
+      ? b
+      : b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff
+        ? b.slice(12)
+        : undefined;
+  if (v4 !== undefined) return [...v4].join('.');
+  const groups: number[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((b[i]! << 8) | b[i + 1]!);
+  let best = -1;
+  let bestLen = 0;
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLen && j - i >= 2) {
+      best = i;
+      bestLen = j - i;
+    }
+    i = j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  return best < 0 ? hex.join(':') : `${hex.slice(0, best).join(':')}::${hex.slice(best + bestLen).join(':')}`;
+}
