@@ -16,6 +16,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   cleanupTempDirs,
+  json,
+  sampleRss,
+  until,
   clientFor,
   cpuSeconds,
   formatJson,
@@ -24,7 +27,6 @@ import {
   log,
   root,
   round,
-  rssMiB,
   sleep,
   startServer,
   stopServer,
@@ -57,22 +59,6 @@ function parseArgs(argv) {
     else throw new Error(`unknown flag ${a}`);
   }
   return o;
-}
-
-/** Polls `check` every `everyMs` until it returns true; fails after `timeoutMs`. */
-async function until(what, check, { everyMs = 1000, timeoutMs = 30 * 60_000 } = {}) {
-  const end = performance.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
-
-async function json(client, method, path, body) {
-  const r = await client.send(method, path, body, 120_000);
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 300)}`);
-  return JSON.parse(r.text);
 }
 
 /**
@@ -137,19 +123,6 @@ function trackRunning(client, namespace, fromRevision, want) {
   };
   loop().catch(rejectAll);
   return { all, stop: () => ((stopped = true), current?.stop()) };
-}
-
-/** Samples the server's RSS every 250 ms; returns a stopper giving the peak. */
-function sampleRss(pid) {
-  let peak = 0;
-  const timer = setInterval(() => {
-    const v = rssMiB(pid);
-    if (v > peak) peak = v;
-  }, 250);
-  return () => {
-    clearInterval(timer);
-    return Math.max(peak, rssMiB(pid, 'VmHWM') || 0);
-  };
 }
 
 async function main() {

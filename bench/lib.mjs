@@ -350,3 +350,32 @@ export function resetPeakRss(pid) {
     return false;
   }
 }
+
+/** Polls `check` every `everyMs` until it returns true; fails after `timeoutMs`. */
+export async function until(what, check, { everyMs = 1000, timeoutMs = 30 * 60_000 } = {}) {
+  const end = performance.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+export async function json(client, method, path, body) {
+  const r = await client.send(method, path, body, 120_000);
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 300)}`);
+  return JSON.parse(r.text);
+}
+
+/** Samples the server's RSS every 250 ms; returns a stopper giving the peak. */
+export function sampleRss(pid) {
+  let peak = 0;
+  const timer = setInterval(() => {
+    const v = rssMiB(pid);
+    if (v > peak) peak = v;
+  }, 250);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, rssMiB(pid, 'VmHWM') || 0);
+  };
+}

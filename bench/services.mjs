@@ -15,6 +15,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   cleanupTempDirs,
+  json,
+  sampleRss,
+  until,
   clientFor,
   formatJson,
   freshDir,
@@ -22,7 +25,6 @@ import {
   log,
   root,
   round,
-  rssMiB,
   sleep,
   startServer,
   stopServer,
@@ -50,21 +52,6 @@ function parseArgs(argv) {
 }
 
 const ns = 'bench';
-
-async function json(client, method, path, body) {
-  const r = await client.send(method, path, body, 120_000);
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 300)}`);
-  return JSON.parse(r.text);
-}
-
-async function until(what, check, { everyMs = 1000, timeoutMs = 30 * 60_000 } = {}) {
-  const end = performance.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
 
 /** Runs `count` calls of `one(i)` with `concurrency` in flight; returns the sorted latencies. */
 async function many(count, concurrency, one) {
@@ -147,18 +134,6 @@ function trackSlices(client, fromRevision, services, want) {
   };
   void loop();
   return { done, stop: () => ((stopped = true), current?.stop()), complete: () => complete };
-}
-
-function sampleRss(pid) {
-  let peak = 0;
-  const timer = setInterval(() => {
-    const v = rssMiB(pid);
-    if (v > peak) peak = v;
-  }, 250);
-  return () => {
-    clearInterval(timer);
-    return Math.max(peak, rssMiB(pid, 'VmHWM') || 0);
-  };
 }
 
 async function main() {
