@@ -8,6 +8,7 @@ import type { HandlerContext } from '../endpoint.js';
 import { dryRun, queryInt, queryString } from '../endpoint.js';
 import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { writeObject, successStatus } from '../response.js';
+import { auditRequestObject } from '../audit/recorder.js';
 import { validateDeleteOptions } from '../../registry/generic/gc-finalizers.js';
 import { listRequestOf } from './list-request.js';
 
@@ -39,6 +40,7 @@ async function deleteRequestOf(ctx: HandlerContext): Promise<DeleteRequest> {
   if (bytes.byteLength > 0) {
     const { value } = decodeBody(ctx.req.headers['content-type'], bytes);
     if (!isJsonObject(value)) throw apiErrors.badRequest('DeleteOptions must be an object');
+    auditRequestObject(ctx.req, value);
     const grace = value['gracePeriodSeconds'];
     if (typeof grace === 'number') opts.gracePeriodSeconds = grace;
     const pol = value['propagationPolicy'];
