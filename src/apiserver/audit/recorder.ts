@@ -29,11 +29,13 @@ export interface AuditRecorderInit {
   readonly objectRef?: AuditObjectReference;
   readonly requestReceivedMicros: number;
   /** The request's annotations so far and later (authorization, admission), read at each stage. */
-  readonly annotations: ReadonlyMap<string, string>;
+  readonly annotations: Map<string, string>;
   /** The impersonated user, once impersonation has run. */
   readonly impersonatedUser: () => AuditUserInfo | undefined;
   /** A sink that failed or threw. */
   readonly onDropped?: (err: unknown) => void;
+  /** An annotation set twice to different values. */
+  readonly onWarning?: (message: string) => void;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -118,6 +120,20 @@ export class AuditRecorder {
     if (!levelAtLeast(this.level, 'RequestResponse')) return;
     // Answers are not changed after they are written: no copy unless managed fields go.
     this.#responseObject = this.#withoutManagedFields(obj);
+  }
+
+  /**
+   * Adds an annotation (upstream audit.AddAuditAnnotation): the first value of a key stays, a
+   * different later one is ignored with a warning.
+   */
+  addAnnotation(key: string, value: string): void {
+    const annotations = this.#o.annotations;
+    const current = annotations.get(key);
+    if (current === undefined) annotations.set(key, value);
+    else if (current !== value)
+      this.#o.onWarning?.(
+        `Failed to set annotations[${JSON.stringify(key)}] to ${JSON.stringify(value)} for audit:${JSON.stringify(this.#o.auditID)}, it has already been set to ${JSON.stringify(current)}`,
+      );
   }
 
   /** The response's status code is known (upstream auditResponseWriter.processCode). */
@@ -302,7 +318,24 @@ export function auditRequestPatch(req: object, patch: unknown): void {
   recorders.get(req)?.requestPatch(patch);
 }
 
-/** Response writers: the object answered (upstream LogResponseObject). */
+/**
+ * Handlers: what a write request passes to admission so plugins can annotate the audit event
+ * (`addAuditAnnotation`); nothing when the request is not audited.
+ */
+export function auditAnnotator(req: object): { addAuditAnnotation?: (key: string, value: string) => void } {
+  const recorder = recorders.get(req);
+  return recorder === undefined ? {} : { addAuditAnnotation: (k, v) => recorder.addAnnotation(k, v) };
+}
+
+/**
+ * Response writers: the object answered (upstream LogResponseObject). Found through the response
+ * or the request it keeps (`res.req`): wrappers (the deadline's) and node's responses both keep it.
+ */
 export function auditResponseObject(res: object, obj: unknown): void {
-  recorders.get(res)?.responseObject(obj);
+  let recorder = recorders.get(res);
+  if (recorder === undefined && 'req' in res) {
+    const req: unknown = res.req;
+    if (typeof req === 'object' && req !== null) recorder = recorders.get(req);
+  }
+  recorder?.responseObject(obj);
 }

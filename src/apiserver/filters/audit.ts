@@ -89,6 +89,7 @@ function recorderFor(
     annotations: audit.annotations,
     impersonatedUser: () =>
       audit.impersonatedUser === undefined ? undefined : auditUser(audit.impersonatedUser),
+    onWarning: (message) => log?.info(message),
     onDropped: (err) =>
       log?.error(
         `audit: event of request ${audit.id} not stored: ${err instanceof Error ? err.message : String(err)}`,
@@ -161,7 +162,9 @@ export function withFailedAuthenticationAudit(config: AuditConfig | undefined, l
     } catch (err) {
       if (err instanceof StatusError && err.code === 401 && !auditEvaluated(ctx.res)) {
         const recorder = recorderFor(ctx, config, undefined, log);
-        if (recorder !== undefined) onHeaders(ctx, (code) => recorder.codeSent(code, true));
+        // The 401 is written by the chain's outer end, past any wrapper of this response.
+        if (recorder !== undefined)
+          ctx.res.once('close', () => recorder.codeSent(ctx.res.statusCode ?? 401, true));
       }
       throw err;
     }

@@ -17,7 +17,7 @@ import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
 import { applyPatchType, patchMediaType, readPatch } from './patch-body.js';
-import { auditRequestPatch } from '../audit/recorder.js';
+import { auditAnnotator, auditRequestPatch } from '../audit/recorder.js';
 import { checkFieldManagerOptions, fieldManagerFor, forceOf, managerOrUserAgent } from '../managed-fields.js';
 import { sentManagedFields } from '../../machinery/managedfields/field-manager.js';
 import { subresourceStrategy } from './subresource.js';
@@ -94,6 +94,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
     {
       dryRun: dryRun(ctx.url),
       user: ctx.user,
+      ...auditAnnotator(ctx.req),
       ...subresourceStrategy(ctx),
       ...(isApply ? { forceAllowCreate: true } : {}),
     },

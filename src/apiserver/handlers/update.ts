@@ -7,7 +7,7 @@ import { dryRun, queryString } from '../endpoint.js';
 import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
-import { auditRequestObject } from '../audit/recorder.js';
+import { auditAnnotator, auditRequestObject } from '../audit/recorder.js';
 import type { UpdateRequest } from '../../registry/generic/store.js';
 import { subresourceStrategy } from './subresource.js';
 import { checkFieldManagerOptions, fieldManagerFor, managerOrUserAgent } from '../managed-fields.js';
@@ -30,6 +30,7 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
   const request: UpdateRequest = {
     dryRun: dryRun(ctx.url),
     user: ctx.user,
+    ...auditAnnotator(ctx.req),
     ...sub,
     ...(uid !== '' ? { uidPrecondition: uid } : {}),
   };
