@@ -186,6 +186,8 @@ export class DebugSocket {
     // The profile ends early when the client goes away or the server shuts down.
     res.once('close', cut);
     this.#closing.signal.addEventListener('abort', cut, { once: true });
+    // A client already gone (before the listener was there) takes no profile.
+    if (req.socket.destroyed) cut();
     try {
       let profile: unknown;
       try {
