@@ -18,8 +18,12 @@ import { KvObjectStore } from '../../src/storage/object-store.js';
 import { configMapsResource } from '../../src/registry/resources/core/configmaps.js';
 import { GenericStore } from '../../src/registry/generic/store.js';
 
-const cm = (name: string): KubeObject =>
-  ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } });
+const cm = (name: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name },
+  data: { a: 'b' },
+});
 
 test('AM-17: admission annotations reach the request through the store, for every operation', async () => {
   const store = new GenericStore({
