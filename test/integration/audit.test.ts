@@ -291,6 +291,26 @@ describe('audit policy and log backend (AM-17, #12)', () => {
     assert.equal(i2.annotations?.['authorization.k8s.io/decision'], 'forbid');
   });
 
+  test('the audit metrics as upstream: events sent, levels per request', async () => {
+    const res = await server.request('GET', '/metrics');
+    assert.equal(res.status, 200);
+    const value = (line: RegExp): number =>
+      Number(
+        res.text
+          .split('\n')
+          .find((l) => line.test(l))
+          ?.split(' ')
+          .pop(),
+      );
+    assert.ok(value(/^apiserver_audit_event_total /) > 0);
+    assert.ok(value(/^apiserver_audit_level_total\{level="RequestResponse"\} /) > 0);
+    assert.ok(
+      value(/^apiserver_audit_level_total\{level="None"\} /) > 0,
+      'the quiet user and the loopback user',
+    );
+    assert.equal(value(/^apiserver_audit_requests_rejected_total /), 0);
+  });
+
   test('a request that fails authentication: ResponseStarted, no user, the 401 Status', async () => {
     const res = await server.request('GET', '/api/v1/namespaces', {
       credentials: 'none',

@@ -16,6 +16,7 @@ import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { AuditEvent, AuditSink } from './event.js';
+import { observeAuditPluginError } from './metrics.js';
 
 export type AuditLogMode = 'blocking' | 'batch';
 
@@ -96,7 +97,7 @@ export class AuditLogBackend implements AuditSink {
   process(event: AuditEvent): boolean {
     if (this.#closed) return false;
     if (this.#queue.length >= this.#bufferSize) {
-      this.#drop(1, 'the audit buffer is full, event dropped');
+      this.#drop(1, 'audit buffer queue blocked', 'buffered');
       return false;
     }
     this.#queue.push(`${JSON.stringify(event)}\n`);
@@ -125,8 +126,9 @@ export class AuditLogBackend implements AuditSink {
     this.#file = undefined;
   }
 
-  #drop(n: number, why: string): void {
+  #drop(n: number, why: string, plugin = 'log'): void {
     this.#dropped += n;
+    observeAuditPluginError(plugin, n);
     this.#o.onError?.(why);
   }
 

@@ -14,6 +14,7 @@ import type {
   AuditUserInfo,
 } from './event.js';
 import { microTime, nowMicros } from './event.js';
+import { observeAuditEvent } from './metrics.js';
 import type { AuditLevel, AuditStage, RequestAuditConfig } from './policy.js';
 import { levelAtLeast } from './policy.js';
 
@@ -181,6 +182,7 @@ export class AuditRecorder {
   /** Hands a snapshot of the event at `stage` to the sink unless the stage is omitted. */
   emit(stage: AuditStage): boolean {
     if (this.#o.config.omitStages.includes(stage)) return true;
+    observeAuditEvent();
     const o = this.#o;
     const impersonated = o.impersonatedUser();
     const annotations = o.annotations.size > 0 ? Object.fromEntries(o.annotations) : undefined;

@@ -13,6 +13,7 @@ import type { AuditSink } from '../audit/event.js';
 import { auditUser, nowMicros, sourceIPs, truncatedUserAgent } from '../audit/event.js';
 import type { AuditAttributes, AuditPolicy } from '../audit/policy.js';
 import { evaluatePolicy } from '../audit/policy.js';
+import { observeAuditLevel } from '../audit/metrics.js';
 import { AuditRecorder, attachAuditRecorder, auditEvaluated, markAuditEvaluated } from '../audit/recorder.js';
 import type { Filter, RequestContext } from '../context.js';
 import { userOf } from '../context.js';
@@ -61,6 +62,7 @@ function recorderFor(
 ): AuditRecorder | undefined {
   const attrs = attributesOf(ctx, user);
   const rac = evaluatePolicy(config.policy, attrs);
+  observeAuditLevel(rac.level);
   if (rac.level === 'None') return undefined;
   const i = ctx.info;
   const audit = ctx.audit;
