@@ -17,6 +17,7 @@ import { observeAuditLevel } from '../audit/metrics.js';
 import { AuditRecorder, attachAuditRecorder, auditEvaluated, markAuditEvaluated } from '../audit/recorder.js';
 import type { Filter, RequestContext } from '../context.js';
 import { userOf } from '../context.js';
+import { inProcessCaller } from '../in-process.js';
 import { ChainResponseError } from './chain-response.js';
 
 export type { AuditEvent, AuditSink } from '../audit/event.js';
@@ -42,6 +43,8 @@ function attributesOf(ctx: RequestContext, user: UserInfo | undefined): AuditAtt
 }
 
 function remoteAddress(ctx: RequestContext): string | undefined {
+  // A component in this process: upstream's loopback client connects from 127.0.0.1.
+  if (inProcessCaller(ctx.req) !== undefined) return '127.0.0.1';
   const req: unknown = ctx.req;
   if (typeof req !== 'object' || req === null || !('socket' in req)) return undefined;
   const socket: unknown = req.socket;
