@@ -149,7 +149,8 @@ export function withAudit(config: AuditConfig | undefined, log?: Logger): Filter
     try {
       await next(ctx);
     } catch (err) {
-      if (isPanic(err)) recorder.panic(err);
+      // Work stopped because the client left or the deadline passed is not a bug.
+      if (isPanic(err) && !ctx.signal.aborted) recorder.panic(err);
       throw err;
     }
   };
