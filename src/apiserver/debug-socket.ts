@@ -10,6 +10,7 @@
  *                                 (Chrome DevTools' JSON), taken through a node:inspector session
  *   /debug/pprof/heap             a V8 heap snapshot (.heapsnapshot)
  *   /debug/pprof/cmdline          the command line, NUL-separated
+ *   /debug/flags, /debug/flags/v  PUT a number to /debug/flags/v to change the log verbosity
  */
 import { chmod, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -91,6 +92,35 @@ function text(res: ServerResponse, code: number, body: string, headers: Record<s
 export interface DebugSocketOptions {
   readonly path: string;
   readonly log: Logger;
+  /** Changes the log verbosity (`-v`); absent: /debug/flags/v is not served. */
+  readonly setVerbosity?: (v: number) => void;
+}
+
+const flagsIndex = (flags: readonly string[]): string => `<html>
+<head>
+<title>/debug/flags/</title>
+</head>
+<body>
+/debug/flags/<br>
+<br>
+flags:<br>
+<table>
+${flags.map((f) => `<tr>${f}<br>`).join('\n')}
+</table>
+</body>
+</html>
+`;
+
+/** Reads a request body (the few bytes a flag's value takes). */
+async function bodyOf(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > 4096) throw new Error('request body too large');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export class DebugSocket {
@@ -159,6 +189,15 @@ export class DebugSocket {
         return;
       case '/debug/pprof/profile':
         return this.#profile(req, res, url);
+      case '/debug/flags':
+      case '/debug/flags/':
+        if (this.#o.setVerbosity === undefined) break;
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(flagsIndex(['v']));
+        return;
+      case '/debug/flags/v':
+        if (this.#o.setVerbosity === undefined) break;
+        return this.#setVerbosity(req, res, this.#o.setVerbosity);
       case '/debug/pprof/heap':
         res.writeHead(200, {
           'content-type': 'application/json',
@@ -172,8 +211,36 @@ export class DebugSocket {
           text(res, 404, 'Unknown profile\n');
           return;
         }
-        text(res, 404, '404 page not found\n');
     }
+    text(res, 404, '404 page not found\n');
+  }
+
+  /** upstream StringFlagPutHandler(GlogSetter): PUT the level as the body. */
+  async #setVerbosity(req: IncomingMessage, res: ServerResponse, set: (v: number) => void): Promise<void> {
+    if (req.method !== 'PUT') {
+      text(res, 406, 'unsupported http method\n');
+      return;
+    }
+    let value: string;
+    try {
+      value = await bodyOf(req);
+    } catch (err) {
+      text(res, 400, `error reading request body: ${err instanceof Error ? err.message : String(err)}\n`);
+      return;
+    }
+    // klog.Level.Set: strconv.ParseInt(value, 10, 32).
+    const n = /^[+-]?\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < -(2 ** 31) || n >= 2 ** 31) {
+      const why = Number.isNaN(n) ? 'invalid syntax' : 'value out of range';
+      text(
+        res,
+        400,
+        `failed set klog.logging.verbosity ${value}: strconv.ParseInt: parsing ${JSON.stringify(value)}: ${why}\n`,
+      );
+      return;
+    }
+    set(n);
+    text(res, 200, `successfully set klog.logging.verbosity to ${value}\n`);
   }
 
   async #profile(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

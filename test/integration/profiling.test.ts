@@ -125,6 +125,33 @@ describe('profiling on a unix socket (AM-20, #12)', () => {
     assert.equal(next.status, 200);
   });
 
+  test('/debug/flags/v changes the log verbosity (PUT only), as upstream', async () => {
+    const put = (body: string, method = 'PUT'): Promise<SocketAnswer> =>
+      new Promise((resolve, reject) => {
+        const req = request({ socketPath: socket, path: '/debug/flags/v', method }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    assert.deepEqual(
+      [(await put('4')).status, (await put('4')).body],
+      [200, 'successfully set klog.logging.verbosity to 4\n'],
+    );
+    const bad = await put('loud');
+    assert.equal(bad.status, 400);
+    assert.equal(
+      bad.body,
+      'failed set klog.logging.verbosity loud: strconv.ParseInt: parsing "loud": invalid syntax\n',
+    );
+    assert.equal((await put('', 'GET')).status, 406);
+    assert.equal((await put('0')).status, 200);
+    assert.match((await socketGet(socket, '/debug/flags')).body, /<tr>v<br>/);
+  });
+
   test('nothing of it on the TCP port: /debug/pprof is 404 for an admin, 403 for anonymous', async () => {
     for (const path of [
       '/debug/pprof',

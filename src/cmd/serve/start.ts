@@ -157,7 +157,9 @@ export interface RunningServer {
 const bootstrapNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 export async function startServer(o: ServerOptions): Promise<RunningServer> {
-  const log = o.log ?? createLogger({ verbosity: o.verbosity ?? 0 });
+  // Mutable: the debug socket's /debug/flags/v changes it while serving (AM-20).
+  const logOptions = { verbosity: o.verbosity ?? 0 };
+  const log = o.log ?? createLogger(logOptions);
   const dataDir = resolve(o.dataDir);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const features = new FeatureGates(o.featureGates ?? {});
@@ -348,7 +350,11 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   });
   const debugSocket =
     o.profiling !== false && o.debugSocketPath !== undefined && o.debugSocketPath !== ''
-      ? new DebugSocket({ path: o.debugSocketPath, log })
+      ? new DebugSocket({
+          path: o.debugSocketPath,
+          log,
+          ...(o.log === undefined ? { setVerbosity: (v: number) => (logOptions.verbosity = v) } : {}),
+        })
       : undefined;
   await debugSocket?.listen();
   const host = o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? '127.0.0.1' : o.bindAddress;
