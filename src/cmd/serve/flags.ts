@@ -60,7 +60,8 @@ ${auditUsage}  --cors-allowed-origins LIST  origins (comma-separated regular exp
                               or '//' before the host, '$' or ':' after it) that get CORS headers
   --profiling[=BOOL]          serve CPU and heap profiles on the debug socket (default true)
   --debug-socket-path PATH    unix socket (mode 0600, no authentication) for /debug/pprof/profile
-                              (V8 .cpuprofile) and /debug/pprof/heap; --profiling-path is the same
+                              (V8 .cpuprofile), /debug/pprof/heap and PUT /debug/flags/v (log
+                              verbosity); --profiling-path is the same
                               flag. Profiles are never served on the TCP port
   -v N                        log verbosity (default 0)
 `;
