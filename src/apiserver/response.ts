@@ -6,6 +6,7 @@ import { apiErrors, StatusError } from '../machinery/errors.js';
 import { protobufMediaType } from '../machinery/protobuf/serializer.js';
 import type { Status } from '../machinery/status.js';
 import { isJsonObject } from '../util/json.js';
+import { auditResponseObject } from './audit/recorder.js';
 import { isPrettyPrint, negotiateError } from './negotiate.js';
 import type { Format, PrettyRequest } from './negotiate.js';
 
@@ -118,6 +119,7 @@ export function writeObject(
   } = {},
 ): void {
   const format = options.format ?? 'json';
+  auditResponseObject(res, body);
   const text =
     format === 'protobuf'
       ? builtinProtobuf.encode(isJsonObject(body) ? body : {})

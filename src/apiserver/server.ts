@@ -2,8 +2,8 @@
  * The HTTP/2 (with HTTP/1.1 fallback) TLS front door. Every request, health and discovery
  * included, runs through the request chain in upstream's order:
  *
- *   request info → audit ID → deadline → authentication → audit → impersonation
- *   → max-in-flight → authorization → handler
+ *   request info → audit ID → deadline → CORS → authentication (failed ones audited) → audit
+ *   → impersonation → max-in-flight → authorization → handler
  *
  * The handler answers non-resource paths (health, version, discovery, OpenAPI, metrics) and
  * routes resource requests to the verb handlers; resource and health requests are instrumented
@@ -32,8 +32,9 @@ import { buildChain, userOf } from './context.js';
 import { DiscoveryHandler } from './discovery/handler.js';
 import type { Endpoint } from './endpoint.js';
 import { endpointKey } from './endpoint.js';
-import { withAudit } from './filters/audit.js';
-import type { AuditSink } from './filters/audit.js';
+import { withAudit, withFailedAuthenticationAudit } from './filters/audit.js';
+import type { AuditConfig } from './filters/audit.js';
+import { withCORS } from './filters/cors.js';
 import { withAuditInit } from './filters/audit-init.js';
 import { withAuthentication } from './filters/authentication.js';
 import { withAuthorization } from './filters/authorization.js';
@@ -81,7 +82,10 @@ export interface ApiServerOptions {
   readonly log: Logger;
   readonly authenticator: Authenticator;
   readonly authorizer: Authorizer;
-  readonly audit?: AuditSink;
+  /** The audit policy and where events go (AM-17); none: nothing is audited. */
+  readonly audit?: AuditConfig;
+  /** `--cors-allowed-origins` patterns, already validated (AM-22); none: no CORS. */
+  readonly corsAllowedOrigins?: readonly string[];
   /** Default: upstream's 400 non-mutating, 200 mutating. */
   readonly inFlight?: InFlightLimits;
   /** `--request-timeout` (default 60 s). */
@@ -174,8 +178,10 @@ export class ApiServer {
     const filters: Filter[] = [
       withAuditInit,
       withRequestDeadline(o.requestTimeoutMs ?? 60_000),
+      withCORS(o.corsAllowedOrigins ?? []),
+      withFailedAuthenticationAudit(o.audit, o.log),
       withAuthentication(o.authenticator, o.log),
-      withAudit(o.audit),
+      withAudit(o.audit, o.log),
       withImpersonation(o.authorizer),
       withMaxInFlight(o.inFlight ?? { nonMutating: 400, mutating: 200 }, this.#inflightMark),
       withAuthorization(o.authorizer),

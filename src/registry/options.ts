@@ -27,6 +27,8 @@ export interface DeleteRequest {
   readonly dryRun: boolean;
   /** Who asks (admission sees it). */
   readonly user: UserInfo;
+  /** Adds an audit annotation to the request's event (upstream admission Attributes.AddAnnotation). */
+  readonly addAuditAnnotation?: (key: string, value: string) => void;
 }
 
 export interface WriteRequest {
@@ -35,4 +37,6 @@ export interface WriteRequest {
   readonly user: UserInfo;
   /** The served group/version of the request, when not the storage version (strategies see it). */
   readonly requestVersion?: { readonly group: string; readonly version: string };
+  /** Adds an audit annotation to the request's event (upstream admission Attributes.AddAnnotation). */
+  readonly addAuditAnnotation?: (key: string, value: string) => void;
 }

@@ -11,6 +11,7 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AuditEvent } from '../../src/apiserver/filters/audit.js';
+import { parseAuditPolicy } from '../../src/apiserver/audit/policy.js';
 import { clientCert, newCa } from '../support/certs.js';
 import type { CertAndKey } from '../support/certs.js';
 import { startTestServer } from '../support/server.js';
@@ -290,9 +291,14 @@ describe('the audit stage (issue #5)', () => {
     server = await startTestServer({
       controllers: false,
       audit: {
-        process: (e) => {
-          if (throwing) throw new Error('sink down');
-          events.push(e);
+        policy: parseAuditPolicy(
+          '{"apiVersion":"audit.k8s.io/v1","kind":"Policy","rules":[{"level":"Metadata"}]}',
+        ),
+        sink: {
+          process: (e) => {
+            if (throwing) throw new Error('sink down');
+            if (e.stage === 'ResponseComplete') events.push(e);
+          },
         },
       },
     });
@@ -308,16 +314,16 @@ describe('the audit stage (issue #5)', () => {
     while (events.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     const one = events.find((e) => e.auditID === 'audit-1');
     assert.ok(one);
-    assert.equal(one.user.name, 'kubernetes-admin');
+    assert.equal(one.user.username, 'kubernetes-admin');
     assert.deepEqual(one.user.groups, ['system:masters', 'system:authenticated']);
-    assert.equal(one.impersonatedUser?.name, 'system:anonymous');
+    assert.equal(one.impersonatedUser?.username, 'system:anonymous');
     assert.deepEqual(one.objectRef, { resource: 'secrets', namespace: 'kube-system', apiVersion: 'v1' });
     assert.equal(one.verb, 'list');
-    assert.equal(one.responseStatus.code, 403);
-    assert.equal(one.annotations['authorization.k8s.io/decision'], 'forbid');
+    assert.equal(one.responseStatus?.code, 403);
+    assert.equal(one.annotations?.['authorization.k8s.io/decision'], 'forbid');
     const two = events.find((e) => e.auditID === 'audit-2');
-    assert.equal(two?.user.name, 'system:anonymous');
-    assert.equal(two?.responseStatus.code, 200);
+    assert.equal(two?.user.username, 'system:anonymous');
+    assert.equal(two?.responseStatus?.code, 200);
   });
 
   test('a failing sink does not take the server down', async () => {

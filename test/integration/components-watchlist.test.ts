@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AuditEvent } from '../../src/apiserver/filters/audit.js';
+import { parseAuditPolicy } from '../../src/apiserver/audit/policy.js';
 import { waitFor } from '../support/poll.js';
 import { adminClient, startTestServer } from '../support/server.js';
 
@@ -15,7 +16,16 @@ async function componentLists(watchList: boolean): Promise<{ lists: string[]; re
   const server = await startTestServer({
     nodes: 1,
     featureGates: { WatchList: watchList },
-    audit: { process: (e) => events.push(e) },
+    audit: {
+      policy: parseAuditPolicy(
+        '{"apiVersion":"audit.k8s.io/v1","kind":"Policy","rules":[{"level":"Metadata"}]}',
+      ),
+      sink: {
+        process: (e) => {
+          if (e.stage === 'ResponseComplete') events.push(e);
+        },
+      },
+    },
   });
   try {
     const client = adminClient(server);
@@ -59,7 +69,7 @@ async function componentLists(watchList: boolean): Promise<{ lists: string[]; re
       100,
     );
     const lists = events
-      .filter((e) => e.user.name === 'system:apiserver' && e.verb === 'list')
+      .filter((e) => e.user.username === 'system:apiserver' && e.verb === 'list')
       .map((e) => e.requestURI);
     return { lists, ready };
   } finally {

@@ -30,9 +30,11 @@ export function withAuthorization(authorizer: Authorizer): Filter {
     const result = await authorizer.authorize(attributes);
     if (result.decision === 'allow') {
       ctx.audit.annotations.set('authorization.k8s.io/decision', 'allow');
+      ctx.audit.annotations.set('authorization.k8s.io/reason', result.reason);
       return next(ctx);
     }
     ctx.audit.annotations.set('authorization.k8s.io/decision', 'forbid');
+    ctx.audit.annotations.set('authorization.k8s.io/reason', result.reason);
     const message = forbiddenMessage(attributes);
     throw apiErrors.forbiddenRequest(
       attributes.isResourceRequest

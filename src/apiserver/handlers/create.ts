@@ -7,6 +7,7 @@ import { dryRun, queryString } from '../endpoint.js';
 import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
+import { auditAnnotator, auditRequestObject } from '../audit/recorder.js';
 import { checkFieldManagerOptions, fieldManagerFor, managerOrUserAgent } from '../managed-fields.js';
 import { sentManagedFields } from '../../machinery/managedfields/field-manager.js';
 
@@ -20,6 +21,7 @@ export async function handleCreate(ctx: HandlerContext): Promise<void> {
     kind: info.kind,
   });
   const typed = (ctx.endpoint.decode ?? decodeTyped)({ info, schemas: ctx.schemas, body, fieldValidation });
+  auditRequestObject(ctx.req, typed.object);
   const obj = fieldManagerFor(ctx).update(
     undefined,
     typed.object,
@@ -29,6 +31,7 @@ export async function handleCreate(ctx: HandlerContext): Promise<void> {
   const result = await store.create(ctx.request.namespace, obj, {
     dryRun: dryRun(ctx.url),
     user: ctx.user,
+    ...auditAnnotator(ctx.req),
   });
   const out = representObject(result.object, negotiated, {
     convertor: store.table,

@@ -8,6 +8,7 @@ import type { HandlerContext } from '../endpoint.js';
 import { dryRun, queryInt, queryString } from '../endpoint.js';
 import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { writeObject, successStatus } from '../response.js';
+import { auditAnnotator, auditRequestObject } from '../audit/recorder.js';
 import { validateDeleteOptions } from '../../registry/generic/gc-finalizers.js';
 import { listRequestOf } from './list-request.js';
 
@@ -35,10 +36,11 @@ function queryFlag(url: URL, name: string): boolean | undefined {
  */
 async function deleteRequestOf(ctx: HandlerContext): Promise<DeleteRequest> {
   const bytes = await readBody(ctx.req);
-  const opts: RawDeleteOptions = { dryRun: false, user: ctx.user };
+  const opts: RawDeleteOptions = { dryRun: false, user: ctx.user, ...auditAnnotator(ctx.req) };
   if (bytes.byteLength > 0) {
     const { value } = decodeBody(ctx.req.headers['content-type'], bytes);
     if (!isJsonObject(value)) throw apiErrors.badRequest('DeleteOptions must be an object');
+    auditRequestObject(ctx.req, value);
     const grace = value['gracePeriodSeconds'];
     if (typeof grace === 'number') opts.gracePeriodSeconds = grace;
     const pol = value['propagationPolicy'];

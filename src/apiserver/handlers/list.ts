@@ -6,6 +6,7 @@ import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { representList } from '../representation.js';
 import { isStreamableList, writeJsonListStream } from '../list-stream.js';
 import { writeObject } from '../response.js';
+import { auditResponseObject } from '../audit/recorder.js';
 import { listRequestOf } from './list-request.js';
 
 export async function handleList(ctx: HandlerContext): Promise<void> {
@@ -23,6 +24,7 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
   // Compact JSON lists (and PartialObjectMetadataLists) go out item by item (issue #8); pretty,
   // YAML, protobuf and Table answers are written whole.
   if (negotiated.format === 'json' && !pretty && isStreamableList(body)) {
+    auditResponseObject(ctx.res, body);
     await writeJsonListStream(ctx.res, 200, body, { signal: ctx.signal, req: ctx.req });
     return;
   }

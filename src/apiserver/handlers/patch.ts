@@ -17,6 +17,7 @@ import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
 import { applyPatchType, patchMediaType, readPatch } from './patch-body.js';
+import { auditAnnotator, auditRequestPatch } from '../audit/recorder.js';
 import { checkFieldManagerOptions, fieldManagerFor, forceOf, managerOrUserAgent } from '../managed-fields.js';
 import { sentManagedFields } from '../../machinery/managedfields/field-manager.js';
 import { subresourceStrategy } from './subresource.js';
@@ -31,6 +32,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
   // Warnings about the patch document itself (repeated keys in an apply YAML).
   const patchWarnings: string[] = [];
   const patch = await readPatch(ctx.req, media, fieldValidation, patchWarnings);
+  auditRequestPatch(ctx.req, patch);
   const { info, store } = ctx.endpoint;
   const fm = fieldManagerFor(ctx);
   const manager = managerOrUserAgent(ctx);
@@ -92,6 +94,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
     {
       dryRun: dryRun(ctx.url),
       user: ctx.user,
+      ...auditAnnotator(ctx.req),
       ...subresourceStrategy(ctx),
       ...(isApply ? { forceAllowCreate: true } : {}),
     },

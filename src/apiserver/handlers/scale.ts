@@ -16,6 +16,7 @@ import { fieldValidationOf } from '../decode-request.js';
 import { dryRun } from '../endpoint.js';
 import { negotiateObject, isPrettyPrint } from '../negotiate.js';
 import { writeObject } from '../response.js';
+import { auditAnnotator, auditRequestObject, auditRequestPatch } from '../audit/recorder.js';
 import { applyPatchType, patchMediaType, readPatch } from './patch-body.js';
 import { checkFieldManagerOptions, fieldManagerFor, forceOf, managerOrUserAgent } from '../managed-fields.js';
 import { checkApplyConfig } from '../../machinery/managedfields/field-manager.js';
@@ -91,6 +92,8 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
     media = patchMediaType(ctx.req);
     body = await readPatch(ctx.req, media, fieldValidationOf(ctx.url));
   }
+  if (verb === 'update') auditRequestObject(ctx.req, body);
+  else auditRequestPatch(ctx.req, body);
   const isApply = media === applyPatchType;
   checkFieldManagerOptions(ctx, verb === 'update' ? 'UpdateOptions' : 'PatchOptions', isApply);
   const force = isApply ? forceOf(ctx.url) : false;
@@ -153,7 +156,7 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
       // entry with subresource "scale" at the parent's version.
       return fm.update(current, obj, manager);
     },
-    { dryRun: dryRun(ctx.url), user: ctx.user },
+    { dryRun: dryRun(ctx.url), user: ctx.user, ...auditAnnotator(ctx.req) },
   );
   writeObject(ctx.res, 200, scaleOf(result.object, scale), {
     format: negotiated.format,

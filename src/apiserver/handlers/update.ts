@@ -7,6 +7,7 @@ import { dryRun, queryString } from '../endpoint.js';
 import { negotiateFor, isPrettyPrint } from '../negotiate.js';
 import { representObject } from '../representation.js';
 import { writeObject } from '../response.js';
+import { auditAnnotator, auditRequestObject } from '../audit/recorder.js';
 import type { UpdateRequest } from '../../registry/generic/store.js';
 import { subresourceStrategy } from './subresource.js';
 import { checkFieldManagerOptions, fieldManagerFor, managerOrUserAgent } from '../managed-fields.js';
@@ -22,12 +23,14 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
     kind: info.kind,
   });
   const typed = (ctx.endpoint.decode ?? decodeTyped)({ info, schemas: ctx.schemas, body, fieldValidation });
+  auditRequestObject(ctx.req, typed.object);
   const sub = subresourceStrategy(ctx);
   // A metadata.uid in the body is a storage precondition (rest.defaultUpdatedObjectInfo).
   const uid = typed.object.metadata.uid ?? '';
   const request: UpdateRequest = {
     dryRun: dryRun(ctx.url),
     user: ctx.user,
+    ...auditAnnotator(ctx.req),
     ...sub,
     ...(uid !== '' ? { uidPrecondition: uid } : {}),
   };

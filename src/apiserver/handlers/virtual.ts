@@ -15,6 +15,7 @@ import { negotiateFor } from '../negotiate.js';
 import type { RequestInfo } from '../request-info.js';
 import type { ServerResponseLike } from '../response.js';
 import { writeObject } from '../response.js';
+import { auditRequestObject } from '../audit/recorder.js';
 import type { VirtualConnectEndpoint, VirtualEndpoint } from '../virtual-endpoint.js';
 
 export interface VirtualHandlerContext {
@@ -61,6 +62,7 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
     kind: info.kind,
   });
   const typed = decodeTyped({ info, schemas: ctx.schemas, body, fieldValidation });
+  auditRequestObject(ctx.req, typed.object);
   const out = await create({
     object: typed.object,
     user: ctx.user,

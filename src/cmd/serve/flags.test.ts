@@ -172,3 +172,64 @@ test('--allocate-node-cidrs with --cluster-cidr and mask sizes become the nodeip
     /strconv.ParseBool: parsing "yes": invalid syntax/,
   );
 });
+
+test('AM-17: audit flags as kube-apiserver v1.27, checked only with --audit-log-path', () => {
+  assert.deepEqual(parseServeFlags([]).auditFlags, {});
+  assert.deepEqual(parseServeFlags(['--audit-policy-file', '/p.yaml']).auditFlags, { policyFile: '/p.yaml' });
+  assert.deepEqual(
+    parseServeFlags([
+      '--audit-policy-file=/p.yaml',
+      '--audit-log-path=/var/log/audit.log',
+      '--audit-log-maxage=7',
+      '--audit-log-maxbackup=3',
+      '--audit-log-maxsize=50',
+      '--audit-log-mode=batch',
+    ]).auditFlags,
+    {
+      policyFile: '/p.yaml',
+      log: {
+        path: '/var/log/audit.log',
+        maxAge: 7,
+        maxBackups: 3,
+        maxSize: 50,
+        mode: 'batch',
+        bufferSize: 10000,
+      },
+    },
+  );
+  assert.equal(
+    parseServeFlags(['--audit-log-path', '-']).auditFlags?.log?.mode,
+    'blocking',
+    'the v1.27 default',
+  );
+  // Without a log path the log options are not validated (upstream's enabled()).
+  assert.deepEqual(parseServeFlags(['--audit-log-mode=nonsense']).auditFlags, {});
+  const refused = (args: string[]): string => {
+    try {
+      parseServeFlags(['--audit-log-path=/a.log', ...args]);
+    } catch (err) {
+      assert.ok(err instanceof FlagError);
+      return err.message;
+    }
+    return 'accepted';
+  };
+  assert.equal(
+    refused(['--audit-log-mode=fast']),
+    'invalid audit log mode fast, allowed modes are "batch,blocking,blocking-strict"',
+  );
+  assert.equal(refused(['--audit-log-maxage=-1']), "--audit-log-maxage -1 can't be a negative number");
+  assert.equal(
+    refused(['--audit-log-maxbackup=-1', '--audit-log-maxsize=-2']),
+    "[--audit-log-maxbackup -1 can't be a negative number, --audit-log-maxsize -2 can't be a negative number]",
+  );
+  assert.equal(
+    refused(['--audit-log-format=xml']),
+    'invalid audit log format xml, allowed formats are "legacy,json"',
+  );
+  assert.match(refused(['--audit-log-format=legacy']), /legacy is not supported by nanokube/);
+  assert.match(refused(['--audit-log-mode=blocking-strict']), /blocking-strict is not supported by nanokube/);
+  assert.equal(
+    refused(['--audit-log-maxsize=ten']),
+    'invalid argument "ten" for "--audit-log-maxsize" flag: strconv.ParseInt: parsing "ten": invalid syntax',
+  );
+});

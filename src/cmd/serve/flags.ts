@@ -10,6 +10,9 @@ import { parseIPSloppy } from '../../machinery/validation/ip.js';
 import { parseRuntimeConfig } from './runtime-config.js';
 import { parsePortRange } from '../../allocators/port-range.js';
 import type { ServerOptions } from './start.js';
+import { auditFlagNames, auditFlagsOf, auditUsage } from './audit-flags.js';
+import type { AuditFlags } from './audit-flags.js';
+import { validateCorsAllowedOrigins } from '../../apiserver/filters/cors.js';
 
 export class FlagError extends Error {
   override readonly name = 'FlagError';
@@ -53,6 +56,13 @@ Flags:
                               one, from --cluster-cidr CIDR[,CIDR] in subnets of
                               --node-cidr-mask-size N (or -ipv4 N, default 24; -ipv6 N, default 64)
                               (default false, as kube-controller-manager)
+${auditUsage}  --cors-allowed-origins LIST  origins (comma-separated regular expressions, each anchored: '^'
+                              or '//' before the host, '$' or ':' after it) that get CORS headers
+  --profiling[=BOOL]          serve CPU and heap profiles on the debug socket (default true)
+  --debug-socket-path PATH    unix socket (mode 0600, no authentication) for /debug/pprof/profile
+                              (V8 .cpuprofile), /debug/pprof/heap and PUT /debug/flags/v (log
+                              verbosity); --profiling-path is the same
+                              flag. Profiles are never served on the TCP port
   -v N                        log verbosity (default 0)
 `;
 
@@ -165,6 +175,10 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let nodeLabels: string | undefined;
   let nodeIP: string | undefined;
   const ipam: Record<string, string> = {};
+  const audit = new Map<string, string>();
+  let corsAllowedOrigins: string[] | undefined;
+  let profiling = true;
+  let debugSocketPath: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const eq = arg.indexOf('=');
@@ -305,11 +319,43 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       case 'v':
         verbosity = Number(value());
         break;
-      default:
-        throw new FlagError(`unknown flag: ${name}`);
+      case 'cors-allowed-origins': {
+        // A string slice (pflag): comma-separated, repeated flags add.
+        const v = value();
+        corsAllowedOrigins = [...(corsAllowedOrigins ?? []), ...(v === '' ? [] : v.split(','))];
+        break;
+      }
+      case 'profiling': {
+        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
+        if (v !== 'true' && v !== 'false') {
+          throw new FlagError(`invalid argument "${v}" for "--profiling" flag: must be true or false`);
+        }
+        profiling = v === 'true';
+        break;
+      }
+      case 'debug-socket-path':
+      case 'profiling-path':
+        debugSocketPath = value();
+        break;
+      default: {
+        const flag = name.replace(/^--?/, '');
+        if (!auditFlagNames.has(flag)) throw new FlagError(`unknown flag: ${name}`);
+        audit.set(flag, value());
+      }
     }
   }
   const gates = new FeatureGates(featureGates);
+  const auditFlags = ((): AuditFlags => {
+    try {
+      return auditFlagsOf(audit);
+    } catch (err) {
+      throw new FlagError(err instanceof Error ? err.message : String(err));
+    }
+  })();
+  const corsErrors = validateCorsAllowedOrigins(corsAllowedOrigins ?? []);
+  if (corsErrors.length > 0) {
+    throw new FlagError(corsErrors.length === 1 ? corsErrors[0]! : `[${corsErrors.join(', ')}]`);
+  }
   if (serviceClusterIPRange !== undefined) {
     checkServiceClusterIPRange(serviceClusterIPRange, gates.enabled('MultiCIDRServiceAllocator'));
   }
@@ -346,5 +392,9 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     ...(serviceNodePortRange !== undefined ? { serviceNodePortRange } : {}),
     ...(advertiseAddress !== undefined ? { advertiseAddress } : {}),
     ...(nodeIpam !== undefined ? { nodeIpam } : {}),
+    auditFlags,
+    ...(corsAllowedOrigins !== undefined ? { corsAllowedOrigins } : {}),
+    profiling,
+    ...(debugSocketPath !== undefined ? { debugSocketPath } : {}),
   };
 }

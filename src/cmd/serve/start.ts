@@ -15,7 +15,11 @@ import { ApiServer } from '../../apiserver/server.js';
 import type { BodyDecoder } from '../../apiserver/decode-request.js';
 import type { Endpoint } from '../../apiserver/endpoint.js';
 import type { VirtualEndpoint } from '../../apiserver/virtual-endpoint.js';
-import type { AuditSink } from '../../apiserver/filters/audit.js';
+import type { AuditConfig } from '../../apiserver/filters/audit.js';
+import { DebugSocket } from '../../apiserver/debug-socket.js';
+import { validateCorsAllowedOrigins } from '../../apiserver/filters/cors.js';
+import type { AuditFlags } from './audit-flags.js';
+import { setUpAudit } from './audit.js';
 import type { Definition } from '../../apis/schema/types.js';
 import type { RegistryResource } from '../../registry/resource.js';
 import {
@@ -102,8 +106,16 @@ export interface ServerOptions {
   readonly nodeIPs?: readonly string[];
   /** `--runtime-config`: group-versions to serve beyond (or instead of) the v1.27 defaults. */
   readonly runtimeConfig?: string;
-  /** Receives an audit event for every request (none by default; policy files come with issue #12). */
-  readonly audit?: AuditSink;
+  /** An audit policy and sink given in code (tests); the flags' policy file and log otherwise. */
+  readonly audit?: AuditConfig;
+  /** `--audit-policy-file` and `--audit-log-*` (AM-17). */
+  readonly auditFlags?: AuditFlags;
+  /** `--cors-allowed-origins`, validated by the flags (AM-22). */
+  readonly corsAllowedOrigins?: readonly string[];
+  /** `--profiling` (default true): profiles are served on `debugSocketPath`, never on the TCP port (AM-20). */
+  readonly profiling?: boolean;
+  /** `--debug-socket-path` / `--profiling-path`: the unix socket profiles are served on. */
+  readonly debugSocketPath?: string;
   /** `--anonymous-auth`: requests without credentials are system:anonymous (default true). */
   readonly anonymousAuth?: boolean;
   /** Undelivered events after which a stalled watch is closed (default 10,000; tests shorten it). */
@@ -145,10 +157,18 @@ export interface RunningServer {
 const bootstrapNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 export async function startServer(o: ServerOptions): Promise<RunningServer> {
-  const log = o.log ?? createLogger({ verbosity: o.verbosity ?? 0 });
+  // Mutable: the debug socket's /debug/flags/v changes it while serving (AM-20).
+  const logOptions = { verbosity: o.verbosity ?? 0 };
+  const log = o.log ?? createLogger(logOptions);
   const dataDir = resolve(o.dataDir);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const features = new FeatureGates(o.featureGates ?? {});
+  // Refused before anything is opened: unanchored CORS patterns (AM-22), a bad audit policy (AM-17).
+  const corsErrors = validateCorsAllowedOrigins(o.corsAllowedOrigins ?? []);
+  if (corsErrors.length > 0)
+    throw new Error(corsErrors.length === 1 ? corsErrors[0] : `[${corsErrors.join(', ')}]`);
+  const auditSetup = await setUpAudit(o.auditFlags ?? {}, log);
+  const auditConfig = o.audit ?? auditSetup.config;
   const pkiPromise = ensurePki(join(dataDir, 'pki'), [o.bindAddress]);
   const kv: KvStore =
     o.storage === 'memory'
@@ -305,7 +325,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ...(o.watchBookmarkIntervalMs !== undefined
       ? { watchBookmarkIntervalMs: o.watchBookmarkIntervalMs }
       : {}),
-    ...(o.audit !== undefined ? { audit: o.audit } : {}),
+    ...(auditConfig !== undefined ? { audit: auditConfig } : {}),
+    ...(o.corsAllowedOrigins !== undefined ? { corsAllowedOrigins: o.corsAllowedOrigins } : {}),
     ...(o.storageCountPollMs !== undefined ? { storageCountPollMs: o.storageCountPollMs } : {}),
     version: versionInfo(),
     health: {
@@ -327,6 +348,15 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     port: o.securePort,
     tls: { key: pki.servingKey, cert: pki.servingCert, ca: pki.caCert },
   });
+  const debugSocket =
+    o.profiling !== false && o.debugSocketPath !== undefined && o.debugSocketPath !== ''
+      ? new DebugSocket({
+          path: o.debugSocketPath,
+          log,
+          ...(o.log === undefined ? { setVerbosity: (v: number) => (logOptions.verbosity = v) } : {}),
+        })
+      : undefined;
+  await debugSocket?.listen();
   const host = o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? '127.0.0.1' : o.bindAddress;
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const kubeconfigPath = resolve(o.kubeconfigPath ?? join(dataDir, 'kubeconfig'));
@@ -403,6 +433,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         await controllers.stop();
         await customResources?.stop();
         await server.close();
+        await debugSocket?.close();
+        await auditSetup.close();
         background.abort();
         await cacheRun;
         await repairRun;

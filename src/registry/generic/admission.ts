@@ -19,6 +19,11 @@ export interface AdmissionAttributes {
   readonly dryRun: boolean;
   /** Who asks. */
   readonly user: UserInfo;
+  /**
+   * Adds an annotation to the request's audit event (upstream Attributes.AddAnnotation; see
+   * admission/audit-annotations.ts for the key checks). Absent when the request is not audited.
+   */
+  readonly addAuditAnnotation?: (key: string, value: string) => void;
 }
 
 export type ValidatingAdmission = (attrs: AdmissionAttributes) => Promise<void>;

@@ -403,6 +403,7 @@ export class GenericStore {
       ...(oldObject !== undefined ? { oldObject } : {}),
       dryRun: req.dryRun,
       user: req.user,
+      ...(req.addAuditAnnotation !== undefined ? { addAuditAnnotation: req.addAuditAnnotation } : {}),
     };
   }
 
@@ -674,6 +675,7 @@ export class GenericStore {
       oldObject: current,
       dryRun: req.dryRun,
       user: req.user,
+      ...(req.addAuditAnnotation !== undefined ? { addAuditAnnotation: req.addAuditAnnotation } : {}),
     });
     const hookCtx: HookContext = { namespace, dryRun: req.dryRun, user: req.user };
     if (keep) {
