@@ -115,6 +115,18 @@ describe('service-account tokens (issue #12)', () => {
     assert.equal((review['user'] as Json)['username'], 'system:serviceaccount:default:robot');
   });
 
+  test('SelfSubjectReview returns the requester with impersonation applied (AM-10)', async () => {
+    const r = await server.request('POST', '/apis/authentication.k8s.io/v1beta1/selfsubjectreviews', {
+      headers: { 'impersonate-user': 'system:serviceaccount:default:robot' },
+      body: { apiVersion: 'authentication.k8s.io/v1beta1', kind: 'SelfSubjectReview' },
+    });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual((r.json()['status'] as Json)['userInfo'], {
+      username: 'system:serviceaccount:default:robot',
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
+    });
+  });
+
   test('TokenRequest validation and errors as upstream', async () => {
     const short = await requestToken(server, 'robot', { expirationSeconds: 599 });
     assert.equal(short.status, 422);
