@@ -244,6 +244,20 @@ describe('service-account tokens (issue #12)', () => {
     assert.equal(r.status, 201, r.text);
     const token = (r.json()['status'] as Json)['token'] as string;
     assert.deepEqual((decodeJwt(token)['kubernetes.io'] as Json)['pod'], { name: 'worker', uid: podUID });
+    // The kubelet's 3607 s for the API audiences: a year's token, warned about after the hour.
+    const extended = await requestToken(server, 'robot', {
+      expirationSeconds: 3607,
+      boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'worker' },
+    });
+    assert.equal(extended.status, 201, extended.text);
+    const ext = decodeJwt(((extended.json()['status'] as Json)['token'] as string) ?? '');
+    assert.equal(ext.exp! - ext.iat!, 365 * 24 * 3600);
+    assert.equal((ext['kubernetes.io'] as Json)['warnafter'], ext.iat! + 3607);
+    assert.equal(
+      (extended.json()['status'] as Json)['expirationTimestamp'],
+      new Date((ext.iat! + 3607) * 1000).toISOString().replace('.000Z', 'Z'),
+    );
+
     const me = await whoami(server, token);
     assert.equal(me.status, 201, me.text);
     assert.deepEqual(((me.json()['status'] as Json)['userInfo'] as Json)['extra'], {
@@ -413,6 +427,87 @@ describe('service-account tokens (issue #12)', () => {
     assert.equal(asSA.status, 200);
     const root = await server.request('GET', '/');
     assert.ok((root.json()['paths'] as string[]).includes('/.well-known/openid-configuration'));
+  });
+});
+
+describe('issuer, audiences and maximum expiry flags; LegacyServiceAccountTokenTracking off (issue #12, AM-19)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({
+      controllerSelection: 'serviceaccount-token',
+      nodes: 0,
+      featureGates: { LegacyServiceAccountTokenTracking: false },
+      serviceAccountTokens: {
+        issuers: ['https://issuer.example', 'https://old-issuer.example'],
+        apiAudiences: ['api'],
+        maxTokenExpirationSeconds: 7200,
+      },
+    });
+    await createServiceAccount(server, 'robot');
+  });
+  after(() => server.stop());
+
+  test('tokens carry the first issuer and the API audiences; a longer expiry is shortened with upstream warning', async () => {
+    const r = await requestToken(server, 'robot', { expirationSeconds: 86400 });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.warnings, ['requested expiration of 86400 seconds shortened to 7200 seconds']);
+    assert.equal((r.json()['spec'] as Json)['expirationSeconds'], 7200);
+    const token = (r.json()['status'] as Json)['token'] as string;
+    const claims = decodeJwt(token);
+    assert.equal(claims.iss, 'https://issuer.example');
+    assert.deepEqual(claims.aud, ['api']);
+    assert.equal(claims.exp! - claims.iat!, 7200);
+    assert.equal((await whoami(server, token)).status, 201);
+    const config = JSON.parse(
+      (await server.request('GET', '/.well-known/openid-configuration')).text,
+    ) as Json;
+    assert.equal(config['issuer'], 'https://issuer.example');
+    // A token of the older issuer (signed with the same key) is still accepted.
+    const key = createPrivateKey(readFileSync(join(server.dataDir, 'pki', 'sa.key'), 'utf8'));
+    const old = await new CompactSign(
+      new TextEncoder().encode(JSON.stringify({ ...claims, iss: 'https://old-issuer.example' })),
+    )
+      .setProtectedHeader({ alg: 'ES256', kid: String(decodeProtectedHeader(token).kid) })
+      .sign(key);
+    assert.equal((await whoami(server, old)).status, 201);
+    const unknown = await new CompactSign(
+      new TextEncoder().encode(
+        JSON.stringify({ ...claims, iss: 'https://kubernetes.default.svc.cluster.local' }),
+      ),
+    )
+      .setProtectedHeader({ alg: 'ES256', kid: String(decodeProtectedHeader(token).kid) })
+      .sign(key);
+    assert.equal((await whoami(server, unknown)).status, 401);
+    assert.equal((await tokenReview(server, unknown))['error'], 'invalid bearer token');
+  });
+
+  test('with LegacyServiceAccountTokenTracking off a legacy token is accepted but neither labelled nor warned about', async () => {
+    const created = await server.request('POST', `${ns}/secrets`, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'robot-token', annotations: { 'kubernetes.io/service-account.name': 'robot' } },
+        type: 'kubernetes.io/service-account-token',
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const patched = await server.request('PATCH', `${ns}/serviceaccounts/robot`, {
+      contentType: 'application/merge-patch+json',
+      body: { secrets: [{ name: 'robot-token' }] },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    const token = await waitFor('filled', async () => {
+      const d = (await server.request('GET', `${ns}/secrets/robot-token`)).json()['data'] as Json | undefined;
+      return typeof d?.['token'] === 'string' ? Buffer.from(d['token'], 'base64').toString() : undefined;
+    });
+    const me = await whoami(server, token);
+    assert.equal(me.status, 201, me.text);
+    assert.deepEqual(me.warnings, []);
+    const secret = (await server.request('GET', `${ns}/secrets/robot-token`)).json();
+    assert.equal(
+      ((secret['metadata'] as Json)['labels'] as Json | undefined)?.['kubernetes.io/legacy-token-last-used'],
+      undefined,
+    );
   });
 });
 
