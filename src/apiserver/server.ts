@@ -184,6 +184,7 @@ export class ApiServer {
       resources: this.#resources,
       deleteReturnsObject: this.#deleteReturnsObject,
       version: { gitVersion: typeof o.version['gitVersion'] === 'string' ? o.version['gitVersion'] : '' },
+      issuerDiscovery: (o.documents ?? []).some((d) => d.path === '/openid/v1/jwks'),
     }));
     const filters: Filter[] = [
       withAuditInit,
