@@ -17,14 +17,16 @@ test('users with groups; empty tokens skipped and repeated ones replaced, with u
     "duplicate token has been found in token file '/f.csv', record number '3'",
   ]);
   assert.deepEqual(file.users.get('t2'), { name: 'bob', uid: '4', groups: [], extra: {} });
-  const a = tokenFileAuthenticator(file);
-  const r = await a.authenticateToken('t1', ['aud']);
+  const a = tokenFileAuthenticator(file, ['api', 'aud']);
+  const r = await a.authenticateToken('t1', ['x', 'aud']);
   assert.deepEqual(r, {
     kind: 'authenticated',
     user: { name: 'alice2', uid: '3', groups: [], extra: {} },
     audiences: ['aud'],
   });
-  assert.deepEqual(await a.authenticateToken('t3', []), { kind: 'none' });
+  assert.deepEqual(await a.authenticateToken('t3', ['api']), { kind: 'none' });
+  // Audience-agnostic tokens count only for the API audiences (upstream WrapAudienceAgnosticToken).
+  assert.deepEqual(await a.authenticateToken('t1', ['vault']), { kind: 'none' });
   const groups = parseTokenFile('t,u,1,"a,b"\n', 'x').users.get('t');
   assert.deepEqual(groups?.groups, ['a', 'b']);
 });

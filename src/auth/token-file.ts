@@ -123,17 +123,22 @@ function equalTokens(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The authenticator over a parsed file: a known token is its user (with no audiences of its own). */
-export function tokenFileAuthenticator(file: TokenFile): TokenAuthenticator {
+/**
+ * The authenticator over a parsed file: a known token is its user. The tokens have no audiences
+ * of their own (upstream WrapAudienceAgnosticToken): they count only for the API audiences, so a
+ * request or TokenReview for other audiences does not recognise them.
+ */
+export function tokenFileAuthenticator(file: TokenFile, apiAudiences: readonly string[]): TokenAuthenticator {
   const entries = [...file.users.entries()];
   return {
-    authenticateToken(token, audiences): Promise<TokenResult> {
+    authenticateToken(token, requested): Promise<TokenResult> {
+      const audiences = requested.filter((a) => apiAudiences.includes(a));
+      if (audiences.length === 0) return Promise.resolve({ kind: 'none' });
       // Compare every entry in constant time per entry rather than looking the token up.
       let user: UserInfo | undefined;
       for (const [t, u] of entries) if (equalTokens(t, token)) user = u;
       if (user === undefined) return Promise.resolve({ kind: 'none' });
-      // Audience-agnostic: the request's audiences are the response's (upstream WrapAudienceAgnosticToken).
-      return Promise.resolve({ kind: 'authenticated', user, audiences: [...audiences] });
+      return Promise.resolve({ kind: 'authenticated', user, audiences });
     },
   };
 }

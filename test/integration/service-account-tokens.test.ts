@@ -546,8 +546,13 @@ describe('--token-auth-file users (issue #12)', () => {
       headers: { authorization: `Basic ${Buffer.from('alice:pw').toString('base64')}` },
     });
     assert.equal(basic.status, 401);
-    const review = await tokenReview(server, 'secret-token-1', ['anything']);
+    // Static tokens have no audience of their own: they count for the API audiences only.
+    const review = await tokenReview(server, 'secret-token-1', ['vault', issuer]);
     assert.equal(review['authenticated'], true);
-    assert.deepEqual(review['audiences'], ['anything']);
+    assert.deepEqual(review['audiences'], [issuer]);
+    assert.deepEqual(await tokenReview(server, 'secret-token-1', ['vault']), {
+      user: {},
+      error: 'invalid bearer token',
+    });
   });
 });

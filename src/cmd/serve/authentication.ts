@@ -45,12 +45,6 @@ export function serveAuthentication(o: {
   readonly stores: { serviceAccounts: GenericStore; pods: GenericStore; secrets: GenericStore };
   readonly log: Logger;
 }): ServeAuthentication {
-  const tokenAuthenticators: TokenAuthenticator[] = [];
-  if (o.tokenAuthFile !== undefined) {
-    const file = parseTokenFile(readFileSync(o.tokenAuthFile, 'utf8'), o.tokenAuthFile);
-    for (const w of file.warnings) o.log.info(w);
-    tokenAuthenticators.push(tokenFileAuthenticator(file));
-  }
   const secrets = o.stores.secrets;
   const sa = serviceAccountTokens({
     flags: o.serviceAccounts ?? {},
@@ -82,6 +76,13 @@ export function serveAuthentication(o: {
         `Failed to label legacy service account token secret with last-used: ${err instanceof Error ? err.message : String(err)}`,
       ),
   });
+  // kube-apiserver's order: the token file, then the service-account tokens.
+  const tokenAuthenticators: TokenAuthenticator[] = [];
+  if (o.tokenAuthFile !== undefined) {
+    const file = parseTokenFile(readFileSync(o.tokenAuthFile, 'utf8'), o.tokenAuthFile);
+    for (const w of file.warnings) o.log.info(w);
+    tokenAuthenticators.push(tokenFileAuthenticator(file, sa.apiAudiences));
+  }
   tokenAuthenticators.push(...sa.authenticators);
   const authenticator = unionAuthenticator({
     authenticators: [
