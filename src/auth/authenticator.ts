@@ -36,6 +36,8 @@ export type AuthenticationResult =
       readonly audiences?: readonly string[];
       /** Warnings for the request's answer (e.g. a legacy service-account token was used). */
       readonly warnings?: readonly string[];
+      /** Annotations for the request's audit event (e.g. `authentication.k8s.io/legacy-token`). */
+      readonly auditAnnotations?: Readonly<Record<string, string>>;
     }
   | { readonly kind: 'none' }
   | { readonly kind: 'failed'; readonly reason: string };

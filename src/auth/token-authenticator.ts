@@ -14,6 +14,7 @@ export type TokenResult =
       readonly user: UserInfo;
       readonly audiences: readonly string[];
       readonly warnings?: readonly string[];
+      readonly auditAnnotations?: Readonly<Record<string, string>>;
     }
   | { readonly kind: 'none' }
   /** Every reason, in order (an aggregate's errors). */
@@ -76,6 +77,7 @@ export function bearerTokenAuthenticator(o: BearerTokenOptions): Authenticator {
           user: r.user,
           audiences: r.audiences,
           ...(r.warnings !== undefined ? { warnings: r.warnings } : {}),
+          ...(r.auditAnnotations !== undefined ? { auditAnnotations: r.auditAnnotations } : {}),
         };
       }
       if (r.kind === 'none') return { kind: 'failed', reason: invalidBearerToken };

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CompactSign, decodeJwt, decodeProtectedHeader } from 'jose';
+import type { AuditEvent } from '../../src/apiserver/filters/audit.js';
 import { waitFor } from '../support/poll.js';
 import { startTestServer } from '../support/server.js';
 import type { TestResponse, TestServer } from '../support/server.js';
@@ -69,9 +70,14 @@ async function createServiceAccount(server: TestServer, name: string): Promise<J
 describe('service-account tokens (issue #12)', () => {
   let server: TestServer;
   let robotUID: string;
+  const events: AuditEvent[] = [];
 
   before(async () => {
-    server = await startTestServer({ controllerSelection: 'serviceaccount-token', nodes: 0 });
+    server = await startTestServer({
+      controllerSelection: 'serviceaccount-token',
+      nodes: 0,
+      audit: { process: (e) => events.push(e) },
+    });
     robotUID = String((await createServiceAccount(server, 'robot'))['uid']);
   });
   after(() => server.stop());
@@ -333,6 +339,13 @@ describe('service-account tokens (issue #12)', () => {
       'system:serviceaccount:default:robot',
     );
     assert.deepEqual(me.warnings, []);
+    // Audited as a legacy token use, as upstream.
+    const auditID = String(me.headers['audit-id']);
+    const event = await waitFor('the audit event', () => events.find((e) => e.auditID === auditID));
+    assert.equal(
+      event.annotations['authentication.k8s.io/legacy-token'],
+      'system:serviceaccount:default:robot',
+    );
     const today = new Date().toISOString().slice(0, 10);
     const labelled = (await server.request('GET', `${ns}/secrets/robot-token`)).json();
     assert.equal(

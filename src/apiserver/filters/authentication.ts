@@ -33,6 +33,7 @@ export function withAuthentication(authenticator: Authenticator, log: Logger): F
     }
     delete ctx.req.headers.authorization;
     if (result.warnings !== undefined) addRequestWarnings(ctx.res, result.warnings);
+    for (const [k, v] of Object.entries(result.auditAnnotations ?? {})) ctx.audit.annotations.set(k, v);
     return next({ ...ctx, user: result.user });
   };
 }

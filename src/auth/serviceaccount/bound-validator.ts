@@ -85,7 +85,13 @@ export function boundTokenValidator(o: BoundValidatorOptions): TokenValidator {
         uid: saRef.uid,
         ...(pod !== undefined ? { podName: pod.name, podUID: pod.uid } : {}),
       };
-      return { info, warnings: [] };
+      // A pod token past its `warnafter` (the kubelet's extended hour) is audited as stale.
+      const auditAnnotations: Record<string, string> = {};
+      if (k.warnAfter !== undefined && k.warnAfter !== 0 && t > k.warnAfter) {
+        auditAnnotations['authentication.k8s.io/stale-token'] =
+          `subject: ${claims.sub}, seconds after warning threshold: ${Math.floor(t) - k.warnAfter}`;
+      }
+      return { info, warnings: [], auditAnnotations };
     },
   };
 }

@@ -51,7 +51,11 @@ export interface TokenValidator {
     readonly token: string;
     readonly claims: PublicClaims;
     readonly payload: JsonObject;
-  }): Promise<{ readonly info: ServiceAccountInfo; readonly warnings: readonly string[] }>;
+  }): Promise<{
+    readonly info: ServiceAccountInfo;
+    readonly warnings: readonly string[];
+    readonly auditAnnotations?: Readonly<Record<string, string>>;
+  }>;
 }
 
 export interface JwtAuthenticatorOptions {
@@ -122,8 +126,10 @@ export function jwtAuthenticator(o: JwtAuthenticatorOptions): TokenAuthenticator
       } catch (err) {
         return { kind: 'failed', reasons: [err instanceof Error ? err.message : String(err)] };
       }
-      // Legacy tokens have no audience: they are for the API server only.
+      // Legacy tokens have no audience: they are for the API server only (and audited as such).
       const tokenAudiences = claims.aud.length === 0 ? o.implicitAudiences : claims.aud;
+      const annotations: Record<string, string> =
+        claims.aud.length === 0 ? { 'authentication.k8s.io/legacy-token': claims.sub } : {};
       const wanted = requested.length > 0 ? requested : o.implicitAudiences;
       const audiences = wanted.filter((a) => tokenAudiences.includes(a));
       if (audiences.length === 0 && o.implicitAudiences.length > 0) {
@@ -135,12 +141,14 @@ export function jwtAuthenticator(o: JwtAuthenticatorOptions): TokenAuthenticator
         };
       }
       try {
-        const { info, warnings } = await o.validator.validate({ token, claims, payload });
+        const { info, warnings, auditAnnotations } = await o.validator.validate({ token, claims, payload });
+        Object.assign(annotations, auditAnnotations ?? {});
         return {
           kind: 'authenticated',
           user: serviceAccountUser(info),
           audiences,
           ...(warnings.length > 0 ? { warnings } : {}),
+          ...(Object.keys(annotations).length > 0 ? { auditAnnotations: annotations } : {}),
         };
       } catch (err) {
         if (err instanceof TokenValidationError || err instanceof ClaimsError) {
