@@ -379,6 +379,16 @@ describe('service-account tokens (issue #12)', () => {
       (await tokenReview(server, token))['error'],
       "[invalid bearer token, Token does not match server's copy]",
     );
+    // Deleting the Secret drops it from the service account's secrets (the controller's cleanup).
+    assert.equal((await server.request('DELETE', `${ns}/secrets/robot-token`)).status, 200);
+    await waitFor('the reference removed', async () => {
+      const sa = (await server.request('GET', `${ns}/serviceaccounts/robot`)).json();
+      return !JSON.stringify(sa['secrets'] ?? []).includes('robot-token');
+    });
+    assert.equal(
+      (await tokenReview(server, token))['error'],
+      '[invalid bearer token, Token has been invalidated]',
+    );
   });
 
   test('the token Secret of a deleted service account is deleted by the controller', async () => {
