@@ -90,10 +90,24 @@ export interface ApiServerOptions {
   readonly inFlight?: InFlightLimits;
   /** `--request-timeout` (default 60 s). */
   readonly requestTimeoutMs?: number;
+  /**
+   * Documents served at fixed non-resource paths to GET (service-account issuer discovery),
+   * after authentication and authorization like every path; listed at `/`.
+   */
+  readonly documents?: readonly NonResourceDocument[];
   /** Interval of watch BOOKMARK events (default 60 s). */
   readonly watchBookmarkIntervalMs?: number;
   /** How often `apiserver_storage_objects` is counted (upstream's --etcd-count-metric-poll-period, 60 s). */
   readonly storageCountPollMs?: number;
+}
+
+/** A document at a non-resource path: its body, content type and Cache-Control. */
+export interface NonResourceDocument {
+  readonly path: string;
+  readonly contentType: string;
+  readonly cacheControl?: string;
+  /** Read on every request (it may depend on the listening address). */
+  body(): string;
 }
 
 /** What the chain needs of a response: node's (HTTP/2 or HTTP/1.1) or an in-process one. */
@@ -174,6 +188,7 @@ export class ApiServer {
       resources: this.#resources,
       deleteReturnsObject: this.#deleteReturnsObject,
       version: { gitVersion: typeof o.version['gitVersion'] === 'string' ? o.version['gitVersion'] : '' },
+      issuerDiscovery: (o.documents ?? []).some((d) => d.path === '/openid/v1/jwks'),
     }));
     const filters: Filter[] = [
       withAuditInit,
@@ -349,6 +364,20 @@ export class ApiServer {
       await handleMetrics(res);
       return;
     }
+    const document = this.#o.documents?.find((d) => d.path === url.pathname);
+    if (document !== undefined) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('405: Method Not Allowed');
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': document.contentType,
+        ...(document.cacheControl !== undefined ? { 'cache-control': document.cacheControl } : {}),
+      });
+      res.end(req.method === 'HEAD' ? undefined : document.body());
+      return;
+    }
     if (url.pathname === '/version' || url.pathname === '/version/') {
       writeRawJSON(res, 200, this.#o.version);
       return;
@@ -360,7 +389,8 @@ export class ApiServer {
       const parts = ctx.path.split('/').filter((x) => x.length > 0);
       if (this.#discovery.handle(req, res, parts)) return;
       if (url.pathname === '/') {
-        writeRawJSON(res, 200, { paths: rootPaths });
+        const paths = [...rootPaths, ...(this.#o.documents ?? []).map((d) => d.path)].sort();
+        writeRawJSON(res, 200, { paths });
         return;
       }
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });

@@ -19,6 +19,8 @@ export interface VirtualCreate {
   readonly name: string;
   readonly dryRun: boolean;
   readonly signal: AbortSignal;
+  /** Adds a warning to the answer (upstream warning.AddWarning on the request's context). */
+  readonly warn: (message: string) => void;
 }
 
 /** A request to a connect subresource (pods/log, exec, attach, portforward, the proxies). */

@@ -21,10 +21,24 @@ export interface Credentials {
   readonly certificate?: ClientCertificate;
   /** The `Authorization` header, when sent. */
   readonly authorization?: string;
+  /**
+   * The audiences the credential must be meant for (upstream authenticator.WithAudiences): a
+   * TokenReview's spec.audiences; by default the server's API audiences.
+   */
+  readonly audiences?: readonly string[];
 }
 
 export type AuthenticationResult =
-  | { readonly kind: 'authenticated'; readonly user: UserInfo }
+  | {
+      readonly kind: 'authenticated';
+      readonly user: UserInfo;
+      /** The audiences the credential was accepted for (tokens with audiences). */
+      readonly audiences?: readonly string[];
+      /** Warnings for the request's answer (e.g. a legacy service-account token was used). */
+      readonly warnings?: readonly string[];
+      /** Annotations for the request's audit event (e.g. `authentication.k8s.io/legacy-token`). */
+      readonly auditAnnotations?: Readonly<Record<string, string>>;
+    }
   | { readonly kind: 'none' }
   | { readonly kind: 'failed'; readonly reason: string };
 

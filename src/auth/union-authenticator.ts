@@ -10,7 +10,7 @@ import type { Authenticator, AuthenticationResult, Credentials } from './authent
 
 export interface UnionAuthenticatorOptions {
   readonly authenticators: readonly Authenticator[];
-  /** `--anonymous-auth` (upstream default true). */
+  /** `--anonymous-auth` (upstream default true; nanokube's false). */
   readonly anonymous: boolean;
 }
 
@@ -25,8 +25,7 @@ export function unionAuthenticator(o: UnionAuthenticatorOptions): Authenticator 
       const failures: string[] = [];
       for (const a of o.authenticators) {
         const r = await a.authenticate(c);
-        if (r.kind === 'authenticated')
-          return { kind: 'authenticated', user: withAuthenticatedGroup(r.user) };
+        if (r.kind === 'authenticated') return { ...r, user: withAuthenticatedGroup(r.user) };
         if (r.kind === 'failed') failures.push(r.reason);
       }
       if (failures.length > 0) return { kind: 'failed', reason: failures.join('; ') };

@@ -32,6 +32,10 @@ Flags:
   --feature-gates k=v,...     Kubernetes v1.27 feature gates the controllers read
   --cluster-signing-cert-file FILE, --cluster-signing-key-file FILE
                               the CA csrsigning issues certificates with (without them it does not run)
+  --service-account-private-key-file FILE
+                              PEM key the serviceaccount-token controller signs legacy tokens with
+                              (without it that controller does not run)
+  --root-ca-file FILE         the CA put in token Secrets' ca.crt (default: the kubeconfig's CA)
   -v N                        log verbosity (default 0)
 ${nodeIpamUsage}`;
 
@@ -115,6 +119,8 @@ export function controllerManagerCommand(args: readonly string[]): void {
       'leader-elect',
       'cluster-signing-cert-file',
       'cluster-signing-key-file',
+      'service-account-private-key-file',
+      'root-ca-file',
       'feature-gates',
       'v',
       ...nodeIpamFlagNames,
@@ -150,6 +156,17 @@ export function controllerManagerCommand(args: readonly string[]): void {
     ...(nodeIpam !== undefined ? { nodeIpam } : {}),
     ...(values.get('feature-gates') !== undefined
       ? { featureGates: FeatureGates.parse(values.get('feature-gates') ?? '') }
+      : {}),
+    ...(values.get('service-account-private-key-file') !== undefined
+      ? {
+          serviceAccountPrivateKeyPem: readFileSync(
+            values.get('service-account-private-key-file') ?? '',
+            'utf8',
+          ),
+        }
+      : {}),
+    ...(values.get('root-ca-file') !== undefined
+      ? { rootCaPem: readFileSync(values.get('root-ca-file') ?? '', 'utf8') }
       : {}),
     ...(certFile !== undefined && keyFile !== undefined
       ? { signing: { certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') } }

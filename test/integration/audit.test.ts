@@ -63,6 +63,7 @@ describe('audit policy and log backend (AM-17, #12)', () => {
     logPath = join(dir, 'logs', 'audit.log');
     server = await startTestServer({
       controllers: false,
+      anonymousAuth: true,
       auditFlags: {
         policyFile,
         log: { path: logPath, maxAge: 0, maxBackups: 0, maxSize: 0, mode: 'blocking', bufferSize: 10_000 },

@@ -1,8 +1,9 @@
 /**
  * Issue #5, security: client certificates are verified against nanokube's CA (CN = user,
- * O = groups); a certificate from another CA or an expired one gets 401; a request without
- * credentials is system:anonymous and reaches only the public information paths; unverifiable
- * bearer tokens are refused; impersonation acts as the impersonated user.
+ * O = groups); a certificate from another CA or an expired one gets 401; with --anonymous-auth a
+ * request without credentials is system:anonymous and reaches only the public information paths
+ * (issue #12: anonymous is off by default, then it gets 401); unverifiable bearer tokens are
+ * refused; impersonation acts as the impersonated user.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -36,7 +37,7 @@ const paths = {
 
 const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: 'b' } };
 
-describe('authentication and the anonymous user (issue #5)', () => {
+describe('authentication and the anonymous user with --anonymous-auth=true (issue #5)', () => {
   let server: TestServer;
   let ours: CertAndKey;
   let foreign: CertAndKey;
@@ -44,7 +45,7 @@ describe('authentication and the anonymous user (issue #5)', () => {
   let alice: CertAndKey;
 
   before(async () => {
-    server = await startTestServer({ controllers: false });
+    server = await startTestServer({ controllers: false, anonymousAuth: true });
     const pki = join(server.dataDir, 'pki');
     ours = {
       cert: readFileSync(join(pki, 'ca.crt'), 'utf8'),
@@ -210,17 +211,18 @@ describe('authentication and the anonymous user (issue #5)', () => {
   });
 });
 
-describe('--anonymous-auth=false (issue #5)', () => {
+describe('anonymous requests are off by default (issue #12)', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ controllers: false, anonymousAuth: false });
+    server = await startTestServer({ controllers: false });
   });
   after(() => server.stop());
 
-  test('requests without credentials get 401, health included', async () => {
-    for (const path of [paths.secrets, ...paths.health]) {
+  test('requests without credentials get 401 with upstream Status, health included', async () => {
+    for (const path of [paths.secrets, ...paths.health, ...paths.discovery, '/healthz/ping', '/metrics']) {
       const r = await server.request('GET', path, { credentials: 'none' });
       assert.equal(r.status, 401, path);
+      assert.deepEqual(r.json(), unauthorized);
     }
     assert.equal((await server.request('GET', paths.secrets)).status, 200);
   });
@@ -290,6 +292,7 @@ describe('the audit stage (issue #5)', () => {
   before(async () => {
     server = await startTestServer({
       controllers: false,
+      anonymousAuth: true,
       audit: {
         policy: parseAuditPolicy(
           '{"apiVersion":"audit.k8s.io/v1","kind":"Policy","rules":[{"level":"Metadata"}]}',

@@ -115,10 +115,21 @@ describe('in-process transport (#7)', () => {
     assert.equal(err.code, 404);
   });
 
-  test('a network request without credentials is anonymous, never an in-process caller', async () => {
+  test('a network request without credentials is refused, never an in-process caller', async () => {
     const r = await server.request('GET', '/api/v1/namespaces/default/configmaps', { credentials: 'none' });
-    assert.equal(r.status, 403);
-    assert.match(r.text, /User \\"system:anonymous\\" cannot list resource \\"configmaps\\"/);
+    assert.equal(r.status, 401);
+    assert.equal(r.json()['reason'], 'Unauthorized');
+  });
+
+  test('with --anonymous-auth it is system:anonymous, never an in-process caller', async () => {
+    const anon = await startTestServer({ controllers: false, anonymousAuth: true });
+    try {
+      const r = await anon.request('GET', '/api/v1/namespaces/default/configmaps', { credentials: 'none' });
+      assert.equal(r.status, 403);
+      assert.match(r.text, /User \\"system:anonymous\\" cannot list resource \\"configmaps\\"/);
+    } finally {
+      await anon.stop();
+    }
   });
 
   test('every answer comes from the event loop: a caller looping on requests cannot starve I/O', async () => {

@@ -123,7 +123,8 @@ describe('/metrics (#8)', () => {
   };
 
   before(async () => {
-    server = await startTestServer({ controllers: false, storageCountPollMs: 50 });
+    // Anonymous on (off by default since #12) to check the forbidden message of the path.
+    server = await startTestServer({ controllers: false, storageCountPollMs: 50, anonymousAuth: true });
   });
   after(() => server.stop());
 

@@ -160,11 +160,8 @@ const allowedPathDiffs: readonly (readonly [string, 'ref' | 'ours', string])[] =
 const allowedGroupVersionDiffs: readonly (readonly [string, 'ref' | 'ours', string])[] = [
   ['apis/authentication.k8s.io/v1beta1', 'ours', 'SelfSubjectReview is v1beta1 in v1.27'],
   ['apis/admissionregistration.k8s.io/v1beta1', 'ref', 'ValidatingAdmissionPolicy v1beta1: v1.28'],
-  // Non-resource endpoints nanokube does not serve: node log files, and the service-account
-  // issuer's discovery documents (they come with token issuing, the auth issue).
+  // Non-resource endpoints nanokube does not serve: node log files.
   ['logs', 'ref', 'kube-apiserver /logs'],
-  ['openid/v1/jwks', 'ref', 'service-account issuer discovery'],
-  ['.well-known/openid-configuration', 'ref', 'service-account issuer discovery'],
 ];
 
 const used = new Set<string>();

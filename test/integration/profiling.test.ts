@@ -55,7 +55,7 @@ describe('profiling on a unix socket (AM-20, #12)', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'nk-prof-'));
     socket = join(dir, 'debug.sock');
-    server = await startTestServer({ controllers: false, debugSocketPath: socket });
+    server = await startTestServer({ controllers: false, anonymousAuth: true, debugSocketPath: socket });
   });
   after(async () => {
     await server.stop();

@@ -124,7 +124,7 @@ describe('reviews (issue #6)', () => {
     );
   });
 
-  test('SelfSubjectRulesReview lists the rules; TokenReview needs a token and authenticates none yet', async () => {
+  test('SelfSubjectRulesReview lists the rules; TokenReview needs a token and refuses an unknown one', async () => {
     const rules = await s.request('POST', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', {
       body: {
         apiVersion: 'authorization.k8s.io/v1',
@@ -149,14 +149,14 @@ describe('reviews (issue #6)', () => {
       body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'abc' } },
     });
     assert.equal(token.status, 201);
-    assert.deepEqual(token.json()['status'], { user: {} });
+    assert.deepEqual(token.json()['status'], { user: {}, error: 'invalid bearer token' });
   });
 
-  test('anonymous requests may not create reviews', async () => {
+  test('requests without credentials may not create reviews (anonymous is off: 401)', async () => {
     const r = await s.request('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
       credentials: 'none',
       body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: {} },
     });
-    assert.equal(r.status, 403);
+    assert.equal(r.status, 401);
   });
 });

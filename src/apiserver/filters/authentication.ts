@@ -1,6 +1,7 @@
 /**
  * Authentication (upstream WithAuthentication): the authenticator names the user from the
- * request's credentials; a request whose credentials do not verify gets 401 Unauthorized. The
+ * request's credentials; a request whose credentials do not verify gets 401 Unauthorized, and
+ * warnings the authenticator raised (a legacy service-account token) go with the answer. The
  * Authorization header is not passed further down. A request from a component in this process
  * (in-process.ts) is made as the user the server gave that component.
  */
@@ -9,6 +10,7 @@ import { apiErrors } from '../../machinery/errors.js';
 import type { Logger } from '../../util/log.js';
 import type { Filter } from '../context.js';
 import { inProcessCaller } from '../in-process.js';
+import { addRequestWarnings } from '../response.js';
 import { clientCertificate } from './tls-peer.js';
 
 export function withAuthentication(authenticator: Authenticator, log: Logger): Filter {
@@ -30,6 +32,8 @@ export function withAuthentication(authenticator: Authenticator, log: Logger): F
       throw apiErrors.unauthorized();
     }
     delete ctx.req.headers.authorization;
+    if (result.warnings !== undefined) addRequestWarnings(ctx.res, result.warnings);
+    for (const [k, v] of Object.entries(result.auditAnnotations ?? {})) ctx.audit.annotations.set(k, v);
     return next({ ...ctx, user: result.user });
   };
 }

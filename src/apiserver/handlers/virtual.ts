@@ -14,7 +14,7 @@ import { representList, representObject } from '../representation.js';
 import { negotiateFor } from '../negotiate.js';
 import type { RequestInfo } from '../request-info.js';
 import type { ServerResponseLike } from '../response.js';
-import { writeObject } from '../response.js';
+import { addRequestWarnings, writeObject } from '../response.js';
 import { auditRequestObject } from '../audit/recorder.js';
 import type { VirtualConnectEndpoint, VirtualEndpoint } from '../virtual-endpoint.js';
 
@@ -70,6 +70,7 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
     name: request.name,
     dryRun: dryRun(ctx.url),
     signal: ctx.signal,
+    warn: (message) => addRequestWarnings(ctx.res, [message]),
   });
   writeObject(ctx.res, 201, out, { format: negotiated.format, warnings: typed.warnings });
 }

@@ -11,6 +11,7 @@ import {
   upperFirst,
   versionInfoDef,
 } from './operations.js';
+import { stringBody } from './operations.js';
 import type { PathItem } from './operations.js';
 
 /** The discovery path of a group-version (`/api/v1/`), answering an APIResourceList. */
@@ -81,5 +82,37 @@ export function rootPaths(): PathItem[] {
     simple('/api/', 'core', 'getCoreAPIVersions', apiVersionsDef, json),
     simple('/apis/', 'apis', 'getAPIVersions', apiGroupListDef, json),
     simple('/version/', 'version', 'getCodeVersion', versionInfoDef, ['application/json']),
+  ];
+}
+
+/**
+ * The service-account issuer discovery documents (kube-apiserver's OpenIDMetadataServer routes),
+ * published when the server serves them.
+ */
+export function issuerDiscoveryPaths(): PathItem[] {
+  const get = (path: string, tag: string, operationId: string, type: string): PathItem => ({
+    path,
+    tag,
+    params: [],
+    operations: [
+      {
+        method: 'get',
+        operationId,
+        action: '',
+        consumes: [],
+        produces: [type],
+        params: [],
+        responses: { '200': stringBody },
+      },
+    ],
+  });
+  return [
+    get(
+      '/.well-known/openid-configuration/',
+      'WellKnown',
+      'getServiceAccountIssuerOpenIDConfiguration',
+      'application/json',
+    ),
+    get('/openid/v1/jwks/', 'openid', 'getServiceAccountIssuerOpenIDKeyset', 'application/jwk-set+json'),
   ];
 }

@@ -2,7 +2,12 @@
 import type { ResourceInfo } from '../../apis/resource.js';
 import type { SchemaRegistry } from '../../apis/schema/types.js';
 import type { JsonObject } from '../../util/json.js';
-import { groupDiscoveryPath, groupVersionDiscoveryPath, rootPaths } from './discovery-paths.js';
+import {
+  groupDiscoveryPath,
+  groupVersionDiscoveryPath,
+  issuerDiscoveryPaths,
+  rootPaths,
+} from './discovery-paths.js';
 import { resourcePaths } from './resource-paths.js';
 import { placeParams } from './operations.js';
 import type { Operation, Param, PathItem, ResponseBody } from './operations.js';
@@ -14,6 +19,8 @@ export interface OpenApiOptions {
   /** `group/resource` keys (groupResourceKey) whose DELETE answers with the deleted object. */
   readonly deleteReturnsObject: ReadonlySet<string>;
   readonly version: { readonly gitVersion: string };
+  /** The service-account issuer discovery documents are served (their paths are published). */
+  readonly issuerDiscovery?: boolean;
 }
 
 const responseText: Readonly<Record<string, string>> = { '200': 'OK', '201': 'Created', '202': 'Accepted' };
@@ -46,7 +53,7 @@ function operation(op: Operation, opParams: readonly Param[], tag: string): Json
   }
   responses['401'] = { description: 'Unauthorized' };
   const out: JsonObject = {
-    consumes: [...op.consumes],
+    ...(op.consumes.length > 0 ? { consumes: [...op.consumes] } : {}),
     produces: [...op.produces],
     schemes: ['https'],
     tags: [tag],
@@ -91,8 +98,9 @@ export function operationDefs(items: readonly PathItem[]): string[] {
 export function allPathItems(
   resources: readonly ResourceInfo[],
   deleteReturnsObject: ReadonlySet<string>,
+  issuerDiscovery = false,
 ): PathItem[] {
-  const items: PathItem[] = [...rootPaths()];
+  const items: PathItem[] = [...rootPaths(), ...(issuerDiscovery ? issuerDiscoveryPaths() : [])];
   const groups = new Set<string>();
   const gvs = new Set<string>();
   for (const r of resources) {
@@ -112,7 +120,11 @@ export function allPathItems(
 
 export function buildOpenApiV2(options: OpenApiOptions): JsonObject {
   // As upstream, the definitions are those the published operations reach.
-  const items = allPathItems(options.resources, options.deleteReturnsObject);
+  const items = allPathItems(
+    options.resources,
+    options.deleteReturnsObject,
+    options.issuerDiscovery === true,
+  );
   return {
     swagger: '2.0',
     info: { title: 'Kubernetes', version: options.version.gitVersion },

@@ -1,5 +1,10 @@
 /** The OpenAPI 3.0 documents served under /openapi/v3/<path>, and their index at /openapi/v3. */
-import { groupDiscoveryPath, groupVersionDiscoveryPath, rootPaths } from './discovery-paths.js';
+import {
+  groupDiscoveryPath,
+  groupVersionDiscoveryPath,
+  issuerDiscoveryPaths,
+  rootPaths,
+} from './discovery-paths.js';
 import { resourcePaths } from './resource-paths.js';
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../../util/json.js';
@@ -98,6 +103,11 @@ export function buildOpenApiV3(options: OpenApiOptions): OpenApiV3Document[] {
   docs.push({ path: 'api', document: document(options, [api!]) });
   docs.push({ path: 'apis', document: document(options, [apis!]) });
   docs.push({ path: 'version', document: document(options, [version!]) });
+  if (options.issuerDiscovery === true) {
+    const [configuration, jwks] = issuerDiscoveryPaths();
+    docs.push({ path: '.well-known/openid-configuration', document: document(options, [configuration!]) });
+    docs.push({ path: 'openid/v1/jwks', document: document(options, [jwks!]) });
+  }
   const byGv = new Map<string, OpenApiOptions['resources'][number][]>();
   for (const r of options.resources) {
     const key = r.group === '' ? `api/${r.version}` : `apis/${r.group}/${r.version}`;

@@ -1,5 +1,5 @@
 /**
- * SelfSubjectReview (authentication.k8s.io/v1beta1 in v1.27, AM-10; `kubectl alpha auth whoami`):
+ * SelfSubjectReview (authentication.k8s.io/v1beta1 in v1.27, AM-10; `kubectl auth whoami` in kubectl 1.27):
  * the requesting user's attributes as the server authenticated them.
  */
 import type { KubeObject } from '../../machinery/object.js';

@@ -38,6 +38,8 @@ import {
   defaultServiceAccountController,
   rootCaPublisher,
 } from '../../controllers/namespaced-defaults/defaults.js';
+import { TokensController } from '../../controllers/serviceaccount-token/tokens-controller.js';
+import { legacyTokenGenerator } from '../serviceaccount-tokens.js';
 import { NodeLifecycleController } from '../../controllers/nodelifecycle/node-lifecycle-controller.js';
 import { PodGCController } from '../../controllers/podgc/podgc-controller.js';
 import { ResourceQuotaController } from '../../controllers/resourcequota/controller.js';
@@ -63,6 +65,11 @@ export interface ControllerManagerOptions {
   readonly leaderElection: { readonly identity: string } | false;
   /** The cluster CA the root-ca-cert-publisher puts in every namespace (default: credentials.ca). */
   readonly rootCaPem?: string;
+  /**
+   * `--service-account-private-key-file`: the key legacy Secret-based tokens are signed with
+   * (without it, the serviceaccount-token controller does not run, as upstream).
+   */
+  readonly serviceAccountPrivateKeyPem?: string;
   /** The CA csrsigning issues certificates with (without it, csrsigning does not run). */
   readonly signing?: { readonly certPem: string; readonly keyPem: string };
   /** `--feature-gates` (v1.27 defaults otherwise). */
@@ -134,6 +141,18 @@ function runControllers(
         clock,
         caPem: o.rootCaPem ?? o.credentials.ca,
         onError: onError('root-ca-cert-publisher'),
+      }).run(signal),
+    );
+  }
+  if (on('serviceaccount-token') && o.serviceAccountPrivateKeyPem !== undefined) {
+    running.push(
+      new TokensController({
+        client,
+        informers,
+        clock,
+        generate: legacyTokenGenerator(o.serviceAccountPrivateKeyPem),
+        rootCaPem: o.rootCaPem ?? o.credentials.ca,
+        onError: onError('tokens-controller'),
       }).run(signal),
     );
   }

@@ -11,6 +11,7 @@ export const implementedControllers: Readonly<Record<string, boolean>> = {
   namespace: true,
   serviceaccount: true,
   'root-ca-cert-publisher': true,
+  'serviceaccount-token': true,
   garbagecollector: true,
   replicaset: true,
   replicationcontroller: true,

@@ -20,6 +20,7 @@ import { selfSubjectReview } from '../../auth/reviews/self-subject-review.js';
 import { selfSubjectRulesReview } from '../../auth/reviews/self-subject-rules-review.js';
 import { accessReview } from '../../auth/reviews/subject-access-review.js';
 import { tokenReview } from '../../auth/reviews/token-review.js';
+import type { TokenReviewOptions } from '../../auth/reviews/token-review.js';
 import type { GenericStore } from '../../registry/generic/store.js';
 import { bindPod } from '../../registry/resources/core/pod-binding.js';
 import { evictPod } from '../../registry/resources/core/pod-eviction.js';
@@ -31,11 +32,15 @@ import {
   serviceProxy,
 } from '../../registry/resources/core/pod-connect.js';
 import { requestToken } from '../../registry/resources/core/serviceaccount-token.js';
+import type { BoundTokenIssuer } from '../../registry/resources/core/serviceaccount-token.js';
 import type { FeatureGateReader } from '../../registry/strategy.js';
 
-export function reviewEndpoints(authorizer: Authorizer): VirtualEndpoint[] {
+export function reviewEndpoints(
+  authorizer: Authorizer,
+  tokens: Omit<TokenReviewOptions, 'warn'>,
+): VirtualEndpoint[] {
   return [
-    { info: tokenReviewInfo, create: ({ object }) => Promise.resolve(tokenReview(object)) },
+    { info: tokenReviewInfo, create: ({ object, warn }) => tokenReview(object, { ...tokens, warn }) },
     {
       info: selfSubjectReviewInfo,
       create: ({ object, user }) => Promise.resolve(selfSubjectReview(object, user)),
@@ -150,8 +155,11 @@ export function connectEndpoints(stores: {
   ];
 }
 
-/** serviceaccounts/{name}/token: the route exists; without a token issuer it refuses (503). */
-export function tokenEndpoint(serviceAccounts: GenericStore): VirtualEndpoint {
+/** serviceaccounts/{name}/token: TokenRequest, answered with a token from `issuer`. */
+export function tokenEndpoint(
+  stores: { serviceAccounts: GenericStore; pods: GenericStore; secrets: GenericStore },
+  issuer: BoundTokenIssuer,
+): VirtualEndpoint {
   return {
     info: {
       group: 'authentication.k8s.io',
@@ -170,7 +178,7 @@ export function tokenEndpoint(serviceAccounts: GenericStore): VirtualEndpoint {
       resource: 'serviceaccounts',
     },
     subresource: 'token',
-    create: ({ object, namespace, name }) =>
-      requestToken({ serviceAccounts, namespace, name, request: object }),
+    create: ({ object, namespace, name, warn }) =>
+      requestToken({ ...stores, issuer, namespace, name, request: object, warn }),
   };
 }

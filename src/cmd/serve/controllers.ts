@@ -55,6 +55,8 @@ export interface ApiserverServiceFlags {
   readonly nodeIPs?: readonly string[];
   /** `--feature-gates`, for the controllers that read gates. */
   readonly featureGates?: Readonly<Record<string, boolean>>;
+  /** The key legacy service-account tokens are signed with (the serviceaccount-token controller's). */
+  readonly serviceAccountPrivateKeyPem?: string;
   /** The one clock every controller, node and informer times with (tests; default: the real clock). */
   readonly clock?: Clock;
 }
@@ -108,6 +110,9 @@ export function startControllers(
           leaderElection: { identity: installationIdentity(flags.dataDir) },
           ...(flags.nodeIpam !== undefined ? { nodeIpam: flags.nodeIpam } : {}),
           signing: signingCa(flags.dataDir),
+          ...(flags.serviceAccountPrivateKeyPem !== undefined
+            ? { serviceAccountPrivateKeyPem: flags.serviceAccountPrivateKeyPem }
+            : {}),
           clock,
           ...(flags.featureGates !== undefined ? { featureGates: flags.featureGates } : {}),
         });

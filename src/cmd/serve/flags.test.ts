@@ -50,11 +50,52 @@ test('bad flags and gates are refused with clear errors', () => {
   assert.throws(() => parseServeFlags(['--feature-gates=CronJobTimeZone=false']), FeatureGateError);
 });
 
-test('--anonymous-auth is a boolean flag, on by default (issue #5)', () => {
-  assert.equal(parseServeFlags([]).anonymousAuth, true);
+test('--anonymous-auth is a boolean flag, off by default in nanokube (issues #5, #12)', () => {
+  assert.equal(parseServeFlags([]).anonymousAuth, false);
+  assert.equal(parseServeFlags(['--anonymous-auth=true']).anonymousAuth, true);
   assert.equal(parseServeFlags(['--anonymous-auth=false']).anonymousAuth, false);
   assert.equal(parseServeFlags(['--anonymous-auth', '--storage=memory']).anonymousAuth, true);
   assert.throws(() => parseServeFlags(['--anonymous-auth=maybe']), FlagError);
+});
+
+test('token authentication flags (issue #12): token file, service-account issuer, keys, audiences, expiry', () => {
+  assert.equal(parseServeFlags([]).serviceAccountTokens, undefined);
+  const o = parseServeFlags([
+    '--token-auth-file=/tmp/tokens.csv',
+    '--service-account-issuer',
+    'https://issuer.example',
+    '--service-account-issuer=https://old.example',
+    '--api-audiences=a,b',
+    '--service-account-signing-key-file=/k/sa.key',
+    '--service-account-key-file=/k/1.pub',
+    '--service-account-key-file=/k/2.pub',
+    '--service-account-max-token-expiration=48h',
+    '--service-account-extend-token-expiration=false',
+    '--service-account-jwks-uri=https://issuer.example/keys',
+  ]);
+  assert.equal(o.tokenAuthFile, '/tmp/tokens.csv');
+  assert.deepEqual(o.serviceAccountTokens, {
+    issuers: ['https://issuer.example', 'https://old.example'],
+    apiAudiences: ['a', 'b'],
+    signingKeyFile: '/k/sa.key',
+    keyFiles: ['/k/1.pub', '/k/2.pub'],
+    maxTokenExpirationSeconds: 172800,
+    extendTokenExpiration: false,
+    jwksURI: 'https://issuer.example/keys',
+  });
+  assert.throws(
+    () => parseServeFlags(['--service-account-max-token-expiration=30m']),
+    /the service-account-max-token-expiration must be between 1 hour and 2\^32 seconds/,
+  );
+  assert.throws(() => parseServeFlags(['--service-account-max-token-expiration=soon']), FlagError);
+  assert.throws(
+    () => parseServeFlags(['--service-account-issuer=a', '--service-account-issuer=a']),
+    /service-account-issuer "a" is already specified/,
+  );
+  assert.throws(
+    () => parseServeFlags(['--service-account-jwks-uri=http://x/keys']),
+    /service-account-jwks-uri requires https scheme/,
+  );
 });
 
 test('--service-cluster-ip-range and --advertise-address (issue #6)', () => {

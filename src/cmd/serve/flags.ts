@@ -13,6 +13,8 @@ import type { ServerOptions } from './start.js';
 import { auditFlagNames, auditFlagsOf, auditUsage } from './audit-flags.js';
 import type { AuditFlags } from './audit-flags.js';
 import { validateCorsAllowedOrigins } from '../../apiserver/filters/cors.js';
+import type { ServiceAccountTokenFlags } from '../serviceaccount-tokens.js';
+import { parseGoDuration } from '../../util/go-duration.js';
 
 export class FlagError extends Error {
   override readonly name = 'FlagError';
@@ -29,8 +31,26 @@ Flags:
   --sqlite-synchronous MODE   SQLite synchronous setting: FULL (default, durable), NORMAL, OFF
   --feature-gates k=v,...     Kubernetes v1.27 feature gates
   --runtime-config k=v,...    group-versions to serve, e.g. certificates.k8s.io/v1alpha1=true, api/alpha=true
-  --anonymous-auth[=BOOL]     requests without credentials are system:anonymous (default true);
-                              false: they get 401
+  --anonymous-auth[=BOOL]     requests without credentials are system:anonymous (default false:
+                              they get 401; kube-apiserver's default is true)
+  --token-auth-file FILE      static bearer tokens, CSV: token,user,uid[,"group1,group2"]
+  --service-account-issuer URL
+                              iss of issued service-account tokens; repeat to accept more issuers
+                              (default https://kubernetes.default.svc.cluster.local)
+  --api-audiences A,B         audiences tokens must be meant for (default: the issuers)
+  --service-account-signing-key-file FILE
+                              PEM private key tokens are signed with (default DIR/pki/sa.key,
+                              ECDSA P-256, made on first start)
+  --service-account-key-file FILE
+                              PEM public keys tokens may also be signed with (repeatable)
+  --service-account-max-token-expiration DURATION
+                              longest TokenRequest expiry granted, e.g. 48h (default: none)
+  --service-account-extend-token-expiration[=BOOL]
+                              pod-bound tokens asking 3607 s live a year, warned about after
+                              the hour (default true)
+  --service-account-jwks-uri URL
+                              jwks_uri of /.well-known/openid-configuration (default:
+                              https://<this server>/openid/v1/jwks)
   --service-cluster-ip-range CIDR
                               Service IP range; its first address is the \`kubernetes\` Service's
                               cluster IP (default 10.96.0.0/12)
@@ -155,6 +175,41 @@ function checkServiceClusterIPRange(value: string, multiCIDR: boolean): void {
   });
 }
 
+/**
+ * kube-apiserver's service-account option checks (v1.27 BuiltInAuthenticationOptions.Validate):
+ * issuers non-empty, distinct, valid URLs when they hold a ':'; a maximum expiry between an hour
+ * and 2^32 seconds; an https jwks_uri.
+ */
+function checkServiceAccountFlags(f: ServiceAccountTokenFlags): void {
+  const seen = new Set<string>();
+  for (const issuer of f.issuers ?? []) {
+    if (issuer.includes(':') && !URL.canParse(issuer)) {
+      throw new FlagError(
+        `service-account-issuer ${JSON.stringify(issuer)} contained a ':' but was not a valid URL`,
+      );
+    }
+    if (issuer === '') throw new FlagError('service-account-issuer should not be an empty string');
+    if (seen.has(issuer))
+      throw new FlagError(`service-account-issuer ${JSON.stringify(issuer)} is already specified`);
+    seen.add(issuer);
+  }
+  const max = f.maxTokenExpirationSeconds;
+  if (max !== undefined && max !== 0 && (max < 3600 || max > 2 ** 32)) {
+    throw new FlagError('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
+  }
+  if (f.jwksURI !== undefined) {
+    let u: URL | undefined;
+    try {
+      u = new URL(f.jwksURI);
+    } catch {
+      u = undefined;
+    }
+    if (u === undefined || u.protocol !== 'https:') {
+      throw new FlagError('service-account-jwks-uri requires https scheme, parsed as: ' + f.jwksURI);
+    }
+  }
+}
+
 export function parseServeFlags(args: readonly string[]): ServerOptions {
   let dataDir = './.nanokube';
   let bindAddress = '127.0.0.1';
@@ -164,7 +219,15 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let featureGates: Record<string, boolean> = {};
   let verbosity = 0;
   let synchronous: 'FULL' | 'NORMAL' | 'OFF' | undefined;
-  let anonymousAuth = true;
+  let anonymousAuth = false;
+  let tokenAuthFile: string | undefined;
+  const issuers: string[] = [];
+  const keyFiles: string[] = [];
+  let apiAudiences: string[] | undefined;
+  let signingKeyFile: string | undefined;
+  let maxTokenExpirationSeconds: number | undefined;
+  let extendTokenExpiration: boolean | undefined;
+  let jwksURI: string | undefined;
   let runtimeConfig = '';
   let serviceClusterIPRange: string | undefined;
   let serviceNodePortRange: string | undefined;
@@ -262,6 +325,50 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
           throw new FlagError(`invalid argument "${v}" for "--anonymous-auth" flag: must be true or false`);
         }
         anonymousAuth = v === 'true';
+        break;
+      }
+      case 'token-auth-file':
+        tokenAuthFile = value();
+        break;
+      case 'service-account-issuer':
+        issuers.push(value());
+        break;
+      case 'api-audiences':
+        apiAudiences = value()
+          .split(',')
+          .map((a) => a.trim())
+          .filter((a) => a !== '');
+        break;
+      case 'service-account-signing-key-file':
+        signingKeyFile = value();
+        break;
+      case 'service-account-key-file':
+        keyFiles.push(value());
+        break;
+      case 'service-account-jwks-uri':
+        jwksURI = value();
+        break;
+      case 'service-account-max-token-expiration': {
+        const v = value();
+        let ms: number;
+        try {
+          ms = parseGoDuration(v);
+        } catch (err) {
+          throw new FlagError(
+            `invalid argument "${v}" for "--service-account-max-token-expiration" flag: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        }
+        maxTokenExpirationSeconds = Math.floor(ms / 1000);
+        break;
+      }
+      case 'service-account-extend-token-expiration': {
+        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
+        if (v !== 'true' && v !== 'false') {
+          throw new FlagError(
+            `invalid argument "${v}" for "--service-account-extend-token-expiration" flag: must be true or false`,
+          );
+        }
+        extendTokenExpiration = v === 'true';
         break;
       }
       case 'service-cluster-ip-range': {
@@ -373,9 +480,21 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       );
     }
   }
+  const serviceAccountTokens: ServiceAccountTokenFlags = {
+    ...(issuers.length > 0 ? { issuers } : {}),
+    ...(apiAudiences !== undefined ? { apiAudiences } : {}),
+    ...(signingKeyFile !== undefined ? { signingKeyFile } : {}),
+    ...(keyFiles.length > 0 ? { keyFiles } : {}),
+    ...(maxTokenExpirationSeconds !== undefined ? { maxTokenExpirationSeconds } : {}),
+    ...(extendTokenExpiration !== undefined ? { extendTokenExpiration } : {}),
+    ...(jwksURI !== undefined ? { jwksURI } : {}),
+  };
+  checkServiceAccountFlags(serviceAccountTokens);
   return {
     dataDir,
     bindAddress,
+    ...(tokenAuthFile !== undefined ? { tokenAuthFile } : {}),
+    ...(Object.keys(serviceAccountTokens).length > 0 ? { serviceAccountTokens } : {}),
     securePort,
     storage,
     featureGates,

@@ -27,10 +27,7 @@ import {
   privilegedGroupAuthorizer,
   publicInfoAuthorizer,
 } from '../../auth/builtin-authorizers.js';
-import { unionAuthenticator } from '../../auth/union-authenticator.js';
 import { unionAuthorizer } from '../../auth/union-authorizer.js';
-import { refuseUnverifiableCredentials } from '../../auth/unsupported-credentials.js';
-import { x509Authenticator } from '../../auth/x509.js';
 import { StatusError } from '../../machinery/errors.js';
 import { FeatureGates } from '../../machinery/features.js';
 import type { KubeObject } from '../../machinery/object.js';
@@ -61,6 +58,8 @@ import { writeKubeconfig } from './kubeconfig.js';
 import { ensurePki } from './pki.js';
 import type { Pki } from './pki.js';
 import { servedResources } from './resources.js';
+import { serveAuthentication } from './authentication.js';
+import type { ServiceAccountTokenFlags } from '../serviceaccount-tokens.js';
 import { componentStatusesEndpoint } from './componentstatuses.js';
 import {
   bindingEndpoints,
@@ -116,8 +115,12 @@ export interface ServerOptions {
   readonly profiling?: boolean;
   /** `--debug-socket-path` / `--profiling-path`: the unix socket profiles are served on. */
   readonly debugSocketPath?: string;
-  /** `--anonymous-auth`: requests without credentials are system:anonymous (default true). */
+  /** `--anonymous-auth`: requests without credentials are system:anonymous (default false in nanokube). */
   readonly anonymousAuth?: boolean;
+  /** `--token-auth-file`: static bearer tokens (CSV: token,user,uid,"group1,group2"). */
+  readonly tokenAuthFile?: string;
+  /** `--service-account-*` and `--api-audiences`: service-account token issuing and validation. */
+  readonly serviceAccountTokens?: ServiceAccountTokenFlags;
   /** Undelivered events after which a stalled watch is closed (default 10,000; tests shorten it). */
   readonly watchMaxQueuedEvents?: number;
   /** Interval of watch BOOKMARK events (default 60 s; tests shorten it). */
@@ -250,12 +253,31 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     publicInfoAuthorizer(),
     authenticatedUsersAuthorizer(),
   ]);
+  // Authentication: client certificates, bearer tokens (token file, service-account tokens).
+  const authentication = serveAuthentication({
+    pkiDir: join(dataDir, 'pki'),
+    anonymous: o.anonymousAuth ?? false,
+    ...(o.tokenAuthFile !== undefined ? { tokenAuthFile: o.tokenAuthFile } : {}),
+    ...(o.serviceAccountTokens !== undefined ? { serviceAccounts: o.serviceAccountTokens } : {}),
+    features,
+    stores: {
+      serviceAccounts: storeOf('', 'serviceaccounts'),
+      pods: storeOf('', 'pods'),
+      secrets: storeOf('', 'secrets'),
+    },
+    log,
+  });
+  // host:port clients reach this server at (known once listening): the default jwks_uri's.
+  let externalAddress = `${o.bindAddress}:${o.securePort}`;
   const evictionEndpoints = (): VirtualEndpoint[] => {
     const budgets = stores.get('policy/poddisruptionbudgets');
     return budgets === undefined ? [] : [evictionEndpoint(storeOf('', 'pods'), budgets, features)];
   };
   const virtualEndpoints = [
-    ...reviewEndpoints(authorizer).filter(
+    ...reviewEndpoints(authorizer, {
+      authenticator: authentication.authenticator,
+      apiAudiences: authentication.apiAudiences,
+    }).filter(
       (e) =>
         runtimeConfig.enabled(e.info.group, e.info.version) &&
         (e.info.kind !== 'SelfSubjectReview' || features.enabled('APISelfSubjectReview')),
@@ -268,7 +290,14 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       services: storeOf('', 'services'),
       endpoints: storeOf('', 'endpoints'),
     }),
-    tokenEndpoint(storeOf('', 'serviceaccounts')),
+    tokenEndpoint(
+      {
+        serviceAccounts: storeOf('', 'serviceaccounts'),
+        pods: storeOf('', 'pods'),
+        secrets: storeOf('', 'secrets'),
+      },
+      authentication.issuer,
+    ),
     componentStatusesEndpoint(async () => {
       await kv.currentRevision();
       return true;
@@ -316,11 +345,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     endpoints,
     schemas,
     features,
-    authenticator: unionAuthenticator({
-      authenticators: [x509Authenticator(), refuseUnverifiableCredentials()],
-      anonymous: o.anonymousAuth ?? true,
-    }),
+    authenticator: authentication.authenticator,
     authorizer,
+    // Service-account issuer discovery; jwks_uri defaults to this server's address.
+    documents: authentication.documents(() => externalAddress),
     virtualEndpoints,
     ...(o.watchBookmarkIntervalMs !== undefined
       ? { watchBookmarkIntervalMs: o.watchBookmarkIntervalMs }
@@ -359,6 +387,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   await debugSocket?.listen();
   const host = o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? '127.0.0.1' : o.bindAddress;
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  externalAddress = new URL(url).host;
   const kubeconfigPath = resolve(o.kubeconfigPath ?? join(dataDir, 'kubeconfig'));
   await writeKubeconfig(kubeconfigPath, url, pki);
   // Resources registered while serving (custom resources): their stores, to stop on removal.
@@ -414,6 +443,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
             ...(o.nodeIPs !== undefined ? { nodeIPs: o.nodeIPs } : {}),
             ...(o.featureGates !== undefined ? { featureGates: o.featureGates } : {}),
             dataDir,
+            serviceAccountPrivateKeyPem: authentication.serviceAccountKeyPem,
           },
           inProcessTransports(server),
         );
