@@ -8,6 +8,8 @@ import { parseCIDRSloppy } from '../../apis/networking/v1/validation/cidr.js';
 import { FeatureGates } from '../../machinery/features.js';
 import { parseIPSloppy } from '../../machinery/validation/ip.js';
 import { parseRuntimeConfig } from './runtime-config.js';
+import { AuthorizationModeError, parseAuthorizationModes } from './authorization-modes.js';
+import type { AuthorizationMode } from './authorization-modes.js';
 import { parsePortRange } from '../../allocators/port-range.js';
 import type { ServerOptions } from './start.js';
 
@@ -28,6 +30,8 @@ Flags:
   --runtime-config k=v,...    group-versions to serve, e.g. certificates.k8s.io/v1alpha1=true, api/alpha=true
   --anonymous-auth[=BOOL]     requests without credentials are system:anonymous (default true);
                               false: they get 401
+  --authorization-mode LIST   authorizers after system:masters, in order: RBAC, AlwaysAllow,
+                              AlwaysDeny (default RBAC; Node, ABAC and Webhook refuse to start)
   --service-cluster-ip-range CIDR
                               Service IP range; its first address is the \`kubernetes\` Service's
                               cluster IP (default 10.96.0.0/12)
@@ -155,6 +159,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let verbosity = 0;
   let synchronous: 'FULL' | 'NORMAL' | 'OFF' | undefined;
   let anonymousAuth = true;
+  let authorizationModes: AuthorizationMode[] | undefined;
   let runtimeConfig = '';
   let serviceClusterIPRange: string | undefined;
   let serviceNodePortRange: string | undefined;
@@ -250,6 +255,15 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         anonymousAuth = v === 'true';
         break;
       }
+      case 'authorization-mode': {
+        try {
+          authorizationModes = parseAuthorizationModes(value());
+        } catch (err) {
+          if (err instanceof AuthorizationModeError) throw new FlagError(err.message);
+          throw err;
+        }
+        break;
+      }
       case 'service-cluster-ip-range': {
         const v = value();
         if (firstServiceIP(v) === undefined) {
@@ -335,6 +349,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     featureGates,
     verbosity,
     anonymousAuth,
+    ...(authorizationModes !== undefined ? { authorizationModes } : {}),
     ...(runtimeConfig !== '' ? { runtimeConfig } : {}),
     ...(controllers !== undefined ? { controllerSelection: controllers } : {}),
     ...(nodes !== undefined ? { nodes } : {}),

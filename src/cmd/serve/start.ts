@@ -18,11 +18,7 @@ import type { VirtualEndpoint } from '../../apiserver/virtual-endpoint.js';
 import type { AuditSink } from '../../apiserver/filters/audit.js';
 import type { Definition } from '../../apis/schema/types.js';
 import type { RegistryResource } from '../../registry/resource.js';
-import {
-  authenticatedUsersAuthorizer,
-  privilegedGroupAuthorizer,
-  publicInfoAuthorizer,
-} from '../../auth/builtin-authorizers.js';
+import { privilegedGroupAuthorizer } from '../../auth/builtin-authorizers.js';
 import { unionAuthenticator } from '../../auth/union-authenticator.js';
 import { unionAuthorizer } from '../../auth/union-authorizer.js';
 import { refuseUnverifiableCredentials } from '../../auth/unsupported-credentials.js';
@@ -76,6 +72,7 @@ import { defaultServiceClusterIPRange } from './flags.js';
 import { ipAddressRecords, rangeKeyRecords } from '../../registry/service-allocation/ip-records.js';
 import type { IPRecords } from '../../registry/service-allocation/ip-records.js';
 import { repairAllocations, runRepairLoop } from '../../registry/service-allocation/repair.js';
+import { authorizersFor, rbacEscalationHooks, startRbac } from './rbac.js';
 
 export interface ServerOptions {
   readonly dataDir: string;
@@ -106,6 +103,8 @@ export interface ServerOptions {
   readonly audit?: AuditSink;
   /** `--anonymous-auth`: requests without credentials are system:anonymous (default true). */
   readonly anonymousAuth?: boolean;
+  /** `--authorization-mode`: authorizers after system:masters (default ['RBAC']; tests may pass AlwaysAllow). */
+  readonly authorizationModes?: readonly string[];
   /** Undelivered events after which a stalled watch is closed (default 10,000; tests shorten it). */
   readonly watchMaxQueuedEvents?: number;
   /** Interval of watch BOOKMARK events (default 60 s; tests shorten it). */
@@ -183,7 +182,15 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const ipAddressMode = (): boolean =>
     features.enabled('MultiCIDRServiceAllocator') && runtimeConfig.enabled('networking.k8s.io', 'v1alpha1');
   const ipRecords = (): IPRecords => (ipAddressMode() ? ipAddressRecords : rangeKeyRecords);
+  // Authorization: system:masters first, then the --authorization-mode authorizers (RBAC by default).
+  const rbac = startRbac({ storage, signal: background.signal, log });
+  const authorizer = unionAuthorizer([
+    privilegedGroupAuthorizer(),
+    ...authorizersFor(o.authorizationModes ?? ['RBAC'], rbac.authorizer),
+  ]);
   const hooksOf = (resource: RegistryResource): WriteHooks | undefined => {
+    const escalation = rbacEscalationHooks(resource.info, authorizer, rbac.authorizer);
+    if (escalation !== undefined) return escalation;
     if (resource.info.group !== '' || resource.info.resource !== 'services') return undefined;
     const records = ipRecords();
     // What is taken, kept in memory and followed by watches (writes plan on a fork of it).
@@ -225,11 +232,6 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     stores.set(`${resource.info.group}/${resource.info.resource}`, built.store);
     endpoints.push(...built.endpoints);
   }
-  const authorizer = unionAuthorizer([
-    privilegedGroupAuthorizer(),
-    publicInfoAuthorizer(),
-    authenticatedUsersAuthorizer(),
-  ]);
   const evictionEndpoints = (): VirtualEndpoint[] => {
     const budgets = stores.get('policy/poddisruptionbudgets');
     return budgets === undefined ? [] : [evictionEndpoint(storeOf('', 'pods'), budgets, features)];
@@ -269,7 +271,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ensureObjects(
       storeOf('', 'namespaces'),
       bootstrapNamespaces.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
-    ),
+      // The RBAC bootstrap policy (roles in kube-system and kube-public need their namespaces).
+    ).then(() => rbac.bootstrap(stores)),
     ensureObjects(storeOf('scheduling.k8s.io', 'priorityclasses'), systemPriorityClasses()),
     ensureFlowcontrolBootstrap(),
     // Local APIServices for every served group-version, as kube-apiserver's aggregator registers them.
@@ -291,6 +294,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   );
   const repairRun = runRepairLoop({ ...repairOptions, signal: background.signal, waitFirst: true });
   const schemas = new ServerSchemaRegistry(builtinSchemas);
+  // The first request already sees the bootstrap policy.
+  await rbac.ready;
 
   const server = new ApiServer({
     endpoints,
@@ -405,6 +410,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         await server.close();
         background.abort();
         await cacheRun;
+        await rbac.done;
         await repairRun;
         await kv.close();
       })();
