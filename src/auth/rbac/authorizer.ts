@@ -12,7 +12,14 @@ import { noOpinion } from '../authorizer.js';
 import type { RbacPolicyIndex } from './policy-index.js';
 import { RuleResolver, aggregateMessage } from './rule-resolver.js';
 
-export function rbacAuthorizer(index: RbacPolicyIndex): Authorizer & { readonly resolver: RuleResolver } {
+/** RBAC answers synchronously from memory. */
+export interface RbacAuthorizer extends Authorizer {
+  readonly resolver: RuleResolver;
+  authorize(attributes: AuthorizationAttributes): AuthorizationResult;
+  rulesFor(user: UserInfo, namespace: string): UserRules;
+}
+
+export function rbacAuthorizer(index: RbacPolicyIndex): RbacAuthorizer {
   const resolver = new RuleResolver(index);
   return {
     resolver,

@@ -9,6 +9,7 @@ import { bootstrapPolicy } from '../../apis/rbac/v1/bootstrap-policy.js';
 import type { Authorizer } from '../../auth/authorizer.js';
 import { alwaysAllowAuthorizer, alwaysDenyAuthorizer } from '../../auth/builtin-authorizers.js';
 import { rbacAuthorizer } from '../../auth/rbac/authorizer.js';
+import type { RbacAuthorizer } from '../../auth/rbac/authorizer.js';
 import { RbacPolicyIndex } from '../../auth/rbac/policy-index.js';
 import { aggregateMessage } from '../../auth/rbac/rule-resolver.js';
 import type { WriteHooks } from '../../registry/generic/hooks.js';
@@ -19,8 +20,6 @@ import type { Logger } from '../../util/log.js';
 import { parseAuthorizationModes } from './authorization-modes.js';
 import { ensureRbacBootstrapPolicy } from './rbac-bootstrap.js';
 import { followRbacPolicy } from './rbac-policy.js';
-
-type RbacAuthorizer = ReturnType<typeof rbacAuthorizer>;
 
 export interface Rbac {
   readonly authorizer: RbacAuthorizer;
