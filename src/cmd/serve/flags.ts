@@ -30,8 +30,9 @@ Flags:
   --runtime-config k=v,...    group-versions to serve, e.g. certificates.k8s.io/v1alpha1=true, api/alpha=true
   --anonymous-auth[=BOOL]     requests without credentials are system:anonymous (default true);
                               false: they get 401
-  --authorization-mode LIST   authorizers after system:masters, in order: RBAC, AlwaysAllow,
-                              AlwaysDeny (default RBAC; Node, ABAC and Webhook refuse to start)
+  --authorization-mode LIST   authorizers after system:masters, in order: RBAC, Node,
+                              AlwaysAllow, AlwaysDeny (default RBAC; ABAC and Webhook refuse to
+                              start)
   --service-cluster-ip-range CIDR
                               Service IP range; its first address is the \`kubernetes\` Service's
                               cluster IP (default 10.96.0.0/12)

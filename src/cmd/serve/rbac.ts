@@ -65,11 +65,23 @@ export function startRbac(o: {
   };
 }
 
-/** The authorizers of `--authorization-mode` (validated as the flag is). */
-export function authorizersFor(modes: readonly string[], rbac: Authorizer): Authorizer[] {
-  return parseAuthorizationModes(modes.join(',')).map((m) =>
-    m === 'RBAC' ? rbac : m === 'AlwaysAllow' ? alwaysAllowAuthorizer() : alwaysDenyAuthorizer(),
-  );
+/** The authorizers of `--authorization-mode` (validated as the flag is); `node` is built on first use. */
+export function authorizersFor(
+  modes: readonly string[],
+  o: { readonly rbac: Authorizer; readonly node: () => Authorizer },
+): Authorizer[] {
+  return parseAuthorizationModes(modes.join(',')).map((m) => {
+    switch (m) {
+      case 'RBAC':
+        return o.rbac;
+      case 'Node':
+        return o.node();
+      case 'AlwaysAllow':
+        return alwaysAllowAuthorizer();
+      case 'AlwaysDeny':
+        return alwaysDenyAuthorizer();
+    }
+  });
 }
 
 const rbacResources = new Set(['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings'] as const);

@@ -73,6 +73,9 @@ import { ipAddressRecords, rangeKeyRecords } from '../../registry/service-alloca
 import type { IPRecords } from '../../registry/service-allocation/ip-records.js';
 import { repairAllocations, runRepairLoop } from '../../registry/service-allocation/repair.js';
 import { authorizersFor, rbacEscalationHooks, startRbac } from './rbac.js';
+import { nodeAuthorizer } from '../../auth/node/authorizer.js';
+import { NodeGraph } from '../../auth/node/node-graph.js';
+import { followNodeGraph } from './node-graph-feed.js';
 
 export interface ServerOptions {
   readonly dataDir: string;
@@ -184,9 +187,17 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const ipRecords = (): IPRecords => (ipAddressMode() ? ipAddressRecords : rangeKeyRecords);
   // Authorization: system:masters first, then the --authorization-mode authorizers (RBAC by default).
   const rbac = startRbac({ storage, signal: background.signal, log });
+  let nodeGraph: { ready: Promise<void>; done: Promise<void> } | undefined;
   const authorizer = unionAuthorizer([
     privilegedGroupAuthorizer(),
-    ...authorizersFor(o.authorizationModes ?? ['RBAC'], rbac.authorizer),
+    ...authorizersFor(o.authorizationModes ?? ['RBAC'], {
+      rbac: rbac.authorizer,
+      node: () => {
+        const graph = new NodeGraph();
+        nodeGraph = followNodeGraph({ storage, graph, signal: background.signal, log });
+        return nodeAuthorizer(graph);
+      },
+    }),
   ]);
   const hooksOf = (resource: RegistryResource): WriteHooks | undefined => {
     const escalation = rbacEscalationHooks(resource.info, authorizer, rbac.authorizer);
@@ -294,8 +305,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   );
   const repairRun = runRepairLoop({ ...repairOptions, signal: background.signal, waitFirst: true });
   const schemas = new ServerSchemaRegistry(builtinSchemas);
-  // The first request already sees the bootstrap policy.
-  await rbac.ready;
+  // The first request already sees the bootstrap policy (and the Node authorizer its graph).
+  await Promise.all([rbac.ready, nodeGraph?.ready]);
 
   const server = new ApiServer({
     endpoints,
@@ -411,6 +422,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         background.abort();
         await cacheRun;
         await rbac.done;
+        await nodeGraph?.done;
         await repairRun;
         await kv.close();
       })();
