@@ -594,6 +594,42 @@ describe('authorization matrix (issue #12)', () => {
     });
   });
 
+  test('aggregation: a custom resource ClusterRole labelled aggregate-to-view reaches view, edit and admin', async () => {
+    const r = await server.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      body: {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'widgets-view', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
+        rules: [{ verbs: ['get', 'list', 'watch'], apiGroups: ['example.com'], resources: ['widgets'] }],
+      },
+    });
+    assert.equal(r.status, 201, r.text);
+    const widgets = { verb: 'list', group: 'example.com', resource: 'widgets', namespace: ns };
+    await waitForAccess(server, { user: 'vera', resourceAttributes: widgets });
+    await waitForAccess(server, { user: 'adam', resourceAttributes: widgets });
+    const view = (await server.request('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/view')).json();
+    assert.ok(
+      (view['rules'] as { apiGroups?: string[] }[]).some((x) => x.apiGroups?.includes('example.com')),
+      JSON.stringify(view['rules']),
+    );
+    const managers = (view['metadata'] as { managedFields: { manager: string; operation: string }[] })
+      .managedFields;
+    assert.ok(
+      managers.some((m) => m.manager === 'clusterrole-aggregation-controller' && m.operation === 'Apply'),
+    );
+    // Removing the label takes the rules away again.
+    const patched = await server.request(
+      'PATCH',
+      '/apis/rbac.authorization.k8s.io/v1/clusterroles/widgets-view',
+      {
+        contentType: 'application/merge-patch+json',
+        body: { metadata: { labels: { 'rbac.authorization.k8s.io/aggregate-to-view': null } } },
+      },
+    );
+    assert.equal(patched.status, 200, patched.text);
+    await waitForAccess(server, { user: 'vera', resourceAttributes: widgets }, false);
+  });
+
   test('escalation: roles and bindings grant only what the requester holds, or with escalate/bind', async () => {
     const adam = impersonating('adam');
     const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}`;
