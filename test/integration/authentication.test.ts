@@ -364,9 +364,15 @@ describe('the audit stage (issue #5)', () => {
     assert.equal(one.verb, 'list');
     assert.equal(one.responseStatus.code, 403);
     assert.equal(one.annotations['authorization.k8s.io/decision'], 'forbid');
+    assert.equal(one.annotations['authorization.k8s.io/reason'], '');
     const two = events.find((e) => e.auditID === 'audit-2');
     assert.equal(two?.user.name, 'system:anonymous');
     assert.equal(two?.responseStatus.code, 200);
+    assert.equal(two?.annotations['authorization.k8s.io/decision'], 'allow');
+    assert.equal(
+      two?.annotations['authorization.k8s.io/reason'],
+      'RBAC: allowed by ClusterRoleBinding "system:public-info-viewer" of ClusterRole "system:public-info-viewer" to Group "system:unauthenticated"',
+    );
   });
 
   test('a failing sink does not take the server down', async () => {
