@@ -76,6 +76,7 @@ import { authorizersFor, rbacEscalationHooks, startRbac } from './rbac.js';
 import { nodeAuthorizer } from '../../auth/node/authorizer.js';
 import { NodeGraph } from '../../auth/node/node-graph.js';
 import { followNodeGraph } from './node-graph-feed.js';
+import { parseAuthorizationModes } from './authorization-modes.js';
 
 export interface ServerOptions {
   readonly dataDir: string;
@@ -148,6 +149,8 @@ const bootstrapNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node
 
 export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const log = o.log ?? createLogger({ verbosity: o.verbosity ?? 0 });
+  // Refuse bad --authorization-mode values before anything is opened.
+  const authorizationModes = parseAuthorizationModes((o.authorizationModes ?? ['RBAC']).join(','));
   const dataDir = resolve(o.dataDir);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const features = new FeatureGates(o.featureGates ?? {});
@@ -190,7 +193,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   let nodeGraph: { ready: Promise<void>; done: Promise<void> } | undefined;
   const authorizer = unionAuthorizer([
     privilegedGroupAuthorizer(),
-    ...authorizersFor(o.authorizationModes ?? ['RBAC'], {
+    ...authorizersFor(authorizationModes, {
       rbac: rbac.authorizer,
       node: () => {
         const graph = new NodeGraph();
