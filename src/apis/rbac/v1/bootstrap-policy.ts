@@ -8,8 +8,10 @@
  * validating-admission-policy status, service CIDRs, SELinux warning, pod checkpoint, DRA taint
  * eviction, volume attributes class), feature-gated roles left out (DRA's resource-claim
  * controller is alpha), leader-locking roles on ConfigMaps, cluster role bindings with v1.27's
- * subjects. Every object carries `rbac.authorization.kubernetes.io/autoupdate: "true"` and
- * `kubernetes.io/bootstrapping: rbac-defaults`.
+ * subjects. Not verified against the tag itself (the rules of the non-controller cluster roles are
+ * the stored version's): `system:basic-user`'s selfsubjectreviews rule, `edit`'s pods/eviction
+ * and serviceaccounts/token rules. Every object carries
+ * `rbac.authorization.kubernetes.io/autoupdate: "true"` and `kubernetes.io/bootstrapping: rbac-defaults`.
  */
 import type { KubeObject } from '../../../machinery/object.js';
 import type { JsonObject } from '../../../util/json.js';
