@@ -40,6 +40,8 @@ export interface UserRules {
   }[];
   /** True when the authorizer cannot list everything it would allow. */
   readonly incomplete: boolean;
+  /** What went wrong while listing (upstream status.evaluationError), e.g. a binding's missing role. */
+  readonly evaluationError?: string;
 }
 
 export interface Authorizer {

@@ -1,42 +1,27 @@
 /**
- * The authorizers that stand before RBAC exists:
- * - `system:masters` may do anything (upstream's privileged-group authorizer, always first);
- * - anyone, anonymous included, may GET the public information paths that upstream's
- *   `system:public-info-viewer` ClusterRole grants to `system:unauthenticated`;
- * - until the RBAC authorizer lands, every authenticated (non-anonymous) user is allowed.
+ * The built-in authorizers beside RBAC (upstream authorizerfactory):
+ * - `system:masters` may do anything, always asked first (upstream's privileged-group authorizer;
+ *   it lists no rules: a SelfSubjectRulesReview shows what RBAC grants the group);
+ * - AlwaysAllow: everything, for tests and experiments (`--authorization-mode=AlwaysAllow`);
+ * - AlwaysDeny: nothing, with upstream's reason "Everything is forbidden.".
  */
-import { isPrivileged, wellKnownGroups } from '../machinery/user.js';
-import type { AuthorizationAttributes, AuthorizationResult, Authorizer } from './authorizer.js';
+import { isPrivileged } from '../machinery/user.js';
+import type { AuthorizationResult, Authorizer } from './authorizer.js';
 import { allRules, noOpinion, noRules } from './authorizer.js';
 
 const allow: AuthorizationResult = { decision: 'allow', reason: '' };
 
 export function privilegedGroupAuthorizer(): Authorizer {
-  return {
-    authorize: (a) => (isPrivileged(a.user) ? allow : noOpinion),
-    rulesFor: (user) => (isPrivileged(user) ? allRules : noRules),
-  };
+  return { authorize: (a) => (isPrivileged(a.user) ? allow : noOpinion) };
 }
 
-/** system:public-info-viewer's nonResourceURLs (matched exactly, verb get). */
-const publicInfoPaths = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
-
-export function publicInfoAuthorizer(): Authorizer {
-  return {
-    authorize: (a: AuthorizationAttributes) =>
-      !a.isResourceRequest && a.verb === 'get' && publicInfoPaths.has(a.path) ? allow : noOpinion,
-    rulesFor: () => ({
-      resourceRules: [],
-      nonResourceRules: [{ verbs: ['get'], nonResourceURLs: [...publicInfoPaths] }],
-      incomplete: false,
-    }),
-  };
+export function alwaysAllowAuthorizer(): Authorizer {
+  return { authorize: () => allow, rulesFor: () => allRules };
 }
 
-/** Allows every authenticated user: the stand-in until RBAC (issue #12). */
-export function authenticatedUsersAuthorizer(): Authorizer {
+export function alwaysDenyAuthorizer(): Authorizer {
   return {
-    authorize: (a) => (a.user.groups.includes(wellKnownGroups.authenticated) ? allow : noOpinion),
-    rulesFor: (user) => (user.groups.includes(wellKnownGroups.authenticated) ? allRules : noRules),
+    authorize: () => ({ decision: 'noOpinion', reason: 'Everything is forbidden.' }),
+    rulesFor: () => noRules,
   };
 }

@@ -1,4 +1,8 @@
-/** Several authorizers in order (upstream union): the first allow or deny decides; else no opinion. */
+/**
+ * Several authorizers in order (upstream union): the first allow or deny decides; else no opinion
+ * with every reason given, one per line. Rules (SelfSubjectRulesReview) come from the authorizers
+ * that can list them (upstream's rule resolvers); the privileged-group authorizer lists none.
+ */
 import type { UserInfo } from '../machinery/user.js';
 import type { AuthorizationAttributes, AuthorizationResult, Authorizer, UserRules } from './authorizer.js';
 import { noOpinion } from './authorizer.js';
@@ -12,23 +16,30 @@ export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer 
         if (r.decision !== 'noOpinion') return r;
         if (r.reason !== '') reasons.push(r.reason);
       }
-      return reasons.length === 0 ? noOpinion : { decision: 'noOpinion', reason: reasons.join(', ') };
+      return reasons.length === 0 ? noOpinion : { decision: 'noOpinion', reason: reasons.join('\n') };
     },
     async rulesFor(user: UserInfo, namespace: string): Promise<UserRules> {
       const resourceRules: UserRules['resourceRules'][number][] = [];
       const nonResourceRules: UserRules['nonResourceRules'][number][] = [];
+      const errors: string[] = [];
       let incomplete = false;
       for (const z of authorizers) {
-        if (z.rulesFor === undefined) {
-          incomplete = true;
-          continue;
-        }
+        if (z.rulesFor === undefined) continue;
         const r = await z.rulesFor(user, namespace);
         resourceRules.push(...r.resourceRules);
         nonResourceRules.push(...r.nonResourceRules);
         incomplete ||= r.incomplete;
+        if (r.evaluationError !== undefined) errors.push(r.evaluationError);
       }
-      return { resourceRules, nonResourceRules, incomplete };
+      // utilerrors.NewAggregate over the resolvers' errors.
+      const unique = [...new Set(errors)];
+      const evaluationError = unique.length <= 1 ? unique[0] : `[${unique.join(', ')}]`;
+      return {
+        resourceRules,
+        nonResourceRules,
+        incomplete,
+        ...(evaluationError !== undefined ? { evaluationError } : {}),
+      };
     },
   };
 }

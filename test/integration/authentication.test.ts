@@ -3,7 +3,8 @@
  * O = groups); a certificate from another CA or an expired one gets 401; with --anonymous-auth a
  * request without credentials is system:anonymous and reaches only the public information paths
  * (issue #12: anonymous is off by default, then it gets 401); unverifiable bearer tokens are
- * refused; impersonation acts as the impersonated user.
+ * refused; impersonation acts as the impersonated user. What an authenticated user may do is
+ * RBAC's (issue #12).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import type { AuditEvent } from '../../src/apiserver/filters/audit.js';
 import { parseAuditPolicy } from '../../src/apiserver/audit/policy.js';
 import { clientCert, newCa } from '../support/certs.js';
 import type { CertAndKey } from '../support/certs.js';
+import { bind, createRole, group, user, waitForAccess } from '../support/rbac.js';
 import { startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 
@@ -176,7 +178,30 @@ describe('authentication and the anonymous user with --anonymous-auth=true (issu
     assert.deepEqual(r.json(), unauthorized);
   });
 
-  test('a certificate from our CA names the user and groups; authenticated users may act (until RBAC)', async () => {
+  test('a certificate from our CA names the user and groups; RBAC decides what they may do', async () => {
+    const refused = await server.request('POST', paths.configmaps, { credentials: alice, body: configMap });
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(
+      refused.json()['message'],
+      'configmaps is forbidden: User "alice" cannot create resource "configmaps" in API group "" in the namespace "default"',
+    );
+    // The certificate's O=dev is a group RBAC can bind.
+    await createRole(server, {
+      name: 'configmap-writer',
+      namespace: 'default',
+      rules: [{ verbs: ['create', 'delete'], apiGroups: [''], resources: ['configmaps'] }],
+    });
+    await bind(server, {
+      name: 'dev-configmaps',
+      namespace: 'default',
+      role: { kind: 'Role', name: 'configmap-writer' },
+      subjects: [group('dev')],
+    });
+    await waitForAccess(server, {
+      user: 'alice',
+      groups: ['dev', 'qa', 'system:authenticated'],
+      resourceAttributes: { verb: 'create', resource: 'configmaps', namespace: 'default' },
+    });
     const create = await server.request('POST', paths.configmaps, { credentials: alice, body: configMap });
     assert.equal(create.status, 201, create.text);
     assert.match(String(create.headers['audit-id']), /^[0-9a-f-]{36}$/);
@@ -190,6 +215,30 @@ describe('authentication and the anonymous user with --anonymous-auth=true (issu
   });
 
   test('impersonation acts as the impersonated user and is refused without a user', async () => {
+    // alice may impersonate users and groups only once RBAC lets her.
+    const before = await server.request('GET', paths.secrets, {
+      credentials: alice,
+      headers: { 'impersonate-user': 'bob' },
+    });
+    assert.equal(before.status, 403);
+    assert.equal(
+      before.json()['message'],
+      'users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope',
+    );
+    await createRole(server, {
+      name: 'impersonator',
+      rules: [{ verbs: ['impersonate'], apiGroups: [''], resources: ['users', 'groups'] }],
+    });
+    await bind(server, {
+      name: 'alice-impersonates',
+      role: { kind: 'ClusterRole', name: 'impersonator' },
+      subjects: [user('alice')],
+    });
+    await waitForAccess(server, {
+      user: 'alice',
+      groups: ['dev', 'qa', 'system:authenticated'],
+      resourceAttributes: { verb: 'impersonate', resource: 'groups', name: 'system:unauthenticated' },
+    });
     const asAnonymous = await server.request('GET', paths.secrets, {
       headers: { 'impersonate-user': 'system:anonymous' },
     });
@@ -324,9 +373,15 @@ describe('the audit stage (issue #5)', () => {
     assert.equal(one.verb, 'list');
     assert.equal(one.responseStatus?.code, 403);
     assert.equal(one.annotations?.['authorization.k8s.io/decision'], 'forbid');
+    assert.equal(one.annotations?.['authorization.k8s.io/reason'], '');
     const two = events.find((e) => e.auditID === 'audit-2');
     assert.equal(two?.user.username, 'system:anonymous');
     assert.equal(two?.responseStatus?.code, 200);
+    assert.equal(two?.annotations?.['authorization.k8s.io/decision'], 'allow');
+    assert.equal(
+      two?.annotations?.['authorization.k8s.io/reason'],
+      'RBAC: allowed by ClusterRoleBinding "system:public-info-viewer" of ClusterRole "system:public-info-viewer" to Group "system:unauthenticated"',
+    );
   });
 
   test('a failing sink does not take the server down', async () => {

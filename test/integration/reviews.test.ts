@@ -93,7 +93,12 @@ describe('reviews (issue #6)', () => {
         },
       });
     assert.deepEqual((await sar([])).json()['status'], { allowed: false });
-    assert.deepEqual((await sar(['system:authenticated'])).json()['status'], { allowed: true });
+    // RBAC's reason names the binding that allowed it (system:discovery, bootstrap policy).
+    assert.deepEqual((await sar(['system:authenticated'])).json()['status'], {
+      allowed: true,
+      reason:
+        'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"',
+    });
     const invalid = await s.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
       body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: {} },
     });

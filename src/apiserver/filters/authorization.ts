@@ -28,6 +28,8 @@ export function withAuthorization(authorizer: Authorizer): Filter {
   return async (ctx, next) => {
     const attributes = attributesOf(ctx);
     const result = await authorizer.authorize(attributes);
+    // Upstream records the authorizer's reason beside the decision (e.g. RBAC's binding).
+    ctx.audit.annotations.set('authorization.k8s.io/reason', result.reason);
     if (result.decision === 'allow') {
       ctx.audit.annotations.set('authorization.k8s.io/decision', 'allow');
       ctx.audit.annotations.set('authorization.k8s.io/reason', result.reason);

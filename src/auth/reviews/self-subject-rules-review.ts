@@ -34,6 +34,7 @@ export async function selfSubjectRulesReview(
       nonResourceURLs: [...r.nonResourceURLs],
     })),
     incomplete: rules.incomplete,
+    ...(rules.evaluationError !== undefined ? { evaluationError: rules.evaluationError } : {}),
   };
   return answered(review, status);
 }

@@ -25,6 +25,7 @@ import { DeploymentController } from '../../controllers/deployment/deployment-co
 import { JobController } from '../../controllers/job/index.js';
 import { StatefulSetController } from '../../controllers/statefulset/index.js';
 import { TtlAfterFinishedController } from '../../controllers/ttl-after-finished/index.js';
+import { ClusterRoleAggregationController } from '../../controllers/clusterrole-aggregation/index.js';
 import {
   PersistentVolumeBinder,
   PvProtectionController,
@@ -294,6 +295,15 @@ function runControllers(
         informers,
         clock,
         onError: onError('ttl-after-finished-controller'),
+      }).run(signal),
+    );
+  }
+  if (on('clusterrole-aggregation')) {
+    running.push(
+      new ClusterRoleAggregationController({
+        client,
+        informers,
+        onError: onError('clusterrole-aggregation-controller'),
       }).run(signal),
     );
   }

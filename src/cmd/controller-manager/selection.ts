@@ -34,6 +34,7 @@ export const implementedControllers: Readonly<Record<string, boolean>> = {
   endpointslice: true,
   endpointslicemirroring: true,
   nodeipam: true,
+  'clusterrole-aggregation': true,
 };
 
 /** kube-controller-manager v1.27's names; the off-by-default ones are marked false. */

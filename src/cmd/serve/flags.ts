@@ -8,6 +8,8 @@ import { parseCIDRSloppy } from '../../apis/networking/v1/validation/cidr.js';
 import { FeatureGates } from '../../machinery/features.js';
 import { parseIPSloppy } from '../../machinery/validation/ip.js';
 import { parseRuntimeConfig } from './runtime-config.js';
+import { AuthorizationModeError, parseAuthorizationModes } from './authorization-modes.js';
+import type { AuthorizationMode } from './authorization-modes.js';
 import { parsePortRange } from '../../allocators/port-range.js';
 import type { ServerOptions } from './start.js';
 import { auditFlagNames, auditFlagsOf, auditUsage } from './audit-flags.js';
@@ -51,6 +53,9 @@ Flags:
   --service-account-jwks-uri URL
                               jwks_uri of /.well-known/openid-configuration (default:
                               https://<this server>/openid/v1/jwks)
+  --authorization-mode LIST   authorizers after system:masters, in order: RBAC, Node,
+                              AlwaysAllow, AlwaysDeny (default RBAC; ABAC and Webhook refuse to
+                              start)
   --service-cluster-ip-range CIDR
                               Service IP range; its first address is the \`kubernetes\` Service's
                               cluster IP (default 10.96.0.0/12)
@@ -228,6 +233,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let maxTokenExpirationSeconds: number | undefined;
   let extendTokenExpiration: boolean | undefined;
   let jwksURI: string | undefined;
+  let authorizationModes: AuthorizationMode[] | undefined;
   let runtimeConfig = '';
   let serviceClusterIPRange: string | undefined;
   let serviceNodePortRange: string | undefined;
@@ -371,6 +377,15 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         extendTokenExpiration = v === 'true';
         break;
       }
+      case 'authorization-mode': {
+        try {
+          authorizationModes = parseAuthorizationModes(value());
+        } catch (err) {
+          if (err instanceof AuthorizationModeError) throw new FlagError(err.message);
+          throw err;
+        }
+        break;
+      }
       case 'service-cluster-ip-range': {
         const v = value();
         if (firstServiceIP(v) === undefined) {
@@ -500,6 +515,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     featureGates,
     verbosity,
     anonymousAuth,
+    ...(authorizationModes !== undefined ? { authorizationModes } : {}),
     ...(runtimeConfig !== '' ? { runtimeConfig } : {}),
     ...(controllers !== undefined ? { controllerSelection: controllers } : {}),
     ...(nodes !== undefined ? { nodes } : {}),

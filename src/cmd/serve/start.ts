@@ -22,11 +22,7 @@ import type { AuditFlags } from './audit-flags.js';
 import { setUpAudit } from './audit.js';
 import type { Definition } from '../../apis/schema/types.js';
 import type { RegistryResource } from '../../registry/resource.js';
-import {
-  authenticatedUsersAuthorizer,
-  privilegedGroupAuthorizer,
-  publicInfoAuthorizer,
-} from '../../auth/builtin-authorizers.js';
+import { privilegedGroupAuthorizer } from '../../auth/builtin-authorizers.js';
 import { unionAuthorizer } from '../../auth/union-authorizer.js';
 import { StatusError } from '../../machinery/errors.js';
 import { FeatureGates } from '../../machinery/features.js';
@@ -79,6 +75,11 @@ import { defaultServiceClusterIPRange } from './flags.js';
 import { ipAddressRecords, rangeKeyRecords } from '../../registry/service-allocation/ip-records.js';
 import type { IPRecords } from '../../registry/service-allocation/ip-records.js';
 import { repairAllocations, runRepairLoop } from '../../registry/service-allocation/repair.js';
+import { authorizersFor, rbacEscalationHooks, startRbac } from './rbac.js';
+import { nodeAuthorizer } from '../../auth/node/authorizer.js';
+import { NodeGraph } from '../../auth/node/node-graph.js';
+import { followNodeGraph } from './node-graph-feed.js';
+import { parseAuthorizationModes } from './authorization-modes.js';
 
 export interface ServerOptions {
   readonly dataDir: string;
@@ -121,6 +122,8 @@ export interface ServerOptions {
   readonly tokenAuthFile?: string;
   /** `--service-account-*` and `--api-audiences`: service-account token issuing and validation. */
   readonly serviceAccountTokens?: ServiceAccountTokenFlags;
+  /** `--authorization-mode`: authorizers after system:masters (default ['RBAC']; tests may pass AlwaysAllow). */
+  readonly authorizationModes?: readonly string[];
   /** Undelivered events after which a stalled watch is closed (default 10,000; tests shorten it). */
   readonly watchMaxQueuedEvents?: number;
   /** Interval of watch BOOKMARK events (default 60 s; tests shorten it). */
@@ -163,6 +166,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   // Mutable: the debug socket's /debug/flags/v changes it while serving (AM-20).
   const logOptions = { verbosity: o.verbosity ?? 0 };
   const log = o.log ?? createLogger(logOptions);
+  // Refuse bad --authorization-mode values before anything is opened.
+  const authorizationModes = parseAuthorizationModes((o.authorizationModes ?? ['RBAC']).join(','));
   const dataDir = resolve(o.dataDir);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const features = new FeatureGates(o.featureGates ?? {});
@@ -206,7 +211,23 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const ipAddressMode = (): boolean =>
     features.enabled('MultiCIDRServiceAllocator') && runtimeConfig.enabled('networking.k8s.io', 'v1alpha1');
   const ipRecords = (): IPRecords => (ipAddressMode() ? ipAddressRecords : rangeKeyRecords);
+  // Authorization: system:masters first, then the --authorization-mode authorizers (RBAC by default).
+  const rbac = startRbac({ storage, signal: background.signal, log });
+  let nodeGraph: { ready: Promise<void>; done: Promise<void> } | undefined;
+  const authorizer = unionAuthorizer([
+    privilegedGroupAuthorizer(),
+    ...authorizersFor(authorizationModes, {
+      rbac: rbac.authorizer,
+      node: () => {
+        const graph = new NodeGraph();
+        nodeGraph = followNodeGraph({ storage, graph, signal: background.signal, log });
+        return nodeAuthorizer(graph);
+      },
+    }),
+  ]);
   const hooksOf = (resource: RegistryResource): WriteHooks | undefined => {
+    const escalation = rbacEscalationHooks(resource.info, authorizer, rbac.authorizer);
+    if (escalation !== undefined) return escalation;
     if (resource.info.group !== '' || resource.info.resource !== 'services') return undefined;
     const records = ipRecords();
     // What is taken, kept in memory and followed by watches (writes plan on a fork of it).
@@ -248,11 +269,6 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     stores.set(`${resource.info.group}/${resource.info.resource}`, built.store);
     endpoints.push(...built.endpoints);
   }
-  const authorizer = unionAuthorizer([
-    privilegedGroupAuthorizer(),
-    publicInfoAuthorizer(),
-    authenticatedUsersAuthorizer(),
-  ]);
   // Authentication: client certificates, bearer tokens (token file, service-account tokens).
   const authentication = serveAuthentication({
     pkiDir: join(dataDir, 'pki'),
@@ -318,7 +334,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ensureObjects(
       storeOf('', 'namespaces'),
       bootstrapNamespaces.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
-    ),
+      // The RBAC bootstrap policy (roles in kube-system and kube-public need their namespaces).
+    ).then(() => rbac.bootstrap(stores)),
     ensureObjects(storeOf('scheduling.k8s.io', 'priorityclasses'), systemPriorityClasses()),
     ensureFlowcontrolBootstrap(),
     // Local APIServices for every served group-version, as kube-apiserver's aggregator registers them.
@@ -340,6 +357,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   );
   const repairRun = runRepairLoop({ ...repairOptions, signal: background.signal, waitFirst: true });
   const schemas = new ServerSchemaRegistry(builtinSchemas);
+  // The first request already sees the bootstrap policy (and the Node authorizer its graph).
+  await Promise.all([rbac.ready, nodeGraph?.ready]);
 
   const server = new ApiServer({
     endpoints,
@@ -467,6 +486,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         await auditSetup.close();
         background.abort();
         await cacheRun;
+        await rbac.done;
+        await nodeGraph?.done;
         await repairRun;
         await kv.close();
       })();

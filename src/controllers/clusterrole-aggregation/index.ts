@@ -1,0 +1,7 @@
+/** The ClusterRole aggregation controller (issue #12): `--controllers` name `clusterrole-aggregation`. */
+export {
+  ClusterRoleAggregationController,
+  aggregatedRules,
+  aggregationFieldManager,
+} from './clusterrole-aggregation-controller.js';
+export type { ClusterRoleAggregationControllerOptions } from './clusterrole-aggregation-controller.js';
