@@ -53,6 +53,10 @@ Flags:
                               one, from --cluster-cidr CIDR[,CIDR] in subnets of
                               --node-cidr-mask-size N (or -ipv4 N, default 24; -ipv6 N, default 64)
                               (default false, as kube-controller-manager)
+  --encryption-provider-config FILE
+                              encryption at rest: an apiserver.config.k8s.io/v1
+                              EncryptionConfiguration (YAML or JSON) with aescbc, aesgcm,
+                              secretbox, identity and kms (apiVersion v2) providers
   -v N                        log verbosity (default 0)
 `;
 
@@ -164,6 +168,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let nodeCapacity: string | undefined;
   let nodeLabels: string | undefined;
   let nodeIP: string | undefined;
+  let encryptionConfig: string | undefined;
+  let encryptionReload = false;
   const ipam: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -302,12 +308,30 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       case 'node-ip':
         nodeIP = value();
         break;
+      case 'encryption-provider-config':
+        encryptionConfig = value();
+        break;
+      case 'encryption-provider-config-automatic-reload': {
+        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
+        if (v !== 'true' && v !== 'false') {
+          throw new FlagError(
+            `invalid argument "${v}" for "--encryption-provider-config-automatic-reload" flag: must be true or false`,
+          );
+        }
+        encryptionReload = v === 'true';
+        break;
+      }
       case 'v':
         verbosity = Number(value());
         break;
       default:
         throw new FlagError(`unknown flag: ${name}`);
     }
+  }
+  if (encryptionReload && encryptionConfig === undefined) {
+    throw new FlagError(
+      '--encryption-provider-config-automatic-reload must be set with --encryption-provider-config',
+    );
   }
   const gates = new FeatureGates(featureGates);
   if (serviceClusterIPRange !== undefined) {
@@ -346,5 +370,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     ...(serviceNodePortRange !== undefined ? { serviceNodePortRange } : {}),
     ...(advertiseAddress !== undefined ? { advertiseAddress } : {}),
     ...(nodeIpam !== undefined ? { nodeIpam } : {}),
+    ...(encryptionConfig !== undefined
+      ? { encryption: { configPath: encryptionConfig, automaticReload: encryptionReload } }
+      : {}),
   };
 }

@@ -57,6 +57,8 @@ import { writeKubeconfig } from './kubeconfig.js';
 import { ensurePki } from './pki.js';
 import type { Pki } from './pki.js';
 import { servedResources } from './resources.js';
+import { encryptionAtRest } from './encryption.js';
+import type { EncryptionOptions } from './encryption.js';
 import { componentStatusesEndpoint } from './componentstatuses.js';
 import {
   bindingEndpoints,
@@ -120,6 +122,8 @@ export interface ServerOptions {
   readonly advertiseAddress?: string;
   /** `--allocate-node-cidrs` with its `--cluster-cidr` and mask sizes: the nodeipam controller's options. */
   readonly nodeIpam?: NodeIpamFlags;
+  /** `--encryption-provider-config` (encryption at rest, AM-10 for KMS v2). */
+  readonly encryption?: EncryptionOptions;
 }
 
 export interface RunningServer {
@@ -150,7 +154,18 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const features = new FeatureGates(o.featureGates ?? {});
   const pkiPromise = ensurePki(join(dataDir, 'pki'), [o.bindAddress]);
-  const kv: KvStore =
+  // Encryption at rest: configured resources' values are transformed below the object store.
+  const encryptionStop = new AbortController();
+  const encryption = await encryptionAtRest({
+    encryption: o.encryption,
+    features,
+    signal: encryptionStop.signal,
+    log: (m) => log.error(m),
+  }).catch((err: unknown) => {
+    encryptionStop.abort();
+    throw err;
+  });
+  const rawKv: KvStore =
     o.storage === 'memory'
       ? createMemoryKv(
           o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {},
@@ -161,6 +176,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
           ...(o.synchronous !== undefined ? { synchronous: o.synchronous } : {}),
           onError: (err) => log.error(`storage: ${err instanceof Error ? err.message : String(err)}`),
         });
+  const kv = encryption.wrap(rawKv);
   const storage = new KvObjectStore(kv);
   const stores = new Map<string, GenericStore>();
   const storeOf = (group: string, resource: string): GenericStore => stores.get(`${group}/${resource}`)!;
@@ -309,7 +325,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ...(o.storageCountPollMs !== undefined ? { storageCountPollMs: o.storageCountPollMs } : {}),
     version: versionInfo(),
     health: {
-      livez: [],
+      livez: [...encryption.healthChecks],
       readyz: [
         {
           name: 'etcd',
@@ -317,6 +333,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
             await kv.currentRevision();
           },
         },
+        ...encryption.healthChecks,
       ],
     },
     log,
@@ -407,6 +424,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         await cacheRun;
         await repairRun;
         await kv.close();
+        encryptionStop.abort();
       })();
       return closing;
     },
