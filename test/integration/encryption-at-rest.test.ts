@@ -218,6 +218,56 @@ describe('encryption at rest with local keys', () => {
     }
   });
 
+  test('automatic reload: a changed file takes effect without a restart, a broken one is not used', async () => {
+    const dir = tempDir();
+    const dataDir = join(dir, 'data');
+    const configPath = writeConfig(dir, [local.aescbc]);
+    const server = await startTestServer({
+      dataDir,
+      controllers: false,
+      encryption: { configPath, automaticReload: true },
+    });
+    try {
+      // With reload on, the kms-providers check is there even without a KMS provider.
+      const ready = await server.request('GET', '/readyz?verbose');
+      assert.ok(ready.text.includes('[+]kms-providers ok'), ready.text);
+      await createSecret(server, 'before');
+      const config = (providers: unknown[]): string =>
+        JSON.stringify({
+          apiVersion: 'apiserver.config.k8s.io/v1',
+          kind: 'EncryptionConfiguration',
+          resources: [{ resources: ['secrets'], providers }],
+        });
+      // A broken file is reported and ignored: the server keeps its providers.
+      writeFileSync(configPath, config([{ aescbc: { keys: [{ name: 'bad', secret: 'AAAA' }] } }]));
+      await createSecret(server, 'during');
+      assert.equal(await readPassword(server, 'before'), secretValue);
+      writeFileSync(configPath, config([local.secretbox, local.aescbc]));
+      let n = 0;
+      await waitFor('secretbox in use', async () => {
+        await createSecret(server, `probe-${n++}`);
+        return fileBytes(dataDir).includes('k8s:enc:secretbox:v1:box1:');
+      });
+      assert.equal(await readPassword(server, 'before'), secretValue);
+      assert.equal(await readPassword(server, 'during'), secretValue);
+      await server.stop({ keep: true });
+      assert.equal(
+        prefixOf(storedValue(dataDir, '/registry/secrets/default/before')),
+        'k8s:enc:aescbc:v1:cbc1:',
+      );
+      assert.equal(
+        prefixOf(storedValue(dataDir, '/registry/secrets/default/during')),
+        'k8s:enc:aescbc:v1:cbc1:',
+      );
+      assert.equal(
+        prefixOf(storedValue(dataDir, `/registry/secrets/default/probe-${n - 1}`)),
+        'k8s:enc:secretbox:v1:box1:',
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+
   test('a value no configured provider knows is an internal error with upstream text, never garbage', async () => {
     const dir = tempDir();
     const dataDir = join(dir, 'data');

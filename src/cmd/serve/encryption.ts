@@ -7,6 +7,8 @@ import type { HealthCheck } from '../../apiserver/health.js';
 import type { FeatureGates } from '../../machinery/features.js';
 import type { KvStore } from '../../storage/kv/types.js';
 import type { GroupResource } from '../../storage/value/config/types.js';
+import type { EncryptionProviders } from '../../storage/value/config/build.js';
+import { DynamicEncryptionProviders } from '../../storage/value/config/dynamic.js';
 import { loadEncryptionConfig } from '../../storage/value/config/load.js';
 import { upstreamProbeTimings } from '../../storage/value/encrypt/kmsv2/probe.js';
 import type { ProbeTimings } from '../../storage/value/encrypt/kmsv2/probe.js';
@@ -65,26 +67,37 @@ export async function encryptionAtRest(options: {
       healthChecks: [],
     };
   }
-  if (encryption.automaticReload === true) {
-    throw new Error(
-      'error while parsing file: --encryption-provider-config-automatic-reload is not supported by nanokube; restart the server to apply a changed encryption configuration',
-    );
-  }
-  const providers = await loadEncryptionConfig(encryption.configPath, {
-    reload: false,
+  const build = {
     kmsV2Enabled: options.features.enabled('KMSv2'),
     clock: encryption.clock ?? realClock,
     timings: { ...upstreamProbeTimings, ...encryption.kmsProbeTimings },
-    signal: options.signal,
     log: options.log,
-  });
+  };
+  // Resolved once per resource (keys of one resource share a transformer), again after a reload.
+  const byResource = new Map<string, Transformer | undefined>();
+  let providers: Pick<EncryptionProviders, 'transformerFor' | 'healthChecks'>;
+  if (encryption.automaticReload === true) {
+    const dynamic = await DynamicEncryptionProviders.start({
+      path: encryption.configPath,
+      build,
+      signal: options.signal,
+      log: options.log,
+      onChange: () => byResource.clear(),
+    });
+    providers = { transformerFor: (gr) => dynamic.transformerFor(gr), healthChecks: [dynamic.healthCheck] };
+  } else {
+    const loaded = await loadEncryptionConfig(encryption.configPath, {
+      ...build,
+      reload: false,
+      signal: options.signal,
+    });
+    providers = loaded.providers;
+  }
   const undotted = new Set(
     servedResources()
       .map((r) => r.info.group)
       .filter((g) => g !== '' && !g.includes('.')),
   );
-  // Resolved once per resource: keys of one resource share a transformer.
-  const byResource = new Map<string, Transformer | undefined>();
   const transformerFor = (key: string): Transformer | undefined => {
     const gr = keyResource(key, undotted);
     if (gr === undefined) return undefined;

@@ -46,6 +46,8 @@ export interface EncryptionProviders {
   readonly healthChecks: readonly NamedHealthCheck[];
   /** The KMS v2 probes in configuration order (kms-provider-0, ...). */
   readonly probes: readonly KmsV2Probe[];
+  /** Sum of the KMS providers' call timeouts (upstream's kmsTimeoutSum). */
+  readonly kmsTimeoutSumMs: number;
 }
 
 const te = (s: string): Uint8Array => Buffer.from(s, 'utf8');
@@ -93,6 +95,7 @@ export function buildEncryptionProviders(
 ): EncryptionProviders {
   const byResource = new Map<string, PrefixTransformer[]>();
   const probes: KmsV2Probe[] = [];
+  let kmsTimeoutSumMs = 0;
   const grKey = (gr: GroupResource): string => `${gr.group}/${gr.resource}`;
   for (const rc of config.resources) {
     const transformers: PrefixTransformer[] = [];
@@ -117,6 +120,7 @@ export function buildEncryptionProviders(
       } else if (p.kms !== undefined) {
         const { transformer, probe } = kmsTransformer(p.kms, options);
         probes.push(probe);
+        kmsTimeoutSumMs += p.kms.timeoutMs;
         transformers.push(transformer);
       } else if (p.identity !== undefined) {
         transformers.push({ prefix: new Uint8Array(0), transformer: identityTransformer });
@@ -172,6 +176,7 @@ export function buildEncryptionProviders(
     },
     healthChecks,
     probes,
+    kmsTimeoutSumMs,
   };
 }
 

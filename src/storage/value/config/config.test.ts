@@ -327,7 +327,7 @@ describe('loading the file', () => {
       'good.yaml',
       `${header}resources:\n- resources: [secrets]\n  providers: [{aesgcm: {keys: [{name: k, secret: ${k32}}]}}]\n`,
     );
-    const p = await loadEncryptionConfig(good, options());
+    const { providers: p } = await loadEncryptionConfig(good, options());
     assert.ok(p.transformerFor({ group: '', resource: 'secrets' }) !== undefined);
   });
 });

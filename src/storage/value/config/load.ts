@@ -4,6 +4,7 @@
  * inline health check (its failure is only logged: the plugin may start after the server) and
  * starts their polls.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { buildEncryptionProviders } from './build.js';
 import type { BuildOptions, EncryptionProviders } from './build.js';
@@ -18,10 +19,16 @@ function text(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+export interface LoadedEncryptionConfig {
+  readonly providers: EncryptionProviders;
+  /** SHA-256 of the file's bytes: a reload acts only on a change (upstream's content hash). */
+  readonly contentHash: string;
+}
+
 export async function loadEncryptionConfig(
   path: string,
   options: BuildOptions,
-): Promise<EncryptionProviders> {
+): Promise<LoadedEncryptionConfig> {
   let data: Buffer;
   try {
     data = await readFile(path);
@@ -64,5 +71,5 @@ export async function loadEncryptionConfig(
       options.log(`kms plugin failed health check probe ${probe.name}: ${err.message}`),
     );
   }
-  return providers;
+  return { providers, contentHash: createHash('sha256').update(data).digest('hex') };
 }
