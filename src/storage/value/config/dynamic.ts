@@ -41,7 +41,7 @@ export class DynamicEncryptionProviders {
   #current: Current;
   #watcher: FSWatcher | undefined;
   #queued = false;
-  #running: Promise<void> | undefined;
+  #draining = false;
   #retryMs = 0;
   #retryTimer: NodeJS.Timeout | undefined;
   /** Every configuration's lifetime that is not over yet; the server's end closes them all. */
@@ -120,8 +120,10 @@ export class DynamicEncryptionProviders {
   #enqueue(): void {
     if (this.#o.signal.aborted) return;
     this.#queued = true;
-    this.#running ??= this.#drain().finally(() => {
-      this.#running = undefined;
+    if (this.#draining) return;
+    this.#draining = true;
+    void this.#drain().finally(() => {
+      this.#draining = false;
     });
   }
 
