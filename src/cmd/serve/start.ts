@@ -175,6 +175,9 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
           ...(o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {}),
           ...(o.synchronous !== undefined ? { synchronous: o.synchronous } : {}),
           onError: (err) => log.error(`storage: ${err instanceof Error ? err.message : String(err)}`),
+        }).catch((err: unknown) => {
+          encryptionStop.abort();
+          throw err;
         });
   const kv = encryption.wrap(rawKv);
   const storage = new KvObjectStore(kv);
