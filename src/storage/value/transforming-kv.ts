@@ -41,6 +41,11 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Upstream's texts: a get reports the transformer's error, a list names the key. */
+function readError(key: string, list: boolean, msg: string): StorageError {
+  return new StorageError('InternalError', key, list ? `unable to transform key "${key}": ${msg}` : msg);
+}
+
 export class TransformingKvStore implements KvStore {
   readonly #inner: KvStore;
   readonly #transformerFor: (key: string) => Transformer | undefined;
@@ -92,19 +97,18 @@ export class TransformingKvStore implements KvStore {
 
   /** The plaintext of a stored key-value, or the same object when nothing is to be done. */
   #read(kv: KeyValue, list: boolean): KeyValue | Promise<KeyValue> {
-    const fail = (msg: string): StorageError =>
-      new StorageError('InternalError', kv.key, list ? `unable to transform key "${kv.key}": ${msg}` : msg);
     const t = this.#transformerFor(kv.key);
     if (t === undefined) {
-      if (kv.value.byteLength > 0 && looksEncrypted(kv.value))
-        throw fail('identity transformer tried to read encrypted data');
+      if (kv.value.byteLength > 0 && looksEncrypted(kv.value)) {
+        throw readError(kv.key, list, 'identity transformer tried to read encrypted data');
+      }
       return kv;
     }
     if (kv.value.byteLength === 0) return kv;
     return t.fromStorage(kv.value, Buffer.from(kv.key, 'utf8')).then(
       (out) => ({ ...kv, value: out.data, ...(out.stale ? { stale: true } : {}) }),
       (err: unknown) => {
-        throw fail(message(err));
+        throw readError(kv.key, list, message(err));
       },
     );
   }
