@@ -6,6 +6,7 @@
  * under the new key; a KMS v2 plugin that is down fails the `kms-providers` health check.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import type { KubeObject } from '../../src/machinery/object.js';
 import { decodeEncryptedObject } from '../../src/storage/value/encrypt/kmsv2/encrypted-object.js';
 import { startTestKmsPlugin } from '../support/kms-plugin.js';
 import type { TestKmsPlugin } from '../support/kms-plugin.js';
+import { findKubectl, kubectlSkipReason } from '../support/kubectl.js';
 import { adminClient, startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { waitFor } from '../support/poll.js';
@@ -217,6 +219,53 @@ describe('encryption at rest with local keys', () => {
       await server.stop();
     }
   });
+
+  const kubectlBin = findKubectl();
+  test(
+    'kubectl 1.27: `get secrets -o json | replace -f -` rewrites every Secret under the new first key',
+    { skip: kubectlBin === undefined ? kubectlSkipReason : false },
+    async () => {
+      const dir = tempDir();
+      const dataDir = join(dir, 'data');
+      let server = await startTestServer({
+        dataDir,
+        controllers: false,
+        encryption: { configPath: writeConfig(dir, [local.aescbc, { identity: {} }]) },
+      });
+      try {
+        for (const name of ['a', 'b', 'c']) await createSecret(server, name);
+        await server.stop({ keep: true });
+        server = await startTestServer({
+          dataDir,
+          controllers: false,
+          encryption: { configPath: writeConfig(dir, [local.aesgcm, local.aescbc, { identity: {} }]) },
+        });
+        const kubectl = (args: string[], input?: string): Promise<string> =>
+          new Promise((resolve, reject) => {
+            const child = execFile(
+              kubectlBin!,
+              args,
+              { env: { ...process.env, KUBECONFIG: server.kubeconfigPath }, timeout: 60_000 },
+              (err, stdout, stderr) =>
+                err === null ? resolve(stdout) : reject(new Error(`${err.message}: ${stderr}`)),
+            );
+            if (input !== undefined) child.stdin?.end(input);
+          });
+        const list = await kubectl(['get', 'secrets', '-n', 'default', '-o', 'json']);
+        const out = await kubectl(['replace', '-f', '-'], list);
+        assert.match(out, /secret\/a replaced/);
+        await server.stop({ keep: true });
+        for (const name of ['a', 'b', 'c']) {
+          assert.equal(
+            prefixOf(storedValue(dataDir, `/registry/secrets/default/${name}`)),
+            'k8s:enc:aesgcm:v1:gcm1:',
+          );
+        }
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 
   test('automatic reload: a changed file takes effect without a restart, a broken one is not used', async () => {
     const dir = tempDir();
