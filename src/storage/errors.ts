@@ -14,7 +14,9 @@ export type StorageErrorCode =
   | 'Expired'
   | 'TooLargeResourceVersion'
   | 'RequestTooLarge'
-  | 'InvalidContinue';
+  | 'InvalidContinue'
+  /** Stored bytes that could not be transformed (decrypted) or a value that could not be encrypted. */
+  | 'InternalError';
 
 export class StorageError extends Error {
   override readonly name = 'StorageError';

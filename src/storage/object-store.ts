@@ -289,7 +289,8 @@ export class KvObjectStore implements ObjectStore {
       if (side !== undefined) {
         if (kv === undefined) delete updated.metadata.resourceVersion;
         const bytes = encodeObject(key, updated);
-        const unchanged = kv !== undefined && bytesEqual(bytes, kv.value);
+        // A stale value (read with an older encryption key) is rewritten even when unchanged.
+        const unchanged = kv !== undefined && kv.stale !== true && bytesEqual(bytes, kv.value);
         if (unchanged && (side.ops ?? []).length === 0) {
           if (fromCache) continue;
           return withRevision(updated, kv.modRevision);
@@ -305,7 +306,7 @@ export class KvObjectStore implements ObjectStore {
         continue;
       }
       const bytes = encodeObject(key, updated);
-      if (bytesEqual(bytes, kv.value)) {
+      if (kv.stale !== true && bytesEqual(bytes, kv.value)) {
         if (fromCache) continue;
         return withRevision(updated, kv.modRevision);
       }

@@ -98,6 +98,22 @@ test('token authentication flags (issue #12): token file, service-account issuer
   );
 });
 
+test('--encryption-provider-config and its automatic reload (issue #12)', () => {
+  assert.equal(parseServeFlags([]).encryption, undefined);
+  assert.deepEqual(parseServeFlags(['--encryption-provider-config', '/etc/enc.yaml']).encryption, {
+    configPath: '/etc/enc.yaml',
+    automaticReload: false,
+  });
+  assert.deepEqual(
+    parseServeFlags(['--encryption-provider-config=/e.json', '--encryption-provider-config-automatic-reload'])
+      .encryption,
+    { configPath: '/e.json', automaticReload: true },
+  );
+  assert.throws(() => parseServeFlags(['--encryption-provider-config-automatic-reload']), {
+    message: '--encryption-provider-config-automatic-reload must be set with --encryption-provider-config',
+  });
+});
+
 test('--service-cluster-ip-range and --advertise-address (issue #6)', () => {
   const none = parseServeFlags([]);
   assert.equal(none.serviceClusterIPRange, undefined);

@@ -88,6 +88,10 @@ ${auditUsage}  --cors-allowed-origins LIST  origins (comma-separated regular exp
                               (V8 .cpuprofile), /debug/pprof/heap and PUT /debug/flags/v (log
                               verbosity); --profiling-path is the same
                               flag. Profiles are never served on the TCP port
+  --encryption-provider-config FILE
+                              encryption at rest: an apiserver.config.k8s.io/v1
+                              EncryptionConfiguration (YAML or JSON) with aescbc, aesgcm,
+                              secretbox, identity and kms (apiVersion v2) providers
   -v N                        log verbosity (default 0)
 `;
 
@@ -243,6 +247,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let nodeCapacity: string | undefined;
   let nodeLabels: string | undefined;
   let nodeIP: string | undefined;
+  let encryptionConfig: string | undefined;
+  let encryptionReload = false;
   const ipam: Record<string, string> = {};
   const audit = new Map<string, string>();
   let corsAllowedOrigins: string[] | undefined;
@@ -438,6 +444,19 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       case 'node-ip':
         nodeIP = value();
         break;
+      case 'encryption-provider-config':
+        encryptionConfig = value();
+        break;
+      case 'encryption-provider-config-automatic-reload': {
+        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
+        if (v !== 'true' && v !== 'false') {
+          throw new FlagError(
+            `invalid argument "${v}" for "--encryption-provider-config-automatic-reload" flag: must be true or false`,
+          );
+        }
+        encryptionReload = v === 'true';
+        break;
+      }
       case 'v':
         verbosity = Number(value());
         break;
@@ -465,6 +484,11 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         audit.set(flag, value());
       }
     }
+  }
+  if (encryptionReload && encryptionConfig === undefined) {
+    throw new FlagError(
+      '--encryption-provider-config-automatic-reload must be set with --encryption-provider-config',
+    );
   }
   const gates = new FeatureGates(featureGates);
   const auditFlags = ((): AuditFlags => {
@@ -531,5 +555,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     ...(corsAllowedOrigins !== undefined ? { corsAllowedOrigins } : {}),
     profiling,
     ...(debugSocketPath !== undefined ? { debugSocketPath } : {}),
+    ...(encryptionConfig !== undefined
+      ? { encryption: { configPath: encryptionConfig, automaticReload: encryptionReload } }
+      : {}),
   };
 }

@@ -56,6 +56,8 @@ import type { Pki } from './pki.js';
 import { servedResources } from './resources.js';
 import { serveAuthentication } from './authentication.js';
 import type { ServiceAccountTokenFlags } from '../serviceaccount-tokens.js';
+import { encryptionAtRest } from './encryption.js';
+import type { EncryptionOptions } from './encryption.js';
 import { componentStatusesEndpoint } from './componentstatuses.js';
 import {
   bindingEndpoints,
@@ -138,6 +140,8 @@ export interface ServerOptions {
   readonly advertiseAddress?: string;
   /** `--allocate-node-cidrs` with its `--cluster-cidr` and mask sizes: the nodeipam controller's options. */
   readonly nodeIpam?: NodeIpamFlags;
+  /** `--encryption-provider-config` (encryption at rest, AM-10 for KMS v2). */
+  readonly encryption?: EncryptionOptions;
 }
 
 export interface RunningServer {
@@ -178,7 +182,18 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const auditSetup = await setUpAudit(o.auditFlags ?? {}, log);
   const auditConfig = o.audit ?? auditSetup.config;
   const pkiPromise = ensurePki(join(dataDir, 'pki'), [o.bindAddress]);
-  const kv: KvStore =
+  // Encryption at rest: configured resources' values are transformed below the object store.
+  const encryptionStop = new AbortController();
+  const encryption = await encryptionAtRest({
+    encryption: o.encryption,
+    features,
+    signal: encryptionStop.signal,
+    log: (m) => log.error(m),
+  }).catch((err: unknown) => {
+    encryptionStop.abort();
+    throw err;
+  });
+  const rawKv: KvStore =
     o.storage === 'memory'
       ? createMemoryKv(
           o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {},
@@ -188,7 +203,11 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
           ...(o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {}),
           ...(o.synchronous !== undefined ? { synchronous: o.synchronous } : {}),
           onError: (err) => log.error(`storage: ${err instanceof Error ? err.message : String(err)}`),
+        }).catch((err: unknown) => {
+          encryptionStop.abort();
+          throw err;
         });
+  const kv = encryption.wrap(rawKv);
   const storage = new KvObjectStore(kv);
   const stores = new Map<string, GenericStore>();
   const storeOf = (group: string, resource: string): GenericStore => stores.get(`${group}/${resource}`)!;
@@ -377,7 +396,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ...(o.storageCountPollMs !== undefined ? { storageCountPollMs: o.storageCountPollMs } : {}),
     version: versionInfo(),
     health: {
-      livez: [],
+      livez: [...encryption.healthChecks],
       readyz: [
         {
           name: 'etcd',
@@ -385,6 +404,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
             await kv.currentRevision();
           },
         },
+        ...encryption.healthChecks,
       ],
     },
     log,
@@ -490,6 +510,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         await nodeGraph?.done;
         await repairRun;
         await kv.close();
+        encryptionStop.abort();
       })();
       return closing;
     },

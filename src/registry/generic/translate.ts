@@ -23,6 +23,7 @@ export function translateStorageError(err: unknown, gr: GroupResource, name: str
       // reason and the bare message (e.g. a create with resourceVersion set).
       return new StatusError(500, '', err.message);
     case 'CorruptObject':
+    case 'InternalError':
       return apiErrors.internal(err);
     case 'Expired':
       return apiErrors.resourceExpired(

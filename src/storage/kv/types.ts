@@ -15,6 +15,11 @@ export interface KeyValue {
   readonly modRevision: number;
   /** Lease the key is attached to, 0 when none. */
   readonly lease: number;
+  /**
+   * Set by encryption at rest (storage/value) when the value was read with a provider or key other
+   * than the one writes use: an update must rewrite it even when the object did not change.
+   */
+  readonly stale?: boolean;
 }
 
 export type KvEventType = 'put' | 'delete';
