@@ -28,6 +28,14 @@ Flags:
   --runtime-config k=v,...    group-versions to serve, e.g. certificates.k8s.io/v1alpha1=true, api/alpha=true
   --anonymous-auth[=BOOL]     requests without credentials are system:anonymous (default true);
                               false: they get 401
+  --enable-priority-and-fairness[=BOOL]
+                              API Priority and Fairness limits requests (with the
+                              APIPriorityAndFairness feature gate, on by default); false: the
+                              max-in-flight limits instead
+  --max-requests-inflight N   read-only requests in flight (default 400; 0: no limit) and, with
+  --max-mutating-requests-inflight N
+                              mutating ones (default 200), without APF; with APF their sum is
+                              the server's concurrency limit shared by the priority levels
   --service-cluster-ip-range CIDR
                               Service IP range; its first address is the \`kubernetes\` Service's
                               cluster IP (default 10.96.0.0/12)
@@ -155,6 +163,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let verbosity = 0;
   let synchronous: 'FULL' | 'NORMAL' | 'OFF' | undefined;
   let anonymousAuth = true;
+  let enablePriorityAndFairness: boolean | undefined;
+  const inflight: { maxRequestsInflight?: number; maxMutatingRequestsInflight?: number } = {};
   let runtimeConfig = '';
   let serviceClusterIPRange: string | undefined;
   let serviceNodePortRange: string | undefined;
@@ -250,6 +260,25 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         anonymousAuth = v === 'true';
         break;
       }
+      case 'max-requests-inflight':
+      case 'max-mutating-requests-inflight': {
+        const flag = name.replace(/^--?/, '');
+        const v = value();
+        if (!/^\d+$/.test(v)) throw new FlagError(`invalid argument "${v}" for "--${flag}" flag`);
+        if (flag === 'max-requests-inflight') inflight.maxRequestsInflight = Number(v);
+        else inflight.maxMutatingRequestsInflight = Number(v);
+        break;
+      }
+      case 'enable-priority-and-fairness': {
+        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
+        if (v !== 'true' && v !== 'false') {
+          throw new FlagError(
+            `invalid argument "${v}" for "--enable-priority-and-fairness" flag: must be true or false`,
+          );
+        }
+        enablePriorityAndFairness = v === 'true';
+        break;
+      }
       case 'service-cluster-ip-range': {
         const v = value();
         if (firstServiceIP(v) === undefined) {
@@ -335,6 +364,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     featureGates,
     verbosity,
     anonymousAuth,
+    ...(enablePriorityAndFairness !== undefined ? { enablePriorityAndFairness } : {}),
+    ...inflight,
     ...(runtimeConfig !== '' ? { runtimeConfig } : {}),
     ...(controllers !== undefined ? { controllerSelection: controllers } : {}),
     ...(nodes !== undefined ? { nodes } : {}),
