@@ -10,10 +10,12 @@
 //
 // The flooding user is impersonated by the admin certificate (`Impersonate-User: flooder`); a
 // ClusterRoleBinding to cluster-admin keeps it allowed once RBAC is enforced.
+import { spawn } from 'node:child_process';
 import { connect } from 'node:http2';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import {
   cleanupTempDirs,
   cpuSeconds,
@@ -67,12 +69,62 @@ async function loop(one, stopped, out) {
   }
 }
 
+/**
+ * The measured side, in its own process so the flood's client work does not delay it: for
+ * `seconds`, back-to-back GETs of a namespace as the admin (system:masters) and of `/readyz`
+ * without a certificate (anonymous); prints their latencies as JSON.
+ */
+async function probe(kubeconfigPath, seconds) {
+  const h2 = h2ClientFor(kubeconfigPath);
+  const creds = kubeconfigCredentials(kubeconfigPath);
+  const masters = h2.session();
+  const anonymous = connect(creds.url, { ca: creds.ca });
+  anonymous.on('error', () => undefined);
+  const end = performance.now() + seconds * 1000;
+  const stopped = () => performance.now() > end;
+  const m = { ms: [], other: {} };
+  const p = { ms: [], other: {} };
+  await Promise.all([
+    loop(() => h2.get(masters, '/api/v1/namespaces/default'), stopped, m),
+    loop(() => h2.get(anonymous, '/readyz'), stopped, p),
+  ]);
+  masters.destroy();
+  anonymous.destroy();
+  process.stdout.write(
+    JSON.stringify({
+      masters: { ...stats(m.ms), nonOK: m.other },
+      readyz: { ...stats(p.ms), nonOK: p.other },
+    }),
+  );
+}
+
+function runProbe(kubeconfigPath, seconds) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(import.meta.url), '--probe', kubeconfigPath, String(seconds)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`probe exited ${code}`)),
+    );
+  });
+}
+
 async function main() {
+  if (process.argv[2] === '--probe') {
+    await probe(process.argv[3], Number(process.argv[4]));
+    return;
+  }
   const o = parseArgs(process.argv.slice(2));
   const server = await startServer(freshDir(), { serveArgs: ['--nodes', '0'], timeoutMs: 60_000 });
   const h2 = h2ClientFor(server.kubeconfigPath);
   const peakRss = sampleRss(server.pid);
-  const creds = kubeconfigCredentials(server.kubeconfigPath);
   const results = {
     env: {
       date: new Date().toISOString(),
@@ -118,28 +170,17 @@ async function main() {
     const listBytes = (await h2.get(admin, `/api/v1/namespaces/${ns}/configmaps`)).body.length;
     log(`${o.configmaps} ConfigMaps, a list is ${round(listBytes / 1024, 0)} KiB`);
 
-    // Anonymous probes: no client certificate (the `probes` FlowSchema, exempt level).
-    const anonymous = connect(creds.url, { ca: creds.ca });
-    anonymous.on('error', () => undefined);
-    sessions.push(anonymous);
-    const masters = session();
-    const probe = () => h2.get(anonymous, '/readyz');
-    const mastersGet = () => h2.get(masters, '/api/v1/namespaces/default');
-
     const phase = async (seconds, flood) => {
       const end = performance.now() + seconds * 1000;
       const stopped = () => performance.now() > end;
-      const m = { ms: [], other: {} };
-      const p = { ms: [], other: {} };
       const f = { ms: [], other: {} };
       const floodSessions = flood
         ? Array.from({ length: Math.ceil(o.concurrency / streamsPerSession) }, () => session())
         : [];
       const t0 = performance.now();
       const cpu0 = cpuSeconds(server.pid);
-      await Promise.all([
-        loop(mastersGet, stopped, m),
-        loop(probe, stopped, p),
+      const [probed] = await Promise.all([
+        runProbe(server.kubeconfigPath, seconds),
         ...(flood
           ? Array.from({ length: o.concurrency }, (_, i) =>
               loop(
@@ -159,8 +200,7 @@ async function main() {
       return {
         seconds: round(wall, 1),
         serverCpuSeconds,
-        masters: { ...stats(m.ms), nonOK: m.other },
-        readyz: { ...stats(p.ms), nonOK: p.other },
+        ...probed,
         ...(flood
           ? {
               flood: {

@@ -206,6 +206,29 @@ describe('API Priority and Fairness', () => {
       const r = await server.request('GET', '/api/v1/namespaces/default', { headers: as('limited') });
       return r.status === 200;
     });
+    // A watch holds the seat only until it is initialized: with it open, the seat is free.
+    const watcher = connect(server.url, {
+      ca: server.pki.caCert,
+      cert: server.pki.adminCert,
+      key: server.pki.adminKey,
+    });
+    const watch = watcher.request({
+      ':method': 'GET',
+      ':path': '/api/v1/namespaces/apf/configmaps?watch=1',
+      'impersonate-user': 'limited',
+    });
+    const watchHeaders = await new Promise<Record<string, unknown>>((resolve) =>
+      watch.once('response', (h) => resolve(h)),
+    );
+    assert.equal(watchHeaders[':status'], 200);
+    // Classified (and so held a seat while it was set up).
+    assert.equal(watchHeaders['x-kubernetes-pf-flowschema-uid'], fsUID);
+    const whileWatching = await server.request('GET', '/api/v1/namespaces/default', {
+      headers: as('limited'),
+    });
+    assert.equal(whileWatching.status, 200, whileWatching.text);
+    assert.equal((await executing())!.split(/, +/)[5], '0');
+    watcher.destroy();
     for (const r of rejected) {
       assert.equal(r.headers['retry-after'], '1');
       assert.equal(r.text, 'Too many requests, please try again later.\n');
