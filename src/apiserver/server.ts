@@ -158,6 +158,7 @@ export class ApiServer {
     this.#storageCounts = new StorageObjectCounter(
       () => [...this.#endpoints.values()].map((e) => e.store.hub),
       o.storageCountPollMs ?? 60_000,
+      o.flowControl !== undefined ? (label, n) => o.flowControl?.objectCounts.set(label, n) : undefined,
     );
     this.#unregisterWatchCaches = registerWatchCaches(() =>
       [...this.#endpoints.values()].map((e) => e.store.hub),

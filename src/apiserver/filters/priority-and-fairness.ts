@@ -47,6 +47,7 @@ export function withPriorityAndFairness(fc: FlowController, watermark?: Inflight
     let handled: Promise<void> | undefined;
     const executed = await fc.handle({
       info,
+      url: ctx.url,
       user: userOf(ctx),
       signal: ctx.signal,
       onClassified: (fs, pl) => {

@@ -33,6 +33,7 @@ import {
 import { QueueSet } from './queueset.js';
 import type { QueuingConfig, WorkEstimate } from './queueset.js';
 import { flowSchemaDigest, priorityLevelDigest } from './types.js';
+import { ObjectCountTracker, estimateWork, levelMaxSeats } from './work-estimator.js';
 import type {
   FlowSchemaCondition,
   FlowSchemaDigest,
@@ -54,6 +55,8 @@ export interface PriorityLevelState {
   minCL: number;
   maxCL: number;
   currentCL: number;
+  /** The most seats one request may take (upstream MaxSeatsTracker; 0: the estimator's limit). */
+  maxSeats: number;
   readonly seatDemand: Integrator;
   readonly stats: SeatDemandStats;
 }
@@ -70,6 +73,8 @@ export interface FlowControllerOptions {
 
 export interface HandleOptions {
   readonly info: RequestInfo;
+  /** The request URL (a list's options weigh its work). */
+  readonly url: URL;
   readonly user: UserInfo;
   readonly signal: AbortSignal;
   /** Told the classification before anything else happens to the request. */
@@ -116,6 +121,8 @@ export class FlowController {
   /** Status writes of the last minute (upstream mostRecentUpdates). */
   #recentUpdates: { time: number; names: Set<string> }[] = [];
   #delayedDigest: NodeJS.Timeout | undefined;
+  /** Stored object counts by "resource.group", fed by the storage object counter. */
+  readonly objectCounts = new ObjectCountTracker();
 
   constructor(o: FlowControllerOptions) {
     this.#o = o;
@@ -172,6 +179,7 @@ export class FlowController {
         minCL: 0,
         maxCL: 0,
         currentCL: 0,
+        maxSeats: 0,
         seatDemand: new Integrator(this.#now),
         stats: new SeatDemandStats(),
       };
@@ -233,6 +241,7 @@ export class FlowController {
       state.maxCL = nominal + borrowing;
       this.#nominalCLSum += nominal;
       const qCfg = this.#queuingConfig(state.pl);
+      state.maxSeats = limited.queuing !== undefined ? levelMaxSeats(nominal, limited.queuing.handSize) : 0;
       if (state.queues === undefined) {
         state.currentCL = nominal - Math.trunc(lendable / 2);
         state.queues = new QueueSet(
@@ -416,7 +425,7 @@ export class FlowController {
             : '';
       hashValue = hashFlowID(fs.name, distinguisher);
     }
-    const estimate: WorkEstimate = { initialSeats: 1, finalSeats: 0, additionalLatency: 0 };
+    const estimate: WorkEstimate = estimateWork(h.info, h.url, state.maxSeats, this.objectCounts);
     const startWaiting = this.#now();
     const req = queues.startRequest({
       signal: h.signal,

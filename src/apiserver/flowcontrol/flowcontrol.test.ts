@@ -14,6 +14,7 @@ import { compareFlowSchemas, matchesFlowSchema } from './match.js';
 import { QueueSet } from './queueset.js';
 import type { QueuedRequest, StartRequestOptions } from './queueset.js';
 import { flowSchemaDigest } from './types.js';
+import { ObjectCountTracker, estimateWork, levelMaxSeats } from './work-estimator.js';
 import type { FlowSchemaCondition } from './types.js';
 
 const log = createLogger({ verbosity: 0 });
@@ -366,6 +367,7 @@ describe('FlowController', () => {
     const classify = async (u: UserInfo, path = '/api/v1/pods') => {
       await fc.handle({
         info: req('GET', path),
+        url: new URL(path, 'https://x'),
         user: u,
         signal: new AbortController().signal,
         onClassified: (fs, pl) => seen.push(`${fs.name}/${pl.name}`),
@@ -484,5 +486,42 @@ describe('debug output', () => {
     assert.equal(seatSeconds(0), '0.00000000ss');
     assert.equal(seatSeconds(0.003), '0.00300000ss');
     assert.equal(seatSeconds(12.5), '12.50000000ss');
+  });
+});
+
+describe('work estimates (request/list_work_estimator.go)', () => {
+  it('weighs a list by the stored objects it processes, within the level max seats', () => {
+    let now = 0;
+    const counts = new ObjectCountTracker(() => now);
+    counts.set('configmaps', 300);
+    counts.set('deployments.apps', 5000);
+    const seats = (path: string, max = 8) =>
+      estimateWork(req('GET', path), new URL(path, 'https://x'), max, counts).initialSeats;
+    // From storage: twice the objects (read and filtered), 100 a seat.
+    assert.equal(seats('/api/v1/namespaces/a/configmaps'), 6);
+    assert.equal(seats('/api/v1/namespaces/a/configmaps?limit=50'), 1);
+    // From the watch cache (resourceVersion=0): the stored objects.
+    assert.equal(seats('/api/v1/namespaces/a/configmaps?resourceVersion=0'), 3);
+    assert.equal(seats('/api/v1/namespaces/a/configmaps?labelSelector=a%3Db'), 6);
+    assert.equal(seats('/apis/apps/v1/deployments'), 8);
+    assert.equal(seats('/apis/apps/v1/deployments', 0), 10);
+    assert.equal(seats('/api/v1/namespaces/a/configmaps/one'), 1);
+    assert.equal(seats('/api/v1/secrets'), 1);
+    assert.equal(
+      estimateWork(req('POST', '/api/v1/namespaces/a/configmaps'), new URL('https://x/'), 8, counts)
+        .initialSeats,
+      1,
+    );
+    now += 3 * 60_000 + 1;
+    assert.equal(seats('/api/v1/namespaces/a/configmaps'), 8);
+    counts.set('configmaps', -1);
+    assert.equal(seats('/api/v1/namespaces/a/configmaps'), 8);
+  });
+
+  it('gives a queuing level upstream max seats', () => {
+    assert.equal(levelMaxSeats(49, 6), 8);
+    assert.equal(levelMaxSeats(98, 6), 15);
+    assert.equal(levelMaxSeats(25, 4), 4);
+    assert.equal(levelMaxSeats(1, 8), 1);
   });
 });
