@@ -11,6 +11,7 @@
 // The flooding user is impersonated by the admin certificate (`Impersonate-User: flooder`); a
 // ClusterRoleBinding to cluster-admin keeps it allowed once RBAC is enforced.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:http2';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,7 @@ import {
   root,
   round,
   sampleRss,
+  sleep,
   startServer,
   stopServer,
 } from './lib.mjs';
@@ -167,6 +169,14 @@ async function main() {
         ),
       );
     }
+    // APF weighs a list by the stored count, which the server refreshes every minute.
+    log('waiting for the server to count the ConfigMaps (apiserver_storage_objects, every 60 s) ...');
+    for (;;) {
+      const m = (await h2.get(admin, '/metrics')).body.toString('utf8');
+      const c = /^apiserver_storage_objects\{resource="configmaps"\} (\d+)/m.exec(m);
+      if (c !== null && Number(c[1]) >= o.configmaps) break;
+      await sleep(1000);
+    }
     const listBytes = (await h2.get(admin, `/api/v1/namespaces/${ns}/configmaps`)).body.length;
     log(`${o.configmaps} ConfigMaps, a list is ${round(listBytes / 1024, 0)} KiB`);
 
@@ -231,7 +241,7 @@ async function main() {
     results.serverPeakRssMiB = round(peakRss(), 0);
     log(JSON.stringify({ baseline: results.baseline, overload: results.overload }, null, 2));
     process.stderr.write(results.dumpPriorityLevels);
-    await formatJson(o.out, results);
+    writeFileSync(o.out, await formatJson(o.out, results));
     log(`wrote ${o.out}`);
   } finally {
     for (const s of sessions) s.destroy();
