@@ -3,7 +3,8 @@
  * included, runs through the request chain in upstream's order:
  *
  *   request info → audit ID → deadline → CORS → authentication (failed ones audited) → audit
- *   → impersonation → max-in-flight → authorization → handler
+ *   → impersonation → priority and fairness (or max-in-flight when it is off) → authorization
+ *   → handler
  *
  * The handler answers non-resource paths (health, version, discovery, OpenAPI, metrics) and
  * routes resource requests to the verb handlers; resource and health requests are instrumented
@@ -42,6 +43,9 @@ import { ChainResponseError } from './filters/chain-response.js';
 import { withRequestDeadline } from './filters/deadline.js';
 import { withImpersonation } from './filters/impersonation.js';
 import { withMaxInFlight } from './filters/max-in-flight.js';
+import { withPriorityAndFairness } from './filters/priority-and-fairness.js';
+import type { FlowController } from './flowcontrol/controller.js';
+import { handleFlowcontrolDebug } from './flowcontrol/debug-handler.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { handleHealth } from './health.js';
 import type { HealthChecks } from './health.js';
@@ -86,8 +90,10 @@ export interface ApiServerOptions {
   readonly audit?: AuditConfig;
   /** `--cors-allowed-origins` patterns, already validated (AM-22); none: no CORS. */
   readonly corsAllowedOrigins?: readonly string[];
-  /** Default: upstream's 400 non-mutating, 200 mutating. */
+  /** Default: upstream's 400 non-mutating, 200 mutating (used when `flowControl` is absent). */
   readonly inFlight?: InFlightLimits;
+  /** API Priority and Fairness: replaces the max-in-flight limits when given. */
+  readonly flowControl?: FlowController;
   /** `--request-timeout` (default 60 s). */
   readonly requestTimeoutMs?: number;
   /**
@@ -171,6 +177,7 @@ export class ApiServer {
     this.#storageCounts = new StorageObjectCounter(
       () => [...this.#endpoints.values()].map((e) => e.store.hub),
       o.storageCountPollMs ?? 60_000,
+      o.flowControl !== undefined ? (label, n) => o.flowControl?.objectCounts.set(label, n) : undefined,
     );
     this.#unregisterWatchCaches = registerWatchCaches(() =>
       [...this.#endpoints.values()].map((e) => e.store.hub),
@@ -198,7 +205,9 @@ export class ApiServer {
       withAuthentication(o.authenticator, o.log),
       withAudit(o.audit, o.log),
       withImpersonation(o.authorizer),
-      withMaxInFlight(o.inFlight ?? { nonMutating: 400, mutating: 200 }, this.#inflightMark),
+      o.flowControl !== undefined
+        ? withPriorityAndFairness(o.flowControl, this.#inflightMark)
+        : withMaxInFlight(o.inFlight ?? { nonMutating: 400, mutating: 200 }, this.#inflightMark),
       withAuthorization(o.authorizer),
     ];
     this.#chain = buildChain(filters, (ctx) => this.#dispatch(ctx));
@@ -378,6 +387,7 @@ export class ApiServer {
       res.end(req.method === 'HEAD' ? undefined : document.body());
       return;
     }
+    if (this.#o.flowControl !== undefined && handleFlowcontrolDebug(this.#o.flowControl, res, url)) return;
     if (url.pathname === '/version' || url.pathname === '/version/') {
       writeRawJSON(res, 200, this.#o.version);
       return;

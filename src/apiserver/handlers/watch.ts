@@ -11,6 +11,7 @@
  * abort listener per watch. When a write returns false the watch stops taking events until
  * 'drain': they wait in the watch cache, where a watch too far behind is cut off.
  */
+import { watchInitialized } from '../flowcontrol/watch-initialization.js';
 import { apiVersionOf } from '../../apis/resource.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { openWatch } from '../../registry/generic/watch.js';
@@ -194,6 +195,8 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
     'cache-control': 'no-cache, private',
   });
   res.flushHeaders?.();
+  // The watch is set up and its initial events are in its feed: its APF seat is released.
+  watchInitialized(ctx.req);
   const apiVersion = apiVersionOf(info);
   let headersSent = false;
   const includeObject = queryString(ctx.url, 'includeObject') ?? 'Metadata';

@@ -15,9 +15,17 @@ export class StorageObjectCounter {
   #counted = new Set<string>();
   #running: Promise<void> | undefined;
 
-  constructor(stores: () => Iterable<GenericStore>, periodMs: number) {
+  readonly #onCount: ((label: string, count: number) => void) | undefined;
+
+  /** `onCount` also gets every count (API Priority and Fairness weighs lists by them). */
+  constructor(
+    stores: () => Iterable<GenericStore>,
+    periodMs: number,
+    onCount?: (label: string, count: number) => void,
+  ) {
     this.#stores = stores;
     this.#periodMs = periodMs;
+    this.#onCount = onCount;
   }
 
   /** Counts now and then every period. */
@@ -56,6 +64,7 @@ export class StorageObjectCounter {
         n = -1;
       }
       storageObjects.cell(label).set(n);
+      this.#onCount?.(label, n);
     }
     for (const label of this.#counted) if (!seen.has(label)) storageObjects.remove(label);
     this.#counted = seen;

@@ -114,6 +114,17 @@ test('--encryption-provider-config and its automatic reload (issue #12)', () => 
   });
 });
 
+test('--enable-priority-and-fairness and the in-flight limits (#12, AM-18)', () => {
+  assert.equal(parseServeFlags([]).enablePriorityAndFairness, undefined);
+  assert.equal(parseServeFlags(['--enable-priority-and-fairness=false']).enablePriorityAndFairness, false);
+  assert.equal(parseServeFlags(['--enable-priority-and-fairness']).enablePriorityAndFairness, true);
+  assert.throws(() => parseServeFlags(['--enable-priority-and-fairness=no']), FlagError);
+  const o = parseServeFlags(['--max-requests-inflight', '40', '--max-mutating-requests-inflight=20']);
+  assert.equal(o.maxRequestsInflight, 40);
+  assert.equal(o.maxMutatingRequestsInflight, 20);
+  assert.throws(() => parseServeFlags(['--max-requests-inflight', '-1']), FlagError);
+});
+
 test('--service-cluster-ip-range and --advertise-address (issue #6)', () => {
   const none = parseServeFlags([]);
   assert.equal(none.serviceClusterIPRange, undefined);

@@ -56,6 +56,14 @@ Flags:
   --authorization-mode LIST   authorizers after system:masters, in order: RBAC, Node,
                               AlwaysAllow, AlwaysDeny (default RBAC; ABAC and Webhook refuse to
                               start)
+  --enable-priority-and-fairness[=BOOL]
+                              API Priority and Fairness limits requests (with the
+                              APIPriorityAndFairness feature gate, on by default); false: the
+                              max-in-flight limits instead
+  --max-requests-inflight N   read-only requests in flight (default 400; 0: no limit) and, with
+  --max-mutating-requests-inflight N
+                              mutating ones (default 200), without APF; with APF their sum is
+                              the server's concurrency limit shared by the priority levels
   --service-cluster-ip-range CIDR
                               Service IP range; its first address is the \`kubernetes\` Service's
                               cluster IP (default 10.96.0.0/12)
@@ -238,6 +246,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let extendTokenExpiration: boolean | undefined;
   let jwksURI: string | undefined;
   let authorizationModes: AuthorizationMode[] | undefined;
+  let enablePriorityAndFairness: boolean | undefined;
+  const inflight: { maxRequestsInflight?: number; maxMutatingRequestsInflight?: number } = {};
   let runtimeConfig = '';
   let serviceClusterIPRange: string | undefined;
   let serviceNodePortRange: string | undefined;
@@ -392,6 +402,25 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         }
         break;
       }
+      case 'max-requests-inflight':
+      case 'max-mutating-requests-inflight': {
+        const flag = name.replace(/^--?/, '');
+        const v = value();
+        if (!/^\d+$/.test(v)) throw new FlagError(`invalid argument "${v}" for "--${flag}" flag`);
+        if (flag === 'max-requests-inflight') inflight.maxRequestsInflight = Number(v);
+        else inflight.maxMutatingRequestsInflight = Number(v);
+        break;
+      }
+      case 'enable-priority-and-fairness': {
+        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
+        if (v !== 'true' && v !== 'false') {
+          throw new FlagError(
+            `invalid argument "${v}" for "--enable-priority-and-fairness" flag: must be true or false`,
+          );
+        }
+        enablePriorityAndFairness = v === 'true';
+        break;
+      }
       case 'service-cluster-ip-range': {
         const v = value();
         if (firstServiceIP(v) === undefined) {
@@ -540,6 +569,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     verbosity,
     anonymousAuth,
     ...(authorizationModes !== undefined ? { authorizationModes } : {}),
+    ...(enablePriorityAndFairness !== undefined ? { enablePriorityAndFairness } : {}),
+    ...inflight,
     ...(runtimeConfig !== '' ? { runtimeConfig } : {}),
     ...(controllers !== undefined ? { controllerSelection: controllers } : {}),
     ...(nodes !== undefined ? { nodes } : {}),

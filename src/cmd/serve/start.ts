@@ -45,6 +45,7 @@ import { startControllers } from './controllers.js';
 import type { NodeIpamFlags } from '../node-ipam-flags.js';
 import { RestClient } from '../../client/rest-client.js';
 import { serveCustomResources } from './custom-resources.js';
+import { flowControlFor, followFlowcontrolConfig } from './flowcontrol.js';
 import { serviceResolver } from './service-resolver.js';
 import { webhookPoster } from '../../apiserver/webhook/post.js';
 import { customResourceDefinitions, customResourceSchemas } from './custom-resource-schemas.js';
@@ -126,6 +127,12 @@ export interface ServerOptions {
   readonly serviceAccountTokens?: ServiceAccountTokenFlags;
   /** `--authorization-mode`: authorizers after system:masters (default ['RBAC']; tests may pass AlwaysAllow). */
   readonly authorizationModes?: readonly string[];
+  /** `--enable-priority-and-fairness` (default true; also needs the APIPriorityAndFairness gate). */
+  readonly enablePriorityAndFairness?: boolean;
+  /** `--max-requests-inflight` (default 400). */
+  readonly maxRequestsInflight?: number;
+  /** `--max-mutating-requests-inflight` (default 200). */
+  readonly maxMutatingRequestsInflight?: number;
   /** Undelivered events after which a stalled watch is closed (default 10,000; tests shorten it). */
   readonly watchMaxQueuedEvents?: number;
   /** Interval of watch BOOKMARK events (default 60 s; tests shorten it). */
@@ -378,8 +385,21 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const schemas = new ServerSchemaRegistry(builtinSchemas);
   // The first request already sees the bootstrap policy (and the Node authorizer its graph).
   await Promise.all([rbac.ready, nodeGraph?.ready]);
+  const inFlight = {
+    nonMutating: o.maxRequestsInflight ?? 400,
+    mutating: o.maxMutatingRequestsInflight ?? 200,
+  };
+  const flowControl = flowControlFor({
+    features,
+    runtimeConfig,
+    enabled: o.enablePriorityAndFairness,
+    serverConcurrencyLimit: inFlight.nonMutating + inFlight.mutating,
+    log,
+  });
 
   const server = new ApiServer({
+    ...(flowControl !== undefined ? { flowControl } : {}),
+    inFlight,
     endpoints,
     schemas,
     features,
@@ -462,6 +482,16 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         log,
       })
     : undefined;
+  const flowcontrolConfig =
+    flowControl === undefined
+      ? undefined
+      : followFlowcontrolConfig(
+          flowControl,
+          new RestClient({
+            transport: inProcessTransports(server)('api-priority-and-fairness-config-consumer-v1'),
+          }),
+          log,
+        );
   const controllers =
     o.controllers === false
       ? { stop: () => Promise.resolve() }
@@ -501,6 +531,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       closing ??= (async () => {
         await controllers.stop();
         await customResources?.stop();
+        await flowcontrolConfig?.stop();
         await server.close();
         await debugSocket?.close();
         await auditSetup.close();
