@@ -6,7 +6,7 @@
  * discovery documents, and the legacy token generator the tokens controller signs with.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { boundClaims, legacyClaims } from '../auth/serviceaccount/claims.js';
 import { boundTokenValidator } from '../auth/serviceaccount/bound-validator.js';
@@ -38,8 +38,15 @@ export const serviceAccountKeyFile = 'sa.key';
 export function ensureServiceAccountKey(pkiDir: string): string {
   const path = join(pkiDir, serviceAccountKeyFile);
   if (!existsSync(path)) {
+    // The PKI's certificates are made concurrently: the directory may not exist yet.
+    mkdirSync(pkiDir, { recursive: true, mode: 0o700 });
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    writeFileSync(path, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
+    try {
+      writeFileSync(path, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      // Another start made it first: use theirs.
+      if (!(err instanceof Error && 'code' in err && err.code === 'EEXIST')) throw err;
+    }
   }
   return path;
 }
