@@ -9,14 +9,31 @@ import { noOpinion } from './authorizer.js';
 
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
   return {
-    async authorize(a: AuthorizationAttributes): Promise<AuthorizationResult> {
+    // Synchronous while every authorizer answers synchronously (RBAC, Node and the built-ins do),
+    // so that CEL's `authorizer` checks (cel-authorizer.ts) can ask the same union.
+    authorize(a: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult> {
       const reasons: string[] = [];
-      for (const z of authorizers) {
-        const r = await z.authorize(a);
+      const done = (): AuthorizationResult =>
+        reasons.length === 0 ? noOpinion : { decision: 'noOpinion', reason: reasons.join('\n') };
+      const rest = async (
+        from: number,
+        pending: Promise<AuthorizationResult>,
+      ): Promise<AuthorizationResult> => {
+        let r = await pending;
+        for (let i = from; ;) {
+          if (r.decision !== 'noOpinion') return r;
+          if (r.reason !== '') reasons.push(r.reason);
+          if (++i >= authorizers.length) return done();
+          r = await authorizers[i]!.authorize(a);
+        }
+      };
+      for (let i = 0; i < authorizers.length; i++) {
+        const r = authorizers[i]!.authorize(a);
+        if (r instanceof Promise) return rest(i, r);
         if (r.decision !== 'noOpinion') return r;
         if (r.reason !== '') reasons.push(r.reason);
       }
-      return reasons.length === 0 ? noOpinion : { decision: 'noOpinion', reason: reasons.join('\n') };
+      return done();
     },
     async rulesFor(user: UserInfo, namespace: string): Promise<UserRules> {
       const resourceRules: UserRules['resourceRules'][number][] = [];
