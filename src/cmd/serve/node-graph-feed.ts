@@ -7,6 +7,7 @@ import type { NodeGraph } from '../../auth/node/node-graph.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { resourcePrefix } from '../../registry/generic/keys.js';
 import type { ObjectStore } from '../../storage/interfaces.js';
+import { followPrefix } from './follow-prefix.js';
 import type { Logger } from '../../util/log.js';
 
 type Kind = 'pods' | 'persistentvolumeclaims' | 'volumeattachments';
@@ -25,41 +26,24 @@ export function followNodeGraph(o: {
   readonly signal: AbortSignal;
   readonly log: Logger;
 }): { readonly ready: Promise<void>; readonly done: Promise<void> } {
-  const listed: Promise<void>[] = [];
   const kinds: [Kind, string][] = [
     ['pods', ''],
     ['persistentvolumeclaims', ''],
     ['volumeattachments', 'storage.k8s.io'],
   ];
-  const runs = kinds.map(([kind, group]) => {
-    const prefix = resourcePrefix({ group, resource: kind });
-    let markListed!: () => void;
-    listed.push(new Promise<void>((resolve) => (markListed = resolve)));
-    return (async () => {
-      while (!o.signal.aborted) {
-        try {
-          const list = await o.storage.list({ prefix });
-          o.graph.clear(kind);
-          for (const item of list.items) apply(o.graph, kind, item, false);
-          markListed();
-          for await (const ev of o.storage.watch({
-            key: prefix,
-            recursive: true,
-            afterRevision: list.revision,
-            signal: o.signal,
-          })) {
-            apply(o.graph, kind, ev.object, ev.type === 'DELETED');
-          }
-        } catch (err) {
-          if (o.signal.aborted) break;
-          o.log.error(
-            `node authorizer: following ${kind}: ${err instanceof Error ? err.message : String(err)}`,
-          );
-          await new Promise((r) => setTimeout(r, 200).unref());
-        }
-      }
-      markListed();
-    })();
-  });
-  return { ready: Promise.all(listed).then(() => undefined), done: Promise.all(runs).then(() => undefined) };
+  const followers = kinds.map(([kind, group]) =>
+    followPrefix({
+      storage: o.storage,
+      prefix: resourcePrefix({ group, resource: kind }),
+      signal: o.signal,
+      log: o.log,
+      what: `node authorizer: following ${kind}`,
+      reset: () => o.graph.clear(kind),
+      apply: (obj, deleted) => apply(o.graph, kind, obj, deleted),
+    }),
+  );
+  return {
+    ready: Promise.all(followers.map((f) => f.listed)).then(() => undefined),
+    done: Promise.all(followers.map((f) => f.done)).then(() => undefined),
+  };
 }

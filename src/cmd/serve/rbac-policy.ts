@@ -9,6 +9,7 @@ import type { RbacKind, RbacPolicyIndex } from '../../auth/rbac/policy-index.js'
 import type { KubeObject } from '../../machinery/object.js';
 import { resourcePrefix } from '../../registry/generic/keys.js';
 import type { ObjectStore } from '../../storage/interfaces.js';
+import { followPrefix } from './follow-prefix.js';
 import type { Logger } from '../../util/log.js';
 
 const kinds: readonly [RbacKind, string][] = [
@@ -46,37 +47,19 @@ export function followRbacPolicy(o: {
   readonly signal: AbortSignal;
   readonly log: Logger;
 }): RbacFollower {
-  const listed: Promise<void>[] = [];
-  const runs = kinds.map(([kind, resource]) => {
-    const prefix = resourcePrefix({ group: 'rbac.authorization.k8s.io', resource });
-    let markListed!: () => void;
-    listed.push(new Promise<void>((resolve) => (markListed = resolve)));
-    return (async () => {
-      while (!o.signal.aborted) {
-        try {
-          const list = await o.storage.list({ prefix });
-          o.index.clear(kind);
-          for (const item of list.items) apply(o.index, kind, item, false);
-          markListed();
-          for await (const ev of o.storage.watch({
-            key: prefix,
-            recursive: true,
-            afterRevision: list.revision,
-            signal: o.signal,
-          })) {
-            apply(o.index, kind, ev.object, ev.type === 'DELETED');
-          }
-        } catch (err) {
-          if (o.signal.aborted) break;
-          o.log.error(`rbac: following ${resource}: ${err instanceof Error ? err.message : String(err)}`);
-          await new Promise((r) => setTimeout(r, 200).unref());
-        }
-      }
-      markListed();
-    })();
-  });
+  const followers = kinds.map(([kind, resource]) =>
+    followPrefix({
+      storage: o.storage,
+      prefix: resourcePrefix({ group: 'rbac.authorization.k8s.io', resource }),
+      signal: o.signal,
+      log: o.log,
+      what: `rbac: following ${resource}`,
+      reset: () => o.index.clear(kind),
+      apply: (obj, deleted) => apply(o.index, kind, obj, deleted),
+    }),
+  );
   return {
-    ready: Promise.all(listed).then(() => undefined),
-    done: Promise.all(runs).then(() => undefined),
+    ready: Promise.all(followers.map((f) => f.listed)).then(() => undefined),
+    done: Promise.all(followers.map((f) => f.done)).then(() => undefined),
   };
 }
