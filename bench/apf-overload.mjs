@@ -124,7 +124,10 @@ async function main() {
     return;
   }
   const o = parseArgs(process.argv.slice(2));
-  const server = await startServer(freshDir(), { serveArgs: ['--nodes', '0'], timeoutMs: 60_000 });
+  const server = await startServer(freshDir(), {
+    serveArgs: ['--nodes', '0', '--anonymous-auth=true'],
+    timeoutMs: 60_000,
+  });
   const h2 = h2ClientFor(server.kubeconfigPath);
   const peakRss = sampleRss(server.pid);
   const results = {
