@@ -10,13 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { startTestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 
 const rbac = '/apis/rbac.authorization.k8s.io/v1';
 
 test('#12 bootstrap policy before the first request, reconciled on restart', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'nanokube-rbac-bootstrap-'));
+  // The server running now: a failed assertion must not leave it (and the test process) running.
+  let running: TestServer | undefined;
   try {
     let server = await startTestServer({ dataDir, controllers: false, nodes: 0, anonymousAuth: true });
+    running = server;
     // The very first request, anonymous: allowed by system:public-info-viewer; discovery is not.
     const first = await server.request('GET', '/version', { credentials: 'none' });
     assert.equal(first.status, 200, first.text);
@@ -72,8 +76,10 @@ test('#12 bootstrap policy before the first request, reconciled on restart', asy
     });
     const untouched = (await server.request('GET', `${rbac}/clusterroles/cluster-admin`)).json();
     await server.stop({ keep: true });
+    running = undefined;
 
     server = await startTestServer({ dataDir, controllers: false, nodes: 0, anonymousAuth: true });
+    running = server;
     const after = (await server.request('GET', `${rbac}/clusterroles/system:basic-user`)).json();
     assert.deepEqual(after['rules'], [
       (basicUser['rules'] as unknown[])[0],
@@ -100,7 +106,9 @@ test('#12 bootstrap policy before the first request, reconciled on restart', asy
     const apis = await server.request('GET', '/apis', { headers: { 'Impersonate-User': 'someone' } });
     assert.equal(apis.status, 403);
     await server.stop({ keep: true });
+    running = undefined;
   } finally {
+    await running?.stop({ keep: true });
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
