@@ -144,24 +144,7 @@ export class EndpointSliceController {
         },
         onDelete: nodesChanged,
       }),
-      slices.addEventHandler({
-        onAdd: (s) => {
-          if (managedByUs(s) && this.#tracker.shouldSync(s)) this.#queue.add(serviceKeyOf(s));
-        },
-        onUpdate: (old, s) => {
-          if (labels(old)[labelServiceName] !== labels(s)[labelServiceName]) {
-            this.#queue.add(serviceKeyOf(old));
-            this.#queue.add(serviceKeyOf(s));
-          } else if (managedByUs(old) !== managedByUs(s) || (managedByUs(s) && this.#tracker.shouldSync(s))) {
-            this.#queue.add(serviceKeyOf(s));
-          }
-        },
-        onDelete: (s) => {
-          if (managedByUs(s) && this.#tracker.has(s) && !this.#tracker.handleDeletion(s)) {
-            this.#queue.add(serviceKeyOf(s));
-          }
-        },
-      }),
+      slices.addEventHandler(this.#tracker.eventHandler(managedByUs, (key) => this.#queue.add(key))),
     ];
     try {
       if (!(await informersSynced([services, pods, nodes, slices], signal))) return;

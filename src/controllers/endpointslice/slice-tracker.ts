@@ -4,6 +4,7 @@
  * informer cache has not yet seen the controller's own writes is stale and retried, and informer
  * events for the controller's own writes do not trigger another sync.
  */
+import type { ResourceEventHandler } from '../../client/shared-informer.js';
 import type { JsonObject } from '../../util/json.js';
 import { generation, meta, str, uid } from '../util/objects.js';
 
@@ -17,6 +18,33 @@ export class EndpointSliceTracker {
   /** `serviceOf`: the `namespace/name` key a slice belongs to (from its service-name label). */
   constructor(serviceOf: (slice: JsonObject) => string) {
     this.#serviceOf = serviceOf;
+  }
+
+  /**
+   * The slice informer's handler both slice controllers use (upstream onEndpointSlice{Add,Update,
+   * Delete}): a slice of ours that the tracker does not expect, a change of owner or of manager,
+   * and a deletion the controller did not make queue the owner's key.
+   */
+  eventHandler(
+    managedByUs: (slice: JsonObject) => boolean,
+    enqueue: (key: string) => void,
+  ): ResourceEventHandler {
+    return {
+      onAdd: (s) => {
+        if (managedByUs(s) && this.shouldSync(s)) enqueue(this.#serviceOf(s));
+      },
+      onUpdate: (old, s) => {
+        if (this.#serviceOf(old) !== this.#serviceOf(s)) {
+          enqueue(this.#serviceOf(old));
+          enqueue(this.#serviceOf(s));
+        } else if (managedByUs(old) !== managedByUs(s) || (managedByUs(s) && this.shouldSync(s))) {
+          enqueue(this.#serviceOf(s));
+        }
+      },
+      onDelete: (s) => {
+        if (managedByUs(s) && this.has(s) && !this.handleDeletion(s)) enqueue(this.#serviceOf(s));
+      },
+    };
   }
 
   #gens(slice: JsonObject): Map<string, number> {

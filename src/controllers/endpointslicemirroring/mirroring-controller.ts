@@ -113,24 +113,7 @@ export class EndpointSliceMirroringController {
         onUpdate: (old, e) => (shouldMirror(old) || shouldMirror(e)) && enqueue(e),
         onDelete: (e) => shouldMirror(e) && enqueue(e),
       }),
-      slices.addEventHandler({
-        onAdd: (s) => {
-          if (managedByUs(s) && this.#tracker.shouldSync(s)) this.#queue.add(endpointsKeyOf(s));
-        },
-        onUpdate: (old, s) => {
-          if (labels(old)[labelServiceName] !== labels(s)[labelServiceName]) {
-            this.#queue.add(endpointsKeyOf(old));
-            this.#queue.add(endpointsKeyOf(s));
-          } else if (managedByUs(old) !== managedByUs(s) || (managedByUs(s) && this.#tracker.shouldSync(s))) {
-            this.#queue.add(endpointsKeyOf(s));
-          }
-        },
-        onDelete: (s) => {
-          if (managedByUs(s) && this.#tracker.has(s) && !this.#tracker.handleDeletion(s)) {
-            this.#queue.add(endpointsKeyOf(s));
-          }
-        },
-      }),
+      slices.addEventHandler(this.#tracker.eventHandler(managedByUs, (key) => this.#queue.add(key))),
     ];
     try {
       if (!(await informersSynced([services, endpoints, slices], signal))) return;
