@@ -3,6 +3,7 @@
  * dotted-quad IPv4 and RFC 4291 IPv6 text in, canonical text out (RFC 5952, as Go's net.IP String:
  * lowercase, longest zero run compressed, IPv4-mapped addresses printed dotted).
  */
+import { formatIPv6Groups } from '../util/ipv6-text.js';
 
 export type IPFamily = 4 | 6;
 
@@ -90,25 +91,7 @@ export function formatIP(ip: IPValue): string {
   if (ip.value >> 32n === 0xffffn) return formatIP({ family: 4, value: ip.value & 0xffffffffn });
   const groups: number[] = [];
   for (let i = 7; i >= 0; i--) groups.push(Number((ip.value >> BigInt(i * 16)) & 0xffffn));
-  // Longest run of at least two zero groups (the first of equals), compressed as "::".
-  let bestStart = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen) {
-      bestStart = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  const hex = (gs: number[]) => gs.map((g) => g.toString(16)).join(':');
-  if (bestStart < 0) return hex(groups);
-  return `${hex(groups.slice(0, bestStart))}::${hex(groups.slice(bestStart + bestLen))}`;
+  return formatIPv6Groups(groups);
 }
 
 /** Parses `ip/prefix`; the address is reduced to its network (as Go's net.ParseCIDR). */

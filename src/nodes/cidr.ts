@@ -2,6 +2,7 @@
  * IPv4/IPv6 address and CIDR arithmetic for handing out node podCIDRs, node addresses and pod IPs
  * (dual-stack, NW-08). Addresses are bigints; IPv6 is printed in RFC 5952's canonical form.
  */
+import { formatIPv6Groups } from '../util/ipv6-text.js';
 
 export type IpFamily = 4 | 6;
 
@@ -81,25 +82,7 @@ export function formatIp(family: IpFamily, value: bigint): string {
   }
   const groups: number[] = [];
   for (let i = 7; i >= 0; i--) groups.push(Number((value >> BigInt(i * 16)) & 0xffffn));
-  // The longest run of two or more zero groups becomes `::` (the first one on a tie).
-  let bestStart = -1;
-  let bestLen = 0;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen && j - i >= 2) {
-      bestStart = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  if (bestStart < 0) return hex.join(':');
-  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLen).join(':')}`;
+  return formatIPv6Groups(groups);
 }
 
 /** Parses `a.b.c.d/n` or `x::/n`; throws on anything else. Host bits are cleared. */

@@ -2,6 +2,7 @@
  * IP parsing as k8s.io/utils/net ParseIPSloppy (Go 1.16's net.ParseIP): IPv4 octets may carry
  * leading zeros ("010.001.0.1" is 10.1.0.1), IPv6 may embed a dotted IPv4 tail, no zones.
  */
+import { formatIPv6Groups } from '../../util/ipv6-text.js';
 
 const big = 0xffffff;
 
@@ -119,21 +120,5 @@ export function formatIPBytes(b: Uint8Array): string {
   if (v4 !== undefined) return [...v4].join('.');
   const groups: number[] = [];
   for (let i = 0; i < 16; i += 2) groups.push((b[i]! << 8) | b[i + 1]!);
-  let best = -1;
-  let bestLen = 0;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen && j - i >= 2) {
-      best = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  return best < 0 ? hex.join(':') : `${hex.slice(0, best).join(':')}::${hex.slice(best + bestLen).join(':')}`;
+  return formatIPv6Groups(groups);
 }

@@ -3,6 +3,7 @@
  * not (leading zeros), or IPv6 addresses not in RFC 5952 form (upstream service getWarningsForIP).
  */
 import { parseIPSloppy } from '../../../../machinery/validation/ip.js';
+import { formatIPv6Groups } from '../../../../util/ipv6-text.js';
 
 /** Go's netip.ParseAddr error for an address the sloppy parser accepted, or undefined. */
 function strictParseError(address: string): string | undefined {
@@ -24,24 +25,7 @@ function canonicalIPv6(bytes: Uint8Array): string {
   for (let i = 0; i < 16; i += 2) groups.push((bytes[i]! << 8) | bytes[i + 1]!);
   const isV4Mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
   if (isV4Mapped) return `::ffff:${bytes[12]}.${bytes[13]}.${bytes[14]}.${bytes[15]}`;
-  let bestStart = -1;
-  let bestLen = 0;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen && j - i >= 2) {
-      bestStart = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  if (bestStart < 0) return hex.join(':');
-  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLen).join(':')}`;
+  return formatIPv6Groups(groups);
 }
 
 /** Warnings for one accepted IP address at `field` (e.g. `spec.clusterIPs[0]`). */
