@@ -179,10 +179,14 @@ type Phase = 'start' | 'live' | 'done';
  * tells whether one ever will be). Served from the watch cache, an event costs no promise: the
  * cache's fan-out queues it in this watch's CacheWatcher and calls the callback, and `take` reads
  * it from there, so events not yet taken count against the cache's slow-watcher bound as before.
- * From storage (the cache not ready, or too old a start) one event is pulled at a time. The state
+ * From storage (the cache not ready, or too old a start) events are read ahead of the consumer
+ * (storageReadAhead), so a flush takes every event that came, not one per flush round. The state
  * (and a WatchList's initial-events-end BOOKMARK) comes first; the live watch opens once it is
  * taken. Also an AsyncIterable, for callers that pull.
  */
+/** Storage-watch events a feed reads ahead of its consumer. */
+const storageReadAhead = 1024;
+
 export class WatchFeed implements AsyncIterable<WatchEvent> {
   readonly #start: Start;
   readonly #predicate: Predicate;
@@ -195,7 +199,9 @@ export class WatchFeed implements AsyncIterable<WatchEvent> {
   #iterator: AsyncIterator<ObjectWatchEvent> | undefined;
   #pulling = false;
   #liveEnded = false;
-  #received: ObjectWatchEvent | undefined;
+  /** Events pulled from a storage watch and not taken yet (at most storageReadAhead). */
+  #received: ObjectWatchEvent[] = [];
+  #receivedHead = 0;
   /** An ERROR to send once everything before it was taken. */
   #last: WatchEvent | undefined;
   #listener: (() => void) | undefined;
@@ -296,7 +302,8 @@ export class WatchFeed implements AsyncIterable<WatchEvent> {
 
   #filter(ev: ObjectWatchEvent): WatchEvent | undefined {
     // Everything selected: the storage event is the watch event (no object per watcher).
-    if (this.#predicate.everything && (ev.type !== 'MODIFIED' || ev.prevObject !== undefined)) return ev;
+    // ('in': storage's events decode their previous object only when it is read.)
+    if (this.#predicate.everything && (ev.type !== 'MODIFIED' || 'prevObject' in ev)) return ev;
     return filterEvent(ev, this.#predicate);
   }
 
@@ -314,27 +321,39 @@ export class WatchFeed implements AsyncIterable<WatchEvent> {
 
   #fromStorage(): WatchEvent | undefined {
     for (;;) {
-      const ev = this.#received;
+      const ev = this.#received[this.#receivedHead];
       if (ev === undefined) break;
-      this.#received = undefined;
+      this.#receivedHead++;
+      if (this.#receivedHead === this.#received.length) {
+        this.#received = [];
+        this.#receivedHead = 0;
+      }
+      this.#pull();
       const out = this.#filter(ev);
       if (out !== undefined) return out;
-      this.#pull();
     }
     if (this.#liveEnded) this.#phase = 'done';
     else this.#pull();
     return undefined;
   }
 
+  /**
+   * Reads ahead of the consumer: a storage watch's events are pulled as fast as they come (up to
+   * storageReadAhead waiting), so that a flush takes all of them, not one per flush round.
+   */
   #pull(): void {
     const it = this.#iterator;
     if (this.#pulling || this.#liveEnded || it === undefined) return;
+    if (this.#received.length - this.#receivedHead >= storageReadAhead) return;
     this.#pulling = true;
     it.next().then(
       (r) => {
         this.#pulling = false;
         if (r.done === true) this.#liveEnded = true;
-        else this.#received = r.value;
+        else {
+          this.#received.push(r.value);
+          this.#pull();
+        }
         this.#notify();
       },
       (err: unknown) => {
