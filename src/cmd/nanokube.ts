@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `nanokube` command: `serve`, `controller-manager`, `nodes`. */
 import { performance } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 import { FlagError, parseServeFlags, serveUsage } from './serve/flags.js';
 import { startServer } from './serve/start.js';
 import { controllerManagerCommand, controllerManagerUsage, nodesCommand, nodesUsage } from './components.js';
@@ -51,15 +52,21 @@ async function main(argv: readonly string[]): Promise<void> {
   throw new FlagError(`unknown command "${command}" for "nanokube"`);
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof DatabaseInUseError) {
-    process.stderr.write(`Error: ${err.message}\n`);
+// The bundle is also the entry of serve's components thread (components-thread.ts), where it must
+// not run the command again.
+if (isMainThread) void run();
+
+function run(): Promise<void> {
+  return main(process.argv.slice(2)).catch((err: unknown) => {
+    if (err instanceof DatabaseInUseError) {
+      process.stderr.write(`Error: ${err.message}\n`);
+      process.exit(1);
+    }
+    if (err instanceof FlagError || err instanceof FeatureGateError || err instanceof KubeconfigError) {
+      process.stderr.write(`Error: ${err.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`nanokube: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
-  }
-  if (err instanceof FlagError || err instanceof FeatureGateError || err instanceof KubeconfigError) {
-    process.stderr.write(`Error: ${err.message}\n`);
-    process.exit(2);
-  }
-  process.stderr.write(`nanokube: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+  });
+}

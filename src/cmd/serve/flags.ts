@@ -78,6 +78,9 @@ Flags:
                               * (all on by default), name, -name (default *)
   --nodes N                   simulated nodes (with the scheduler) run in-process; 0 runs
                               neither (default 1)
+  --components-thread[=BOOL]  run the controllers, scheduler and simulated nodes on a worker
+                              thread of their own, another core than the API server's (default
+                              true; false runs them on the server's event loop)
   --node-capacity k=v,...     the simulated nodes' capacity, e.g. cpu=4,memory=16Gi,pods=110
                               (default cpu=32,memory=256Gi,pods=110,ephemeral-storage=1Ti)
   --node-labels k=v,...       labels every simulated node carries
@@ -237,6 +240,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let verbosity = 0;
   let synchronous: 'FULL' | 'NORMAL' | 'OFF' | undefined;
   let anonymousAuth = false;
+  let componentsThread = true;
   let tokenAuthFile: string | undefined;
   const issuers: string[] = [];
   const keyFiles: string[] = [];
@@ -347,6 +351,16 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
           throw new FlagError(`invalid argument "${v}" for "--anonymous-auth" flag: must be true or false`);
         }
         anonymousAuth = v === 'true';
+        break;
+      }
+      case 'components-thread': {
+        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
+        if (v !== 'true' && v !== 'false') {
+          throw new FlagError(
+            `invalid argument "${v}" for "--components-thread" flag: must be true or false`,
+          );
+        }
+        componentsThread = v === 'true';
         break;
       }
       case 'token-auth-file':
@@ -568,6 +582,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     featureGates,
     verbosity,
     anonymousAuth,
+    componentsThread,
     ...(authorizationModes !== undefined ? { authorizationModes } : {}),
     ...(enablePriorityAndFairness !== undefined ? { enablePriorityAndFairness } : {}),
     ...inflight,

@@ -42,6 +42,8 @@ import type { Logger } from '../../util/log.js';
 import { createLogger } from '../../util/log.js';
 import type { NodeTemplate } from '../../nodes/index.js';
 import { startControllers } from './controllers.js';
+import { startComponentsThread } from './components-thread.js';
+import type { ThreadFlags } from './components-thread.js';
 import type { NodeIpamFlags } from '../node-ipam-flags.js';
 import { RestClient } from '../../client/rest-client.js';
 import { serveCustomResources } from './custom-resources.js';
@@ -101,6 +103,11 @@ export interface ServerOptions {
   readonly controllers?: boolean;
   /** `--controllers`: which controllers (kube-controller-manager's syntax; default `*`). */
   readonly controllerSelection?: string;
+  /**
+   * `--components-thread`: the controllers, scheduler and simulated nodes on a worker thread of
+   * their own (default false here; the `nanokube serve` command's default is true).
+   */
+  readonly componentsThread?: boolean;
   /** `--nodes`: simulated nodes run in-process, with the scheduler (default 1; 0: none). */
   readonly nodes?: number;
   /** `--node-capacity`/`--node-labels`: what every simulated node is registered with. */
@@ -295,6 +302,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     stores.set(`${resource.info.group}/${resource.info.resource}`, built.store);
     endpoints.push(...built.endpoints);
   }
+  for (const store of stores.values()) store.startWatchCache();
   // Authentication: client certificates, bearer tokens (token file, service-account tokens).
   const authentication = serveAuthentication({
     pkiDir: join(dataDir, 'pki'),
@@ -461,6 +469,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     const built = endpointsOf(resource, decode);
     runtimeStores.get(runtimeKey(resource))?.stop();
     runtimeStores.set(runtimeKey(resource), built.store);
+    built.store.startWatchCache();
     for (const e of built.endpoints) server.addEndpoint(e);
   };
   const removeResource = (resource: RegistryResource, definitions: readonly string[]) => {
@@ -492,30 +501,34 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
           }),
           log,
         );
+  const componentFlags: ThreadFlags = {
+    securePort: port,
+    bindAddress: o.bindAddress,
+    ...(o.serviceClusterIPRange !== undefined ? { serviceClusterIPRange: o.serviceClusterIPRange } : {}),
+    ...(o.advertiseAddress !== undefined ? { advertiseAddress: o.advertiseAddress } : {}),
+    ...(o.nodeIpam !== undefined ? { nodeIpam: o.nodeIpam } : {}),
+    ...(o.controllerSelection !== undefined ? { controllers: o.controllerSelection } : {}),
+    ...(o.nodes !== undefined ? { nodes: o.nodes } : {}),
+    ...(o.nodeTemplate !== undefined ? { nodeTemplate: o.nodeTemplate } : {}),
+    ...(o.nodeIPs !== undefined ? { nodeIPs: o.nodeIPs } : {}),
+    ...(o.featureGates !== undefined ? { featureGates: o.featureGates } : {}),
+    dataDir,
+    serviceAccountPrivateKeyPem: authentication.serviceAccountKeyPem,
+  };
+  const componentCredentials = { server: url, ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey };
   const controllers =
     o.controllers === false
       ? { stop: () => Promise.resolve() }
-      : startControllers(
-          { server: url, ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey },
-          log,
-          {
-            securePort: port,
-            bindAddress: o.bindAddress,
-            ...(o.serviceClusterIPRange !== undefined
-              ? { serviceClusterIPRange: o.serviceClusterIPRange }
-              : {}),
-            ...(o.advertiseAddress !== undefined ? { advertiseAddress: o.advertiseAddress } : {}),
-            ...(o.nodeIpam !== undefined ? { nodeIpam: o.nodeIpam } : {}),
-            ...(o.controllerSelection !== undefined ? { controllers: o.controllerSelection } : {}),
-            ...(o.nodes !== undefined ? { nodes: o.nodes } : {}),
-            ...(o.nodeTemplate !== undefined ? { nodeTemplate: o.nodeTemplate } : {}),
-            ...(o.nodeIPs !== undefined ? { nodeIPs: o.nodeIPs } : {}),
-            ...(o.featureGates !== undefined ? { featureGates: o.featureGates } : {}),
-            dataDir,
-            serviceAccountPrivateKeyPem: authentication.serviceAccountKeyPem,
-          },
-          inProcessTransports(server),
-        );
+      : o.componentsThread === true
+        ? startComponentsThread({
+            server,
+            user: loopbackUser(),
+            credentials: componentCredentials,
+            flags: componentFlags,
+            log,
+          })
+        : startControllers(componentCredentials, log, componentFlags, inProcessTransports(server));
+  if ('started' in controllers) await controllers.started;
   let closing: Promise<void> | undefined;
   return {
     url,

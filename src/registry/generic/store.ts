@@ -210,6 +210,15 @@ export class GenericStore {
     this.#cache?.stop();
   }
 
+  /**
+   * Starts filling the watch cache now rather than on first use, as upstream's cachers start with
+   * the server: a watch from a resourceVersion older than the cache's first list cannot be served
+   * from it (the events in between are unknown to it) and goes to storage instead.
+   */
+  startWatchCache(): void {
+    this.#cache?.start();
+  }
+
   // ---- get / list ----
 
   /**

@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MessageChannel } from 'node:worker_threads';
+import type { InProcessRequestInit, InProcessResponse } from '../../apiserver/in-process.js';
+import { PortChannel, portHighWaterMark } from '../../client/port-transport.js';
+import type { UserInfo } from '../../machinery/user.js';
+import { servePort } from './port-bridge.js';
+
+const user: UserInfo = { name: 'system:apiserver', uid: 'u', groups: ['system:masters'], extra: {} };
+
+/** A response whose chunks the test pushes; it records cancellation. */
+class Scripted implements InProcessResponse {
+  readonly status: number;
+  cancelled = false;
+  readonly #chunks: Uint8Array[] = [];
+  #ended = false;
+  #wake: (() => void) | undefined;
+  /** Bytes the bridge has taken from this response (it reads only as the port allows). */
+  taken = 0;
+
+  constructor(status: number) {
+    this.status = status;
+  }
+
+  push(text: string | Uint8Array): void {
+    this.#chunks.push(typeof text === 'string' ? Buffer.from(text) : text);
+    this.#wake?.();
+  }
+
+  end(): void {
+    this.#ended = true;
+    this.#wake?.();
+  }
+
+  cancel(): void {
+    this.cancelled = true;
+    this.#wake?.();
+  }
+
+  get body(): AsyncIterable<Uint8Array> {
+    return this.#read();
+  }
+
+  async *#read(): AsyncGenerator<Uint8Array> {
+    for (;;) {
+      const c = this.#chunks.shift();
+      if (c !== undefined) {
+        this.taken += c.byteLength;
+        yield c;
+        continue;
+      }
+      if (this.#ended) return;
+      if (this.cancelled) throw new Error('cut');
+      await new Promise<void>((r) => (this.#wake = r));
+      this.#wake = undefined;
+    }
+  }
+}
+
+function setUp(answer: (init: InProcessRequestInit) => Promise<InProcessResponse>) {
+  const seen: InProcessRequestInit[] = [];
+  const ch = new MessageChannel();
+  const bridge = servePort(ch.port1, { dispatchInProcess: (init) => (seen.push(init), answer(init)) }, user);
+  const channel = new PortChannel(ch.port2);
+  const transport = channel.transport({ userAgent: 'test-agent' });
+  const close = (): void => {
+    transport.close();
+    channel.close();
+    bridge.close();
+    ch.port1.close();
+    ch.port2.close();
+  };
+  return { seen, transport, channel, close };
+}
+
+async function readAll(body: AsyncIterable<Uint8Array>): Promise<string> {
+  let s = '';
+  for await (const c of body) s += Buffer.from(c).toString('utf8');
+  return s;
+}
+
+const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+test('a request crosses the port: method, path, headers with the user agent, body; the status and body come back', async () => {
+  const { seen, transport, close } = setUp(() => {
+    const r = new Scripted(201);
+    r.push('{"kind":');
+    r.push('"Pod"}');
+    r.end();
+    return Promise.resolve(r);
+  });
+  try {
+    const res = await transport.send({
+      method: 'POST',
+      path: '/api/v1/namespaces/default/pods',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
+    assert.equal(res.status, 201);
+    assert.equal(await readAll(res.body), '{"kind":"Pod"}');
+    assert.equal(seen.length, 1);
+    assert.equal(seen[0]?.method, 'POST');
+    assert.equal(seen[0]?.path, '/api/v1/namespaces/default/pods');
+    assert.equal(seen[0]?.body, '{"a":1}');
+    assert.deepEqual(seen[0]?.headers, { 'content-type': 'application/json', 'user-agent': 'test-agent' });
+    assert.equal(transport.stats().streams, 0, 'a finished response is forgotten');
+  } finally {
+    close();
+  }
+});
+
+test('a server failure before the head rejects the request with its message', async () => {
+  const { transport, close } = setUp(() =>
+    Promise.reject(new Error('the in-process request ended before a response')),
+  );
+  try {
+    await assert.rejects(
+      transport.send({ method: 'GET', path: '/x', headers: {} }),
+      /ended before a response/,
+    );
+  } finally {
+    close();
+  }
+});
+
+test('flow control: the bridge stops reading a response past the high-water mark until the reader takes chunks', async () => {
+  const server = new Scripted(200);
+  const { transport, close } = setUp(() => Promise.resolve(server));
+  try {
+    const res = await transport.send({ method: 'GET', path: '/api/v1/pods?watch=1', headers: {} });
+    const chunk = new Uint8Array(256 * 1024);
+    for (let i = 0; i < 12; i++) server.push(chunk);
+    for (let i = 0; i < 50; i++) await tick();
+    assert.ok(
+      server.taken <= portHighWaterMark + chunk.byteLength,
+      `taken ${server.taken} with nothing read`,
+    );
+    assert.ok(server.taken >= portHighWaterMark, 'up to the mark is sent ahead');
+    const it = res.body[Symbol.asyncIterator]();
+    let read = 0;
+    while (read < 12 * chunk.byteLength) {
+      const r = await it.next();
+      assert.equal(r.done, false);
+      read += r.value?.byteLength ?? 0;
+    }
+    assert.equal(server.taken, 12 * chunk.byteLength, 'reading let the rest through');
+    server.end();
+    assert.equal((await it.next()).done, true);
+  } finally {
+    close();
+  }
+});
+
+test("the reader's cancel reaches the server's response; aborting before the head rejects and aborts the server's request", async () => {
+  const server = new Scripted(200);
+  let signal: AbortSignal | undefined;
+  let release: (() => void) | undefined;
+  const { transport, close } = setUp((init) => {
+    if (init.path === '/slow') {
+      signal = init.signal;
+      return new Promise((resolve) => (release = () => resolve(new Scripted(200))));
+    }
+    return Promise.resolve(server);
+  });
+  try {
+    const res = await transport.send({ method: 'GET', path: '/watch', headers: {} });
+    server.push('event\n');
+    const it = res.body[Symbol.asyncIterator]();
+    assert.equal(Buffer.from((await it.next()).value ?? []).toString(), 'event\n');
+    await it.return?.();
+    for (let i = 0; i < 10 && !server.cancelled; i++) await tick();
+    assert.equal(server.cancelled, true, 'leaving the loop cancels the server side');
+
+    const ac = new AbortController();
+    const pending = transport.send({ method: 'GET', path: '/slow', headers: {}, signal: ac.signal });
+    for (let i = 0; i < 10 && signal === undefined; i++) await tick();
+    ac.abort(new Error('gave up'));
+    await assert.rejects(pending, /gave up/);
+    for (let i = 0; i < 10 && signal?.aborted !== true; i++) await tick();
+    assert.equal(signal?.aborted, true, "the server's request signal aborted");
+    release?.();
+  } finally {
+    close();
+  }
+});
+
+test('closing the channel fails what is in flight; later requests fail at once', async () => {
+  const server = new Scripted(200);
+  const { transport, channel, close } = setUp(() => Promise.resolve(server));
+  try {
+    const res = await transport.send({ method: 'GET', path: '/watch', headers: {} });
+    const reading = readAll(res.body);
+    channel.close();
+    await assert.rejects(reading, /cut off|closed|cancelled/);
+    await assert.rejects(transport.send({ method: 'GET', path: '/x', headers: {} }), /closed/);
+  } finally {
+    close();
+  }
+});
