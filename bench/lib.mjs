@@ -71,7 +71,18 @@ export function startServer(dataDir, { nodeArgs = [], serveArgs = [], timeoutMs 
     const t0 = performance.now();
     const child = spawn(
       process.execPath,
-      [...nodeArgs, cli, 'serve', '--data-dir', dataDir, '--secure-port', '0', ...serveArgs],
+      // The young generation the bin's shebang and `npm start` give the server (node's own flags).
+      [
+        '--max-semi-space-size=32',
+        ...nodeArgs,
+        cli,
+        'serve',
+        '--data-dir',
+        dataDir,
+        '--secure-port',
+        '0',
+        ...serveArgs,
+      ],
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],

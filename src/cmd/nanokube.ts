@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=32
 /** The `nanokube` command: `serve`, `controller-manager`, `nodes`. */
 import { performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';

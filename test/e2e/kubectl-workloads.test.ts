@@ -1,6 +1,8 @@
 /**
- * Issue #7 acceptance with kubectl 1.27 against `nanokube serve --nodes 2` (controllers, scheduler
- * and simulated nodes in-process): a Deployment of 3 → 3 Running pods; rollout status; a new image
+ * Issue #7 acceptance with kubectl 1.27 against `nanokube serve --nodes 2 --components-thread`
+ * (controllers, scheduler and simulated nodes on the server's worker thread, reaching it through
+ * the message-port transport; the other e2e suites run them on the server's event loop): nodes
+ * registered when the server says it is ready, a Deployment of 3 → 3 Running pods; rollout status; a new image
  * rolls out; rollout undo; kubectl wait; deleting collects ReplicaSets and pods; --cascade=orphan
  * and --cascade=foreground behave as upstream.
  */
@@ -17,6 +19,7 @@ const until = (check: () => Promise<boolean>, what: string, ms = 60_000): Promis
 describe('kubectl 1.27: workloads on simulated nodes', { skip: kubectlSkip }, () => {
   const s = kubectlSession({
     args: [
+      '--components-thread',
       '--nodes',
       '2',
       '--node-capacity',

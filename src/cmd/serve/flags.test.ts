@@ -50,6 +50,21 @@ test('bad flags and gates are refused with clear errors', () => {
   assert.throws(() => parseServeFlags(['--feature-gates=CronJobTimeZone=false']), FeatureGateError);
 });
 
+test('--components-thread: on by default from 100 simulated nodes (#7); an explicit value wins', () => {
+  assert.equal(parseServeFlags([]).componentsThread, false);
+  assert.equal(parseServeFlags(['--nodes', '99']).componentsThread, false);
+  assert.equal(parseServeFlags(['--nodes', '100']).componentsThread, true);
+  assert.equal(parseServeFlags(['--nodes', '1000', '--components-thread=false']).componentsThread, false);
+  assert.equal(parseServeFlags(['--components-thread']).componentsThread, true);
+  assert.equal(parseServeFlags(['--components-thread=true', '--nodes', '0']).componentsThread, true);
+  assert.throws(
+    () => parseServeFlags(['--components-thread=yes']),
+    (err: unknown) =>
+      err instanceof FlagError &&
+      err.message === 'invalid argument "yes" for "--components-thread" flag: must be true or false',
+  );
+});
+
 test('--anonymous-auth is a boolean flag, off by default in nanokube (issues #5, #12)', () => {
   assert.equal(parseServeFlags([]).anonymousAuth, false);
   assert.equal(parseServeFlags(['--anonymous-auth=true']).anonymousAuth, true);

@@ -105,7 +105,7 @@ export interface ServerOptions {
   readonly controllerSelection?: string;
   /**
    * `--components-thread`: the controllers, scheduler and simulated nodes on a worker thread of
-   * their own (default false here; the `nanokube serve` command's default is true).
+   * their own (default false here; `nanokube serve` turns it on from 100 simulated nodes).
    */
   readonly componentsThread?: boolean;
   /** `--nodes`: simulated nodes run in-process, with the scheduler (default 1; 0: none). */

@@ -255,7 +255,11 @@ export class GenericStore {
    * The watch cache's copy of `key` for an update to start from (upstream's Cacher.GuaranteedUpdate
    * hands etcd3 the cached object); none for kinds stored with a lease (TTL), which the copy lacks.
    */
-  #cachedObject(key: string): KubeObject | undefined {
+  /**
+   * The watch cache's copy of `key`, for guaranteedUpdate's first attempt (upstream's
+   * cachedExistingObject); undefined when the cache is not ready (or for TTL kinds).
+   */
+  cachedObject(key: string): KubeObject | undefined {
     if (this.resource.ttlSeconds !== undefined) return undefined;
     return this.#cache?.ready === true ? this.#cache.get(key) : undefined;
   }
@@ -604,7 +608,7 @@ export class GenericStore {
             stored = await this.#storage.guaranteedUpdate(key, tryUpdate, {
               ignoreNotFound: true,
               sideWrites,
-              cachedExisting: attempt === 0 ? this.#cachedObject(key) : undefined,
+              cachedExisting: attempt === 0 ? this.cachedObject(key) : undefined,
             });
           } catch (err) {
             if (!(err instanceof EmptiedFinalizers)) throw err;

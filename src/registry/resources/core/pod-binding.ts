@@ -109,7 +109,13 @@ export async function bindPod(o: {
   };
   try {
     if (o.dryRun) assign(await o.pods.storage.get(key));
-    else await o.pods.storage.guaranteedUpdate(key, assign, { preconditions });
+    // The first attempt starts from the watch cache's copy (a stale one is read again from storage).
+    else {
+      await o.pods.storage.guaranteedUpdate(key, assign, {
+        preconditions,
+        cachedExisting: o.pods.cachedObject(key),
+      });
+    }
   } catch (err) {
     if (err instanceof StatusError) throw err;
     if (err instanceof StorageError && err.code !== 'PreconditionFailed') {
