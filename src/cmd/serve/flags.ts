@@ -282,6 +282,16 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       if (v === undefined) throw new FlagError(`flag needs an argument: ${name}`);
       return v;
     };
+    /** A boolean flag (pflag's): bare means true; only --flag=VALUE takes a value. */
+    const bool = (): boolean => {
+      const v = eq > 0 ? arg.slice(eq + 1) : 'true';
+      if (v !== 'true' && v !== 'false') {
+        throw new FlagError(
+          `invalid argument "${v}" for "--${name.replace(/^--?/, '')}" flag: must be true or false`,
+        );
+      }
+      return v === 'true';
+    };
     switch (name.replace(/^--?/, '')) {
       case 'data-dir':
         dataDir = value();
@@ -348,25 +358,12 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       case 'node-cidr-mask-size-ipv6':
         ipam['nodeCIDRMaskSizeIPv6'] = value();
         break;
-      case 'anonymous-auth': {
-        // A boolean flag: bare means true; only --anonymous-auth=VALUE takes a value.
-        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
-        if (v !== 'true' && v !== 'false') {
-          throw new FlagError(`invalid argument "${v}" for "--anonymous-auth" flag: must be true or false`);
-        }
-        anonymousAuth = v === 'true';
+      case 'anonymous-auth':
+        anonymousAuth = bool();
         break;
-      }
-      case 'components-thread': {
-        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
-        if (v !== 'true' && v !== 'false') {
-          throw new FlagError(
-            `invalid argument "${v}" for "--components-thread" flag: must be true or false`,
-          );
-        }
-        componentsThread = v === 'true';
+      case 'components-thread':
+        componentsThread = bool();
         break;
-      }
       case 'token-auth-file':
         tokenAuthFile = value();
         break;
@@ -401,16 +398,9 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         maxTokenExpirationSeconds = Math.floor(ms / 1000);
         break;
       }
-      case 'service-account-extend-token-expiration': {
-        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
-        if (v !== 'true' && v !== 'false') {
-          throw new FlagError(
-            `invalid argument "${v}" for "--service-account-extend-token-expiration" flag: must be true or false`,
-          );
-        }
-        extendTokenExpiration = v === 'true';
+      case 'service-account-extend-token-expiration':
+        extendTokenExpiration = bool();
         break;
-      }
       case 'authorization-mode': {
         try {
           authorizationModes = parseAuthorizationModes(value());
@@ -429,16 +419,9 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         else inflight.maxMutatingRequestsInflight = Number(v);
         break;
       }
-      case 'enable-priority-and-fairness': {
-        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
-        if (v !== 'true' && v !== 'false') {
-          throw new FlagError(
-            `invalid argument "${v}" for "--enable-priority-and-fairness" flag: must be true or false`,
-          );
-        }
-        enablePriorityAndFairness = v === 'true';
+      case 'enable-priority-and-fairness':
+        enablePriorityAndFairness = bool();
         break;
-      }
       case 'service-cluster-ip-range': {
         const v = value();
         if (firstServiceIP(v) === undefined) {
@@ -494,16 +477,9 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       case 'encryption-provider-config':
         encryptionConfig = value();
         break;
-      case 'encryption-provider-config-automatic-reload': {
-        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
-        if (v !== 'true' && v !== 'false') {
-          throw new FlagError(
-            `invalid argument "${v}" for "--encryption-provider-config-automatic-reload" flag: must be true or false`,
-          );
-        }
-        encryptionReload = v === 'true';
+      case 'encryption-provider-config-automatic-reload':
+        encryptionReload = bool();
         break;
-      }
       case 'v':
         verbosity = Number(value());
         break;
@@ -513,14 +489,9 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         corsAllowedOrigins = [...(corsAllowedOrigins ?? []), ...(v === '' ? [] : v.split(','))];
         break;
       }
-      case 'profiling': {
-        const v = eq > 0 ? arg.slice(eq + 1) : 'true';
-        if (v !== 'true' && v !== 'false') {
-          throw new FlagError(`invalid argument "${v}" for "--profiling" flag: must be true or false`);
-        }
-        profiling = v === 'true';
+      case 'profiling':
+        profiling = bool();
         break;
-      }
       case 'debug-socket-path':
       case 'profiling-path':
         debugSocketPath = value();
