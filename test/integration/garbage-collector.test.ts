@@ -222,18 +222,24 @@ describe('garbage collector (issue #7)', () => {
     const owner = await create(cms(), cm('or-owner'));
     const other = await create(cms(), cm('or-other'));
     const r = ownerRef(owner, 'v1', 'ConfigMap', { blockOwnerDeletion: true });
-    await create(cms(), cm('or-dep', [r, ownerRef(other, 'v1', 'ConfigMap')]));
-    await create(secrets, secret('or-secret', [r]));
+    const dep = await create(cms(), cm('or-dep', [r, ownerRef(other, 'v1', 'ConfigMap')]));
+    const sec = await create(secrets, secret('or-secret', [r]));
+    // Orphaning acts on the dependents the GC's graph knows, as upstream's: one its informers have
+    // not delivered yet is later found with its owner gone, and collected. Wait until both are
+    // known (a quiet server delivers them within a flush round; a loaded one may not).
+    await eventually('the GC graph has the dependents', () =>
+      Promise.resolve(gc.graphHasUid(dep.metadata.uid) && gc.graphHasUid(sec.metadata.uid)),
+    );
     await del(`${cms()}/or-owner`, 'Orphan');
     await eventually('or-owner deleted', gone(`${cms()}/or-owner`));
-    const dep = await get(`${cms()}/or-dep`);
+    const depAfter = await get(`${cms()}/or-dep`);
     assert.deepEqual(
-      dep?.metadata.ownerReferences?.map((o) => o.name),
+      depAfter?.metadata.ownerReferences?.map((o) => o.name),
       ['or-other'],
     );
-    const sec = await get(`${secrets}/or-secret`);
-    assert.ok(sec !== undefined);
-    assert.equal(sec.metadata.ownerReferences, undefined);
+    const secAfter = await get(`${secrets}/or-secret`);
+    assert.ok(secAfter !== undefined);
+    assert.equal(secAfter.metadata.ownerReferences, undefined);
   });
 
   it('dangling: an owner uid not found, or found under another uid, counts as absent', async () => {
