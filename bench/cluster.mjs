@@ -288,9 +288,9 @@ async function main() {
       const s = d.status ?? {};
       return (
         (s.observedGeneration ?? 0) >= d.metadata.generation &&
-        s.updatedReplicas === o.replicas &&
-        s.availableReplicas === o.replicas &&
-        s.replicas === o.replicas
+        (s.updatedReplicas ?? 0) === o.replicas &&
+        (s.availableReplicas ?? 0) === o.replicas &&
+        (s.replicas ?? 0) === o.replicas
       );
     };
     t0 = performance.now();
