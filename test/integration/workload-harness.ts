@@ -3,8 +3,10 @@
  * built-in controllers off), an admin REST client and informer factory, polling helpers, and
  * pod status writes standing in for nodes (Running, Ready with a lastTransitionTime).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SharedInformerFactory } from '../../src/client/informer-factory.js';
 import type { RestClient } from '../../src/client/rest-client.js';
+import type { ListWatchClient } from '../../src/client/shared-informer.js';
 import type { Clock } from '../../src/util/clock.js';
 import type { JsonObject } from '../../src/util/json.js';
 import { adminClient, startTestServer } from '../support/server.js';
@@ -21,14 +23,37 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** `clock`: what the informers time backoffs with (the controllers under test get it too). */
-export async function startCluster(o: { readonly clock?: Clock } = {}): Promise<Cluster> {
+export interface ClusterOptions {
+  /** What the informers time backoffs with (the controllers under test get it too). */
+  readonly clock?: Clock;
+  /**
+   * Holds back each watch event of the informers' watches whose path this returns a delay for,
+   * by that many milliseconds: an informer lagging the API server, as one can under load.
+   */
+  readonly watchDelayMs?: (path: string) => number;
+}
+
+/** Wraps `client` so that the watches `delayMs` names deliver each event late. */
+function lagging(client: RestClient, delayMs: (path: string) => number): ListWatchClient {
+  return {
+    request: client.request.bind(client),
+    async *watch(path, signal, options) {
+      const ms = delayMs(path);
+      for await (const ev of client.watch(path, signal, options)) {
+        if (ms > 0) await sleep(ms, undefined, { signal });
+        yield ev;
+      }
+    },
+  };
+}
+
+export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   const server = await startTestServer({ controllers: false });
   const client = adminClient(server);
   const abort = new AbortController();
   const errors: unknown[] = [];
   const informers = new SharedInformerFactory({
-    client,
+    client: o.watchDelayMs !== undefined ? lagging(client, o.watchDelayMs) : client,
     onError: (err) => errors.push(err),
     ...(o.clock !== undefined ? { clock: o.clock } : {}),
   });

@@ -165,6 +165,13 @@ export class JobController {
   readonly #expectations: ControllerExpectations;
   /** Pod uids whose finalizer removal was sent but not yet observed, per Job key. */
   readonly #finalizerRemovals = new Map<string, Set<string>>();
+  /**
+   * Jobs this controller marked finished (Complete or Failed), by key, with their uid, until the
+   * informer shows the finished status. The informer's copy lags our status write: a sync in that
+   * window would see the old status with the active pods already deleted and create new pods for
+   * a Job that is over. Finished is terminal, so the stale copy is never acted on.
+   */
+  readonly #finished = new Map<string, string>();
   readonly #backoff = new Map<string, BackoffRecord>();
   readonly #recorder: EventRecorder | undefined;
   #jobInformer: SharedInformer | undefined;
@@ -357,13 +364,18 @@ export class JobController {
       this.#expectations.delete(key);
       this.#finalizerRemovals.delete(key);
       this.#backoff.delete(key);
+      this.#finished.delete(key);
       return;
     }
-    let job = cloneJson(cached);
-    if (isJobFinished(job)) {
+    const finishedUid = this.#finished.get(key);
+    if (finishedUid !== undefined && (finishedUid !== uid(cached) || isJobFinished(cached))) {
+      this.#finished.delete(key);
+    }
+    if (isJobFinished(cached) || this.#finished.has(key)) {
       this.#backoff.delete(key);
       return;
     }
+    let job = cloneJson(cached);
     const mode = obj(job['spec'])['completionMode'];
     if (mode !== undefined && mode !== 'NonIndexed' && mode !== 'Indexed') {
       this.#event(
@@ -526,6 +538,7 @@ export class JobController {
         signal,
       );
       this.#backoff.set(key, backoff);
+      if (isJobFinished(job)) this.#finished.set(key, uid(job));
     } catch (err) {
       if (isCode(err, 409)) {
         this.#queue.add(key);
