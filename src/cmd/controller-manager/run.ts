@@ -83,6 +83,12 @@ export interface ControllerManagerOptions {
    * controller allocates nothing, as upstream with --allocate-node-cidrs=false.
    */
   readonly nodeIpam?: Omit<NodeIpamOptions, 'client' | 'informers' | 'onError' | 'clock'>;
+  /**
+   * An informer factory the caller owns (starts and stops) and shares with other components of
+   * its process, so that each resource is listed and watched once; without it every leadership
+   * term has a factory of its own. It should strip managedFields as the own one does.
+   */
+  readonly informers?: SharedInformerFactory;
 }
 
 export interface RunningControllerManager {
@@ -108,13 +114,15 @@ function runControllers(
   // With the WatchList gate on, informers sync through WatchList (AM-02), falling back to
   // LIST+WATCH where the server refuses it.
   const useWatchList = new FeatureGates(o.featureGates ?? {}).enabled('WatchList') ? 'auto' : 'never';
-  const informers = new SharedInformerFactory({
-    client,
-    clock,
-    useWatchList,
-    transform: stripManagedFields,
-    onError: (err, path) => log.v(2, `informer ${path}: ${message(err)}`),
-  });
+  const informers =
+    o.informers ??
+    new SharedInformerFactory({
+      client,
+      clock,
+      useWatchList,
+      transform: stripManagedFields,
+      onError: (err, path) => log.v(2, `informer ${path}: ${message(err)}`),
+    });
   const running: Promise<unknown>[] = [];
   const on = (name: string): boolean => o.controllers.has(name);
   if (on('namespace')) {
@@ -398,8 +406,10 @@ function runControllers(
       ),
     );
   }
-  informers.start(signal);
-  running.push(Promise.allSettled(running.slice()).then(() => informers.stopped()));
+  if (o.informers === undefined) {
+    informers.start(signal);
+    running.push(Promise.allSettled(running.slice()).then(() => informers.stopped()));
+  }
   return running;
 }
 

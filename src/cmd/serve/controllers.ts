@@ -98,6 +98,21 @@ export function startControllers(
   if (selection.unavailable.length > 0) {
     log.v(1, `controllers not built yet (not running): ${selection.unavailable.join(', ')}`);
   }
+  const client = new RestClient(
+    transports !== undefined ? { transport: transports('nanokube-serve-components') } : credentials,
+  );
+  const abort = new AbortController();
+  // One factory for the controller manager, the nodes and the scheduler: each resource is listed
+  // and watched once in this process, not once per component.
+  const informers = new SharedInformerFactory({
+    client,
+    clock,
+    // The server's own WatchList gate: its components sync through WatchList when it is on (AM-02).
+    useWatchList: flags.featureGates?.['WatchList'] === true ? 'auto' : 'never',
+    // Components never read managedFields: their caches hold objects without them.
+    transform: stripManagedFields,
+    onError: (err, path) => log.v(2, `informer ${path}: ${message(err)}`),
+  });
   // With nothing selected, do not campaign: a separate controller manager may want the Lease.
   const manager =
     selection.enabled.size === 0
@@ -115,20 +130,8 @@ export function startControllers(
             : {}),
           clock,
           ...(flags.featureGates !== undefined ? { featureGates: flags.featureGates } : {}),
+          informers,
         });
-  const client = new RestClient(
-    transports !== undefined ? { transport: transports('nanokube-serve-components') } : credentials,
-  );
-  const abort = new AbortController();
-  const informers = new SharedInformerFactory({
-    client,
-    clock,
-    // The server's own WatchList gate: its components sync through WatchList when it is on (AM-02).
-    useWatchList: flags.featureGates?.['WatchList'] === true ? 'auto' : 'never',
-    // Components never read managedFields: their caches hold objects without them.
-    transform: stripManagedFields,
-    onError: (err, path) => log.v(2, `informer ${path}: ${message(err)}`),
-  });
   const running: Promise<unknown>[] = [];
   const range = flags.serviceClusterIPRange ?? defaultServiceClusterIPRange;
   const serviceIP = firstServiceIP(range);
