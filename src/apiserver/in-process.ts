@@ -30,6 +30,16 @@ export interface InProcessResponse {
   cancel(): void;
 }
 
+/** An in-process request in flight (ApiServer.startInProcess). */
+export interface InProcessCall {
+  /** The response head; fails when the request is cancelled or cut off before it. */
+  readonly response: Promise<InProcessResponse>;
+  /** The caller went away: before the head, `response` fails; after it, the body is cut off. */
+  cancel(): void;
+  /** Called once the response ended, was cut off or was cancelled. */
+  onClose(listener: () => void): void;
+}
+
 /** Who made an in-process request (set only by InProcessServerRequest's constructor). */
 const callers = new WeakMap<object, UserInfo>();
 

@@ -57,7 +57,7 @@ function isComponentsWorkerData(d: unknown): d is ComponentsWorkerData {
 const stopTimeoutMs = 10_000;
 
 export interface ComponentsThreadOptions {
-  readonly server: Pick<ApiServer, 'dispatchInProcess'>;
+  readonly server: Pick<ApiServer, 'startInProcess'>;
   /** Who the components' requests are made as (the loopback user). */
   readonly user: UserInfo;
   /** What the controller manager is given besides its transport (signing keys come from flags). */

@@ -5,7 +5,7 @@
  * chunks and end go back on the port, paced by the reader's acknowledgements.
  */
 import type { ApiServer } from '../../apiserver/server.js';
-import type { InProcessResponse } from '../../apiserver/in-process.js';
+import type { InProcessCall, InProcessResponse } from '../../apiserver/in-process.js';
 import { portHighWaterMark } from '../../client/port-transport.js';
 import type { MessagePortLike, PortClientMessage, PortServerMessage } from '../../client/port-transport.js';
 import type { UserInfo } from '../../machinery/user.js';
@@ -18,7 +18,9 @@ function isPortClientMessage(m: unknown): m is PortClientMessage {
 
 /** One request being served. */
 interface Served {
-  readonly abort: AbortController;
+  /** Set once the client cancelled or the bridge closed: nothing more is sent for it. */
+  stopped: boolean;
+  call: InProcessCall | undefined;
   response: InProcessResponse | undefined;
   unacked: number;
   /** Set while the pump waits for acknowledgements. */
@@ -32,7 +34,7 @@ export interface PortBridge {
 
 export function servePort(
   port: MessagePortLike,
-  server: Pick<ApiServer, 'dispatchInProcess'>,
+  server: Pick<ApiServer, 'startInProcess'>,
   user: UserInfo,
 ): PortBridge {
   const served = new Map<number, Served>();
@@ -44,60 +46,60 @@ export function servePort(
   const pump = async (id: number, s: Served, response: InProcessResponse): Promise<void> => {
     try {
       for await (const chunk of response.body) {
-        if (s.abort.signal.aborted) return;
+        if (s.stopped) return;
         // A chunk may be a view of a shared pool: send an exact copy, transferred, not the pool.
         const copy = new Uint8Array(chunk);
         s.unacked += copy.byteLength;
         post({ t: 'data', id, chunk: copy }, [copy.buffer]);
-        while (s.unacked >= portHighWaterMark && !s.abort.signal.aborted) {
+        while (s.unacked >= portHighWaterMark && !s.stopped) {
           await new Promise<void>((resolve) => (s.resume = resolve));
         }
       }
       post({ t: 'end', id });
     } catch {
-      if (!s.abort.signal.aborted) post({ t: 'cut', id });
+      if (!s.stopped) post({ t: 'cut', id });
     } finally {
       served.delete(id);
     }
   };
 
   const request = (m: Extract<PortClientMessage, { t: 'req' }>): void => {
-    const s: Served = { abort: new AbortController(), response: undefined, unacked: 0, resume: undefined };
+    const s: Served = { stopped: false, call: undefined, response: undefined, unacked: 0, resume: undefined };
     served.set(m.id, s);
-    server
-      .dispatchInProcess(
-        {
-          method: m.method,
-          path: m.path,
-          headers: m.headers,
-          ...(m.body !== undefined ? { body: m.body } : {}),
-          signal: s.abort.signal,
-        },
-        user,
-      )
-      .then(
-        (response) => {
-          if (s.abort.signal.aborted) {
-            response.cancel();
-            served.delete(m.id);
-            return;
-          }
-          s.response = response;
-          post({ t: 'head', id: m.id, status: response.status });
-          void pump(m.id, s, response);
-        },
-        (err: unknown) => {
+    const call = server.startInProcess(
+      {
+        method: m.method,
+        path: m.path,
+        headers: m.headers,
+        ...(m.body !== undefined ? { body: m.body } : {}),
+      },
+      user,
+    );
+    s.call = call;
+    call.response.then(
+      (response) => {
+        if (s.stopped) {
+          response.cancel();
           served.delete(m.id);
-          if (!s.abort.signal.aborted) {
-            post({ t: 'fail', id: m.id, message: err instanceof Error ? err.message : String(err) });
-          }
-        },
-      );
+          return;
+        }
+        s.response = response;
+        post({ t: 'head', id: m.id, status: response.status });
+        void pump(m.id, s, response);
+      },
+      (err: unknown) => {
+        served.delete(m.id);
+        if (!s.stopped) {
+          post({ t: 'fail', id: m.id, message: err instanceof Error ? err.message : String(err) });
+        }
+      },
+    );
   };
 
   const stop = (s: Served): void => {
-    s.abort.abort();
-    s.response?.cancel();
+    if (s.stopped) return;
+    s.stopped = true;
+    s.call?.cancel();
     s.resume?.();
   };
 
