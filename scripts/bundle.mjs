@@ -4,6 +4,8 @@
 //   dist/x509.js      the x509 stack (reflect-metadata + @peculiar/x509), loaded only on a first
 //                     start to create the PKI: one file loads ~0.1 s faster than its many modules,
 //                     and keeping it out of the main bundle keeps every restart lean
+//   dist/grpc.js      the gRPC client (@grpc/grpc-js and what it pulls in, ~600 KiB), loaded only
+//                     when a KMS v2 plugin is configured
 // The native SQLite addon stays external.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -43,26 +45,30 @@ const common = {
   logLevel: 'error',
 };
 
-/** In the main bundle, the x509 packages resolve to the separate dist/x509.js. */
-const x509Split = {
-  name: 'x509-split',
+/** In the main bundle, the x509 packages resolve to the separate dist/x509.js, gRPC to dist/grpc.js. */
+const split = {
+  name: 'split',
   setup(b) {
     b.onResolve({ filter: /^(@peculiar\/x509|reflect-metadata)$/ }, () => ({
       path: './x509.js',
       external: true,
     }));
+    b.onResolve({ filter: /^@grpc\/grpc-js$/ }, () => ({ path: './grpc.js', external: true }));
   },
 };
 
 mkdirSync('dist/bundle-entries', { recursive: true });
 writeFileSync('dist/bundle-entries/x509.js', "import 'reflect-metadata';\nexport * from '@peculiar/x509';\n");
+// Named re-exports: `export *` of a CommonJS package would re-export nothing. These are the names
+// src/storage/value/encrypt/kmsv2/grpc-service.ts uses.
+writeFileSync('dist/bundle-entries/grpc.js', "export { Client, credentials } from '@grpc/grpc-js';\n");
 
 await Promise.all([
   build({
     ...common,
     entryPoints: ['dist/cmd/nanokube.js'],
     outfile: 'dist/nanokube.js',
-    plugins: [x509Split],
+    plugins: [split],
     define: { __NANOKUBE_BUILD__: JSON.stringify(buildInfo()) },
   }),
   // The ES build of @peculiar/x509 (its CommonJS main would re-export nothing through `export *`).
@@ -71,5 +77,10 @@ await Promise.all([
     entryPoints: ['dist/bundle-entries/x509.js'],
     outfile: 'dist/x509.js',
     mainFields: ['module', 'main'],
+  }),
+  build({
+    ...common,
+    entryPoints: ['dist/bundle-entries/grpc.js'],
+    outfile: 'dist/grpc.js',
   }),
 ]);

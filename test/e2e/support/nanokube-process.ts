@@ -52,12 +52,14 @@ export interface StartOptions {
   readonly timeoutMs?: number;
   /** Extra `serve` flags, e.g. `--runtime-config=api/alpha=true`. */
   readonly args?: readonly string[];
+  /** A data dir the caller owns (kept after stop, e.g. to read the database file). */
+  readonly dataDir?: string;
 }
 
 export async function startNanokube(o: StartOptions = {}): Promise<NanokubeProcess> {
   ensureBuilt();
   const base = mkdtempSync(join(tmpdir(), 'nanokube-e2e-'));
-  const dataDir = join(base, 'data');
+  const dataDir = o.dataDir ?? join(base, 'data');
   const workDir = join(base, 'work');
   mkdirSync(workDir);
   const child = spawn(

@@ -2,8 +2,7 @@
  * The API server's KMS v2 client (upstream kmsv2.NewGRPCService): unary calls to
  * `v2.KeyManagementService` on a unix socket, each bounded by the provider's timeout.
  */
-import { Client, credentials } from '@grpc/grpc-js';
-import type { ServiceError } from '@grpc/grpc-js';
+import type { Client, ServiceError } from '@grpc/grpc-js';
 import { TransformError } from '../../transformer.js';
 import { codec } from './api.js';
 import type { DecryptRequest, EncryptResponse, StatusResponse } from './api.js';
@@ -60,13 +59,26 @@ export function grpcErrorMessage(err: ServiceError): string {
 }
 
 export class GrpcKmsService implements KmsService {
-  readonly #client: Client;
+  /**
+   * The gRPC stack is loaded on first use (the bundle keeps it in dist/grpc.js): most servers
+   * never talk to a KMS plugin, and it is a sixth of the code every start would compile.
+   */
+  readonly #client: Promise<Client>;
   readonly #timeoutMs: number;
 
   constructor(endpoint: string, timeoutMs: number) {
     const path = parseKmsEndpoint(endpoint);
     const target = path.startsWith('@') ? `unix-abstract:${path.slice(1)}` : `unix:${path}`;
-    this.#client = new Client(target, credentials.createInsecure());
+    this.#client = import('@grpc/grpc-js').then(
+      (grpc) => new grpc.Client(target, grpc.credentials.createInsecure()),
+      (err: unknown) => {
+        throw new TransformError(
+          `loading the gRPC client: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      },
+    );
+    // A failure to load is reported by each call.
+    this.#client.catch(() => undefined);
     this.#timeoutMs = timeoutMs;
   }
 
@@ -76,20 +88,24 @@ export class GrpcKmsService implements KmsService {
     encode: (m: Req) => Buffer,
     decode: (b: Uint8Array) => Res,
   ): Promise<Res> {
-    return new Promise<Res>((resolve, reject) => {
-      this.#client.makeUnaryRequest<Req, Res>(
-        `/v2.KeyManagementService/${name}`,
-        encode,
-        (b: Buffer) => decode(b),
-        request,
-        { deadline: Date.now() + this.#timeoutMs },
-        (err: ServiceError | null, value?: Res) => {
-          if (err !== null) reject(new TransformError(grpcErrorMessage(err)));
-          else if (value === undefined) reject(new TransformError(`rpc error: empty ${name} response`));
-          else resolve(value);
-        },
-      );
-    });
+    const deadline = Date.now() + this.#timeoutMs;
+    return this.#client.then(
+      (client) =>
+        new Promise<Res>((resolve, reject) => {
+          client.makeUnaryRequest<Req, Res>(
+            `/v2.KeyManagementService/${name}`,
+            encode,
+            (b: Buffer) => decode(b),
+            request,
+            { deadline },
+            (err: ServiceError | null, value?: Res) => {
+              if (err !== null) reject(new TransformError(grpcErrorMessage(err)));
+              else if (value === undefined) reject(new TransformError(`rpc error: empty ${name} response`));
+              else resolve(value);
+            },
+          );
+        }),
+    );
   }
 
   status(): Promise<StatusResponse> {
@@ -121,6 +137,9 @@ export class GrpcKmsService implements KmsService {
   }
 
   close(): void {
-    this.#client.close();
+    void this.#client.then(
+      (client) => client.close(),
+      () => undefined,
+    );
   }
 }
