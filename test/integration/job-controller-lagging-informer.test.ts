@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import { JobController } from '../../src/controllers/job/index.js';
 import type { JsonObject } from '../../src/util/json.js';
-import { createNamespace, listPods, podName, startCluster, waitFor } from './workload-harness.js';
+import { createNamespace, finishPod, listPods, podName, startCluster, waitFor } from './workload-harness.js';
 import type { Cluster } from './workload-harness.js';
 
 let c: Cluster;
@@ -47,26 +47,6 @@ const failedCondition = (j: JsonObject): JsonObject | undefined =>
     (x) => x['type'] === 'Failed' && x['status'] === 'True',
   );
 
-async function failPod(pod: JsonObject): Promise<void> {
-  const path = `/api/v1/namespaces/${ns}/pods/${podName(pod)}`;
-  const fresh = await c.client.request('GET', path);
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  fresh['status'] = {
-    phase: 'Failed',
-    containerStatuses: [
-      {
-        name: 'main',
-        image: 'busybox',
-        imageID: '',
-        ready: false,
-        restartCount: 0,
-        state: { terminated: { exitCode: 1, reason: 'Error', startedAt: now, finishedAt: now } },
-      },
-    ],
-  };
-  await c.client.request('PUT', `${path}/status`, { body: fresh });
-}
-
 test('a Job failed by backoffLimit gets no new pods while the informer still shows it running', async () => {
   await c.client.request('POST', jobsPath, {
     body: {
@@ -88,7 +68,7 @@ test('a Job failed by backoffLimit gets no new pods while the informer still sho
     const pods = await listPods(c.client, ns, selector);
     return pods.length === 2 ? pods : undefined;
   });
-  await failPod(first[0]!);
+  await finishPod(c.client, first[0]!, 'Failed');
   const failed = await waitFor('Failed', async () => {
     const j = await c.client.request('GET', `${jobsPath}/lagging`);
     return failedCondition(j) !== undefined ? j : undefined;

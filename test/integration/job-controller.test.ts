@@ -9,7 +9,14 @@ import { after, before, test } from 'node:test';
 import { JobController, jobTrackingFinalizer } from '../../src/controllers/job/index.js';
 import { FakeClock } from '../../src/util/clock.js';
 import type { JsonObject } from '../../src/util/json.js';
-import { createNamespace, listPods, podName, startCluster, waitFor } from './workload-harness.js';
+import {
+  createNamespace,
+  finishPod as finishJobPod,
+  listPods,
+  podName,
+  startCluster,
+  waitFor,
+} from './workload-harness.js';
 import type { Cluster } from './workload-harness.js';
 
 let c: Cluster;
@@ -73,44 +80,12 @@ const running = (pods: JsonObject[]): JsonObject[] =>
     return phase !== 'Succeeded' && phase !== 'Failed' && meta(p)['deletionTimestamp'] === undefined;
   });
 
-/** Writes a terminal status as a node would: the phase and the container's exit code. */
-async function finishPod(
-  pod: JsonObject,
-  phase: 'Succeeded' | 'Failed',
-  exitCode = phase === 'Succeeded' ? 0 : 1,
-): Promise<void> {
-  const path = `/api/v1/namespaces/${ns}/pods/${podName(pod)}`;
-  for (let attempt = 0; ; attempt++) {
-    const fresh = await c.client.request('GET', path);
-    const at = new Date(clock.now()).toISOString().replace(/\.\d+Z$/, 'Z');
-    fresh['status'] = {
-      phase,
-      containerStatuses: [
-        {
-          name: 'main',
-          image: 'busybox',
-          imageID: '',
-          ready: false,
-          restartCount: 0,
-          state: {
-            terminated: {
-              exitCode,
-              reason: phase === 'Succeeded' ? 'Completed' : 'Error',
-              startedAt: at,
-              finishedAt: at,
-            },
-          },
-        },
-      ],
-    };
-    try {
-      await c.client.request('PUT', `${path}/status`, { body: fresh });
-      return;
-    } catch (err) {
-      if (attempt > 5) throw err;
-    }
-  }
-}
+/** Writes a terminal status as a node would, at the test's clock. */
+const finishPod = (pod: JsonObject, phase: 'Succeeded' | 'Failed', exitCode?: number): Promise<void> =>
+  finishJobPod(c.client, pod, phase, {
+    ...(exitCode !== undefined ? { exitCode } : {}),
+    at: new Date(clock.now()),
+  });
 
 test('NonIndexed: parallelism pods with the tracking finalizer, counted through uncountedTerminatedPods, Complete', async () => {
   await create(job('nonindexed', { completions: 3, parallelism: 2 }));

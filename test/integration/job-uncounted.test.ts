@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { JobController, jobTrackingFinalizer } from '../../src/controllers/job/index.js';
 import type { JsonObject } from '../../src/util/json.js';
-import { createNamespace, listPods, podName, startCluster, waitFor } from './workload-harness.js';
+import { createNamespace, finishPod, listPods, startCluster, waitFor } from './workload-harness.js';
 import type { Cluster } from './workload-harness.js';
 
 let c: Cluster;
@@ -41,25 +41,7 @@ after(async () => {
 const meta = (o: JsonObject): JsonObject => (o['metadata'] ?? {}) as JsonObject;
 const st = (j: JsonObject): JsonObject => (j['status'] ?? {}) as JsonObject;
 
-async function succeed(pod: JsonObject): Promise<void> {
-  const path = `/api/v1/namespaces/${ns}/pods/${podName(pod)}`;
-  const fresh = await c.client.request('GET', path);
-  const at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  fresh['status'] = {
-    phase: 'Succeeded',
-    containerStatuses: [
-      {
-        name: 'main',
-        image: 'busybox',
-        imageID: '',
-        ready: false,
-        restartCount: 0,
-        state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: at, finishedAt: at } },
-      },
-    ],
-  };
-  await c.client.request('PUT', `${path}/status`, { body: fresh });
-}
+const succeed = (pod: JsonObject): Promise<void> => finishPod(c.client, pod, 'Succeeded');
 
 test('#7: at most maxUncountedPods finished pods are recorded per sync; all are counted in the end', async () => {
   await c.client.request('POST', jobsPath, {

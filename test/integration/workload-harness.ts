@@ -132,6 +132,51 @@ export async function setPodReady(
   }
 }
 
+/**
+ * Writes a terminal status as a node would for a Job's pod: the phase and the exit code of its
+ * container `main` (image busybox), terminated `at` (default now).
+ */
+export async function finishPod(
+  client: RestClient,
+  pod: JsonObject,
+  phase: 'Succeeded' | 'Failed',
+  options: { readonly exitCode?: number; readonly at?: Date } = {},
+): Promise<void> {
+  const m = pod['metadata'] as JsonObject;
+  const path = `/api/v1/namespaces/${m['namespace'] as string}/pods/${m['name'] as string}`;
+  const exitCode = options.exitCode ?? (phase === 'Succeeded' ? 0 : 1);
+  for (let attempt = 0; ; attempt++) {
+    const fresh = await client.request('GET', path);
+    const at = (options.at ?? new Date()).toISOString().replace(/\.\d+Z$/, 'Z');
+    fresh['status'] = {
+      phase,
+      containerStatuses: [
+        {
+          name: 'main',
+          image: 'busybox',
+          imageID: '',
+          ready: false,
+          restartCount: 0,
+          state: {
+            terminated: {
+              exitCode,
+              reason: phase === 'Succeeded' ? 'Completed' : 'Error',
+              startedAt: at,
+              finishedAt: at,
+            },
+          },
+        },
+      ],
+    };
+    try {
+      await client.request('PUT', `${path}/status`, { body: fresh });
+      return;
+    } catch (err) {
+      if (attempt > 5) throw err;
+    }
+  }
+}
+
 /** Marks every active pod matching `selector` Ready (those not yet Ready). */
 export async function readyAll(client: RestClient, ns: string, selector = ''): Promise<number> {
   let n = 0;
