@@ -20,8 +20,7 @@ function isPortClientMessage(m: unknown): m is PortClientMessage {
 interface Served {
   /** Set once the client cancelled or the bridge closed: nothing more is sent for it. */
   stopped: boolean;
-  call: InProcessCall | undefined;
-  response: InProcessResponse | undefined;
+  readonly call: InProcessCall;
   unacked: number;
   /** Set while the pump waits for acknowledgements. */
   resume: (() => void) | undefined;
@@ -64,8 +63,6 @@ export function servePort(
   };
 
   const request = (m: Extract<PortClientMessage, { t: 'req' }>): void => {
-    const s: Served = { stopped: false, call: undefined, response: undefined, unacked: 0, resume: undefined };
-    served.set(m.id, s);
     const call = server.startInProcess(
       {
         method: m.method,
@@ -75,7 +72,8 @@ export function servePort(
       },
       user,
     );
-    s.call = call;
+    const s: Served = { stopped: false, call, unacked: 0, resume: undefined };
+    served.set(m.id, s);
     call.response.then(
       (response) => {
         if (s.stopped) {
@@ -83,7 +81,6 @@ export function servePort(
           served.delete(m.id);
           return;
         }
-        s.response = response;
         post({ t: 'head', id: m.id, status: response.status });
         void pump(m.id, s, response);
       },
@@ -99,7 +96,7 @@ export function servePort(
   const stop = (s: Served): void => {
     if (s.stopped) return;
     s.stopped = true;
-    s.call?.cancel();
+    s.call.cancel();
     s.resume?.();
   };
 

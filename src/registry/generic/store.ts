@@ -253,11 +253,8 @@ export class GenericStore {
 
   /**
    * The watch cache's copy of `key` for an update to start from (upstream's Cacher.GuaranteedUpdate
-   * hands etcd3 the cached object); none for kinds stored with a lease (TTL), which the copy lacks.
-   */
-  /**
-   * The watch cache's copy of `key`, for guaranteedUpdate's first attempt (upstream's
-   * cachedExistingObject); undefined when the cache is not ready (or for TTL kinds).
+   * hands etcd3 the cached object as cachedExistingObject); undefined when the cache is not ready,
+   * and for kinds stored with a lease (TTL), which the copy lacks.
    */
   cachedObject(key: string): KubeObject | undefined {
     if (this.resource.ttlSeconds !== undefined) return undefined;

@@ -173,6 +173,9 @@ function failure(err: unknown, after: number): WatchEvent {
 
 type Phase = 'start' | 'live' | 'done';
 
+/** Storage-watch events a feed reads ahead of its consumer. */
+const storageReadAhead = 1024;
+
 /**
  * An open watch, read by push: `listen` sets a callback called when `take` may have something new
  * or the watch ended; `take` returns the next event, undefined when none is ready (then `done`
@@ -184,9 +187,6 @@ type Phase = 'start' | 'live' | 'done';
  * (and a WatchList's initial-events-end BOOKMARK) comes first; the live watch opens once it is
  * taken. Also an AsyncIterable, for callers that pull.
  */
-/** Storage-watch events a feed reads ahead of its consumer. */
-const storageReadAhead = 1024;
-
 export class WatchFeed implements AsyncIterable<WatchEvent> {
   readonly #start: Start;
   readonly #predicate: Predicate;
