@@ -30,6 +30,8 @@ describe('conversions as cel-go v0.12.7', () => {
   it('string(duration) and string(timestamp)', () => {
     assert.equal(value("string(duration('1.5s'))"), '1.5s');
     assert.equal(value("string(duration('-90m'))"), '-5400s');
+    assert.equal(value("string(duration('1500\u00b5s'))"), '0.0015s');
+    assert.equal(value("string(duration('1500\u03bcs'))"), '0.0015s');
     assert.equal(value("string(timestamp('2020-01-01T00:00:00.500Z'))"), '2020-01-01T00:00:00.5Z');
     assert.equal(value("string(timestamp('2020-01-01T01:00:00+01:00'))"), '2020-01-01T00:00:00Z');
   });

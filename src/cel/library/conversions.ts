@@ -108,7 +108,7 @@ export function goParseDuration(s: string): bigint {
   if (rest === '0') return 0n;
   if (rest === '') throw fail();
   let total = 0n;
-  const re = /^([0-9]*)(?:\.([0-9]*))?(ns|us|µs|μs|ms|s|m|h)/;
+  const re = /^([0-9]*)(?:\.([0-9]*))?(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/;
   while (rest !== '') {
     const m = re.exec(rest);
     if (!m || (m[1] === '' && (m[2] ?? '') === '')) throw fail();

@@ -268,7 +268,7 @@ export function parseDuration(str: string): bigint | undefined {
   if (go !== undefined) return go;
   let total = 0n;
   let ok = false;
-  for (const m of str.matchAll(/(\d+)\s*([A-Za-zµ]+)/gu)) {
+  for (const m of str.matchAll(/(\d+)\s*([A-Za-z\u00b5]+)/gu)) {
     const factor = BigInt(m[1] ?? '0');
     if (factor > INT64_MAX) return undefined;
     const unit = (m[2] ?? '').trim().toLowerCase();

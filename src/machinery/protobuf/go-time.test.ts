@@ -40,6 +40,9 @@ describe('Go time forms on the protobuf wire', () => {
     assert.equal(formatGoDuration(-2e9), '-2s');
     assert.equal(parseGoDuration('1h30m'), 5400e9);
     assert.equal(parseGoDuration('1.5s'), 1.5e9);
+    // Both micro signs Go accepts: U+00B5 and U+03BC.
+    assert.equal(parseGoDuration('2\u00b5s'), 2e3);
+    assert.equal(parseGoDuration('2\u03bcs1ns'), 2001);
     assert.equal(parseGoDuration('-300ms'), -300e6);
     assert.equal(parseGoDuration('0'), 0);
     assert.equal(parseGoDuration('10'), undefined);

@@ -88,10 +88,12 @@ const durationUnits: Readonly<Record<string, number>> = {
 /** Go's time.ParseDuration, in nanoseconds; undefined when the text is not a duration. */
 export function parseGoDuration(text: string): number | undefined {
   if (text === '0') return 0;
-  const m = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(text);
+  const m = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+$/.exec(text);
   if (m === null) return undefined;
   let total = 0;
-  for (const part of text.slice(m[1]!.length).matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) {
+  for (const part of text
+    .slice(m[1]!.length)
+    .matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/g)) {
     total += Number(part[1]) * durationUnits[part[2]!]!;
   }
   return m[1] === '-' ? -Math.round(total) : Math.round(total);

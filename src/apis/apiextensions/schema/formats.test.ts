@@ -6,7 +6,7 @@ import { isKnownFormat, validatesFormat } from './formats.js';
 const valid: Record<string, string[]> = {
   'date-time': ['2014-12-15T19:30:20.000Z', '2014-12-15t19:30:20z', '2011-08-18T19:03:37.000000000+01:00'],
   date: ['2014-12-15', '2020-02-29'],
-  duration: ['1h', '3 days', '5 weeks', '300ms', '-1.5h', '2h45m'],
+  duration: ['1h', '3 days', '5 weeks', '300ms', '-1.5h', '2h45m', '3\u00b5s', '3\u03bcs', '2 \u00b5s'],
   uuid: ['a8098c1a-f86e-11da-bd1a-00112444be1e', 'A8098C1AF86E11DABD1A00112444BE1E'],
   uuid4: ['f47ac10b-58cc-4372-a567-0e02b2c3d479'],
   hostname: ['somewhere.com', 'www.example-hyphenated.com', 'xn--bcher-kva.example', 'localhost'],

@@ -28,7 +28,7 @@ const ssn = /^\d{3}[- ]?\d{2}[- ]?\d{4}$/;
 const creditCard =
   /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|(222[1-9]|22[3-9][0-9]|2[3-6][0-9]{2}|27[01][0-9]|2720)[0-9]{12}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11}|6[27][0-9]{14})$/;
 const dateTimeTail = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/;
-const goDuration = /^[-+]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/;
+const goDuration = /^[-+]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+$/;
 
 function isHostname(s: string): boolean {
   if (!hostnamePattern.matcher(s).find()) return false;
@@ -151,7 +151,7 @@ const timeUnits: readonly (readonly string[])[] = [
 /** strfmt ParseDuration: Go's time.ParseDuration, else `<n> <unit>` pairs with known units. */
 function isDuration(s: string): boolean {
   if (s === '0' || s === '+0' || s === '-0' || goDuration.test(s)) return true;
-  for (const m of s.matchAll(/((\d+)[\t\n\f\r ]*([A-Za-zµ]+))/g)) {
+  for (const m of s.matchAll(/((\d+)[\t\n\f\r ]*([A-Za-z\u00b5]+))/g)) {
     const unit = (m[3] ?? '').trim().toLowerCase();
     for (const variants of timeUnits) {
       const last = variants.length - 1;
