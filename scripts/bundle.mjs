@@ -6,10 +6,14 @@
 //                     and keeping it out of the main bundle keeps every restart lean
 //   dist/grpc.js      the gRPC client (@grpc/grpc-js and what it pulls in, ~600 KiB), loaded only
 //                     when a KMS v2 plugin is configured
+//   dist/<name>-<hash>.js  chunks of the main bundle that the code imports dynamically: the CEL
+//                     validation and RE2 (loaded before the first CRD or custom resource write),
+//                     the OpenAPI builders, and code they share. They sit beside the bundle so
+//                     that the relative imports of x509.js and grpc.js hold in every file.
 // The native SQLite addon stays external.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 
 /** What /version reports about this build: the commit it was built from, its tree state, when. */
 function buildInfo() {
@@ -58,6 +62,9 @@ const split = {
 };
 
 mkdirSync('dist/bundle-entries', { recursive: true });
+// Chunks of an earlier build (their names carry a content hash).
+const chunk = /^[a-z0-9-]+-[A-Z0-9]{8}\.js(\.map)?$/;
+for (const name of readdirSync('dist')) if (chunk.test(name)) rmSync(`dist/${name}`);
 writeFileSync('dist/bundle-entries/x509.js', "import 'reflect-metadata';\nexport * from '@peculiar/x509';\n");
 // Named re-exports: `export *` of a CommonJS package would re-export nothing. These are the names
 // src/storage/value/encrypt/kmsv2/grpc-service.ts uses.
@@ -66,8 +73,10 @@ writeFileSync('dist/bundle-entries/grpc.js', "export { Client, credentials } fro
 await Promise.all([
   build({
     ...common,
-    entryPoints: ['dist/cmd/nanokube.js'],
-    outfile: 'dist/nanokube.js',
+    entryPoints: { nanokube: 'dist/cmd/nanokube.js' },
+    outdir: 'dist',
+    splitting: true,
+    chunkNames: '[name]-[hash]',
     plugins: [split],
     define: { __NANOKUBE_BUILD__: JSON.stringify(buildInfo()) },
   }),
@@ -88,7 +97,10 @@ await Promise.all([
 // V8 holds a script's source as one string, and a single non-ASCII character (esbuild keeps them
 // in regular-expression literals) makes all of it two-byte: the main bundle then costs 3 MiB more
 // heap and compiles slower. Write such characters as \u escapes in the source.
-for (const file of ['dist/nanokube.js', 'dist/x509.js', 'dist/grpc.js']) {
+const bundles = readdirSync('dist').filter(
+  (n) => n.endsWith('.js') && (chunk.test(n) || /^(nanokube|x509|grpc)\.js$/.test(n)),
+);
+for (const file of bundles.map((n) => `dist/${n}`)) {
   const at = readFileSync(file).findIndex((b) => b > 0x7f);
   if (at >= 0) throw new Error(`${file}: non-ASCII byte at offset ${at}; use a \\u escape in the source`);
 }

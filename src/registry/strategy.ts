@@ -17,6 +17,12 @@ export interface RESTStrategy {
   readonly allowCreateOnUpdate: boolean;
   /** Update with no resourceVersion in the body overwrites (upstream AllowUnconditionalUpdate). */
   readonly allowUnconditionalUpdate: boolean;
+  /**
+   * Code the validation needs that is loaded on first use (CEL and RE2 for CRDs and custom
+   * resources): the store awaits the promise before it prepares a create or an update. Returns
+   * undefined once loaded, so that later writes do not wait a turn.
+   */
+  readonly loadValidation?: () => Promise<void> | undefined;
 
   /** Clear fields the user may not set on create (status), set generation... */
   prepareForCreate(ctx: StrategyContext, obj: KubeObject): void;

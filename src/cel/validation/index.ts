@@ -6,12 +6,12 @@
 export { compileSchemaRules, costErrorMessage, type CompileSchemaRulesOptions } from './crd-rules.js';
 export {
   CustomResourceRuleValidator,
-  hasValidationRules,
   mapIsCorrelatable,
   type RuleValidatorOptions,
   type ValidateOptions,
   type ValidateResult,
 } from './rule-validator.js';
+export { hasValidationRules } from './has-rules.js';
 export { validateDefaultRules } from './default-rules.js';
 export { blockingError } from './blocking.js';
 export { compileRules, type CompiledRule } from './compile-rules.js';

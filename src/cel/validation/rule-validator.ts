@@ -32,6 +32,7 @@ import { toRuleValue } from './data-values.js';
 import { MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES } from './limits.js';
 import { makeMapList } from './map-list.js';
 import { ruleErrorString, ruleMessageOrDefault, schemaRules } from './rules.js';
+import { hasValidationRules } from './has-rules.js';
 import { toJsonSchema, type SchemaInput } from './schema-input.js';
 
 const OUT_OF_BUDGET =
@@ -69,18 +70,6 @@ function internalError(p: Path, detail: string): FieldError {
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** hasXValidations: the schema or a descendant declares rules. */
-export function hasValidationRules(input: SchemaInput): boolean {
-  const visit = (s: JsonSchema | undefined): boolean => {
-    if (s === undefined) return false;
-    if (schemaRules(s).length > 0) return true;
-    if (visit(schemaItems(s)) || visit(schemaAdditionalProperties(s))) return true;
-    for (const p of schemaProperties(s)?.values() ?? []) if (visit(p)) return true;
-    return false;
-  };
-  return visit(toJsonSchema(input));
 }
 
 function buildNode(

@@ -25,6 +25,7 @@ import type { RegistryResource } from '../../registry/resource.js';
 import type { Clock } from '../../util/clock.js';
 import type { JsonObject } from '../../util/json.js';
 import type { Logger } from '../../util/log.js';
+import { loadRe2, re2Loaded } from '../../util/re2.js';
 
 /** The schema machinery of one CRD: validation/defaulting for the registry, pruning for decoding. */
 export interface CustomResourceSchemas {
@@ -120,11 +121,18 @@ export function serveCustomResources(o: CustomResourceServingOptions): { stop():
     onError: (err, path) => o.log.v(2, `informer ${path}: ${message(err)}`),
   });
   const crds = informers.informerFor(crdsPath);
+  // Publishing a CRD checks its schema (patterns compile: RE2, loaded on first use). Until RE2 is
+  // loaded, events wait on the one loading promise, which runs them in the order they came, and
+  // all of them before any later event.
+  const inOrder = (fn: () => void): void => {
+    if (re2Loaded()) fn();
+    else loadRe2().then(fn, (err: unknown) => o.log.error(`custom resources: ${message(err)}`));
+  };
   // First handler: serving follows every event before the controllers act on it.
   crds.addEventHandler({
-    onAdd: sync,
-    onUpdate: (_old, crd) => sync(crd),
-    onDelete: (crd) => remove((crd as KubeObject).metadata.name ?? ''),
+    onAdd: (crd) => inOrder(() => sync(crd)),
+    onUpdate: (_old, crd) => inOrder(() => sync(crd)),
+    onDelete: (crd) => inOrder(() => remove((crd as KubeObject).metadata.name ?? '')),
   });
   const onError = (what: string) => (err: unknown) => o.log.v(2, `${what}: ${message(err)}`);
   const running = [

@@ -10,6 +10,10 @@ import { isJsonObject } from '../../util/json.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import { crdView } from './crd-view.js';
 import { customResourceDefinitionName, customResourceDefinitions } from './definitions.js';
+import { loadRe2 } from '../../util/re2.js';
+
+// RE2 is loaded on first use; these tests call the schema checks directly.
+await loadRe2();
 
 const cronTabSchema: JsonObject = {
   type: 'object',

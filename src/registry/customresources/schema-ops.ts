@@ -21,12 +21,15 @@ import { apiErrors } from '../../machinery/errors.js';
 import type { FieldError } from '../../machinery/field/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { isJsonObject } from '../../util/json.js';
+import { loadRe2, re2Loaded } from '../../util/re2.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import type { CrdView } from './crd-view.js';
 import type { CustomResourceSchemaOps } from './resource.js';
 
 /** Checks a version's x-kubernetes-validations (CEL); built once per version. */
 export interface RuleValidator {
+  /** What `validate` needs loaded first (the CEL engine); undefined once it is. */
+  load(): Promise<void> | undefined;
   validate(obj: KubeObject, old: KubeObject | undefined): FieldError[];
 }
 
@@ -102,6 +105,16 @@ export function customResourceSchemaOps(
   return {
     ops: {
       validation: {
+        // RE2 for `pattern`s and formats; CEL for the versions with rules.
+        load: () => {
+          const pending: Promise<void>[] = [];
+          if (!re2Loaded()) pending.push(loadRe2());
+          for (const v of versions.values()) {
+            const p = v.rules?.load();
+            if (p !== undefined) pending.push(p);
+          }
+          return pending.length === 0 ? undefined : Promise.all(pending).then(() => undefined);
+        },
         schema: schemaErrors,
         hasRules: (version) => at(version)?.rules !== undefined,
         rules: (version, obj, old) => at(version)?.rules?.validate(obj, old) ?? [],

@@ -10,7 +10,7 @@
 import { StatusError } from '../../machinery/errors.js';
 import { fieldErrors } from '../../machinery/field/errors.js';
 import type { FieldError } from '../../machinery/field/errors.js';
-import { blockingError } from '../../cel/validation/index.js';
+import { blockingError } from '../../cel/validation/blocking.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { jsonEqual } from '../../util/json.js';
 import type { RESTStrategy, StrategyContext } from '../strategy.js';
@@ -18,6 +18,8 @@ import type { CrdScale } from './crd-view.js';
 
 /** Checks one object of one served version; the schema pieces plug in here. */
 export interface CustomResourceValidation {
+  /** RESTStrategy.loadValidation: what the checks below need loaded (RE2, CEL) before they run. */
+  load(): Promise<void> | undefined;
   /** Schema errors: types, formats, bounds, list sets/maps, embedded resources' metadata. */
   schema(version: string, obj: KubeObject, old: KubeObject | undefined): FieldError[];
   /** Whether the version's schema has x-kubernetes-validations (a CEL validator). */
@@ -27,6 +29,7 @@ export interface CustomResourceValidation {
 }
 
 export const noValidation: CustomResourceValidation = {
+  load: () => undefined,
   schema: () => [],
   hasRules: () => false,
   rules: () => [],
@@ -186,6 +189,7 @@ export function customResourceStrategy(o: CustomResourceStrategyOptions): RESTSt
     nameValidation: 'dns1123Subdomain',
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
+    loadValidation: () => o.validation.load(),
     prepareForCreate(_ctx, obj) {
       if (o.terminating === true) {
         throw new StatusError(

@@ -372,6 +372,8 @@ export class GenericStore {
   async #prepareCreate(namespace: string, obj: KubeObject, req: WriteRequest): Promise<string[]> {
     const strategy = this.resource.strategy;
     const ctx = this.#ctx(namespace, req);
+    const loading = strategy.loadValidation?.();
+    if (loading !== undefined) await loading;
     this.#checkNamespace(obj, namespace);
     await this.#mutating?.(
       this.#attributes('CREATE', { namespace, name: obj.metadata.name ?? '' }, req, obj),
@@ -495,6 +497,8 @@ export class GenericStore {
     const strategy = req.strategy ?? this.resource.strategy;
     const ctx = this.#ctx(namespace, req);
     const key = this.key(namespace, name);
+    const loading = strategy.loadValidation?.();
+    if (loading !== undefined) await loading;
     let warnings: string[] = [];
     let created = false;
     let deleteAfter = false;

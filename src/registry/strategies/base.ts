@@ -19,6 +19,8 @@ export interface StrategyOptions {
   readonly tracksGeneration?: boolean;
   readonly allowCreateOnUpdate?: boolean;
   readonly allowUnconditionalUpdate?: boolean;
+  /** RESTStrategy.loadValidation. */
+  readonly loadValidation?: () => Promise<void> | undefined;
   readonly validate?: (ctx: StrategyContext, obj: KubeObject) => FieldError[];
   readonly validateUpdate?: (ctx: StrategyContext, obj: KubeObject, old: KubeObject) => FieldError[];
   readonly warningsOnCreate?: (ctx: StrategyContext, obj: KubeObject) => string[];
@@ -56,6 +58,7 @@ export function defineStrategy(o: StrategyOptions): RESTStrategy {
     nameValidation: o.nameValidation ?? 'dns1123Subdomain',
     allowCreateOnUpdate: o.allowCreateOnUpdate ?? false,
     allowUnconditionalUpdate: o.allowUnconditionalUpdate ?? true,
+    ...(o.loadValidation !== undefined ? { loadValidation: o.loadValidation } : {}),
     prepareForCreate(ctx, obj) {
       // Upstream resets status to the zero struct, which prints (never omitted).
       if (o.hasStatus === true) obj['status'] = zeroStatus(obj);

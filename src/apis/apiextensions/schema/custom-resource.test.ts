@@ -3,6 +3,10 @@ import assert from 'node:assert/strict';
 import { FieldPath } from '../../../machinery/field/errors.js';
 import type { JsonObject, JsonValue } from '../../../util/json.js';
 import { newSchemaValidator, validateCustomResource } from './custom-resource.js';
+import { loadRe2 } from '../../../util/re2.js';
+
+// RE2 is loaded on first use; these tests call the schema checks directly.
+await loadRe2();
 
 interface Case {
   name: string;

@@ -4,6 +4,10 @@ import { readFileSync } from 'node:fs';
 import { FieldPath } from '../../../machinery/field/errors.js';
 import type { JsonObject } from '../../../util/json.js';
 import { createSchemaOptions, validateCRDOpenAPISchema } from './crd-schema.js';
+import { loadRe2 } from '../../../util/re2.js';
+
+// RE2 is loaded on first use; these tests call the schema checks directly.
+await loadRe2();
 
 // Upstream pkg/apis/apiextensions/validation/validation_test.go TestValidateCustomResourceDefinition:
 // "invalid defaults with enabled feature gate, structural schema" and "embedded metadata

@@ -1,6 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isKnownFormat, validatesFormat } from './formats.js';
+import { loadRe2 } from '../../../util/re2.js';
+
+// RE2 is loaded on first use; these tests call the schema checks directly.
+await loadRe2();
 
 // Samples from kube-openapi pkg/validation/strfmt default_test.go, time_test.go, duration_test.go.
 const valid: Record<string, string[]> = {

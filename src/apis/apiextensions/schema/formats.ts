@@ -6,16 +6,19 @@
  * Names are normalized as strfmt does: dashes removed (`date-time` is `datetime`).
  */
 import { isIPv6 } from 'node:net';
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { re2 } from '../../../util/re2.js';
 
 /** strfmt's DefaultNameNormalizer. */
 export function normalizeFormatName(name: string): string {
   return name.replaceAll('-', '');
 }
 
-const hostnamePattern = RE2JS.compile(
-  '^([a-zA-Z0-9\\p{S}\\p{L}]((-?[a-zA-Z0-9\\p{S}\\p{L}]{0,62})?)|([a-zA-Z0-9\\p{S}\\p{L}](([a-zA-Z0-9-\\p{S}\\p{L}]{0,61}[a-zA-Z0-9\\p{S}\\p{L}])?)(\\.)){1,}([a-zA-Z\\p{L}]){2,63})$',
-);
+let hostname: RE2JS | undefined;
+const hostnamePattern = (): RE2JS =>
+  (hostname ??= re2().compile(
+    '^([a-zA-Z0-9\\p{S}\\p{L}]((-?[a-zA-Z0-9\\p{S}\\p{L}]{0,62})?)|([a-zA-Z0-9\\p{S}\\p{L}](([a-zA-Z0-9-\\p{S}\\p{L}]{0,61}[a-zA-Z0-9\\p{S}\\p{L}])?)(\\.)){1,}([a-zA-Z\\p{L}]){2,63})$',
+  ));
 const uuid = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 const uuid3 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 const uuid4 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
@@ -31,7 +34,7 @@ const dateTimeTail = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2
 const goDuration = /^[-+]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+$/;
 
 function isHostname(s: string): boolean {
-  if (!hostnamePattern.matcher(s).find()) return false;
+  if (!hostnamePattern().matcher(s).find()) return false;
   if (Buffer.byteLength(s) > 255) return false;
   return s.split('.').every((p) => Buffer.byteLength(p) <= 63);
 }

@@ -10,7 +10,8 @@
 import { goFloat, goQuote } from '../../../machinery/field/errors.js';
 import { jsonEqual } from '../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../util/json.js';
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { re2 } from '../../../util/re2.js';
 import { validatesFormat, isKnownFormat } from './formats.js';
 import type { OpenAPISchema } from './openapi-schema.js';
 
@@ -153,8 +154,9 @@ const regexCache = new Map<string, RE2JS | Error>();
 function compileRegexp(pattern: string): RE2JS | Error {
   let re = regexCache.get(pattern);
   if (re === undefined) {
+    const RE2 = re2(); // outside the try: not being loaded is no pattern error
     try {
-      re = RE2JS.compile(pattern);
+      re = RE2.compile(pattern);
     } catch (e) {
       re = e instanceof Error ? e : new Error(String(e));
     }

@@ -4,6 +4,10 @@ import { FieldPath } from '../../../machinery/field/errors.js';
 import type { JsonObject } from '../../../util/json.js';
 import { StructuralConversionError, newStructural } from './structural.js';
 import { validateStructural } from './validate-structural.js';
+import { loadRe2 } from '../../../util/re2.js';
+
+// RE2 is loaded on first use; these tests call the schema checks directly.
+await loadRe2();
 
 const root = FieldPath.root('spec', 'validation', 'openAPIV3Schema');
 

@@ -5,7 +5,7 @@
  */
 import { FieldPath, fieldErrors } from '../../../machinery/field/errors.js';
 import type { FieldError } from '../../../machinery/field/errors.js';
-import { RE2JS } from 're2js';
+import { re2 } from '../../../util/re2.js';
 import type {
   Extensions,
   Generic,
@@ -289,8 +289,9 @@ function validateExtensions(x: Extensions, path: FieldPath | undefined): FieldEr
 
 /** Go's regexp.Compile error text for a pattern, or undefined when it compiles. */
 export function goRegexpError(pattern: string): string | undefined {
+  const RE2 = re2(); // outside the try: not being loaded is no pattern error
   try {
-    RE2JS.compile(pattern);
+    RE2.compile(pattern);
     return undefined;
   } catch (e) {
     return e instanceof Error ? e.message : String(e);

@@ -10,6 +10,8 @@ import { apiextensionsV1Resources } from './index.js';
 
 const ctx: StrategyContext = { namespace: '', features: { enabled: () => true } };
 const strategy = customResourceDefinitions.strategy;
+// The store loads CEL and RE2 before it validates a CRD; these tests call the strategy directly.
+await strategy.loadValidation?.();
 const messages = (errs: readonly { toString(): string }[]): string[] => errs.map((e) => e.toString());
 const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object' } } } };
 const dns1035 =

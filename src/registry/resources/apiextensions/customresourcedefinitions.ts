@@ -10,7 +10,7 @@ import {
   validateCustomResourceDefinitionUpdate,
 } from '../../../apis/apiextensions/v1/validation/crd.js';
 import type { CRDValidationHooks } from '../../../apis/apiextensions/v1/validation/crd.js';
-import { compileSchemaRules, validateDefaultRules } from '../../../cel/validation/index.js';
+import { celValidation, celValidationPending } from '../../../cel/validation/load.js';
 import type { KubeObject } from '../../../machinery/object.js';
 import { isJsonObject } from '../../../util/json.js';
 import type { JsonObject } from '../../../util/json.js';
@@ -19,10 +19,13 @@ import type { RESTStrategy } from '../../strategy.js';
 import { customResourceDefinitionTable } from '../../printers/customresourcedefinition.js';
 import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
 
-/** x-kubernetes-validations are compiled and cost-checked, and defaults checked against them (CEL). */
+/**
+ * x-kubernetes-validations are compiled and cost-checked, and defaults checked against them (CEL,
+ * loaded before the first CRD write: `loadValidation` below).
+ */
 const celHooks: CRDValidationHooks = {
-  validateRules: (schema, path) => compileSchemaRules(schema, path),
-  validateDefaultRules,
+  validateRules: (schema, path) => celValidation().compileSchemaRules(schema, path),
+  validateDefaultRules: (...args) => celValidation().validateDefaultRules(...args),
 };
 
 /** Adds the storage version to status.storedVersions when it is not listed yet. */
@@ -56,6 +59,8 @@ const strategy = defineStrategy({
   hasStatus: true,
   tracksGeneration: true,
   allowUnconditionalUpdate: false,
+  // CEL for the rules, RE2 for `pattern`s.
+  loadValidation: celValidationPending,
   validate: (_ctx, obj) => validateCustomResourceDefinition(obj, celHooks),
   validateUpdate: (_ctx, obj, old) => validateCustomResourceDefinitionUpdate(obj, old, celHooks),
   prepareForCreate(_ctx, obj) {
