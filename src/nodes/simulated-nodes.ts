@@ -100,6 +100,12 @@ const podsPath = '/api/v1/pods';
 const nodesPath = '/api/v1/nodes';
 const leasesPath = `/apis/coordination.k8s.io/v1/namespaces/${leaseNamespace}/leases`;
 const smp = 'application/strategic-merge-patch+json';
+/**
+ * The answer a write needs when only its metadata is read (client-go's metadata client asks the
+ * same way): the server sends PartialObjectMetadata instead of the whole object, which spares it
+ * encoding, and this side decoding, a pod's spec and status on every status write.
+ */
+const metadataOnly = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 interface SimNode {
   readonly id: NodeIdentity;
@@ -342,7 +348,7 @@ export class SimulatedNodes {
     const meta = body['metadata'] as JsonObject;
     meta['resourceVersion'] = n.leaseResourceVersion ?? '';
     try {
-      const updated = await client.request('PUT', path, { body, signal });
+      const updated = await client.request('PUT', path, { body, signal, accept: metadataOnly });
       n.leaseResourceVersion = strAt(metaOf(updated), 'resourceVersion');
     } catch (err) {
       // Someone else wrote it (409) or deleted it (404): start over at the next beat.
@@ -357,6 +363,7 @@ export class SimulatedNodes {
       await this.#o.client.request('PATCH', `${nodesPath}/${encodeURIComponent(n.id.name)}/status`, {
         body: { status: { conditions: nodeConditions(now, n.registeredAt) } },
         contentType: smp,
+        accept: metadataOnly,
         signal,
       });
     } catch (err) {
@@ -547,7 +554,12 @@ export class SimulatedNodes {
     // null clears a resize state reported before (strategic merge patch).
     status = { ...withRuntimes(status, pod, st.containers), resize: st.resize ?? null };
     try {
-      await this.#o.client.request('PATCH', path, { body: { status }, contentType: smp, signal });
+      await this.#o.client.request('PATCH', path, {
+        body: { status },
+        contentType: smp,
+        accept: metadataOnly,
+        signal,
+      });
     } catch (err) {
       if (isCode(err, 404)) return false;
       throw err;
