@@ -5,25 +5,15 @@
  * `re2()` must have awaited `loadRe2()` first (the registry does so before validating).
  */
 import type { RE2JS } from 're2js';
+import { lazyModule } from './lazy-module.js';
 
-let loaded: typeof RE2JS | undefined;
-let loading: Promise<void> | undefined;
+const module = lazyModule('re2js', async () => (await import('re2js')).RE2JS);
 
 /** Loads re2js; resolves at once when it is already loaded. */
-export function loadRe2(): Promise<void> {
-  loading ??= import('re2js').then((m) => {
-    loaded = m.RE2JS;
-  });
-  return loading;
-}
+export const loadRe2: () => Promise<void> = module.load;
 
 /** Whether `re2()` may be called. */
-export function re2Loaded(): boolean {
-  return loaded !== undefined;
-}
+export const re2Loaded: () => boolean = module.loaded;
 
 /** The RE2JS class; throws when `loadRe2()` has not completed (a programming error). */
-export function re2(): typeof RE2JS {
-  if (loaded === undefined) throw new Error('re2js is not loaded: await loadRe2() before validating');
-  return loaded;
-}
+export const re2: () => typeof RE2JS = module.get;

@@ -14,6 +14,7 @@ import { ApiError } from '../../src/client/api-error.js';
 import { RestClient } from '../../src/client/rest-client.js';
 import { credentialsFromKubeconfig } from '../../src/cmd/kubeconfig-credentials.js';
 import type { JsonObject } from '../../src/util/json.js';
+import { waitFor } from '../support/poll.js';
 import { startNanokube } from './support/nanokube-process.js';
 import type { NanokubeProcess } from './support/nanokube-process.js';
 
@@ -94,17 +95,8 @@ async function refused(c: RestClient, body: JsonObject): Promise<ApiError> {
 }
 
 /** Custom resources are served a moment after the CRD is (the CRD informer publishes them). */
-async function untilServed(c: RestClient): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      await c.request('GET', gadgets);
-      return;
-    } catch (err) {
-      if (!(err instanceof ApiError && err.code === 404) || Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
+function untilServed(c: RestClient): Promise<JsonObject> {
+  return waitFor('the gadgets to be served', () => c.request('GET', gadgets));
 }
 
 test('a restart over a stored CRD with rules and a pattern validates as before (#10, AM-05)', async () => {
