@@ -12,10 +12,13 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const cliPath = join(repoRoot, 'dist/nanokube.js');
 
-/** Compiles src/ into dist/ unless the CLI entry is already there. */
+/**
+ * Builds dist/ (tsc, then the bundle: `npm run build`) unless the CLI entry is already there. tsc
+ * alone writes dist/cmd/nanokube.js, not the bundled dist/nanokube.js these tests run.
+ */
 export function ensureBuilt(): void {
   if (existsSync(cliPath)) return;
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
+  execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: 'inherit' });
   if (!existsSync(cliPath)) throw new Error(`build did not produce ${cliPath}`);
 }
 
