@@ -15,10 +15,8 @@
 import { chmod, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { Session } from 'node:inspector/promises';
 import { setMaxListeners } from 'node:events';
 import { pipeline } from 'node:stream/promises';
-import { getHeapSnapshot } from 'node:v8';
 import type { Logger } from '../util/log.js';
 
 const indexPage = `<html>
@@ -65,16 +63,21 @@ export class CpuProfiler {
   async profile(seconds: number, signal: AbortSignal): Promise<unknown> {
     if (this.#running) throw new Error('cpu profiling already in use');
     this.#running = true;
-    const session = new Session();
     try {
-      session.connect();
-      await session.post('Profiler.enable');
-      await session.post('Profiler.start');
-      await sleep(seconds * 1000, signal);
-      const { profile } = await session.post('Profiler.stop');
-      return profile;
+      // Loaded here, not at start-up: node:inspector and node:v8 cost every start about 5 ms.
+      const { Session } = await import('node:inspector/promises');
+      const session = new Session();
+      try {
+        session.connect();
+        await session.post('Profiler.enable');
+        await session.post('Profiler.start');
+        await sleep(seconds * 1000, signal);
+        const { profile } = await session.post('Profiler.stop');
+        return profile;
+      } finally {
+        session.disconnect();
+      }
     } finally {
-      session.disconnect();
       this.#running = false;
     }
   }
@@ -204,7 +207,7 @@ export class DebugSocket {
           'x-content-type-options': 'nosniff',
           'content-disposition': 'attachment; filename="heap.heapsnapshot"',
         });
-        await pipeline(getHeapSnapshot(), res);
+        await pipeline((await import('node:v8')).getHeapSnapshot(), res);
         return;
       default:
         if (url.pathname.startsWith('/debug/pprof/')) {
