@@ -169,23 +169,32 @@ async function measureStartup(o) {
 }
 
 /**
- * Idle RSS of the default server (controllers, scheduler and one simulated node in-process) and
- * of the API server alone (`--controllers= --nodes 0`, what the load phase measures: pods created
- * there are not scheduled, so creates/s is the API server's own throughput).
+ * Idle RSS of the default server (controllers, scheduler and one simulated node in-process), on a
+ * first start (which also writes the bootstrap objects and creates the PKI) and on a restart of
+ * the same data dir; and of the API server alone (`--controllers= --nodes 0`, what the load phase
+ * measures: pods created there are not scheduled, so creates/s is the API server's own throughput).
  */
 async function measureIdle() {
-  const server = await startServer(freshDir());
-  try {
-    await sleep(2000);
-    return { rssMiB: round(rssMiB(server.pid)), hwmMiB: round(rssMiB(server.pid, 'VmHWM')) };
-  } finally {
-    await stopServer(server.child);
-  }
+  const dir = freshDir();
+  const idle = async () => {
+    const server = await startServer(dir);
+    try {
+      await sleep(2000);
+      return { rssMiB: round(rssMiB(server.pid)), hwmMiB: round(rssMiB(server.pid, 'VmHWM')) };
+    } finally {
+      await stopServer(server.child);
+    }
+  };
+  const first = await idle();
+  const restart = await idle();
+  return { ...first, restartRssMiB: restart.rssMiB };
 }
 
 async function measureLoad(o) {
   const withControllers = await measureIdle();
-  log(`idle RSS with controllers and a simulated node ${withControllers.rssMiB} MiB`);
+  log(
+    `idle RSS with controllers and a simulated node ${withControllers.rssMiB} MiB (restart ${withControllers.restartRssMiB} MiB)`,
+  );
   const dir = freshDir();
   const nodeArgs = o.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', o.cpuProf] : [];
   const server = await startServer(dir, { nodeArgs, serveArgs: ['--controllers=', '--nodes', '0'] });
@@ -292,10 +301,11 @@ function table(r) {
       '< 0.3 s',
     ],
     [
-      'Idle RSS (ready + 2 s), default: controllers, scheduler, 1 simulated node',
+      'Idle RSS (ready + 2 s), default: controllers, scheduler, 1 simulated node; first start',
       `${r.load.idle.withControllers.rssMiB} MiB`,
       '< 100 MiB',
     ],
+    ['... the same data dir restarted', `${r.load.idle.withControllers.restartRssMiB} MiB`, '< 100 MiB'],
     ['Idle RSS (ready + 2 s), API server alone (--controllers= --nodes 0)', `${r.load.idle.rssMiB} MiB`, ''],
     [
       `Pod creates/s (API server alone, ${c.concurrency} clients, ${c.count} pods, HTTPS keep-alive)`,
