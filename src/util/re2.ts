@@ -12,8 +12,8 @@ const module = lazyModule('re2js', async () => (await import('re2js')).RE2JS);
 /** Loads re2js; resolves at once when it is already loaded. */
 export const loadRe2: () => Promise<void> = module.load;
 
-/** Whether `re2()` may be called. */
-export const re2Loaded: () => boolean = module.loaded;
+/** Undefined when loaded (nothing to wait for), else the promise of loading. */
+export const re2Pending: () => Promise<void> | undefined = module.pending;
 
 /** The RE2JS class; throws when `loadRe2()` has not completed (a programming error). */
 export const re2: () => typeof RE2JS = module.get;

@@ -25,7 +25,7 @@ import type { RegistryResource } from '../../registry/resource.js';
 import type { Clock } from '../../util/clock.js';
 import type { JsonObject } from '../../util/json.js';
 import type { Logger } from '../../util/log.js';
-import { loadRe2, re2Loaded } from '../../util/re2.js';
+import { re2Pending } from '../../util/re2.js';
 
 /** The schema machinery of one CRD: validation/defaulting for the registry, pruning for decoding. */
 export interface CustomResourceSchemas {
@@ -125,8 +125,9 @@ export function serveCustomResources(o: CustomResourceServingOptions): { stop():
   // loaded, events wait on the one loading promise, which runs them in the order they came, and
   // all of them before any later event.
   const inOrder = (fn: () => void): void => {
-    if (re2Loaded()) fn();
-    else loadRe2().then(fn, (err: unknown) => o.log.error(`custom resources: ${message(err)}`));
+    const loading = re2Pending();
+    if (loading === undefined) fn();
+    else loading.then(fn, (err: unknown) => o.log.error(`custom resources: ${message(err)}`));
   };
   // First handler: serving follows every event before the controllers act on it.
   crds.addEventHandler({

@@ -21,7 +21,7 @@ import { apiErrors } from '../../machinery/errors.js';
 import type { FieldError } from '../../machinery/field/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { isJsonObject } from '../../util/json.js';
-import { loadRe2, re2Loaded } from '../../util/re2.js';
+import { re2Pending } from '../../util/re2.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import type { CrdView } from './crd-view.js';
 import type { CustomResourceSchemaOps } from './resource.js';
@@ -106,14 +106,15 @@ export function customResourceSchemaOps(
     ops: {
       validation: {
         // RE2 for `pattern`s and formats; CEL for the versions with rules.
+        // Runs before every custom resource write: once all is loaded, no array and no promise.
         load: () => {
-          const pending: Promise<void>[] = [];
-          if (!re2Loaded()) pending.push(loadRe2());
-          for (const v of versions.values()) {
-            const p = v.rules?.load();
-            if (p !== undefined) pending.push(p);
-          }
-          return pending.length === 0 ? undefined : Promise.all(pending).then(() => undefined);
+          let pending: Promise<void>[] | undefined;
+          const wait = (p: Promise<void> | undefined): void => {
+            if (p !== undefined) (pending ??= []).push(p);
+          };
+          wait(re2Pending());
+          for (const v of versions.values()) wait(v.rules?.load());
+          return pending === undefined ? undefined : Promise.all(pending).then(() => undefined);
         },
         schema: schemaErrors,
         hasRules: (version) => at(version)?.rules !== undefined,
