@@ -209,6 +209,13 @@ async function measureLoad(o) {
 
     const client = clientFor(server, o.concurrency);
     try {
+      // Without the controllers nothing makes the `default` service account the ServiceAccount
+      // admission plugin requires (kube-apiserver alone is the same).
+      await client.send('POST', '/api/v1/namespaces/default/serviceaccounts', {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: 'default' },
+      });
       const warm = Math.min(200, Math.max(16, Math.floor(o.creates / 20)));
       await createPods(client, warm, o.concurrency);
       log(`creating ${o.creates} pods with ${o.concurrency} clients`);

@@ -8,9 +8,11 @@
 import type { KubeObject } from '../machinery/object.js';
 import { isJsonObject } from '../util/json.js';
 import type { JsonValue } from '../util/json.js';
+import type { AdmissionPlugin } from './plugin.js';
+import { createUpdate } from './plugin.js';
 
 export interface PodAdmissionAttributes {
-  readonly operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  readonly operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
   readonly resource: { readonly group: string; readonly resource: string };
   readonly subresource: string;
   readonly object: KubeObject;
@@ -47,4 +49,10 @@ export function defaultTolerationSeconds(): (a: PodAdmissionAttributes) => Promi
     if (added.length > 0) spec['tolerations'] = [...tolerations, ...added];
     return Promise.resolve();
   };
+}
+
+/** DefaultTolerationSeconds as a plugin of the chain (mutating). */
+export function defaultTolerationSecondsPlugin(): AdmissionPlugin {
+  const admit = defaultTolerationSeconds();
+  return { name: 'DefaultTolerationSeconds', operations: createUpdate, admit };
 }

@@ -6,9 +6,11 @@
  * pv-protection controllers decide when they may go. Creates only; subresources are left alone.
  */
 import type { KubeObject } from '../machinery/object.js';
+import type { AdmissionPlugin } from './plugin.js';
+import { createOnly } from './plugin.js';
 
 export interface StorageAdmissionAttributes {
-  readonly operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  readonly operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
   readonly resource: { readonly group: string; readonly resource: string };
   readonly subresource: string;
   readonly object: KubeObject;
@@ -27,5 +29,14 @@ export function storageObjectInUseProtection(): (a: StorageAdmissionAttributes) 
     const present = a.object.metadata.finalizers ?? [];
     if (!present.includes(finalizer)) a.object.metadata.finalizers = [...present, finalizer];
     return Promise.resolve();
+  };
+}
+
+/** StorageObjectInUseProtection as a plugin of the chain (mutating, creates only). */
+export function storageObjectInUseProtectionPlugin(): AdmissionPlugin {
+  return {
+    name: 'StorageObjectInUseProtection',
+    operations: createOnly,
+    admit: storageObjectInUseProtection(),
   };
 }

@@ -31,6 +31,8 @@ export interface VirtualConnect {
   readonly query: URLSearchParams;
   /** The request asks to switch protocols (`Connection: Upgrade`), as SPDY and WebSocket clients do. */
   readonly upgrade: boolean;
+  /** Who asks (after impersonation); CONNECT admission sees it. */
+  readonly user: UserInfo;
   readonly signal: AbortSignal;
 }
 

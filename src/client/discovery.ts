@@ -24,7 +24,10 @@ function resourcesOf(group: string, version: string, list: JsonValue | undefined
   return out;
 }
 
-export async function discoverResources(client: RestClient, signal?: AbortSignal): Promise<ServedResource[]> {
+export async function discoverResources(
+  client: Pick<RestClient, 'request'>,
+  signal?: AbortSignal,
+): Promise<ServedResource[]> {
   const opts = signal !== undefined ? { signal } : {};
   const out = resourcesOf('', 'v1', (await client.request('GET', '/api/v1', opts))['resources']);
   const groups = (await client.request('GET', '/apis', opts))['groups'];

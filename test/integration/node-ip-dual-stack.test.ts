@@ -30,8 +30,15 @@ function dualStackSuite(
   };
 
   before(async () => {
-    // Nodes and the scheduler, no controller manager.
-    s = await startTestServer({ storage: 'memory', nodes: 2, nodeIPs, controllerSelection: '' });
+    // Nodes and the scheduler, no controller manager: nothing makes the `default` service account
+    // or lifts the not-ready taint of new nodes, so those two admission plugins are off.
+    s = await startTestServer({
+      storage: 'memory',
+      nodes: 2,
+      nodeIPs,
+      controllerSelection: '',
+      admission: { disable: ['ServiceAccount', 'TaintNodesByCondition'] },
+    });
   });
   after(async () => {
     await s.stop();

@@ -13,6 +13,10 @@ import { adminClient, startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { waitFor } from '../support/poll.js';
 
+/** The same map with its keys in order (status lists print sorted, as Go's maps marshal). */
+const sorted = (m: Record<string, string>): [string, string][] =>
+  Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
 /** Polls `get` until `ok` holds for its value, and returns that value. */
 const until = <T>(get: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> =>
   waitFor(what, async () => {
@@ -56,8 +60,8 @@ describe('resource quota controller', () => {
     await s.stop();
   });
 
-  const used = async (name: string): Promise<Record<string, string>> => {
-    const q = await client.request('GET', `/api/v1/namespaces/rq/resourcequotas/${name}`);
+  const used = async (name: string, ns = 'rq'): Promise<Record<string, string>> => {
+    const q = await client.request('GET', `/api/v1/namespaces/${ns}/resourcequotas/${name}`);
     return ((q['status'] as JsonObject | undefined)?.['used'] ?? {}) as Record<string, string>;
   };
 
@@ -81,6 +85,12 @@ describe('resource quota controller', () => {
         },
       },
     });
+    // Admission refuses writes a quota covers until the controller has computed its usage.
+    await until(
+      () => used('all'),
+      (u) => Object.keys(u).length === 8,
+      'the first usage',
+    );
     await client.request('POST', '/api/v1/namespaces/rq/pods', {
       body: pod('a', { cpu: '250m', memory: '64Mi' }, { memory: '128Mi' }),
     });
@@ -110,9 +120,11 @@ describe('resource quota controller', () => {
     };
     await until(
       () => used('all'),
-      (u) => JSON.stringify(u) === JSON.stringify(want),
+      (u) => JSON.stringify(sorted(u)) === JSON.stringify(sorted(want)),
       'usage',
-    );
+    ).catch(async (err: unknown) => {
+      throw new Error(`${String(err)}: ${JSON.stringify(await used('all'))}`);
+    });
     const q = await client.request('GET', '/api/v1/namespaces/rq/resourcequotas/all');
     assert.deepEqual((q['status'] as JsonObject)['hard'], {
       pods: '10',
@@ -137,7 +149,11 @@ describe('resource quota controller', () => {
   });
 
   it('a BestEffort-scoped quota counts only BestEffort pods', async () => {
-    await client.request('POST', '/api/v1/namespaces/rq/resourcequotas', {
+    // A namespace of its own: the quota above would refuse a pod without requests.
+    await client.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'rq-be' } },
+    });
+    await client.request('POST', '/api/v1/namespaces/rq-be/resourcequotas', {
       body: {
         apiVersion: 'v1',
         kind: 'ResourceQuota',
@@ -145,9 +161,17 @@ describe('resource quota controller', () => {
         spec: { hard: { pods: '5' }, scopes: ['BestEffort'] },
       },
     });
-    await client.request('POST', '/api/v1/namespaces/rq/pods', { body: pod('besteffort', {}) });
     await until(
-      () => used('be'),
+      () => used('be', 'rq-be'),
+      (u) => u['pods'] === '0',
+      'the first usage',
+    );
+    await client.request('POST', '/api/v1/namespaces/rq-be/pods', { body: pod('besteffort', {}) });
+    await client.request('POST', '/api/v1/namespaces/rq-be/pods', {
+      body: pod('burstable', { cpu: '100m' }),
+    });
+    await until(
+      () => used('be', 'rq-be'),
       (u) => u['pods'] === '1',
       'the BestEffort pod alone',
     );

@@ -54,6 +54,12 @@ export async function startTestServer(
     bindAddress: '127.0.0.1',
     securePort: 0,
     storage: 'sqlite',
+    // As upstream's integration test server: without the controllers nothing makes the `default`
+    // service accounts the ServiceAccount admission plugin requires, nor lifts the not-ready taint
+    // TaintNodesByCondition gives new nodes, so both are off unless asked for.
+    ...(options.controllers === false && options.admission === undefined
+      ? { admission: { disable: ['ServiceAccount', 'TaintNodesByCondition'] } }
+      : {}),
     ...options,
     dataDir,
   });

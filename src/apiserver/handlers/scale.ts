@@ -156,7 +156,8 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
       // entry with subresource "scale" at the parent's version.
       return fm.update(current, obj, manager);
     },
-    { dryRun: dryRun(ctx.url), user: ctx.user, ...auditAnnotator(ctx.req) },
+    // Admission sees an update of the `scale` subresource (the plugins that look at workloads skip it).
+    { dryRun: dryRun(ctx.url), user: ctx.user, subresource: 'scale', ...auditAnnotator(ctx.req) },
   );
   writeObject(ctx.res, 200, scaleOf(result.object, scale), {
     format: negotiated.format,

@@ -99,6 +99,7 @@ async function answerConnect(
     name: request.name,
     query: ctx.url.searchParams,
     upgrade: hasToken(ctx.req.headers.connection, 'upgrade'),
+    user: ctx.user,
     signal: ctx.signal,
   });
   if (answer.body === undefined) {

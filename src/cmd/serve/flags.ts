@@ -8,6 +8,7 @@ import { parseCIDRSloppy } from '../../apis/networking/v1/validation/cidr.js';
 import { FeatureGates } from '../../machinery/features.js';
 import { parseIPSloppy } from '../../machinery/validation/ip.js';
 import { parseRuntimeConfig } from './runtime-config.js';
+import { parsePluginList, validateAdmissionPluginFlags } from '../../admission/options.js';
 import { AuthorizationModeError, parseAuthorizationModes } from './authorization-modes.js';
 import type { AuthorizationMode } from './authorization-modes.js';
 import { parsePortRange } from '../../allocators/port-range.js';
@@ -104,6 +105,15 @@ ${auditUsage}  --cors-allowed-origins LIST  origins (comma-separated regular exp
                               encryption at rest: an apiserver.config.k8s.io/v1
                               EncryptionConfiguration (YAML or JSON) with aescbc, aesgcm,
                               secretbox, identity and kms (apiVersion v2) providers
+  --enable-admission-plugins LIST
+                              admission plugins to run beyond the v1.27 defaults (NodeRestriction,
+                              AlwaysPullImages, DenyServiceExternalIPs, PodNodeSelector,
+                              EventRateLimit, ...); they run in upstream's order, not this list's
+  --disable-admission-plugins LIST
+                              default admission plugins not to run
+  --admission-control-config-file FILE
+                              an apiserver.config.k8s.io/v1 AdmissionConfiguration with the
+                              plugins' configuration (PodSecurity, ResourceQuota, EventRateLimit...)
   -v N                        log verbosity (default 0)
 `;
 
@@ -272,6 +282,9 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let corsAllowedOrigins: string[] | undefined;
   let profiling = true;
   let debugSocketPath: string | undefined;
+  let enableAdmission: string[] | undefined;
+  let disableAdmission: string[] | undefined;
+  let admissionConfigFile: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const eq = arg.indexOf('=');
@@ -496,6 +509,16 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       case 'profiling-path':
         debugSocketPath = value();
         break;
+      // String slices (pflag): comma-separated, repeated flags add.
+      case 'enable-admission-plugins':
+        enableAdmission = [...(enableAdmission ?? []), ...parsePluginList(value())];
+        break;
+      case 'disable-admission-plugins':
+        disableAdmission = [...(disableAdmission ?? []), ...parsePluginList(value())];
+        break;
+      case 'admission-control-config-file':
+        admissionConfigFile = value();
+        break;
       default: {
         const flag = name.replace(/^--?/, '');
         if (!auditFlagNames.has(flag)) throw new FlagError(`unknown flag: ${name}`);
@@ -506,6 +529,15 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   if (encryptionReload && encryptionConfig === undefined) {
     throw new FlagError(
       '--encryption-provider-config-automatic-reload must be set with --encryption-provider-config',
+    );
+  }
+  const admissionErrors = validateAdmissionPluginFlags({
+    ...(enableAdmission !== undefined ? { enable: enableAdmission } : {}),
+    ...(disableAdmission !== undefined ? { disable: disableAdmission } : {}),
+  });
+  if (admissionErrors.length > 0) {
+    throw new FlagError(
+      admissionErrors.length === 1 ? admissionErrors[0]! : `[${admissionErrors.join(', ')}]`,
     );
   }
   const gates = new FeatureGates(featureGates);
@@ -573,6 +605,11 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     ...(advertiseAddress !== undefined ? { advertiseAddress } : {}),
     ...(nodeIpam !== undefined ? { nodeIpam } : {}),
     auditFlags,
+    admission: {
+      ...(enableAdmission !== undefined ? { enable: enableAdmission } : {}),
+      ...(disableAdmission !== undefined ? { disable: disableAdmission } : {}),
+      ...(admissionConfigFile !== undefined ? { configFile: admissionConfigFile } : {}),
+    },
     ...(corsAllowedOrigins !== undefined ? { corsAllowedOrigins } : {}),
     profiling,
     ...(debugSocketPath !== undefined ? { debugSocketPath } : {}),

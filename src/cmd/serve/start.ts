@@ -4,10 +4,9 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { chainAdmission } from '../../admission/chain.js';
-import { defaultTolerationSeconds } from '../../admission/default-toleration-seconds.js';
-import { namespaceLifecycle } from '../../admission/namespace-lifecycle.js';
-import { storageObjectInUseProtection } from '../../admission/storage-object-in-use-protection.js';
+import { admitVirtualEndpoint, prepareAdmission, setUpAdmission } from './admission.js';
+import type { AdmissionFlags } from './admission.js';
+import type { Authorizer } from '../../auth/authorizer.js';
 import { bootstrapFlowcontrolObjects } from '../../apis/flowcontrol/bootstrap.js';
 import { builtinSchemas } from '../../apis/schema/builtin.js';
 import { ServerSchemaRegistry } from '../../apis/schema/server-registry.js';
@@ -30,10 +29,8 @@ import type { KubeObject } from '../../machinery/object.js';
 import { serverUser } from '../../machinery/user.js';
 import { localAPIServices } from '../../registry/resources/apiregistration/index.js';
 import { systemPriorityClasses } from '../../registry/resources/scheduling/index.js';
-import { resourcePrefix } from '../../registry/generic/keys.js';
 import { GenericStore } from '../../registry/generic/store.js';
 import { VersionedStore, servedVersionsOf } from '../../registry/versioned-store.js';
-import { ObjectCache } from '../../storage/object-cache.js';
 import { KvObjectStore } from '../../storage/object-store.js';
 import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
 import { openSqliteKv } from '../../storage/kv/sqlite/sqlite-kv.js';
@@ -156,6 +153,8 @@ export interface ServerOptions {
   readonly nodeIpam?: NodeIpamFlags;
   /** `--encryption-provider-config` (encryption at rest, AM-10 for KMS v2). */
   readonly encryption?: EncryptionOptions;
+  /** `--enable-admission-plugins`, `--disable-admission-plugins`, `--admission-control-config-file`. */
+  readonly admission?: AdmissionFlags;
 }
 
 export interface RunningServer {
@@ -194,6 +193,22 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   if (corsErrors.length > 0)
     throw new Error(corsErrors.length === 1 ? corsErrors[0] : `[${corsErrors.join(', ')}]`);
   const auditSetup = await setUpAudit(o.auditFlags ?? {}, log);
+  // Unknown admission plugins, a bad admission configuration file and a plugin refusing its
+  // configuration stop the start before anything is opened. The plugins read the stores' watch
+  // caches and ask the authorizer, both made below: they are reached lazily.
+  const admissionPlan = await prepareAdmission(o.admission ?? {});
+  const stores = new Map<string, GenericStore>();
+  const late: { authorizer?: Authorizer } = {};
+  const admissionChain = setUpAdmission({
+    names: admissionPlan.names,
+    pluginConfig: admissionPlan.pluginConfig,
+    stores,
+    authorizer: { authorize: (attributes) => late.authorizer!.authorize(attributes) },
+    features,
+    log: (m) => log.info(`admission: ${m}`),
+  }).chain;
+  const admission = admissionChain.validate;
+  const mutatingAdmission = admissionChain.mutate;
   const auditConfig = o.audit ?? auditSetup.config;
   const pkiPromise = ensurePki(join(dataDir, 'pki'), [o.bindAddress]);
   // Encryption at rest: configured resources' values are transformed below the object store.
@@ -223,16 +238,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         });
   const kv = encryption.wrap(rawKv);
   const storage = new KvObjectStore(kv);
-  const stores = new Map<string, GenericStore>();
   const storeOf = (group: string, resource: string): GenericStore => stores.get(`${group}/${resource}`)!;
-  // NamespaceLifecycle reads namespaces on every create: serve it from a watched mirror.
   const background = new AbortController();
-  const namespacePrefix = resourcePrefix({ group: '', resource: 'namespaces' });
-  const namespaceCache = new ObjectCache(storage, namespacePrefix);
-  const cacheRun = namespaceCache.run(background.signal);
-  const admission = namespaceLifecycle((name) => namespaceCache.get(namespacePrefix + name));
-  // Mutating plugins in kube-apiserver's order.
-  const mutatingAdmission = chainAdmission([defaultTolerationSeconds(), storageObjectInUseProtection()]);
   // Services take cluster IPs and node ports in the same transaction as their writes (NW-03).
   const serviceAllocators = serviceAllocatorFactory({
     serviceClusterIPRange: o.serviceClusterIPRange ?? defaultServiceClusterIPRange,
@@ -258,6 +265,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       },
     }),
   ]);
+  late.authorizer = authorizer;
   const hooksOf = (resource: RegistryResource): WriteHooks | undefined => {
     const escalation = rbacEscalationHooks(resource.info, authorizer, rbac.authorizer);
     if (escalation !== undefined) return escalation;
@@ -352,7 +360,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       await kv.currentRevision();
       return true;
     }),
-  ];
+  ].map((e) => admitVirtualEndpoint(e, admissionChain));
   const servedGroupVersions = new Map(
     [...endpoints, ...virtualEndpoints].map((e) => [`${e.info.group}/${e.info.version}`, e.info]),
   );
@@ -549,7 +557,6 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         await debugSocket?.close();
         await auditSetup.close();
         background.abort();
-        await cacheRun;
         await rbac.done;
         await nodeGraph?.done;
         await repairRun;

@@ -13,9 +13,11 @@ import type { WorkQueue } from '../../client/workqueue.js';
 import { realClock } from '../../util/clock.js';
 import type { Clock } from '../../util/clock.js';
 import { isJsonObject, jsonEqual } from '../../util/json.js';
-import type { JsonObject } from '../../util/json.js';
+import type { JsonObject, JsonValue } from '../../util/json.js';
 import { name, namespace, obj } from '../util/objects.js';
-import { canonicalHard, legacyCountNames, quotaUsage } from './usage.js';
+import { canonicalHard, countedCollection, podCounts, quotaUsage, splitCollection } from './usage.js';
+import { discoverResources } from '../../client/discovery.js';
+import type { ServedResource } from '../../client/discovery.js';
 import { controllerQueue } from '../util/workers.js';
 
 export interface ResourceQuotaControllerOptions {
@@ -65,15 +67,22 @@ export class ResourceQuotaController {
   readonly #queue: WorkQueue;
   readonly #quotas: SharedInformer;
   readonly #watched = new Map<string, SharedInformer>();
+  readonly #discovering = new Set<string>();
+  #discovery: { at: number; resources: Promise<ServedResource[]> } | undefined;
 
   constructor(o: ResourceQuotaControllerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? realClock;
     this.#queue = controllerQueue('resourcequota', o.onError, this.#clock);
     this.#quotas = o.informers.informerFor('/api/v1/resourcequotas');
+    // Status changes are not followed: quota admission charges status.used with every admitted
+    // write, and recalculating on those from informers that have not seen the write yet would hand
+    // the charge back (upstream's updateQuota looks at spec.hard only).
     this.#quotas.addEventHandler({
       onAdd: (q) => this.#enqueueQuota(q),
-      onUpdate: (_old, q) => this.#enqueueQuota(q),
+      onUpdate: (old, q) => {
+        if (!jsonEqual(obj(old['spec'])['hard'] ?? {}, obj(q['spec'])['hard'] ?? {})) this.#enqueueQuota(q);
+      },
     });
     // Pods, Services and PVCs are always needed; other collections when a quota names them.
     for (const collection of ['pods', 'services', 'persistentvolumeclaims']) this.#watch(collection);
@@ -88,11 +97,57 @@ export class ResourceQuotaController {
   #watch(collection: string): void {
     if (this.#watched.has(collection)) return;
     const path = countPaths[collection];
-    if (path === undefined) return;
+    if (path === undefined) {
+      void this.#watchDiscovered(collection);
+      return;
+    }
+    this.#startInformer(collection, path);
+  }
+
+  /**
+   * A collection outside the built-in table (`count/widgets.example.com`): found in discovery
+   * (read at most every 30 s), then watched like the others; its quotas are synced again once
+   * it is. Until the resource is served it counts as zero.
+   */
+  async #watchDiscovered(collection: string): Promise<void> {
+    if (this.#discovering.has(collection)) return;
+    this.#discovering.add(collection);
+    try {
+      const now = this.#clock.now();
+      if (this.#discovery === undefined || now - this.#discovery.at > 30_000) {
+        this.#discovery = { at: now, resources: discoverResources(this.#o.client) };
+      }
+      const { group, resource } = splitCollection(collection);
+      const found = (await this.#discovery.resources).find(
+        (r) => r.group === group && r.resource === resource && r.namespaced && r.verbs.includes('watch'),
+      );
+      if (found === undefined || this.#watched.has(collection)) return;
+      const base = group === '' ? `/api/${found.version}` : `/apis/${group}/${found.version}`;
+      this.#startInformer(collection, `${base}/${resource}`);
+      for (const q of this.#quotas.store.list()) {
+        if (collectionsOf(q).includes(collection)) this.#queue.add(keyFor(namespace(q), name(q)));
+      }
+    } catch (err) {
+      this.#discovery = undefined;
+      this.#o.onError?.(err);
+    } finally {
+      this.#discovering.delete(collection);
+    }
+  }
+
+  #startInformer(collection: string, path: string): void {
     const informer = this.#o.informers.informerFor(path);
     this.#watched.set(collection, informer);
+    // Creates are charged by admission; the controller hands usage back when objects go away or
+    // stop counting (upstream's replenishment: deletes, pods turning terminal, a Service's type or
+    // a claim's size changing), and recalculates everything every resync period.
     const touch = (o: JsonObject): void => this.#enqueueNamespace(namespace(o));
-    informer.addEventHandler({ onAdd: touch, onUpdate: (_a, b) => touch(b), onDelete: touch });
+    informer.addEventHandler({
+      onDelete: touch,
+      onUpdate: (a, b) => {
+        if (releasesUsage(collection, a, b, this.#clock.now())) touch(b);
+      },
+    });
   }
 
   #enqueueNamespace(ns: string): void {
@@ -117,6 +172,7 @@ export class ResourceQuotaController {
   async #sync(key: string, signal: AbortSignal): Promise<undefined> {
     const quota = this.#quotas.store.get(key);
     if (quota === undefined) return undefined;
+    for (const collection of collectionsOf(quota)) this.#watch(collection);
     for (const informer of this.#watched.values()) if (!informer.hasSynced()) await informer.synced;
     if (signal.aborted) return undefined;
     const ns = namespace(quota);
@@ -155,8 +211,27 @@ function collectionsOf(q: JsonObject): string[] {
   const hard = obj(obj(q['spec'])['hard']);
   const out: string[] = [];
   for (const k of Object.keys(isJsonObject(hard) ? hard : {})) {
-    if (k in legacyCountNames) out.push(legacyCountNames[k]!);
-    else if (k.startsWith('count/')) out.push(k.slice('count/'.length));
+    const c = countedCollection(k);
+    if (c !== undefined) out.push(c);
   }
   return out;
+}
+
+/** Whether an update changes what a quota counts (upstream's resource quota monitor's update filter). */
+function releasesUsage(collection: string, old: JsonObject, cur: JsonObject, nowMs: number): boolean {
+  switch (collection) {
+    case 'pods':
+      return podCounts(old, nowMs) && !podCounts(cur, nowMs);
+    case 'services': {
+      const type = (s: JsonObject): unknown => obj(s['spec'])['type'] ?? 'ClusterIP';
+      return type(old) !== type(cur);
+    }
+    case 'persistentvolumeclaims': {
+      const storage = (c: JsonObject): JsonValue =>
+        obj(obj(obj(c['spec'])['resources'])['requests'])['storage'] ?? null;
+      return !jsonEqual(storage(old), storage(cur));
+    }
+    default:
+      return false;
+  }
 }

@@ -375,8 +375,10 @@ export class GenericStore {
     const loading = strategy.loadValidation?.();
     if (loading !== undefined) await loading;
     this.#checkNamespace(obj, namespace);
+    // Warnings in the order upstream adds them: mutating admission, the strategy, validating admission.
+    const warnings: string[] = [];
     await this.#mutating?.(
-      this.#attributes('CREATE', { namespace, name: obj.metadata.name ?? '' }, req, obj),
+      this.#attributes('CREATE', { namespace, name: obj.metadata.name ?? '' }, req, obj, undefined, warnings),
     );
     delete obj.metadata.deletionTimestamp;
     delete obj.metadata.deletionGracePeriodSeconds;
@@ -389,10 +391,10 @@ export class GenericStore {
     }
     strategy.prepareForCreate(ctx, obj);
     this.#validateCreate(strategy, ctx, obj);
-    const warnings = strategy.warningsOnCreate(ctx, obj);
+    warnings.push(...strategy.warningsOnCreate(ctx, obj));
     strategy.canonicalize(obj);
     await this.#admission?.(
-      this.#attributes('CREATE', { namespace, name: obj.metadata.name ?? '' }, req, obj),
+      this.#attributes('CREATE', { namespace, name: obj.metadata.name ?? '' }, req, obj, undefined, warnings),
     );
     return warnings;
   }
@@ -404,6 +406,7 @@ export class GenericStore {
     req: WriteRequest,
     object: KubeObject,
     oldObject?: KubeObject,
+    warnings?: string[],
   ): AdmissionAttributes & { readonly object: KubeObject } {
     return {
       operation,
@@ -416,6 +419,7 @@ export class GenericStore {
       dryRun: req.dryRun,
       user: req.user,
       ...(req.addAuditAnnotation !== undefined ? { addAuditAnnotation: req.addAuditAnnotation } : {}),
+      ...(warnings !== undefined ? { addWarning: (m: string) => warnings.push(m) } : {}),
     };
   }
 
@@ -537,7 +541,7 @@ export class GenericStore {
       // Mutating admission sees the object as sent (upstream: before BeforeUpdate restores the
       // system fields below, so a plugin cannot change them).
       const target = { namespace, name, subresource: req.subresource ?? '' };
-      const attributes = this.#attributes('UPDATE', target, req, obj, current);
+      const attributes = this.#attributes('UPDATE', target, req, obj, current, warnings);
       await this.#mutating?.(attributes);
       this.#checkNamespace(obj, namespace);
       const rv = obj.metadata.resourceVersion ?? '';
@@ -572,7 +576,7 @@ export class GenericStore {
         ...strategy.validateUpdate(ctx, obj, current),
       ];
       if (errs.length > 0) throw apiErrors.invalid(this.#gk, name, errs);
-      warnings = strategy.warningsOnUpdate(ctx, obj, current);
+      warnings.push(...strategy.warningsOnUpdate(ctx, obj, current));
       strategy.canonicalize(obj);
       await this.#admission?.(attributes);
       // Removing the last finalizer of an object being deleted completes the deletion: the

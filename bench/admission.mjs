@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// nanokube admission benchmark (issue #22): what the built-in admission chain costs a pod create.
+// Runs the compiled API server alone (`--controllers= --nodes 0`) in three configurations, in
+// alternating rounds so that a slow minute hits all of them alike:
+//   none      --disable-admission-plugins with every default plugin
+//   default   kube-apiserver v1.27's default chain, in a namespace with nothing to enforce
+//   enforcing the default chain in a namespace with a ResourceQuota, a LimitRange and
+//             pod-security.kubernetes.io/enforce=baseline (every plugin does its work)
+// Each round creates N pods with C concurrent clients after a warm-up, and reports creates/s and
+// the create latency p50/p99; the summary is the median over rounds, and the default chain's
+// cost is 1 - default/none in creates/s.
+//
+//   npm run build && node bench/admission.mjs                  3 rounds of 3,000 pods, 16 clients
+//   node bench/admission.mjs --rounds 1 --creates 500          a smoke run
+//
+// Flags: --rounds N, --creates N, --concurrency N, --out FILE
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import {
+  cleanupTempDirs,
+  clientFor,
+  formatJson,
+  freshDir,
+  log,
+  median,
+  percentile,
+  root,
+  round,
+  startServer,
+  stopServer,
+} from './lib.mjs';
+import { defaultOnPluginNames } from '../dist/admission/catalog.js';
+
+function parseArgs(argv) {
+  const o = { rounds: 3, creates: 3000, concurrency: 16, out: join(root, 'bench', 'admission-results.json') };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => argv[++i];
+    if (a === '--rounds') o.rounds = Number(next());
+    else if (a === '--creates') o.creates = Number(next());
+    else if (a === '--concurrency') o.concurrency = Number(next());
+    else if (a === '--out') o.out = next();
+    else throw new Error(`unknown flag ${a}`);
+  }
+  return o;
+}
+
+// The v1.27 default plugins, from the build (this bench runs the compiled server anyway).
+const defaultPlugins = [...defaultOnPluginNames];
+
+const configs = {
+  none: { serveArgs: [`--disable-admission-plugins=${defaultPlugins.join(',')}`], enforcing: false },
+  default: { serveArgs: [], enforcing: false },
+  enforcing: { serveArgs: [], enforcing: true },
+};
+
+const ns = 'bench';
+const pod = () => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { generateName: 'p-' },
+  spec: {
+    containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '10m', memory: '16Mi' } } }],
+  },
+});
+
+async function must(client, method, path, body) {
+  const r = await client.send(method, path, body);
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 300)}`);
+  return r;
+}
+
+async function prepare(client, enforcing) {
+  await must(client, 'POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name: ns,
+      ...(enforcing ? { labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } : {}),
+    },
+  });
+  await must(client, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'default' },
+  });
+  if (!enforcing) return;
+  await must(client, 'POST', `/api/v1/namespaces/${ns}/limitranges`, {
+    apiVersion: 'v1',
+    kind: 'LimitRange',
+    metadata: { name: 'defaults' },
+    spec: { limits: [{ type: 'Container', default: { cpu: '100m', memory: '64Mi' } }] },
+  });
+  const quota = await must(client, 'POST', `/api/v1/namespaces/${ns}/resourcequotas`, {
+    apiVersion: 'v1',
+    kind: 'ResourceQuota',
+    metadata: { name: 'q' },
+    spec: { hard: { pods: '1000000', 'requests.cpu': '100000', 'requests.memory': '1000Gi' } },
+  });
+  // No controller runs here: give the quota the status the controller would (nothing used yet).
+  const q = JSON.parse(quota.text);
+  q.status = { hard: q.spec.hard, used: { pods: '0', 'requests.cpu': '0', 'requests.memory': '0' } };
+  await must(client, 'PUT', `/api/v1/namespaces/${ns}/resourcequotas/q/status`, q);
+}
+
+async function createPods(client, count, concurrency) {
+  const latencies = [];
+  const failures = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        const r = await client.send('POST', `/api/v1/namespaces/${ns}/pods`, pod());
+        if (r.status === 201) latencies.push(r.ms);
+        else failures.push(`${r.status} ${r.text.slice(0, 200)}`);
+      }
+    }),
+  );
+  return { latencies: latencies.sort((a, b) => a - b), wallMs: performance.now() - t0, failures };
+}
+
+async function oneRound(name, o) {
+  const config = configs[name];
+  const server = await startServer(freshDir(), {
+    serveArgs: ['--controllers=', '--nodes', '0', ...config.serveArgs],
+  });
+  const client = clientFor(server, o.concurrency);
+  try {
+    await prepare(client, config.enforcing);
+    await createPods(client, Math.max(100, Math.floor(o.creates / 10)), o.concurrency);
+    const c = await createPods(client, o.creates, o.concurrency);
+    if (c.failures.length > 0) throw new Error(`${name}: ${c.failures.length} failed, e.g. ${c.failures[0]}`);
+    return {
+      perSecond: round(c.latencies.length / (c.wallMs / 1000)),
+      p50Ms: round(percentile(c.latencies, 50), 2),
+      p99Ms: round(percentile(c.latencies, 99), 2),
+    };
+  } finally {
+    client.close?.();
+    await stopServer(server.child);
+  }
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const rounds = { none: [], default: [], enforcing: [] };
+  for (let r = 0; r < o.rounds; r++) {
+    for (const name of Object.keys(configs)) {
+      const result = await oneRound(name, o);
+      log(`round ${r + 1} ${name}: ${result.perSecond}/s p50 ${result.p50Ms} ms p99 ${result.p99Ms} ms`);
+      rounds[name].push(result);
+    }
+  }
+  const summary = {};
+  for (const [name, list] of Object.entries(rounds)) {
+    summary[name] = {
+      perSecond: median(list.map((x) => x.perSecond)),
+      p50Ms: median(list.map((x) => x.p50Ms)),
+      p99Ms: median(list.map((x) => x.p99Ms)),
+    };
+  }
+  const cost = (name) => round(100 * (1 - summary[name].perSecond / summary.none.perSecond), 1);
+  const result = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model, loadavg: loadavg().map((x) => round(x, 2)) },
+    options: o,
+    summary,
+    defaultChainCostPercent: cost('default'),
+    enforcingChainCostPercent: cost('enforcing'),
+    target: 'default chain costs under 15% of the create rate',
+    rounds,
+  };
+  log(
+    `default chain costs ${result.defaultChainCostPercent}% of creates/s; enforcing ${result.enforcingChainCostPercent}%`,
+  );
+  writeFileSync(o.out, await formatJson(o.out, result));
+}
+
+main()
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(cleanupTempDirs);

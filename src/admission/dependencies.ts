@@ -1,0 +1,60 @@
+/**
+ * What built-in plugins need from the rest of the server, as narrow interfaces cmd/ implements
+ * (admission/ imports neither registry/ nor auth/): reads of stored objects (served from the
+ * watch caches, as upstream's plugins read informer listers), the authorizer, feature gates, the
+ * clock, and each plugin's configuration from `--admission-control-config-file`.
+ */
+import type { KubeObject } from '../machinery/object.js';
+import type { UserInfo } from '../machinery/user.js';
+import type { JsonValue } from '../util/json.js';
+
+export interface GroupResource {
+  readonly group: string;
+  readonly resource: string;
+}
+
+/** Reads of stored objects at the storage version (a cached, possibly slightly stale state). */
+export interface ObjectLookup {
+  /** undefined when absent (or the resource is not served). */
+  get(gr: GroupResource, namespace: string, name: string): Promise<KubeObject | undefined>;
+  /** Every object of a namespace ('' for all namespaces, or a cluster-scoped resource). */
+  list(gr: GroupResource, namespace: string): Promise<readonly KubeObject[]>;
+  /** Reads storage itself, not the cache (upstream's live lookups after a cache miss). */
+  getLive?(gr: GroupResource, namespace: string, name: string): Promise<KubeObject | undefined>;
+  /** Lists storage itself, not the cache. */
+  listLive?(gr: GroupResource, namespace: string): Promise<readonly KubeObject[]>;
+}
+
+/** The subset of authorizer.Attributes admission plugins ask about. */
+export interface AdmissionAuthorizationRequest {
+  readonly user: UserInfo;
+  readonly verb: string;
+  readonly apiGroup: string;
+  readonly resource: string;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly subresource?: string;
+}
+
+/** The server's authorizer: true when the request is allowed. */
+export type AdmissionAuthorizer = (request: AdmissionAuthorizationRequest) => Promise<boolean>;
+
+export interface AdmissionDependencies {
+  readonly lookup: ObjectLookup;
+  readonly authorize: AdmissionAuthorizer;
+  readonly features: { enabled(name: string): boolean };
+  /** Milliseconds since the epoch. */
+  readonly now: () => number;
+  /**
+   * The plugin's configuration from the admission configuration file, decoded from JSON or YAML
+   * (undefined when the file names none for it).
+   */
+  readonly pluginConfig: (pluginName: string) => JsonValue | undefined;
+  readonly log: (message: string) => void;
+  /**
+   * Writes an object's status (ResourceQuota's, as upstream's quota admission updates it) with
+   * its metadata.resourceVersion as the precondition: resolves to the stored object, rejects with
+   * a 409 StatusError when another write came first.
+   */
+  readonly updateStatus: (gr: GroupResource, object: KubeObject) => Promise<KubeObject>;
+}

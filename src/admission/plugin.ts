@@ -1,0 +1,27 @@
+/**
+ * One admission plugin (upstream admission.Interface with MutationInterface and
+ * ValidationInterface): the operations it handles, and a mutating step, a validating step or
+ * both. Built-in plugins, and later webhooks and ValidatingAdmissionPolicy, all implement it; a
+ * step denies by throwing a StatusError (see errors.ts for upstream's Forbidden shape).
+ */
+import type { AdmissionAttributes, AdmissionOperation, ObjectAttributes } from './attributes.js';
+
+export interface AdmissionPlugin {
+  /** The name `--enable-admission-plugins` knows it by. */
+  readonly name: string;
+  /** The operations the plugin acts on (upstream admission.Handler). */
+  readonly operations: ReadonlySet<AdmissionOperation>;
+  /** May change `a.object` in place. Called only when the request carries an object. */
+  readonly admit?: (a: ObjectAttributes) => Promise<void> | void;
+  readonly validate?: (a: AdmissionAttributes) => Promise<void> | void;
+}
+
+export const createUpdate: ReadonlySet<AdmissionOperation> = new Set(['CREATE', 'UPDATE']);
+export const createOnly: ReadonlySet<AdmissionOperation> = new Set(['CREATE']);
+export const updateOnly: ReadonlySet<AdmissionOperation> = new Set(['UPDATE']);
+export const allOperations: ReadonlySet<AdmissionOperation> = new Set([
+  'CREATE',
+  'UPDATE',
+  'DELETE',
+  'CONNECT',
+]);

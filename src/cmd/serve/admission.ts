@@ -1,0 +1,205 @@
+/**
+ * Admission for `nanokube serve`: reads `--admission-control-config-file`, picks the plugins from
+ * `--enable-admission-plugins` / `--disable-admission-plugins`, and builds the chain over the
+ * server's stores (reads from their watch caches, live reads from storage, ResourceQuota status
+ * writes through the `/status` strategy) and its authorizer. The generic stores take the chain's
+ * two callbacks; computed creates (pods/binding, pods/eviction, serviceaccounts/token, the
+ * reviews) and connect subresources are wrapped here so that they are admitted as upstream's are.
+ */
+import { buildAdmissionChain } from '../../admission/builtin.js';
+import type { AdmissionChain } from '../../admission/chain.js';
+import { emptyAdmissionConfig, readAdmissionConfig } from '../../admission/config-file.js';
+import type { AdmissionDependencies, GroupResource } from '../../admission/dependencies.js';
+import { enabledPluginNames } from '../../admission/options.js';
+import type { VirtualEndpoint } from '../../apiserver/virtual-endpoint.js';
+import type { Authorizer } from '../../auth/authorizer.js';
+import { StatusError } from '../../machinery/errors.js';
+import type { KubeObject } from '../../machinery/object.js';
+import { serverUser } from '../../machinery/user.js';
+import type { GenericStore } from '../../registry/generic/store.js';
+
+export interface AdmissionFlags {
+  /** `--enable-admission-plugins`. */
+  readonly enable?: readonly string[];
+  /** `--disable-admission-plugins`. */
+  readonly disable?: readonly string[];
+  /** `--admission-control-config-file`. */
+  readonly configFile?: string;
+}
+
+export interface AdmissionSetup {
+  readonly chain: AdmissionChain;
+  readonly names: readonly string[];
+}
+
+function notFound(err: unknown): boolean {
+  return err instanceof StatusError && err.code === 404;
+}
+
+/** Checks the flags and the configuration file before anything is opened; throws upstream's messages. */
+export async function prepareAdmission(flags: AdmissionFlags): Promise<{
+  names: string[];
+  pluginConfig: AdmissionDependencies['pluginConfig'];
+}> {
+  const names = enabledPluginNames({
+    ...(flags.enable !== undefined ? { enable: flags.enable } : {}),
+    ...(flags.disable !== undefined ? { disable: flags.disable } : {}),
+  });
+  const config =
+    flags.configFile !== undefined && flags.configFile !== ''
+      ? await readAdmissionConfig(flags.configFile)
+      : emptyAdmissionConfig;
+  return { names, pluginConfig: (name) => config.pluginConfig(name) };
+}
+
+export interface AdmissionWiring {
+  readonly names: readonly string[];
+  readonly pluginConfig: AdmissionDependencies['pluginConfig'];
+  /** The server's stores by `group/resource` (filled after the chain is built; read lazily). */
+  readonly stores: ReadonlyMap<string, GenericStore>;
+  readonly authorizer: Authorizer;
+  readonly features: { enabled(name: string): boolean };
+  readonly log: (message: string) => void;
+}
+
+export function setUpAdmission(w: AdmissionWiring): AdmissionSetup {
+  const storeOf = (gr: GroupResource): GenericStore | undefined => w.stores.get(`${gr.group}/${gr.resource}`);
+  const deps: AdmissionDependencies = {
+    lookup: {
+      get: async (gr, namespace, name) => {
+        const store = storeOf(gr);
+        if (store === undefined) return undefined;
+        try {
+          return await store.get(namespace, name, '0');
+        } catch (err) {
+          if (notFound(err)) return undefined;
+          throw err;
+        }
+      },
+      getLive: async (gr, namespace, name) => {
+        const store = storeOf(gr);
+        if (store === undefined) return undefined;
+        try {
+          return await store.get(namespace, name);
+        } catch (err) {
+          if (notFound(err)) return undefined;
+          throw err;
+        }
+      },
+      list: async (gr, namespace) =>
+        (await storeOf(gr)?.list(namespace, { resourceVersion: '0' }))?.items ?? [],
+      listLive: async (gr, namespace) => (await storeOf(gr)?.list(namespace, {}))?.items ?? [],
+    },
+    authorize: async (r) => {
+      const result = await w.authorizer.authorize({
+        user: r.user,
+        verb: r.verb,
+        isResourceRequest: true,
+        path: '',
+        namespace: r.namespace ?? '',
+        apiGroup: r.apiGroup,
+        apiVersion: '*',
+        resource: r.resource,
+        subresource: r.subresource ?? '',
+        name: r.name,
+      });
+      return result.decision === 'allow';
+    },
+    features: w.features,
+    now: () => Date.now(),
+    pluginConfig: w.pluginConfig,
+    log: w.log,
+    updateStatus: async (gr, object) => {
+      const store = storeOf(gr);
+      if (store === undefined) throw new Error(`${gr.resource}.${gr.group} is not served`);
+      const strategy = store.resource.statusStrategy;
+      const result = await store.update(
+        object.metadata.namespace ?? '',
+        object.metadata.name ?? '',
+        () => object,
+        {
+          dryRun: false,
+          user: serverUser,
+          subresource: 'status',
+          ...(strategy !== undefined ? { strategy } : {}),
+        },
+      );
+      return result.object;
+    },
+  };
+  return { chain: buildAdmissionChain(w.names, deps), names: w.names };
+}
+
+/** Computed creates and connects go through the chain as CREATE / CONNECT of their subresource. */
+export function admitVirtualEndpoint(e: VirtualEndpoint, chain: AdmissionChain): VirtualEndpoint {
+  const target = e.parent ?? e.info;
+  const resource = {
+    group: target.group,
+    version: target.version,
+    resource: target.resource,
+    kind: e.info.kind,
+    namespaced: e.info.namespaced,
+  };
+  const subresource = e.subresource ?? '';
+  const create = e.create;
+  const connect = e.connect;
+  return {
+    ...e,
+    ...(create !== undefined
+      ? {
+          create: async (r) => {
+            const attributes = {
+              operation: 'CREATE' as const,
+              resource,
+              subresource,
+              namespace: r.namespace,
+              name: r.name,
+              object: r.object,
+              dryRun: r.dryRun,
+              user: r.user,
+              addWarning: r.warn,
+            };
+            await chain.mutate(attributes);
+            await chain.validate(attributes);
+            return create(r);
+          },
+        }
+      : {}),
+    // pods/log is a read with options, not a connect: upstream admits no request to it.
+    ...(connect !== undefined && subresource !== 'log'
+      ? {
+          connect: {
+            ...connect,
+            handle: async (r) => {
+              const options: KubeObject = {
+                apiVersion: 'v1',
+                kind: connectKinds[subresource] ?? '',
+                metadata: {},
+              };
+              const attributes = {
+                operation: 'CONNECT' as const,
+                resource,
+                subresource,
+                namespace: r.namespace,
+                name: r.name,
+                object: options,
+                dryRun: false,
+                user: r.user,
+              };
+              await chain.mutate(attributes);
+              await chain.validate(attributes);
+              return connect.handle(r);
+            },
+          },
+        }
+      : {}),
+  };
+}
+
+/** The options kinds upstream decodes a connect request into. */
+const connectKinds: Readonly<Record<string, string>> = {
+  exec: 'PodExecOptions',
+  attach: 'PodAttachOptions',
+  portforward: 'PodPortForwardOptions',
+  proxy: 'PodProxyOptions',
+};
