@@ -9,6 +9,7 @@ import type { AdmissionChain } from './chain.js';
 import type { PluginFactory } from './catalog.js';
 import type { AdmissionDependencies } from './dependencies.js';
 import type { AdmissionPlugin } from './plugin.js';
+import { InitializationError } from './plugin.js';
 import { alwaysAdmitPlugin } from './always-admit.js';
 import { alwaysDenyPlugin } from './always-deny.js';
 import { alwaysPullImagesPlugin } from './always-pull-images.js';
@@ -98,6 +99,8 @@ export function buildAdmissionChain(
     try {
       return plugins.get(n)!(deps);
     } catch (err) {
+      if (err instanceof InitializationError)
+        throw new Error(`failed to initialize admission: ${err.message}`);
       throw new Error(
         `couldn't init admission plugin "${n}": ${err instanceof Error ? err.message : String(err)}`,
       );

@@ -25,3 +25,11 @@ export const allOperations: ReadonlySet<AdmissionOperation> = new Set([
   'DELETE',
   'CONNECT',
 ]);
+
+/**
+ * A plugin refusing the server's configuration once built (upstream ValidateInitialization):
+ * the start fails with `failed to initialize admission: …` rather than `couldn't init …`.
+ */
+export class InitializationError extends Error {
+  override readonly name = 'InitializationError';
+}

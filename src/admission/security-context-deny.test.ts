@@ -9,8 +9,16 @@ const pod = (spec: Record<string, unknown>): KubeObject =>
 const write = (object: KubeObject, subresource = '', operation: 'CREATE' | 'UPDATE' = 'CREATE') =>
   attrsOf({ operation, resource: 'pods', kind: 'Pod', namespace: 'ns', subresource, object });
 
-const deps = testDeps();
+const deps = testDeps({ features: ['SecurityContextDeny'] });
 const plugin = securityContextDenyPlugin(deps);
+
+test('v1.27 builds the plugin only with its alpha feature gate', () => {
+  assert.throws(() => securityContextDenyPlugin(testDeps()), {
+    name: 'InitializationError',
+    message:
+      'SecurityContextDeny admission controller is an alpha feature, planned to be removed, and requires the SecurityContextDeny feature gate to be enabled, see https://k8s.io/docs/reference/access-authn-authz/admission-controllers/#securitycontextdeny for more information',
+  });
+});
 
 async function refused(spec: Record<string, unknown>, message: string): Promise<void> {
   await assert.rejects(runPlugin(plugin, write(pod(spec))), (err) => {

@@ -13,6 +13,7 @@ import { isResource } from './attributes.js';
 import type { AdmissionDependencies } from './dependencies.js';
 import { createUpdate } from './plugin.js';
 import type { AdmissionPlugin } from './plugin.js';
+import { InitializationError } from './plugin.js';
 
 const pluginName = 'SecurityContextDeny';
 const pods = { group: '', resource: 'pods' };
@@ -44,9 +45,17 @@ function refusal(spec: JsonObject | undefined): string | undefined {
   return undefined;
 }
 
+const docLink = 'https://k8s.io/docs/reference/access-authn-authz/admission-controllers/#securitycontextdeny';
+
 export function securityContextDenyPlugin(deps: AdmissionDependencies): AdmissionPlugin {
+  // v1.27 put the plugin behind an alpha gate, checked when the chain is initialized.
+  if (!deps.features.enabled(pluginName)) {
+    throw new InitializationError(
+      `${pluginName} admission controller is an alpha feature, planned to be removed, and requires the ${pluginName} feature gate to be enabled, see ${docLink} for more information`,
+    );
+  }
   deps.log(
-    `${pluginName} admission controller is deprecated. Please remove this controller from your configuration files and scripts.`,
+    `${pluginName} admission controller is deprecated. Please remove this controller from your configuration files and scripts. See https://k8s.io/docs/reference/access-authn-authz/admission-controllers/#securitycontextdeny for more information.`,
   );
   return {
     name: pluginName,

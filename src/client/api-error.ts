@@ -24,3 +24,15 @@ export class ApiError extends Error {
     this.status = status;
   }
 }
+
+/**
+ * Whether an error is an API answer whose Status lists a cause of `type` (StatusCause.Type, sent
+ * as `reason` on the wire), e.g. `NamespaceTerminating` from NamespaceLifecycle, as client-go's
+ * apierrors.HasStatusCause.
+ */
+export function hasStatusCause(err: unknown, type: string): boolean {
+  if (!(err instanceof ApiError)) return false;
+  const details = err.status?.['details'];
+  const causes = isJsonObject(details) ? details['causes'] : undefined;
+  return Array.isArray(causes) && causes.some((c) => isJsonObject(c) && c['reason'] === type);
+}

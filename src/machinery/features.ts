@@ -44,6 +44,7 @@ export const v127Gates: Readonly<Record<string, GateSpec>> = {
   RecoverVolumeExpansionFailure: { default: false, stage: 'ALPHA' },
   RetroactiveDefaultStorageClass: { default: true, stage: 'BETA' },
   SELinuxMountReadWriteOncePod: { default: true, stage: 'BETA' },
+  SecurityContextDeny: { default: false, stage: 'ALPHA' },
   ServerSideApply: { default: true, stage: 'GA', locked: true },
   ServerSideFieldValidation: { default: true, stage: 'GA', locked: true },
   ServiceIPStaticSubrange: { default: true, stage: 'GA', locked: true },

@@ -167,6 +167,12 @@ describe('admission start-up errors', () => {
       '[Priority] in enable-admission-plugins and disable-admission-plugins overlapped',
     );
   });
+  it('SecurityContextDeny needs its alpha feature gate, as in v1.27', async () => {
+    await refuses(
+      { enable: ['SecurityContextDeny'] },
+      'failed to initialize admission: SecurityContextDeny admission controller is an alpha feature, planned to be removed, and requires the SecurityContextDeny feature gate to be enabled, see https://k8s.io/docs/reference/access-authn-authz/admission-controllers/#securitycontextdeny for more information',
+    );
+  });
   it('a plugin nanokube does not have refuses to start rather than run without it', async () => {
     await refuses(
       { enable: ['ImagePolicyWebhook'] },

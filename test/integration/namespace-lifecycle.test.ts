@@ -57,7 +57,7 @@ describe('namespace lifecycle', () => {
     assert.deepEqual((refused.json()['details'] as { causes: unknown[] }).causes, [
       {
         reason: 'NamespaceTerminating',
-        message: 'unable to create new content in namespace gone because it is being terminated',
+        message: 'namespace gone is being terminated',
         field: 'metadata.namespace',
       },
     ]);

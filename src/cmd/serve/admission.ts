@@ -69,6 +69,8 @@ export function setUpAdmission(w: AdmissionWiring): AdmissionSetup {
       get: async (gr, namespace, name) => {
         const store = storeOf(gr);
         if (store === undefined) return undefined;
+        const cached = store.cachedItem(namespace, name);
+        if (cached !== undefined) return cached ?? undefined;
         try {
           return await store.get(namespace, name, '0');
         } catch (err) {
@@ -86,8 +88,11 @@ export function setUpAdmission(w: AdmissionWiring): AdmissionSetup {
           throw err;
         }
       },
-      list: async (gr, namespace) =>
-        (await storeOf(gr)?.list(namespace, { resourceVersion: '0' }))?.items ?? [],
+      list: async (gr, namespace) => {
+        const store = storeOf(gr);
+        if (store === undefined) return [];
+        return store.cachedItems(namespace) ?? (await store.list(namespace, { resourceVersion: '0' })).items;
+      },
       listLive: async (gr, namespace) => (await storeOf(gr)?.list(namespace, {}))?.items ?? [],
     },
     authorize: async (r) => {

@@ -9,7 +9,7 @@
  * v1.28 and is not written.)
  */
 import { hostname } from 'node:os';
-import { ApiError } from '../../client/api-error.js';
+import { ApiError, hasStatusCause } from '../../client/api-error.js';
 import { EventRecorder } from '../../client/event-recorder.js';
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor } from '../../client/object-meta.js';
@@ -389,8 +389,7 @@ export class CronJobController {
       });
     } catch (err) {
       if (isCode(err, 409)) return { requeueAfter: undefined, updateStatus };
-      const causes = err instanceof ApiError ? arr(obj(err.status?.['details'])['causes']) : [];
-      if (!causes.some((c) => obj(c)['type'] === 'NamespaceTerminating')) {
+      if (!hasStatusCause(err, 'NamespaceTerminating')) {
         this.#event(cj, 'Warning', 'FailedCreate', `Error creating job: ${errorMessage(err)}`);
       }
       throw new SyncError(err, updateStatus);

@@ -29,7 +29,7 @@ import { keyFor } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { SharedInformer } from '../../client/shared-informer.js';
 import type { WorkQueue } from '../../client/workqueue.js';
-import { ApiError } from '../../client/api-error.js';
+import { ApiError, hasStatusCause } from '../../client/api-error.js';
 import { asSelector } from '../../machinery/labels/metav1.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import { cloneJson, isJsonObject, jsonEqual } from '../../util/json.js';
@@ -50,7 +50,6 @@ import {
 } from '../util/history.js';
 import { NamespaceIndex } from '../util/namespace-index.js';
 import {
-  arr,
   asError,
   controllerOf,
   deleting,
@@ -111,13 +110,6 @@ type Selector = { matches(l: Record<string, string>): boolean };
 
 function isCode(err: unknown, ...codes: number[]): boolean {
   return err instanceof ApiError && codes.includes(err.code);
-}
-
-function isNamespaceTerminating(err: unknown): boolean {
-  if (!(err instanceof ApiError)) return false;
-  return arr(obj(err.status?.['details'])['causes']).some(
-    (c) => isJsonObject(c) && c['type'] === 'NamespaceTerminating',
-  );
 }
 
 /** intstr.GetScaledValueFromIntOrPercent. */
@@ -826,7 +818,7 @@ export class DaemonSetController {
         const made = await this.#o.client.request('POST', podsOf(ns), { body: pod, signal });
         this.#events.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${name(made)}`);
       } catch (err) {
-        if (isNamespaceTerminating(err)) return;
+        if (hasStatusCause(err, 'NamespaceTerminating')) return;
         this.#expectations.creationObserved(key);
         if (!signal.aborted)
           this.#events.event(ds, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(err)}`);

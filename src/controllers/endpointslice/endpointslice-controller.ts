@@ -8,7 +8,7 @@
  * own slices; a sync whose slice cache misses the controller's own writes is retried
  * (endpointslice_tracker.go).
  */
-import { ApiError } from '../../client/api-error.js';
+import { ApiError, hasStatusCause } from '../../client/api-error.js';
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor } from '../../client/object-meta.js';
 import type { RestClient } from '../../client/rest-client.js';
@@ -55,13 +55,6 @@ const nodesPath = '/api/v1/nodes';
 const slicesPath = '/apis/discovery.k8s.io/v1/endpointslices';
 const slicesOf = (ns: string): string =>
   `/apis/discovery.k8s.io/v1/namespaces/${encodeURIComponent(ns)}/endpointslices`;
-
-function isNamespaceTerminating(err: unknown): boolean {
-  if (!(err instanceof ApiError)) return false;
-  return arr(obj(err.status?.['details'])['causes']).some(
-    (c) => isJsonObject(c) && c['type'] === 'NamespaceTerminating',
-  );
-}
 
 function isNotFound(err: unknown): boolean {
   return err instanceof ApiError && err.code === 404;
@@ -212,7 +205,7 @@ export class EndpointSliceController {
         try {
           this.#tracker.update(await client.request('POST', slicesOf(ns), { body: slice, signal }));
         } catch (err) {
-          if (isNamespaceTerminating(err)) return undefined;
+          if (hasStatusCause(err, 'NamespaceTerminating')) return undefined;
           throw err;
         }
       }

@@ -14,7 +14,7 @@
  * still carrying the finalizer without a live Job are released by the orphan path.
  */
 import { hostname } from 'node:os';
-import { ApiError } from '../../client/api-error.js';
+import { ApiError, hasStatusCause } from '../../client/api-error.js';
 import { EventRecorder } from '../../client/event-recorder.js';
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import { keyFor } from '../../client/object-meta.js';
@@ -111,12 +111,6 @@ const orphanPrefix = 'orphan:';
 
 function isCode(err: unknown, ...codes: number[]): boolean {
   return err instanceof ApiError && codes.includes(err.code);
-}
-
-function isNamespaceTerminating(err: unknown): boolean {
-  if (!(err instanceof ApiError)) return false;
-  const causes = arr(obj(err.status?.['details'])['causes']);
-  return causes.some((c) => isJsonObject(c) && c['type'] === 'NamespaceTerminating');
 }
 
 function suspended(job: JsonObject): boolean {
@@ -779,7 +773,7 @@ export class JobController {
       });
       this.#event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${name(pod)}`);
     } catch (err) {
-      if (isNamespaceTerminating(err)) return;
+      if (hasStatusCause(err, 'NamespaceTerminating')) return;
       this.#event(job, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(err)}`);
       throw err;
     }

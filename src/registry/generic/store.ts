@@ -261,6 +261,24 @@ export class GenericStore {
     return this.#cache?.ready === true ? this.#cache.get(key) : undefined;
   }
 
+  /**
+   * The watch cache's objects of a namespace ('' for all), in key order, when the cache is ready;
+   * undefined otherwise. For in-process readers that accept a slightly stale state and no
+   * selectors (admission plugins' lookups), without a list request's machinery.
+   */
+  cachedItems(namespace: string): readonly KubeObject[] | undefined {
+    const cache = this.#cache;
+    if (cache?.ready !== true || this.resource.ttlSeconds !== undefined) return undefined;
+    return cache.list(this.prefix(namespace)).items;
+  }
+
+  /** As `cachedItems`, one object: null when the ready cache has none, undefined when it is not ready. */
+  cachedItem(namespace: string, name: string): KubeObject | null | undefined {
+    const cache = this.#cache;
+    if (cache?.ready !== true || this.resource.ttlSeconds !== undefined) return undefined;
+    return cache.get(this.key(namespace, name)) ?? null;
+  }
+
   async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
     const rv = resourceVersion ?? '';
     const minimum = rv !== '' && rv !== '0' ? parseResourceVersion(rv) : 0;
