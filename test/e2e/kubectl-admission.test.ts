@@ -158,5 +158,38 @@ describe('kubectl 1.27 and the built-in admission plugins', { skip: kubectlSkip 
     );
   });
 
+  it('labelling a namespace warns about its existing pods; workloads are warned about, not refused', async () => {
+    await s.ok(['create', 'namespace', 'psa2']);
+    await s.namespaceReady('psa2');
+    await s.ok(['run', 'old', '--image=nginx', '-n', 'psa2']);
+    const labelled = await s.run(['label', 'ns', 'psa2', 'pod-security.kubernetes.io/enforce=baseline']);
+    assert.equal(labelled.code, 0, labelled.stderr);
+    // nginx with defaults meets baseline: no warning.
+    assert.equal(labelled.stderr, '');
+    const restricted = await s.run([
+      'label',
+      '--overwrite',
+      'ns',
+      'psa2',
+      'pod-security.kubernetes.io/enforce=restricted',
+    ]);
+    assert.equal(restricted.code, 0, restricted.stderr);
+    assert.equal(
+      restricted.stderr,
+      [
+        'Warning: existing pods in namespace "psa2" violate the new PodSecurity enforce level "restricted:latest"',
+        'Warning: old: allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(restricted.stdout, 'namespace/psa2 labeled\n');
+    const deployment = await s.run(['create', 'deployment', 'web', '--image=nginx', '-n', 'psa2']);
+    assert.equal(deployment.code, 0, deployment.stderr);
+    assert.equal(
+      deployment.stderr,
+      'Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "nginx" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "nginx" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "nginx" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "nginx" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")\n',
+    );
+  });
+
   itStopsCleanly(s);
 });

@@ -5,7 +5,7 @@
  * yet, usage over `hard`, or limited resources no quota covers.
  */
 import type { KubeObject } from '../../machinery/object.js';
-import { apiErrors } from '../../machinery/errors.js';
+import { plainError } from '../plain-error.js';
 import type { QuotaEvaluator } from '../../apis/core/v1/quota/evaluators.js';
 import type { ResourceList } from '../../apis/core/v1/quota/resource-list.js';
 import {
@@ -130,20 +130,14 @@ export function checkRequest(
   if (uncovered.length > 0) {
     throw forbidden(a, `insufficient quota to consume: ${sortedNames(uncovered)}`);
   }
+  // A limited scope is covered by any quota whose selectors on that scope match the object
+  // (upstream's UncoveredQuotaScopes compares scope names only).
   const uncoveredScopes = limitedScopes.filter(
-    (s) =>
-      !restrictedScopes.some(
-        (r) =>
-          r.scopeName === s.scopeName &&
-          r.operator === s.operator &&
-          r.values.length === s.values.length &&
-          r.values.every((v, i) => v === s.values[i]),
-      ),
+    (s) => !restrictedScopes.some((r) => r.scopeName === s.scopeName),
   );
   if (uncoveredScopes.length > 0) {
-    throw apiErrors.internal(
-      new Error(`insufficient quota to match these scopes: ${formatScopes(uncoveredScopes)}`),
-    );
+    // A plain error upstream (not an API status): the answer is a 500 with its bare text.
+    throw plainError(`insufficient quota to match these scopes: ${formatScopes(uncoveredScopes)}`);
   }
   if (interesting.length === 0) return quotas;
 
