@@ -141,3 +141,23 @@ describe('namespace and secret defaults', () => {
     assert.deepEqual(s, { data: { a: 'eA==', b: 'aGVsbG8=' }, type: 'Opaque' });
   });
 });
+
+describe('the deprecated serviceAccount field (the v1 round trip)', () => {
+  const spec = (fields: JsonObject): JsonObject => {
+    const template: JsonObject = { spec: { containers: [{ name: 'c', image: 'x' }], ...fields } };
+    defaultPodTemplateSpec(template);
+    return template['spec'] as JsonObject;
+  };
+  it('mirrors serviceAccountName, fills a missing name from it, and goes with an empty name', () => {
+    const named = spec({ serviceAccountName: 'robot' });
+    assert.equal(named['serviceAccount'], 'robot');
+    const old = spec({ serviceAccount: 'legacy' });
+    assert.equal(old['serviceAccountName'], 'legacy');
+    assert.equal(old['serviceAccount'], 'legacy');
+    const both = spec({ serviceAccountName: 'new', serviceAccount: 'old' });
+    assert.equal(both['serviceAccount'], 'new');
+    const none = spec({ serviceAccount: '' });
+    assert.equal(none['serviceAccount'], undefined);
+    assert.equal(none['serviceAccountName'], undefined);
+  });
+});

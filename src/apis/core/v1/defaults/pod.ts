@@ -32,6 +32,23 @@ export function defaultPodSpec(spec: JsonObject): void {
   setDefaultStr(spec, 'schedulerName', 'default-scheduler');
   for (const list of containerLists) for (const c of objArr(spec, list)) defaultContainer(c);
   for (const v of objArr(spec, 'volumes')) defaultVolume(v);
+  mirrorServiceAccount(spec);
+}
+
+/**
+ * The v1 round trip every PodSpec makes upstream (Convert_v1_PodSpec_To_core_PodSpec and back): a
+ * missing serviceAccountName comes from the deprecated serviceAccount, which then always mirrors
+ * serviceAccountName (and is dropped with it).
+ */
+function mirrorServiceAccount(spec: JsonObject): void {
+  const name = spec['serviceAccountName'];
+  const deprecated = spec['serviceAccount'];
+  if ((typeof name !== 'string' || name === '') && typeof deprecated === 'string' && deprecated !== '') {
+    spec['serviceAccountName'] = deprecated;
+  }
+  const resolved = spec['serviceAccountName'];
+  if (typeof resolved === 'string' && resolved !== '') spec['serviceAccount'] = resolved;
+  else delete spec['serviceAccount'];
 }
 
 /** Defaults of a PodTemplateSpec (the spec only; template metadata has none). */
