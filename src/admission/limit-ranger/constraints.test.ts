@@ -7,7 +7,7 @@ import {
   maxRequestConstraint,
   minConstraint,
 } from './constraints.js';
-import type { ResourceList } from './resource-list.js';
+import type { ResourceList } from '../../apis/core/v1/quota/resource-list.js';
 
 const q = parseQuantity;
 const list = (o: Record<string, string>): ResourceList =>

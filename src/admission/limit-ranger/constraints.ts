@@ -12,7 +12,7 @@ import {
 } from '../../machinery/quantity/quantity.js';
 import type { Quantity } from '../../machinery/quantity/quantity.js';
 import { goFixed6 } from './go-fixed.js';
-import type { ResourceList } from './resource-list.js';
+import type { ResourceList } from '../../apis/core/v1/quota/resource-list.js';
 
 /** resource.MaxMilliValue: math.MaxInt64 / 1000. */
 const maxMilliValue = (2n ** 63n - 1n) / 1000n;

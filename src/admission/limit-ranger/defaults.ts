@@ -11,7 +11,7 @@ import type { KubeObject } from '../../machinery/object.js';
 import { isJsonObject } from '../../util/json.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import type { LimitRangeItem } from './limit-range.js';
-import type { ResourceList } from './resource-list.js';
+import type { ResourceList } from '../../apis/core/v1/quota/resource-list.js';
 
 export const limitRangerAnnotation = 'kubernetes.io/limit-ranger';
 

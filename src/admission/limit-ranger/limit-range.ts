@@ -4,8 +4,8 @@
  */
 import type { KubeObject } from '../../machinery/object.js';
 import { isJsonObject } from '../../util/json.js';
-import { resourceListOf } from './resource-list.js';
-import type { ResourceList } from './resource-list.js';
+import { resourceListOf } from '../../apis/core/v1/quota/resource-list.js';
+import type { ResourceList } from '../../apis/core/v1/quota/resource-list.js';
 
 /** `Container`, `Pod` or `PersistentVolumeClaim` (other types are kept and ignored). */
 export interface LimitRangeItem {

@@ -8,8 +8,8 @@
 import type { KubeObject } from '../../machinery/object.js';
 import { isJsonObject } from '../../util/json.js';
 import type { JsonObject } from '../../util/json.js';
-import { addResourceList, maxResourceList, resourceListOf } from './resource-list.js';
-import type { ResourceList } from './resource-list.js';
+import { addInto, maxInto, resourceListOf } from '../../apis/core/v1/quota/resource-list.js';
+import type { ResourceList } from '../../apis/core/v1/quota/resource-list.js';
 
 export type ResourceField = 'requests' | 'limits';
 
@@ -27,8 +27,8 @@ export function containerResources(container: JsonObject, field: ResourceField):
 
 export function podResources(pod: KubeObject, field: ResourceField): ResourceList {
   const total: ResourceList = new Map();
-  for (const c of containersOf(pod, 'containers')) addResourceList(total, containerResources(c, field));
-  for (const c of containersOf(pod, 'initContainers')) maxResourceList(total, containerResources(c, field));
+  for (const c of containersOf(pod, 'containers')) addInto(total, containerResources(c, field));
+  for (const c of containersOf(pod, 'initContainers')) maxInto(total, containerResources(c, field));
   return total;
 }
 

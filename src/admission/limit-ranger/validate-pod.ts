@@ -8,7 +8,7 @@ import type { KubeObject } from '../../machinery/object.js';
 import { limitRequestRatioConstraint, maxConstraint, minConstraint } from './constraints.js';
 import type { LimitRangeItem } from './limit-range.js';
 import { containerResources, podContainers, podResources } from './pod-resources.js';
-import type { ResourceList } from './resource-list.js';
+import type { ResourceList } from '../../apis/core/v1/quota/resource-list.js';
 
 function check(item: LimitRangeItem, requests: ResourceList, limits: ResourceList, errs: string[]): void {
   const push = (msg: string | undefined): void => {

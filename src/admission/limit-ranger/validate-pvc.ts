@@ -7,8 +7,8 @@ import type { KubeObject } from '../../machinery/object.js';
 import { isJsonObject } from '../../util/json.js';
 import { maxRequestConstraint, minConstraint } from './constraints.js';
 import type { LimitRangeItem } from './limit-range.js';
-import { resourceListOf } from './resource-list.js';
-import type { ResourceList } from './resource-list.js';
+import { resourceListOf } from '../../apis/core/v1/quota/resource-list.js';
+import type { ResourceList } from '../../apis/core/v1/quota/resource-list.js';
 
 export function pvcValidateLimit(items: readonly LimitRangeItem[], pvc: KubeObject): string[] {
   const spec = pvc['spec'];

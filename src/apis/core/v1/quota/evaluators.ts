@@ -8,8 +8,7 @@
 import { isJsonObject } from '../../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../../util/json.js';
 import type { ResourceList } from './resource-list.js';
-import { add, count, quantityOf, resourceListOf } from './resource-list.js';
-import { compareQuantity } from '../../../../machinery/quantity/quantity.js';
+import { add, count, maxInto, quantityOf, resourceListOf } from './resource-list.js';
 import { podMatchesScope } from './scopes.js';
 import type { ScopeRequirement } from './scopes.js';
 
@@ -107,13 +106,6 @@ export function podCountsForQuota(pod: JsonObject, nowMs: number): boolean {
     if (nowMs > Date.parse(deletion) + grace * 1000) return false;
   }
   return true;
-}
-
-function maxInto(target: ResourceList, list: ResourceList): void {
-  for (const [k, q] of list) {
-    const cur = target.get(k);
-    if (cur === undefined || compareQuantity(q, cur) > 0) target.set(k, q);
-  }
 }
 
 /** resourcehelper.PodRequests/PodLimits: containers summed, init containers' maxima, then overhead. */

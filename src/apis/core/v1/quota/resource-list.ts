@@ -1,7 +1,8 @@
 /**
- * Quota arithmetic over resource lists (upstream pkg/quota/v1 resources.go): maps of resource
- * name to exact quantity, added, subtracted, masked and compared as upstream does, and printed as
- * its messages print them (`pods=1,requests.cpu=500m`, names sorted).
+ * Resource lists (name → exact quantity) as quota and LimitRanger read and combine them
+ * (upstream pkg/quota/v1 resources.go, resource.Quantity.Add): read from JSON with names sorted
+ * (Go's map order), added, subtracted, masked, compared and printed as upstream's messages print
+ * them (`pods=1,requests.cpu=500m`). A sum drops the input text, so it prints canonically.
  */
 import { canonicalForm, compareQuantity, parseQuantity } from '../../../../machinery/quantity/quantity.js';
 import type { Quantity } from '../../../../machinery/quantity/quantity.js';
@@ -44,11 +45,27 @@ export function quantityOf(v: JsonValue | undefined): Quantity | undefined {
 export function resourceListOf(v: JsonValue | undefined): ResourceList {
   const out: ResourceList = new Map();
   if (!isJsonObject(v)) return out;
-  for (const [k, q] of Object.entries(v)) {
-    const parsed = quantityOf(q);
+  for (const k of Object.keys(v).sort()) {
+    const parsed = quantityOf(v[k]);
     if (parsed !== undefined) out.set(k, parsed);
   }
   return out;
+}
+
+/** Adds every quantity of `more` into `list`, in place. */
+export function addInto(list: ResourceList, more: ResourceList): void {
+  for (const [k, q] of more) {
+    const cur = list.get(k);
+    list.set(k, cur === undefined ? q : addQuantities(cur, q));
+  }
+}
+
+/** Raises each resource of `list` to `other`'s when greater (ties keep list's), in place. */
+export function maxInto(list: ResourceList, other: ResourceList): void {
+  for (const [k, q] of other) {
+    const cur = list.get(k);
+    if (cur === undefined || compareQuantity(q, cur) > 0) list.set(k, q);
+  }
 }
 
 export function toJson(list: ResourceList): Record<string, string> {
