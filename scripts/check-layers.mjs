@@ -13,7 +13,7 @@ const allowed = {
   cmd: ['*'],
   apiserver: ['registry', 'auth', 'apis', 'machinery', 'util'],
   registry: ['storage', 'cel', 'apis', 'machinery', 'util'],
-  admission: ['apis', 'machinery', 'util'],
+  admission: ['cel', 'apis', 'machinery', 'util'],
   auth: ['apis', 'machinery', 'util'],
   cel: ['apis', 'machinery', 'util'],
   storage: ['machinery', 'util'],

@@ -39,6 +39,7 @@ import { securityContextDenyPlugin } from './security-context-deny.js';
 import { serviceAccountPlugin } from './service-account.js';
 import { storageObjectInUseProtectionPlugin } from './storage-object-in-use-protection.js';
 import { taintNodesByConditionPlugin } from './taint-nodes-by-condition.js';
+import { validatingAdmissionPolicyPlugin } from './validating-admission-policy/plugin.js';
 
 /**
  * Placeholders for the dynamic plugins of the next stage (webhooks and ValidatingAdmissionPolicy):
@@ -77,7 +78,7 @@ export const builtinPlugins: ReadonlyMap<string, PluginFactory> = new Map<string
   ['DefaultIngressClass', defaultIngressClassPlugin],
   ['DenyServiceExternalIPs', denyServiceExternalIPsPlugin],
   ['MutatingAdmissionWebhook', pendingDynamicPlugin('MutatingAdmissionWebhook')],
-  ['ValidatingAdmissionPolicy', pendingDynamicPlugin('ValidatingAdmissionPolicy')],
+  ['ValidatingAdmissionPolicy', (deps) => validatingAdmissionPolicyPlugin(deps)],
   ['ValidatingAdmissionWebhook', pendingDynamicPlugin('ValidatingAdmissionWebhook')],
   ['ResourceQuota', resourceQuotaPlugin],
   ['AlwaysDeny', alwaysDenyPlugin],

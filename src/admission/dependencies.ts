@@ -4,6 +4,7 @@
  * watch caches, as upstream's plugins read informer listers), the authorizer, feature gates, the
  * clock, and each plugin's configuration from `--admission-control-config-file`.
  */
+import type { CelAuthorizer } from '../cel/runtime/index.js';
 import type { KubeObject } from '../machinery/object.js';
 import type { UserInfo } from '../machinery/user.js';
 import type { JsonValue } from '../util/json.js';
@@ -39,6 +40,25 @@ export interface AdmissionAuthorizationRequest {
 /** The server's authorizer: true when the request is allowed. */
 export type AdmissionAuthorizer = (request: AdmissionAuthorizationRequest) => Promise<boolean>;
 
+/** One served version of a resource. */
+export interface ServedResource {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+/** The served resources (upstream's RESTMapper and EquivalentResourceMapper) and conversion. */
+export interface ResourceMapper {
+  /** The resource serving this group/version/kind, custom resources included. */
+  forKind(group: string, version: string, kind: string): ServedResource | undefined;
+  /** Every served version of a resource (the storage version first). */
+  versions(group: string, resource: string): readonly ServedResource[];
+  /** A stored object (storage version) as another served version of its resource. */
+  convert(gr: GroupResource, object: KubeObject, version: string): Promise<KubeObject>;
+}
+
 export interface AdmissionDependencies {
   readonly lookup: ObjectLookup;
   readonly authorize: AdmissionAuthorizer;
@@ -57,4 +77,8 @@ export interface AdmissionDependencies {
    * a 409 StatusError when another write came first.
    */
   readonly updateStatus: (gr: GroupResource, object: KubeObject) => Promise<KubeObject>;
+  /** Served resources and conversion (ValidatingAdmissionPolicy's params, webhooks' versions). */
+  readonly resources?: ResourceMapper;
+  /** The server's authorizer as CEL's `authorizer` sees it, answering for `user` (AM-06). */
+  readonly celAuthorizer?: (user: UserInfo) => CelAuthorizer;
 }

@@ -71,6 +71,20 @@ export function authorizerValue(): Message {
   return create(AUTHORIZER_TYPE, {});
 }
 
+/**
+ * The value of `authorizer.requestResource` (NewResourceAuthorizerVal): a resource check already
+ * naming the request's group, resource, subresource, namespace and name.
+ */
+export function requestResourceCheckValue(target: {
+  readonly group: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly namespace: string;
+  readonly name: string;
+}): Message {
+  return create(RESOURCE_CHECK_TYPE, { ...target });
+}
+
 interface Subject {
   saNamespace?: unknown;
   saName?: unknown;

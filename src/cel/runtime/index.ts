@@ -34,6 +34,7 @@ export {
 export { kubernetesFunctions } from './environment.js';
 export {
   authorizerValue,
+  requestResourceCheckValue,
   type CelAuthorizer,
   type CelAuthorizationAttributes,
   type CelAuthorizationDecision,

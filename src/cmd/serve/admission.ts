@@ -9,14 +9,21 @@
 import { buildAdmissionChain } from '../../admission/builtin.js';
 import type { AdmissionChain } from '../../admission/chain.js';
 import { emptyAdmissionConfig, readAdmissionConfig } from '../../admission/config-file.js';
-import type { AdmissionDependencies, GroupResource } from '../../admission/dependencies.js';
+import type {
+  AdmissionDependencies,
+  GroupResource,
+  ResourceMapper,
+  ServedResource,
+} from '../../admission/dependencies.js';
 import { enabledPluginNames } from '../../admission/options.js';
 import type { VirtualEndpoint } from '../../apiserver/virtual-endpoint.js';
 import type { Authorizer } from '../../auth/authorizer.js';
+import { celAuthorizer } from '../../auth/cel-authorizer.js';
 import { StatusError } from '../../machinery/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { serverUser } from '../../machinery/user.js';
 import type { GenericStore } from '../../registry/generic/store.js';
+import { servedVersionsOf, VersionedStore } from '../../registry/versioned-store.js';
 
 export interface AdmissionFlags {
   /** `--enable-admission-plugins`. */
@@ -55,15 +62,53 @@ export async function prepareAdmission(flags: AdmissionFlags): Promise<{
 export interface AdmissionWiring {
   readonly names: readonly string[];
   readonly pluginConfig: AdmissionDependencies['pluginConfig'];
-  /** The server's stores by `group/resource` (filled after the chain is built; read lazily). */
-  readonly stores: ReadonlyMap<string, GenericStore>;
+  /**
+   * The server's stores by `group/resource`, custom resources' included (filled after the chain
+   * is built; read lazily).
+   */
+  readonly stores: () => Iterable<GenericStore>;
+  readonly storeOf: (key: string) => GenericStore | undefined;
   readonly authorizer: Authorizer;
   readonly features: { enabled(name: string): boolean };
   readonly log: (message: string) => void;
 }
 
 export function setUpAdmission(w: AdmissionWiring): AdmissionSetup {
-  const storeOf = (gr: GroupResource): GenericStore | undefined => w.stores.get(`${gr.group}/${gr.resource}`);
+  const storeOf = (gr: GroupResource): GenericStore | undefined => w.storeOf(`${gr.group}/${gr.resource}`);
+  const served = (store: GenericStore): ServedResource[] =>
+    servedVersionsOf(store.resource).map((v) => ({
+      group: v.info.group,
+      version: v.info.version,
+      resource: v.info.resource,
+      kind: v.info.kind,
+      namespaced: v.info.namespaced,
+    }));
+  const resources: ResourceMapper = {
+    forKind: (group, version, kind) => {
+      for (const store of w.stores()) {
+        const info = store.resource.info;
+        if (info.group !== group || info.kind !== kind) continue;
+        const match = served(store).find((v) => v.version === version);
+        if (match !== undefined) return match;
+      }
+      return undefined;
+    },
+    versions: (group, resource) => {
+      const store = storeOf({ group, resource });
+      return store === undefined ? [] : served(store);
+    },
+    convert: async (gr, object, version) => {
+      const store = storeOf(gr);
+      const target =
+        store === undefined
+          ? undefined
+          : servedVersionsOf(store.resource).find((v) => v.info.version === version);
+      if (store === undefined || target === undefined) {
+        throw new Error(`no version ${version} of ${gr.resource}.${gr.group} is served`);
+      }
+      return new VersionedStore(store, target).outMany([object]).then((list) => list[0]!);
+    },
+  };
   const deps: AdmissionDependencies = {
     lookup: {
       get: async (gr, namespace, name) => {
@@ -111,6 +156,8 @@ export function setUpAdmission(w: AdmissionWiring): AdmissionSetup {
       return result.decision === 'allow';
     },
     features: w.features,
+    resources,
+    celAuthorizer: (user) => celAuthorizer(w.authorizer, user),
     now: () => Date.now(),
     pluginConfig: w.pluginConfig,
     log: w.log,

@@ -198,11 +198,14 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   // caches and ask the authorizer, both made below: they are reached lazily.
   const admissionPlan = await prepareAdmission(o.admission ?? {});
   const stores = new Map<string, GenericStore>();
+  // Resources registered while serving (custom resources): their stores, to stop on removal.
+  const runtimeStores = new Map<string, GenericStore>();
   const late: { authorizer?: Authorizer } = {};
   const admissionChain = setUpAdmission({
     names: admissionPlan.names,
     pluginConfig: admissionPlan.pluginConfig,
-    stores,
+    stores: () => [...stores.values(), ...runtimeStores.values()],
+    storeOf: (key) => stores.get(key) ?? runtimeStores.get(key),
     authorizer: { authorize: (attributes) => late.authorizer!.authorize(attributes) },
     features,
     log: (m) => log.info(`admission: ${m}`),
@@ -465,8 +468,6 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   externalAddress = new URL(url).host;
   const kubeconfigPath = resolve(o.kubeconfigPath ?? join(dataDir, 'kubeconfig'));
   await writeKubeconfig(kubeconfigPath, url, pki);
-  // Resources registered while serving (custom resources): their stores, to stop on removal.
-  const runtimeStores = new Map<string, GenericStore>();
   const runtimeKey = (r: RegistryResource): string => `${r.info.group}/${r.info.resource}`;
   const addResource = (
     resource: RegistryResource,

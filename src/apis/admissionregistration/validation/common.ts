@@ -156,14 +156,52 @@ export function validateRuleWithOperations(rule: JsonObject, path: FieldPath): F
   return errs;
 }
 
+/** What an admission expression must evaluate to, and which optional variables it sees. */
+export interface ExpressionRequirements {
+  readonly kind: 'bool' | 'string' | 'string-or-null';
+  readonly hasParams: boolean;
+  readonly hasAuthorizer: boolean;
+}
+
 /**
- * Upstream validateMatchCondition without the CEL compilation of the expression (nanokube has no
- * CEL engine yet): the expression must be non-blank, the name a qualified name.
+ * Compiles one CEL admission expression (the registry passes the CEL engine in; apis/ does not
+ * depend on it): undefined when it compiles, else upstream's error for it.
  */
-function validateMatchCondition(mc: JsonObject, path: FieldPath): FieldError[] {
+export type ExpressionCompiler = (
+  expression: string,
+  requirements: ExpressionRequirements,
+) => { readonly type: 'Invalid' | 'Internal'; readonly detail: string } | undefined;
+
+/** Upstream convertCELErrorToValidationError: an Invalid names the expression, an Internal does not. */
+export function compileErrors(
+  compile: ExpressionCompiler | undefined,
+  expression: string,
+  requirements: ExpressionRequirements,
+  path: FieldPath,
+): FieldError[] {
+  const failure = compile?.(expression, requirements);
+  if (failure === undefined) return [];
+  if (failure.type === 'Internal') return [fieldErrors.internal(path, new Error(failure.detail))];
+  return [fieldErrors.invalid(path, expression, failure.detail)];
+}
+
+/**
+ * Upstream validateMatchCondition: the expression must be non-blank and compile to a bool (with
+ * `params` when the owner has a paramKind, and `authorizer`), the name a qualified name.
+ */
+function validateMatchCondition(
+  mc: JsonObject,
+  path: FieldPath,
+  compile: ExpressionCompiler | undefined,
+  hasParams: boolean,
+): FieldError[] {
   const errs: FieldError[] = [];
   const expression = str(mc, 'expression') ?? '';
   if (expression.trim() === '') errs.push(fieldErrors.required(path.child('expression'), ''));
+  else {
+    const requirements = { kind: 'bool', hasParams, hasAuthorizer: true } as const;
+    errs.push(...compileErrors(compile, expression, requirements, path.child('expression')));
+  }
   const name = str(mc, 'name') ?? '';
   if (name === '') errs.push(fieldErrors.required(path.child('name'), ''));
   else for (const msg of isQualifiedName(name)) errs.push(fieldErrors.invalid(path.child('name'), name, msg));
@@ -171,14 +209,19 @@ function validateMatchCondition(mc: JsonObject, path: FieldPath): FieldError[] {
 }
 
 /** Upstream validateMatchConditions: at most 64, each well formed, names unique. */
-export function validateMatchConditions(owner: JsonObject | undefined, path: FieldPath): FieldError[] {
+export function validateMatchConditions(
+  owner: JsonObject | undefined,
+  path: FieldPath,
+  compile?: ExpressionCompiler,
+  hasParams = false,
+): FieldError[] {
   const errs: FieldError[] = [];
   const list = owner?.['matchConditions'];
   const count = Array.isArray(list) ? list.length : 0;
   if (count > maxMatchConditions) errs.push(fieldErrors.tooMany(path, count, maxMatchConditions));
   const names = new Set<string>();
   for (const [i, mc] of indexedObjs(owner, 'matchConditions')) {
-    errs.push(...validateMatchCondition(mc, path.index(i)));
+    errs.push(...validateMatchCondition(mc, path.index(i), compile, hasParams));
     const name = str(mc, 'name') ?? '';
     if (name !== '') {
       if (names.has(name)) errs.push(fieldErrors.duplicate(path.index(i).child('name'), name));

@@ -3,9 +3,9 @@
  * pkg/apis/admissionregistration/validation (release-1.27), on admissionregistration.k8s.io/v1alpha1
  * JSON. Metadata is validated generically.
  *
- * Not done (no CEL engine yet): compiling validations[].expression and messageExpression,
- * auditAnnotations[].valueExpression and matchConditions[].expression, and parsing
- * status.typeChecking.expressionWarnings[].fieldRef as a JSONPath. Everything else is checked.
+ * Expressions (validations' expression and messageExpression, audit annotations' valueExpression,
+ * match conditions) are compiled by the ExpressionCompiler the registry passes in. Not done:
+ * parsing status.typeChecking.expressionWarnings[].fieldRef as a JSONPath.
  */
 import type { FieldError } from '../../../machinery/field/errors.js';
 import { FieldPath, fieldErrors, goQuote } from '../../../machinery/field/errors.js';
@@ -28,9 +28,11 @@ import {
   setString,
   supportedFailurePolicies,
   supportedMatchPolicies,
+  compileErrors,
   validateMatchConditions,
   validateRuleWithOperations,
   validateSelector,
+  type ExpressionCompiler,
 } from './common.js';
 
 const maxAuditAnnotations = 20;
@@ -41,6 +43,7 @@ const validValidationActions = ['Audit', 'Deny', 'Warn'];
 
 interface PolicyValidationOptions {
   readonly ignoreMatchConditions: boolean;
+  readonly compile?: ExpressionCompiler;
 }
 
 /** Upstream parseGroupVersion: "" and "/" are empty; more than one slash is an error. */
@@ -135,12 +138,23 @@ function validateMatchResources(mr: JsonObject | undefined, path: FieldPath): Fi
 
 const newlines = /[\n\r]+/;
 
-/** Upstream validateValidation, without compiling the expressions. */
-function validateValidation(v: JsonObject, path: FieldPath): FieldError[] {
+/**
+ * Upstream validateValidation: the expression compiles to a bool (with `authorizer`), the
+ * messageExpression to a string (without it); `params` when the policy has a paramKind.
+ */
+function validateValidation(
+  v: JsonObject,
+  path: FieldPath,
+  compile: ExpressionCompiler | undefined,
+  hasParams: boolean,
+): FieldError[] {
   const errs: FieldError[] = [];
   const expression = str(v, 'expression') ?? '';
   if (expression.trim() === '') {
     errs.push(fieldErrors.required(path.child('expression'), 'expression is not specified'));
+  } else {
+    const requirements = { kind: 'bool', hasParams, hasAuthorizer: true } as const;
+    errs.push(...compileErrors(compile, expression, requirements, path.child('expression')));
   }
   const messageExpression = str(v, 'messageExpression') ?? '';
   if (messageExpression !== '' && messageExpression.trim() === '') {
@@ -151,6 +165,9 @@ function validateValidation(v: JsonObject, path: FieldPath): FieldError[] {
         'must be non-empty if specified',
       ),
     );
+  } else if (messageExpression !== '') {
+    const requirements = { kind: 'string', hasParams, hasAuthorizer: false } as const;
+    errs.push(...compileErrors(compile, messageExpression, requirements, path.child('messageExpression')));
   }
   const message = str(v, 'message') ?? '';
   const trimmedMessage = message.trim();
@@ -166,8 +183,14 @@ function validateValidation(v: JsonObject, path: FieldPath): FieldError[] {
   return errs;
 }
 
-/** Upstream validateAuditAnnotation, without compiling the value expression. */
-function validateAuditAnnotation(policyName: string, a: JsonObject, path: FieldPath): FieldError[] {
+/** Upstream validateAuditAnnotation: the value expression compiles to a string or null. */
+function validateAuditAnnotation(
+  policyName: string,
+  a: JsonObject,
+  path: FieldPath,
+  compile: ExpressionCompiler | undefined,
+  hasParams: boolean,
+): FieldError[] {
   const errs: FieldError[] = [];
   const key = str(a, 'key') ?? '';
   if (policyName !== '') {
@@ -187,6 +210,9 @@ function validateAuditAnnotation(policyName: string, a: JsonObject, path: FieldP
         `must not exceed ${maxAuditAnnotationValueExpressionLength} bytes in length`,
       ),
     );
+  } else {
+    const requirements = { kind: 'string-or-null', hasParams, hasAuthorizer: true } as const;
+    errs.push(...compileErrors(compile, valueExpression, requirements, path.child('valueExpression')));
   }
   return errs;
 }
@@ -221,7 +247,10 @@ function validatePolicySpec(policy: KubeObject, opts: PolicyValidationOptions): 
       errs.push(fieldErrors.required(path.child('matchConstraints', 'resourceRules'), ''));
     }
   }
-  if (!opts.ignoreMatchConditions) errs.push(...validateMatchConditions(spec, path.child('matchConditions')));
+  const hasParams = paramKind !== undefined;
+  if (!opts.ignoreMatchConditions) {
+    errs.push(...validateMatchConditions(spec, path.child('matchConditions'), opts.compile, hasParams));
+  }
   const validations = indexedObjs(spec, 'validations');
   const annotations = indexedObjs(spec, 'auditAnnotations');
   if (validations.length === 0 && annotations.length === 0) {
@@ -230,7 +259,9 @@ function validatePolicySpec(policy: KubeObject, opts: PolicyValidationOptions): 
     errs.push(fieldErrors.required(path.child('auditAnnotations'), msg));
     return errs;
   }
-  for (const [i, v] of validations) errs.push(...validateValidation(v, path.child('validations').index(i)));
+  for (const [i, v] of validations) {
+    errs.push(...validateValidation(v, path.child('validations').index(i), opts.compile, hasParams));
+  }
   if (annotations.length > maxAuditAnnotations) {
     errs.push(
       invalidRendered(
@@ -244,7 +275,7 @@ function validatePolicySpec(policy: KubeObject, opts: PolicyValidationOptions): 
   const policyName = policy.metadata.name ?? '';
   for (const [i, a] of annotations) {
     const p = path.child('auditAnnotations').index(i);
-    errs.push(...validateAuditAnnotation(policyName, a, p));
+    errs.push(...validateAuditAnnotation(policyName, a, p, opts.compile, hasParams));
     const key = str(a, 'key') ?? '';
     if (keys.has(key)) errs.push(fieldErrors.duplicate(p.child('key'), key));
     keys.add(key);
@@ -253,21 +284,34 @@ function validatePolicySpec(policy: KubeObject, opts: PolicyValidationOptions): 
 }
 
 /** Upstream ValidateValidatingAdmissionPolicy. */
-export function validateValidatingAdmissionPolicy(policy: KubeObject): FieldError[] {
-  return validatePolicySpec(policy, { ignoreMatchConditions: false });
+export function validateValidatingAdmissionPolicy(
+  policy: KubeObject,
+  compile?: ExpressionCompiler,
+): FieldError[] {
+  return validatePolicySpec(policy, {
+    ignoreMatchConditions: false,
+    ...(compile !== undefined ? { compile } : {}),
+  });
 }
 
 /**
  * Upstream ValidateValidatingAdmissionPolicyUpdate: match conditions are not checked again while
  * they and the paramKind are unchanged.
  */
-export function validateValidatingAdmissionPolicyUpdate(policy: KubeObject, old: KubeObject): FieldError[] {
+export function validateValidatingAdmissionPolicyUpdate(
+  policy: KubeObject,
+  old: KubeObject,
+  compile?: ExpressionCompiler,
+): FieldError[] {
   const spec = obj(policy, 'spec');
   const oldSpec = obj(old, 'spec');
   const unchanged =
     jsonEqual(spec?.['paramKind'], oldSpec?.['paramKind']) &&
     jsonEqual(spec?.['matchConditions'], oldSpec?.['matchConditions']);
-  return validatePolicySpec(policy, { ignoreMatchConditions: unchanged });
+  return validatePolicySpec(policy, {
+    ignoreMatchConditions: unchanged,
+    ...(compile !== undefined ? { compile } : {}),
+  });
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   supportedMatchPolicies,
   validateMatchConditions,
   validateRuleWithOperations,
+  type ExpressionCompiler,
   validateSelector,
 } from './common.js';
 import { parseGoURL, userinfoString } from './url.js';
@@ -35,6 +36,8 @@ const acceptedAdmissionReviewVersions = ['v1', 'v1beta1'];
 
 export interface WebhookValidationOptions {
   readonly ignoreMatchConditions: boolean;
+  /** Compiles match conditions (absent: only their shape is checked). */
+  readonly compile?: ExpressionCompiler;
   readonly requireNoSideEffects: boolean;
   readonly requireRecognizedAdmissionReviewVersion: boolean;
   readonly requireUniqueWebhookNames: boolean;
@@ -189,7 +192,9 @@ function validateWebhook(
   } else if (service !== undefined) {
     errs.push(...validateWebhookService(service, ccPath.child('service')));
   }
-  if (!opts.ignoreMatchConditions) errs.push(...validateMatchConditions(hook, path.child('matchConditions')));
+  if (!opts.ignoreMatchConditions) {
+    errs.push(...validateMatchConditions(hook, path.child('matchConditions'), opts.compile));
+  }
   return errs;
 }
 
@@ -254,8 +259,15 @@ function validateConfiguration(
 }
 
 /** Upstream ValidateValidatingWebhookConfiguration / ValidateMutatingWebhookConfiguration. */
-export function validateWebhookConfiguration(kind: WebhookKind, config: KubeObject): FieldError[] {
-  return validateConfiguration(kind, config, createOptions);
+export function validateWebhookConfiguration(
+  kind: WebhookKind,
+  config: KubeObject,
+  compile?: ExpressionCompiler,
+): FieldError[] {
+  return validateConfiguration(kind, config, {
+    ...createOptions,
+    ...(compile !== undefined ? { compile } : {}),
+  });
 }
 
 /**
@@ -267,6 +279,7 @@ export function validateWebhookConfigurationUpdate(
   kind: WebhookKind,
   config: KubeObject,
   old: KubeObject,
+  compile?: ExpressionCompiler,
 ): FieldError[] {
   const hooks = objArr(config, 'webhooks');
   const oldHooks = objArr(old, 'webhooks');
@@ -291,6 +304,7 @@ export function validateWebhookConfigurationUpdate(
     requireRecognizedAdmissionReviewVersion: acceptedVersions,
     requireUniqueWebhookNames: uniqueNames,
     allowInvalidLabelValueInSelector: invalidLabelValue,
+    ...(compile !== undefined ? { compile } : {}),
   });
 }
 

@@ -220,7 +220,7 @@ test('policy: required parts, paramKind, match resources, audit annotations', ()
     matchConditions: [mc('', ' ')],
     validations: [{ expression: 'true', messageExpression: '  ', message: '  ' }],
     auditAnnotations: [
-      { key: 'k', valueExpression: 'x' },
+      { key: 'k', valueExpression: "'x'" },
       { key: 'k', valueExpression: ' ' },
       { key: 'Bad Key', valueExpression: 'y'.repeat(5121) },
     ],
@@ -244,13 +244,13 @@ test('policy: required parts, paramKind, match resources, audit annotations', ()
   ]);
   const tooMany = vap({
     matchConstraints: rules,
-    auditAnnotations: Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, valueExpression: 'v' })),
+    auditAnnotations: Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, valueExpression: "'v'" })),
   });
   const msgs = strings(s.validate(off, tooMany));
   assert.equal(msgs.length, 1);
   assert.match(
     msgs[0]!,
-    /^spec\.auditAnnotations: Invalid value: \[\]admissionregistration\.AuditAnnotation\{admissionregistration\.AuditAnnotation\{Key:"k0", ValueExpression:"v"\}, .*: must not have more than 20 auditAnnotations$/,
+    /^spec\.auditAnnotations: Invalid value: \[\]admissionregistration\.AuditAnnotation\{admissionregistration\.AuditAnnotation\{Key:"k0", ValueExpression:"'v'"\}, .*: must not have more than 20 auditAnnotations$/,
   );
 });
 

@@ -24,14 +24,15 @@ import {
   validatingAdmissionPolicyTable,
 } from '../../printers/validatingadmissionpolicy.js';
 import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
+import { compileExpression } from './expression-compiler.js';
 
 const policyStrategy = defineStrategy({
   namespaced: false,
   hasStatus: true,
   tracksGeneration: true,
   allowUnconditionalUpdate: false,
-  validate: (_ctx, obj) => validateValidatingAdmissionPolicy(obj),
-  validateUpdate: (_ctx, obj, old) => validateValidatingAdmissionPolicyUpdate(obj, old),
+  validate: (_ctx, obj) => validateValidatingAdmissionPolicy(obj, compileExpression),
+  validateUpdate: (_ctx, obj, old) => validateValidatingAdmissionPolicyUpdate(obj, old, compileExpression),
 });
 
 export const validatingAdmissionPolicies: RegistryResource = {

@@ -1,0 +1,12 @@
+/**
+ * The CEL compiler behind admissionregistration validation: policies' and webhooks' expressions
+ * are compiled on write, as upstream does, so an expression that does not parse, does not
+ * type-check, or evaluates to the wrong type is refused with the compiler's message.
+ */
+import { compileAdmissionExpression } from '../../../cel/admission/index.js';
+import type { ExpressionCompiler } from '../../../apis/admissionregistration/validation/common.js';
+
+export const compileExpression: ExpressionCompiler = (expression, requirements) => {
+  const result = compileAdmissionExpression(expression, requirements);
+  return result.ok ? undefined : result.error;
+};
