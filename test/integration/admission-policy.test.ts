@@ -379,4 +379,103 @@ describe('ValidatingAdmissionPolicy (AM-03..AM-08)', () => {
       ],
     );
   });
+
+  it('type-checks validations against the matched kinds into status (AM-07)', async () => {
+    await must(
+      create(
+        policies,
+        policy('typo', {
+          validations: [
+            { expression: 'object.spec.replicas > 1' },
+            { expression: 'object.spec.replica > 1' },
+            {
+              expression:
+                "object.metadata.name == 'x' && object.spec.template.spec.containers.all(c, c.image != '')",
+            },
+          ],
+        }),
+      ),
+    );
+    const status = await waitFor('the policy status', async () => {
+      const p = (await s.request('GET', `${policies}/typo`)).json<{ status?: Json }>();
+      return p.status?.['observedGeneration'] === 1 ? p.status : undefined;
+    });
+    assert.deepEqual(status['typeChecking'], {
+      expressionWarnings: [
+        {
+          fieldRef: 'spec.validations[1].expression',
+          warning:
+            "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replica'\n | object.spec.replica > 1\n | ...........^",
+        },
+      ],
+    });
+    // A spec change is checked again: the typo fixed, no warnings.
+    const fixed = (await s.request('GET', `${policies}/typo`)).json<{ spec: { validations: Json[] } }>();
+    fixed.spec.validations[1] = { expression: 'object.spec.replicas > 0' };
+    await must(put(`${policies}/typo`, fixed), 200);
+    const again = await waitFor('the new status', async () => {
+      const p = (await s.request('GET', `${policies}/typo`)).json<{ status?: Json }>();
+      return p.status?.['observedGeneration'] === 2 ? p.status : undefined;
+    });
+    assert.deepEqual(again['typeChecking'], {});
+    await must(remove(`${policies}/typo`), 200);
+  });
+
+  it('takes params of a custom resource kind', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'limits.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Cluster',
+        names: { plural: 'limits', singular: 'limit', kind: 'Limit', listKind: 'LimitList' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: { spec: { type: 'object', properties: { max: { type: 'integer' } } } },
+              },
+            },
+          },
+        ],
+      },
+    };
+    await must(create('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd));
+    const limit = {
+      apiVersion: 'example.com/v1',
+      kind: 'Limit',
+      metadata: { name: 'deployments' },
+      spec: { max: 4 },
+    };
+    await waitFor('the custom resource to be served', async () => {
+      const r = await create('/apis/example.com/v1/limits', limit);
+      return r.status === 201 ? true : undefined;
+    });
+    await must(
+      create(
+        policies,
+        policy('crd-limit', {
+          paramKind: { apiVersion: 'example.com/v1', kind: 'Limit' },
+          validations: [
+            {
+              expression: 'object.spec.replicas <= params.spec.max',
+              messageExpression: "'at most ' + string(params.spec.max) + ' replicas'",
+            },
+          ],
+        }),
+      ),
+    );
+    await must(create(bindings, binding('crd-limit', 'crd-limit', { paramRef: { name: 'deployments' } })));
+    const denied = await create(deployments('vap'), deployment('five', 5));
+    assert.equal(denied.status, 422, denied.text);
+    assert.match(String(denied.json()['message']), /denied request: at most 4 replicas$/);
+    await must(create(deployments('vap'), deployment('four', 4)));
+    await must(remove(`${bindings}/crd-limit`), 200);
+    await must(remove(`${policies}/crd-limit`), 200);
+  });
 });

@@ -5,6 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { admitVirtualEndpoint, prepareAdmission, setUpAdmission } from './admission.js';
+import { followPolicyStatus } from './policy-status.js';
 import type { AdmissionFlags } from './admission.js';
 import type { Authorizer } from '../../auth/authorizer.js';
 import { bootstrapFlowcontrolObjects } from '../../apis/flowcontrol/bootstrap.js';
@@ -402,6 +403,19 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   );
   const repairRun = runRepairLoop({ ...repairOptions, signal: background.signal, waitFirst: true });
   const schemas = new ServerSchemaRegistry(builtinSchemas);
+  // AM-07: policies' type-checking status, written by the server as upstream's policy controller.
+  const policyStore = stores.get('admissionregistration.k8s.io/validatingadmissionpolicies');
+  const policyStatus =
+    policyStore !== undefined && features.enabled('ValidatingAdmissionPolicy')
+      ? followPolicyStatus({
+          policies: policyStore,
+          storage,
+          stores: () => [...stores.values(), ...runtimeStores.values()],
+          schemas,
+          signal: background.signal,
+          log,
+        })
+      : undefined;
   // The first request already sees the bootstrap policy (and the Node authorizer its graph).
   await Promise.all([rbac.ready, nodeGraph?.ready]);
   const inFlight = {
@@ -495,7 +509,11 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         schemas: customResourceSchemas,
         definitions: customResourceDefinitions,
         conversionPost: webhookPoster({
-          resolveService: serviceResolver(storeOf('', 'services'), storeOf('', 'endpoints')),
+          resolveService: serviceResolver({
+            services: storeOf('', 'services'),
+            endpointSlices: stores.get('discovery.k8s.io/endpointslices'),
+            endpoints: storeOf('', 'endpoints'),
+          }),
         }),
         log,
       })
@@ -560,6 +578,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         background.abort();
         await rbac.done;
         await nodeGraph?.done;
+        await policyStatus?.done;
         await repairRun;
         await kv.close();
         encryptionStop.abort();
