@@ -40,14 +40,7 @@ import { serviceAccountPlugin } from './service-account.js';
 import { storageObjectInUseProtectionPlugin } from './storage-object-in-use-protection.js';
 import { taintNodesByConditionPlugin } from './taint-nodes-by-condition.js';
 import { validatingAdmissionPolicyPlugin } from './validating-admission-policy/plugin.js';
-
-/**
- * Placeholders for the dynamic plugins of the next stage (webhooks and ValidatingAdmissionPolicy):
- * on by default upstream, they take part in no decision yet.
- */
-function pendingDynamicPlugin(name: string): PluginFactory {
-  return () => ({ name, operations: new Set() });
-}
+import { mutatingWebhookPlugin, validatingWebhookPlugin } from './webhook/plugins.js';
 
 export const builtinPlugins: ReadonlyMap<string, PluginFactory> = new Map<string, PluginFactory>([
   ['AlwaysAdmit', alwaysAdmitPlugin],
@@ -77,9 +70,9 @@ export const builtinPlugins: ReadonlyMap<string, PluginFactory> = new Map<string
   ['CertificateSubjectRestriction', certificateSubjectRestrictionPlugin],
   ['DefaultIngressClass', defaultIngressClassPlugin],
   ['DenyServiceExternalIPs', denyServiceExternalIPsPlugin],
-  ['MutatingAdmissionWebhook', pendingDynamicPlugin('MutatingAdmissionWebhook')],
+  ['MutatingAdmissionWebhook', (deps) => mutatingWebhookPlugin(deps)],
   ['ValidatingAdmissionPolicy', (deps) => validatingAdmissionPolicyPlugin(deps)],
-  ['ValidatingAdmissionWebhook', pendingDynamicPlugin('ValidatingAdmissionWebhook')],
+  ['ValidatingAdmissionWebhook', (deps) => validatingWebhookPlugin(deps)],
   ['ResourceQuota', resourceQuotaPlugin],
   ['AlwaysDeny', alwaysDenyPlugin],
 ]);

@@ -4,7 +4,7 @@
  * then, right before the write, every validating step; the first to throw denies the request.
  */
 import type { AdmissionAttributes, ObjectAttributes } from './attributes.js';
-import type { AdmissionPlugin } from './plugin.js';
+import type { AdmissionPlugin, MutationRound } from './plugin.js';
 
 export interface AdmissionChain {
   readonly plugins: readonly AdmissionPlugin[];
@@ -18,11 +18,25 @@ export function admissionChain(plugins: readonly AdmissionPlugin[]): AdmissionCh
   return {
     plugins,
     // A step that answers synchronously (most, for most requests) costs no microtask turn.
+    // When a step asks for it, the whole mutating chain runs a second time (upstream's reinvoker).
     mutate: async (a) => {
-      for (const p of mutating) {
-        if (!p.operations.has(a.operation)) continue;
-        const pending = p.admit!(a);
-        if (pending !== undefined) await pending;
+      let requested = false;
+      const round: { reinvoke: boolean } & MutationRound = {
+        reinvoke: false,
+        requestReinvocation: () => {
+          requested = true;
+        },
+        state: new Map(),
+      };
+      for (let pass = 0; pass < 2; pass++) {
+        for (const p of mutating) {
+          if (!p.operations.has(a.operation)) continue;
+          const pending = p.admit!(a, round);
+          if (pending !== undefined) await pending;
+        }
+        if (!requested) return;
+        round.reinvoke = true;
+        requested = false;
       }
     },
     validate: async (a) => {

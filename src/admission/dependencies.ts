@@ -7,7 +7,7 @@
 import type { CelAuthorizer } from '../cel/runtime/index.js';
 import type { KubeObject } from '../machinery/object.js';
 import type { UserInfo } from '../machinery/user.js';
-import type { JsonValue } from '../util/json.js';
+import type { JsonObject, JsonValue } from '../util/json.js';
 
 export interface GroupResource {
   readonly group: string;
@@ -57,6 +57,19 @@ export interface ResourceMapper {
   versions(group: string, resource: string): readonly ServedResource[];
   /** A stored object (storage version) as another served version of its resource. */
   convert(gr: GroupResource, object: KubeObject, version: string): Promise<KubeObject>;
+  /** An object of another served version as the storage version. */
+  toStorage(gr: GroupResource, object: KubeObject): Promise<KubeObject>;
+}
+
+/** Posts an AdmissionReview to a webhook (`url` or `service` clientConfig, verified against its caBundle). */
+export interface WebhookTransport {
+  post(
+    clientConfig: JsonObject,
+    body: JsonObject,
+    call: { readonly key: string; readonly timeoutMs: number },
+  ): Promise<unknown>;
+  /** Closes the connections kept for a key whose webhook is gone. */
+  forget(key: string): void;
 }
 
 export interface AdmissionDependencies {
@@ -81,4 +94,6 @@ export interface AdmissionDependencies {
   readonly resources?: ResourceMapper;
   /** The server's authorizer as CEL's `authorizer` sees it, answering for `user` (AM-06). */
   readonly celAuthorizer?: (user: UserInfo) => CelAuthorizer;
+  /** Calls admission webhooks (absent: the webhook plugins refuse requests they would send). */
+  readonly webhooks?: WebhookTransport;
 }

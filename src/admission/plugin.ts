@@ -11,9 +11,23 @@ export interface AdmissionPlugin {
   readonly name: string;
   /** The operations the plugin acts on (upstream admission.Handler). */
   readonly operations: ReadonlySet<AdmissionOperation>;
-  /** May change `a.object` in place. Called only when the request carries an object. */
-  readonly admit?: (a: ObjectAttributes) => Promise<void> | void;
+  /**
+   * May change `a.object` in place. Called only when the request carries an object; called again
+   * (with `round.reinvoke`) when a step of the first pass asked for reinvocation.
+   */
+  readonly admit?: (a: ObjectAttributes, round?: MutationRound) => Promise<void> | void;
   readonly validate?: (a: AdmissionAttributes) => Promise<void> | void;
+}
+
+/**
+ * Upstream's admission.ReinvocationContext for one request: a mutating webhook whose patch changed
+ * the object asks for a second pass of the whole mutating chain (reinvocationPolicy IfNeeded);
+ * `state` keeps each plugin's bookkeeping between the passes.
+ */
+export interface MutationRound {
+  readonly reinvoke: boolean;
+  requestReinvocation(): void;
+  readonly state: Map<string, unknown>;
 }
 
 export const createUpdate: ReadonlySet<AdmissionOperation> = new Set(['CREATE', 'UPDATE']);

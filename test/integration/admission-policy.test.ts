@@ -478,4 +478,16 @@ describe('ValidatingAdmissionPolicy (AM-03..AM-08)', () => {
     await must(remove(`${bindings}/crd-limit`), 200);
     await must(remove(`${policies}/crd-limit`), 200);
   });
+
+  it('metrics count policy checks with upstream names', async () => {
+    const metrics = (await s.request('GET', '/metrics', { accept: 'text/plain' })).text;
+    assert.match(
+      metrics,
+      /^apiserver_validating_admission_policy_check_total\{enforcement_action="deny",policy="max-replicas",policy_binding="max-replicas",state="active"\} [1-9]/m,
+    );
+    assert.match(
+      metrics,
+      /^apiserver_validating_admission_policy_check_total\{enforcement_action="warn",policy="max-replicas",policy_binding="max-replicas",state="active"\} 1$/m,
+    );
+  });
 });

@@ -28,11 +28,11 @@ import {
   type MatchCriteria,
   type MatchedResource,
 } from '../matching/criteria.js';
+import { admissionMetrics } from '../metrics.js';
 import { upstreamAdmissionName } from '../new-forbidden.js';
 import { allOperations, type AdmissionPlugin } from '../plugin.js';
 import { compilePolicy, objectVersion, type CompiledPolicy } from './compiled-policy.js';
 import { validatePolicy, type PolicyDecision } from './validator.js';
-import type { PolicyMetrics } from './metrics.js';
 
 export const PLUGIN_NAME = 'ValidatingAdmissionPolicy';
 const GROUP = 'admissionregistration.k8s.io';
@@ -123,10 +123,7 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
   return undefined;
 }
 
-export function validatingAdmissionPolicyPlugin(
-  deps: AdmissionDependencies,
-  metrics?: PolicyMetrics,
-): AdmissionPlugin {
+export function validatingAdmissionPolicyPlugin(deps: AdmissionDependencies): AdmissionPlugin {
   if (!deps.features.enabled('ValidatingAdmissionPolicy'))
     return { name: PLUGIN_NAME, operations: new Set() };
   const policies = new Map<string, CompiledPolicy>();
@@ -290,13 +287,14 @@ export function validatingAdmissionPolicyPlugin(
         const actions = strs(specOf(bindingObject), 'validationActions');
         result.decisions.forEach((decision, i) => {
           if (decision.action === 'admit') {
-            if (decision.evalError) metrics?.observe('error', policy.name, bindingName, decision.elapsedMs);
+            if (decision.evalError)
+              admissionMetrics.policyCheck('allow', policy.name, bindingName, decision.elapsedMs);
             return;
           }
           for (const action of actions) {
             if (action === 'Deny') {
               denials.push({ policy: policy.name, binding: bindingName, decision });
-              metrics?.observe('deny', policy.name, bindingName, decision.elapsedMs);
+              admissionMetrics.policyCheck('deny', policy.name, bindingName, decision.elapsedMs);
             } else if (action === 'Audit') {
               a.addAuditAnnotation?.(
                 VALIDATION_FAILURE_ANNOTATION,
@@ -310,12 +308,12 @@ export function validatingAdmissionPolicyPlugin(
                   },
                 ]),
               );
-              metrics?.observe('audit', policy.name, bindingName, decision.elapsedMs);
+              admissionMetrics.policyCheck('audit', policy.name, bindingName, decision.elapsedMs);
             } else if (action === 'Warn') {
               a.addWarning?.(
                 `Validation failed for ValidatingAdmissionPolicy '${policy.name}' with binding '${bindingName}': ${decision.message}`,
               );
-              metrics?.observe('warn', policy.name, bindingName, decision.elapsedMs);
+              admissionMetrics.policyCheck('warn', policy.name, bindingName, decision.elapsedMs);
             }
           }
         });
@@ -331,7 +329,7 @@ export function validatingAdmissionPolicyPlugin(
               elapsedMs: annotation.elapsedMs,
             };
             denials.push({ policy: policy.name, binding: bindingName, decision });
-            metrics?.observe('deny', policy.name, bindingName, annotation.elapsedMs);
+            admissionMetrics.policyCheck('deny', policy.name, bindingName, annotation.elapsedMs);
           }
         }
       }

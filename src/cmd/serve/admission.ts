@@ -14,6 +14,7 @@ import type {
   GroupResource,
   ResourceMapper,
   ServedResource,
+  WebhookTransport,
 } from '../../admission/dependencies.js';
 import { enabledPluginNames } from '../../admission/options.js';
 import type { VirtualEndpoint } from '../../apiserver/virtual-endpoint.js';
@@ -37,6 +38,12 @@ export interface AdmissionFlags {
 export interface AdmissionSetup {
   readonly chain: AdmissionChain;
   readonly names: readonly string[];
+}
+
+/** `apps/v1` → ['apps', 'v1'], `v1` → ['', 'v1']. */
+function splitApiVersion(apiVersion: string): [string, string] {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
 }
 
 function notFound(err: unknown): boolean {
@@ -71,6 +78,8 @@ export interface AdmissionWiring {
   readonly authorizer: Authorizer;
   readonly features: { enabled(name: string): boolean };
   readonly log: (message: string) => void;
+  /** Posts to admission webhooks. */
+  readonly webhooks?: WebhookTransport;
 }
 
 export function setUpAdmission(w: AdmissionWiring): AdmissionSetup {
@@ -107,6 +116,21 @@ export function setUpAdmission(w: AdmissionWiring): AdmissionSetup {
         throw new Error(`no version ${version} of ${gr.resource}.${gr.group} is served`);
       }
       return new VersionedStore(store, target).outMany([object]).then((list) => list[0]!);
+    },
+    toStorage: async (gr, object) => {
+      const store = storeOf(gr);
+      const [group, version] = splitApiVersion(object.apiVersion ?? '');
+      const source =
+        store === undefined
+          ? undefined
+          : servedVersionsOf(store.resource).find(
+              (v) => v.info.group === group && v.info.version === version,
+            );
+      if (store === undefined || source === undefined) {
+        throw new Error(`no version ${object.apiVersion ?? ''} of ${gr.resource}.${gr.group} is served`);
+      }
+      const converter = source.convertAsync;
+      return converter !== undefined ? (await converter.toStorage([object]))[0]! : source.toStorage(object);
     },
   };
   const deps: AdmissionDependencies = {
@@ -158,6 +182,7 @@ export function setUpAdmission(w: AdmissionWiring): AdmissionSetup {
     features: w.features,
     resources,
     celAuthorizer: (user) => celAuthorizer(w.authorizer, user),
+    ...(w.webhooks !== undefined ? { webhooks: w.webhooks } : {}),
     now: () => Date.now(),
     pluginConfig: w.pluginConfig,
     log: w.log,

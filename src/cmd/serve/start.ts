@@ -47,7 +47,7 @@ import { RestClient } from '../../client/rest-client.js';
 import { serveCustomResources } from './custom-resources.js';
 import { flowControlFor, followFlowcontrolConfig } from './flowcontrol.js';
 import { serviceResolver } from './service-resolver.js';
-import { webhookPoster } from '../../apiserver/webhook/post.js';
+import { webhookPoster, type WebhookPoster } from '../../apiserver/webhook/post.js';
 import { customResourceDefinitions, customResourceSchemas } from './custom-resource-schemas.js';
 import { inProcessTransport, loopbackUser } from './in-process-transport.js';
 import type { Transport } from '../../client/transport.js';
@@ -202,12 +202,26 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   // Resources registered while serving (custom resources): their stores, to stop on removal.
   const runtimeStores = new Map<string, GenericStore>();
   const late: { authorizer?: Authorizer } = {};
+  // Admission webhooks' client: made on first use, when the stores it resolves Services through exist.
+  let admissionPoster: WebhookPoster | undefined;
+  const admissionWebhooks = (): WebhookPoster =>
+    (admissionPoster ??= webhookPoster({
+      resolveService: serviceResolver({
+        services: storeOf('', 'services'),
+        endpointSlices: stores.get('discovery.k8s.io/endpointslices'),
+        endpoints: storeOf('', 'endpoints'),
+      }),
+    }));
   const admissionChain = setUpAdmission({
     names: admissionPlan.names,
     pluginConfig: admissionPlan.pluginConfig,
     stores: () => [...stores.values(), ...runtimeStores.values()],
     storeOf: (key) => stores.get(key) ?? runtimeStores.get(key),
     authorizer: { authorize: (attributes) => late.authorizer!.authorize(attributes) },
+    webhooks: {
+      post: (clientConfig, body, call) => admissionWebhooks()(clientConfig, body, call),
+      forget: (key) => admissionPoster?.forget(key),
+    },
     features,
     log: (m) => log.info(`admission: ${m}`),
   }).chain;
@@ -573,6 +587,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         await customResources?.stop();
         await flowcontrolConfig?.stop();
         await server.close();
+        admissionPoster?.close();
         await debugSocket?.close();
         await auditSetup.close();
         background.abort();
