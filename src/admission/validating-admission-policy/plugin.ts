@@ -14,6 +14,7 @@
 import {
   admissionActivation,
   admissionRequestJson,
+  withParams,
   type AdmissionActivation,
 } from '../../cel/admission/index.js';
 import { StatusError, apiErrors } from '../../machinery/errors.js';
@@ -194,6 +195,7 @@ export function validatingAdmissionPolicyPlugin(deps: AdmissionDependencies): Ad
     }
     const denials: Denial[] = [];
     const celAuthorizer = deps.celAuthorizer?.(a.user);
+    const activations = new Map<string, AdmissionActivation>();
     for (const policyObject of [...allPolicies].sort(byName)) {
       const policyBindings = bindingsOf.get(policyObject.metadata.name ?? '');
       if (policyBindings === undefined) continue;
@@ -275,14 +277,20 @@ export function validatingAdmissionPolicyPlugin(deps: AdmissionDependencies): Ad
             continue;
           }
         }
-        const activation: AdmissionActivation = admissionActivation({
-          attributes: a,
-          object: versioned.object,
-          oldObject: versioned.oldObject,
-          params: params ?? null,
-          request: admissionRequestJson(a, matchedOf(matched)),
-          ...(celAuthorizer !== undefined ? { authorizer: celAuthorizer } : {}),
-        });
+        // Object, old object and request are converted once per matched version and request.
+        const versionKey = matched.resource.version;
+        let base = activations.get(versionKey);
+        if (base === undefined) {
+          base = admissionActivation({
+            attributes: a,
+            object: versioned.object,
+            oldObject: versioned.oldObject,
+            request: admissionRequestJson(a, { resource: matched.resource, kind: matched.kind }),
+            ...(celAuthorizer !== undefined ? { authorizer: celAuthorizer } : {}),
+          });
+          activations.set(versionKey, base);
+        }
+        const activation: AdmissionActivation = params === undefined ? base : withParams(base, params);
         const result = validatePolicy({ policy, activation });
         const actions = strs(specOf(bindingObject), 'validationActions');
         result.decisions.forEach((decision, i) => {
@@ -342,6 +350,3 @@ export function validatingAdmissionPolicyPlugin(deps: AdmissionDependencies): Ad
   return { name: PLUGIN_NAME, operations: allOperations, validate };
 }
 
-function matchedOf(m: MatchedResource): MatchedResource {
-  return { resource: m.resource, kind: m.kind };
-}

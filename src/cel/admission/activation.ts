@@ -108,6 +108,14 @@ export function admissionRequestJson(
   return request;
 }
 
+/**
+ * The same activation with other params (a policy's bindings share the object and request, and
+ * differ only in their param), converted once per param.
+ */
+export function withParams(base: AdmissionActivation, params: unknown): AdmissionActivation {
+  return { ...base, bindings: { ...base.bindings, [PARAMS_VAR]: jsonToCel(params) } };
+}
+
 /** The bindings of one evaluation, converted once. */
 export interface AdmissionActivation {
   readonly bindings: Readonly<Record<string, CelInput>>;
