@@ -66,7 +66,7 @@ export interface WebhookTransport {
   post(
     clientConfig: JsonObject,
     body: JsonObject,
-    call: { readonly key: string; readonly timeoutMs: number },
+    call: { readonly key: string; readonly timeoutMs: number; readonly signal?: AbortSignal },
   ): Promise<unknown>;
   /** Closes the connections kept for a key whose webhook is gone. */
   forget(key: string): void;

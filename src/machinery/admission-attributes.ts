@@ -35,6 +35,8 @@ export interface AdmissionAttributes {
   readonly user: UserInfo;
   readonly addAuditAnnotation?: (key: string, value: string) => void;
   readonly addWarning?: (message: string) => void;
+  /** The request's signal (its deadline, the client going away): calls made for it stop with it. */
+  readonly signal?: AbortSignal;
 }
 
 /** Attributes of a write that carries an object (what mutating plugins get). */

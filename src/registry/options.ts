@@ -29,6 +29,8 @@ export interface DeleteRequest {
   readonly user: UserInfo;
   /** Adds an audit annotation to the request's event (upstream admission Attributes.AddAnnotation). */
   readonly addAuditAnnotation?: (key: string, value: string) => void;
+  /** Aborts when the request is gone (client left, deadline passed): admission webhooks stop waiting. */
+  readonly signal?: AbortSignal;
 }
 
 export interface WriteRequest {
@@ -39,4 +41,6 @@ export interface WriteRequest {
   readonly requestVersion?: { readonly group: string; readonly version: string };
   /** Adds an audit annotation to the request's event (upstream admission Attributes.AddAnnotation). */
   readonly addAuditAnnotation?: (key: string, value: string) => void;
+  /** Aborts when the request is gone (client left, deadline passed): admission webhooks stop waiting. */
+  readonly signal?: AbortSignal;
 }

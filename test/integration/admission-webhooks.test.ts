@@ -200,6 +200,13 @@ describe('admission webhooks', () => {
     assert.equal(settled, false);
     const ignored = await pending;
     assert.equal(ignored.status, 201, ignored.text);
+    // The request's own deadline bounds the call: a timeout, and nothing written.
+    const late = await s.request('POST', `${configMaps('wh')}?timeout=1s`, { body: configMap('too-late') });
+    assert.equal(late.status, 504, late.text);
+    assert.equal(late.json()['reason'], 'Timeout');
+    // Past the webhook's own 3 s too: the abandoned create was not completed behind the client's back.
+    await new Promise((r) => setTimeout(r, 3500));
+    assert.equal((await s.request('GET', `${configMaps('wh')}/too-late`)).status, 404);
     await uninstall('Validating', 'slow');
     await install(
       'Validating',

@@ -161,6 +161,7 @@ export async function callWebhook(
     body = await deps.webhooks.post(hook.clientConfig, call.review, {
       key: hook.transportKey,
       timeoutMs: hook.timeoutMs,
+      ...(a.signal !== undefined ? { signal: a.signal } : {}),
     });
   } catch (err) {
     throw webhookCallError(hook.name, 'call', err);

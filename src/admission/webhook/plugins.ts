@@ -131,8 +131,15 @@ export function mutatingWebhookPlugin(deps: AdmissionDependencies): AdmissionPlu
         admissionMetrics.webhook(hook.name, 'admit', operation, false, elapsed, 200);
         continue;
       }
-      const err = settle(failure, hook, 'admit', operation, elapsed, () =>
-        a.addAuditAnnotation?.(`failed-open.mutation.webhook.admission.k8s.io/${annotation}`, hook.name),
+      const err = settle(
+        failure,
+        hook,
+        'admit',
+        operation,
+        elapsed,
+        () =>
+          a.addAuditAnnotation?.(`failed-open.mutation.webhook.admission.k8s.io/${annotation}`, hook.name),
+        a.signal,
       );
       if (err !== undefined) throw err;
     }
@@ -165,6 +172,7 @@ function settle(
   operation: string,
   elapsedMs: number,
   failOpen: () => void,
+  signal: AbortSignal | undefined,
 ): StatusError | Error | undefined {
   if (failure instanceof WebhookCallError) {
     const ignore = hook.failurePolicy === 'Ignore';
@@ -172,6 +180,9 @@ function settle(
     if (ignore) {
       admissionMetrics.webhookFailOpen(hook.name, type);
       failOpen();
+      // The request itself is gone (its deadline, its client): no point in going on.
+      if (signal?.aborted === true)
+        return apiErrors.timeout('request did not complete within requested timeout', 0);
       return undefined;
     }
     admissionMetrics.webhookRejection(
@@ -229,11 +240,18 @@ export function validatingWebhookPlugin(deps: AdmissionDependencies): AdmissionP
           admissionMetrics.webhook(hook.name, 'validating', a.operation, false, elapsed, 200);
           return;
         }
-        const err = settle(failure, hook, 'validating', a.operation, elapsed, () =>
-          a.addAuditAnnotation?.(
-            `failed-open.validating.webhook.admission.k8s.io/round_0_index_${index}`,
-            hook.name,
-          ),
+        const err = settle(
+          failure,
+          hook,
+          'validating',
+          a.operation,
+          elapsed,
+          () =>
+            a.addAuditAnnotation?.(
+              `failed-open.validating.webhook.admission.k8s.io/round_0_index_${index}`,
+              hook.name,
+            ),
+          a.signal,
         );
         if (err !== undefined) errors.push(err);
       }),

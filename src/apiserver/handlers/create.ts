@@ -32,6 +32,7 @@ export async function handleCreate(ctx: HandlerContext): Promise<void> {
     dryRun: dryRun(ctx.url),
     user: ctx.user,
     ...auditAnnotator(ctx.req),
+    signal: ctx.signal,
   });
   const out = representObject(result.object, negotiated, {
     convertor: store.table,

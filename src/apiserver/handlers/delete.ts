@@ -36,7 +36,12 @@ function queryFlag(url: URL, name: string): boolean | undefined {
  */
 async function deleteRequestOf(ctx: HandlerContext): Promise<DeleteRequest> {
   const bytes = await readBody(ctx.req);
-  const opts: RawDeleteOptions = { dryRun: false, user: ctx.user, ...auditAnnotator(ctx.req) };
+  const opts: RawDeleteOptions = {
+    dryRun: false,
+    user: ctx.user,
+    ...auditAnnotator(ctx.req),
+    signal: ctx.signal,
+  };
   if (bytes.byteLength > 0) {
     const { value } = decodeBody(ctx.req.headers['content-type'], bytes);
     if (!isJsonObject(value)) throw apiErrors.badRequest('DeleteOptions must be an object');

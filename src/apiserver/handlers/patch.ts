@@ -95,6 +95,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
       dryRun: dryRun(ctx.url),
       user: ctx.user,
       ...auditAnnotator(ctx.req),
+      signal: ctx.signal,
       ...subresourceStrategy(ctx),
       ...(isApply ? { forceAllowCreate: true } : {}),
     },

@@ -157,7 +157,13 @@ export async function handleScale(ctx: HandlerContext): Promise<void> {
       return fm.update(current, obj, manager);
     },
     // Admission sees an update of the `scale` subresource (the plugins that look at workloads skip it).
-    { dryRun: dryRun(ctx.url), user: ctx.user, subresource: 'scale', ...auditAnnotator(ctx.req) },
+    {
+      dryRun: dryRun(ctx.url),
+      user: ctx.user,
+      subresource: 'scale',
+      ...auditAnnotator(ctx.req),
+      signal: ctx.signal,
+    },
   );
   writeObject(ctx.res, 200, scaleOf(result.object, scale), {
     format: negotiated.format,

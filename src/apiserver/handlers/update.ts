@@ -31,6 +31,7 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
     dryRun: dryRun(ctx.url),
     user: ctx.user,
     ...auditAnnotator(ctx.req),
+    signal: ctx.signal,
     ...sub,
     ...(uid !== '' ? { uidPrecondition: uid } : {}),
   };

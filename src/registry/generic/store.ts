@@ -438,6 +438,7 @@ export class GenericStore {
       user: req.user,
       ...(req.addAuditAnnotation !== undefined ? { addAuditAnnotation: req.addAuditAnnotation } : {}),
       ...(warnings !== undefined ? { addWarning: (m: string) => warnings.push(m) } : {}),
+      ...(req.signal !== undefined ? { signal: req.signal } : {}),
     };
   }
 
@@ -712,6 +713,7 @@ export class GenericStore {
       dryRun: req.dryRun,
       user: req.user,
       ...(req.addAuditAnnotation !== undefined ? { addAuditAnnotation: req.addAuditAnnotation } : {}),
+      ...(req.signal !== undefined ? { signal: req.signal } : {}),
     });
     const hookCtx: HookContext = { namespace, dryRun: req.dryRun, user: req.user };
     if (keep) {
