@@ -27,7 +27,6 @@ import {
   matchRequest,
   type EquivalentResources,
   type MatchCriteria,
-  type MatchedResource,
 } from '../matching/criteria.js';
 import { admissionMetrics } from '../metrics.js';
 import { upstreamAdmissionName } from '../new-forbidden.js';
@@ -349,4 +348,3 @@ export function validatingAdmissionPolicyPlugin(deps: AdmissionDependencies): Ad
 
   return { name: PLUGIN_NAME, operations: allOperations, validate };
 }
-
