@@ -10,6 +10,18 @@ import type { UserInfo } from './user.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
+export interface GroupVersionKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+export interface GroupVersionResource {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+}
+
 /** The resource a request addresses (the storage version's names). */
 export interface AdmissionResource {
   readonly group: string;

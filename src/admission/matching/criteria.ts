@@ -9,19 +9,14 @@ import type { StatusError } from '../../machinery/errors.js';
 import type { JsonObject } from '../../util/json.js';
 import type { AdmissionAttributes } from '../attributes.js';
 import type { ObjectLookup } from '../dependencies.js';
-import { namedRuleMatches, type GroupVersionResource } from './rules.js';
+import { namedRuleMatches } from './rules.js';
 import {
   matchNamespaceSelector,
   matchObjectSelector,
   parseSelector,
   type ParsedSelector,
 } from './selectors.js';
-
-export interface GroupVersionKind {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-}
+import type { GroupVersionKind, GroupVersionResource } from '../../machinery/admission-attributes.js';
 
 export interface MatchedResource {
   readonly resource: GroupVersionResource;

@@ -6,13 +6,7 @@
  */
 import type { JsonObject } from '../../util/json.js';
 import type { AdmissionAttributes } from '../attributes.js';
-
-/** The resource a rule is compared with: the request's, or one equivalent to it. */
-export interface GroupVersionResource {
-  readonly group: string;
-  readonly version: string;
-  readonly resource: string;
-}
+import type { GroupVersionResource } from '../../machinery/admission-attributes.js';
 
 function strings(o: JsonObject, key: string): readonly string[] {
   const v = o[key];

@@ -13,14 +13,9 @@ import { assignTypeNames, type DeclType } from '../../cel/schema/decl-type.js';
 import { schemaDeclType } from '../../cel/schema/schema-decl-type.js';
 import type { KubeObject } from '../../machinery/object.js';
 import type { JsonObject } from '../../util/json.js';
+import type { GroupVersionKind } from '../../machinery/admission-attributes.js';
 
 const MAX_TYPES_TO_CHECK = 10;
-
-export interface GroupVersionKind {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-}
 
 export interface TypeCheckSchemas {
   /** The kinds a group/version/resource serves (RESTMapper.KindsFor); [] when unknown. */

@@ -22,20 +22,9 @@ import type { StatusDetails, StatusReason } from '../../machinery/status.js';
 import { isJsonObject } from '../../util/json.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 import type { AdmissionAttributes } from '../attributes.js';
+import type { GroupVersionKind, GroupVersionResource } from '../../machinery/admission-attributes.js';
 
 export type AdmissionReviewVersion = 'v1' | 'v1beta1';
-
-export interface GroupVersionKind {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-}
-
-export interface GroupVersionResource {
-  readonly group: string;
-  readonly version: string;
-  readonly resource: string;
-}
 
 /** What a request addresses, in one version: its kind, resource and subresource. */
 export interface AdmissionTarget {

@@ -6,7 +6,6 @@
  * Built once per request and policy version and shared by every expression evaluated for it.
  */
 import type { CelInput } from '@bufbuild/cel';
-import type { AdmissionAttributes } from '../../machinery/admission-attributes.js';
 import { requestResourceCheckValue, type CelAuthorizer } from '../library/authz.js';
 import {
   OBJECT_VAR,
@@ -15,6 +14,11 @@ import {
   REQUEST_RESOURCE_AUTHORIZER_VAR,
   REQUEST_VAR,
 } from './environment.js';
+import type {
+  AdmissionAttributes,
+  GroupVersionKind,
+  GroupVersionResource,
+} from '../../machinery/admission-attributes.js';
 
 /** JSON data as CEL sees it without a schema (unstructured values). */
 export function jsonToCel(value: unknown): CelInput {
@@ -37,17 +41,6 @@ export function jsonToCel(value: unknown): CelInput {
     default:
       return null;
   }
-}
-
-export interface GroupVersionKind {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-}
-export interface GroupVersionResource {
-  readonly group: string;
-  readonly version: string;
-  readonly resource: string;
 }
 
 const optionsKinds: Readonly<Record<AdmissionAttributes['operation'], string>> = {
