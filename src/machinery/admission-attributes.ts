@@ -47,8 +47,23 @@ export interface AdmissionAttributes {
   readonly user: UserInfo;
   readonly addAuditAnnotation?: (key: string, value: string) => void;
   readonly addWarning?: (message: string) => void;
+  /** The group and version the client addressed, when not the storage version's (`resource`). */
+  readonly requestVersion?: { readonly group: string; readonly version: string };
   /** The request's signal (its deadline, the client going away): calls made for it stop with it. */
   readonly signal?: AbortSignal;
+}
+
+/** The kind and resource as the client addressed them (upstream's GetKind and GetResource). */
+export function requestedResource(a: AdmissionAttributes): {
+  readonly kind: GroupVersionKind;
+  readonly resource: GroupVersionResource;
+} {
+  const group = a.requestVersion?.group ?? a.resource.group;
+  const version = a.requestVersion?.version ?? a.resource.version;
+  return {
+    kind: { group, version, kind: a.resource.kind },
+    resource: { group, version, resource: a.resource.resource },
+  };
 }
 
 /** Attributes of a write that carries an object (what mutating plugins get). */

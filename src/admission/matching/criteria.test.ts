@@ -149,3 +149,50 @@ test('match conditions: false skips, errors follow the failure policy, names the
     failedCondition: 'is-a',
   });
 });
+
+test('a request made at another served version matches as that version; its request fields say so', async () => {
+  const deps = testDeps();
+  const hpa = {
+    ...attrsOf({
+      group: 'autoscaling',
+      version: 'v2',
+      resource: 'horizontalpodautoscalers',
+      kind: 'HorizontalPodAutoscaler',
+      namespace: 'ns',
+      object: { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h' } },
+    }),
+    requestVersion: { group: 'autoscaling', version: 'v1' },
+  };
+  const rule = (version: string) => [
+    {
+      operations: ['CREATE'],
+      apiGroups: ['autoscaling'],
+      apiVersions: [version],
+      resources: ['horizontalpodautoscalers'],
+    },
+  ];
+  const both: EquivalentResources = () =>
+    ['v2', 'v1'].map((version) => ({
+      resource: { group: 'autoscaling', version, resource: 'horizontalpodautoscalers' },
+      kind: { group: 'autoscaling', version, kind: 'HorizontalPodAutoscaler' },
+    }));
+  const match = (source: Record<string, unknown>) =>
+    matchRequest(
+      matchCriteria(source as never, { rulesKey: 'rules', emptyRulesMatchAll: false }),
+      hpa,
+      deps.lookup,
+      both,
+    );
+  const v1 = await match({ rules: rule('v1'), matchPolicy: 'Exact' });
+  assert.equal(v1.matches && v1.resource.version, 'v1');
+  assert.equal((await match({ rules: rule('v2'), matchPolicy: 'Exact' })).matches, false);
+  const v2 = await match({ rules: rule('v2') });
+  assert.equal(v2.matches && v2.kind.version, 'v2');
+  const request = admissionRequestJson(hpa, v2.matches ? v2 : undefined);
+  assert.deepEqual(request['kind'], { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' });
+  assert.deepEqual(request['requestKind'], {
+    group: 'autoscaling',
+    version: 'v1',
+    kind: 'HorizontalPodAutoscaler',
+  });
+});

@@ -16,7 +16,11 @@ import {
   parseSelector,
   type ParsedSelector,
 } from './selectors.js';
-import type { GroupVersionKind, GroupVersionResource } from '../../machinery/admission-attributes.js';
+import {
+  requestedResource,
+  type GroupVersionKind,
+  type GroupVersionResource,
+} from '../../machinery/admission-attributes.js';
 
 export interface MatchedResource {
   readonly resource: GroupVersionResource;
@@ -66,8 +70,7 @@ export function matchCriteria(
 }
 
 function own(a: AdmissionAttributes): MatchedResource {
-  const { group, version, resource, kind } = a.resource;
-  return { resource: { group, version, resource }, kind: { group, version, kind } };
+  return requestedResource(a);
 }
 
 /** The first rule covering the request, then (Equivalent) the first covering an equivalent. */
@@ -80,7 +83,9 @@ function matchRules(
   const self = own(a);
   if (rules.some((r) => namedRuleMatches(r, a, self.resource))) return self;
   if (policy !== 'Equivalent') return undefined;
-  const others = equivalents(a).filter((e) => e.resource.version !== a.resource.version);
+  const others = equivalents(a).filter(
+    (e) => e.resource.version !== self.resource.version || e.resource.group !== self.resource.group,
+  );
   if (others.length === 0) return undefined;
   for (const rule of rules) {
     for (const e of others) if (namedRuleMatches(rule, a, e.resource)) return e;

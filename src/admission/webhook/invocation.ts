@@ -8,6 +8,7 @@ import { admissionActivation, admissionRequestJson } from '../../cel/admission/i
 import { apiErrors, StatusError } from '../../machinery/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
 import type { JsonObject } from '../../util/json.js';
+import { requestedResource } from '../../machinery/admission-attributes.js';
 import type { AdmissionAttributes } from '../attributes.js';
 import type { AdmissionDependencies } from '../dependencies.js';
 import { matchRequest, type EquivalentResources, type MatchedResource } from '../matching/criteria.js';
@@ -119,12 +120,7 @@ function requestTarget(a: AdmissionAttributes): {
   resource: { group: string; version: string; resource: string };
   subResource: string;
 } {
-  const { group, version, resource, kind } = a.resource;
-  return {
-    kind: { group, version, kind },
-    resource: { group, version, resource },
-    subResource: a.subresource,
-  };
+  return { ...requestedResource(a), subResource: a.subresource };
 }
 
 /**

@@ -14,10 +14,11 @@ import {
   REQUEST_RESOURCE_AUTHORIZER_VAR,
   REQUEST_VAR,
 } from './environment.js';
-import type {
-  AdmissionAttributes,
-  GroupVersionKind,
-  GroupVersionResource,
+import {
+  requestedResource,
+  type AdmissionAttributes,
+  type GroupVersionKind,
+  type GroupVersionResource,
 } from '../../machinery/admission-attributes.js';
 
 /** JSON data as CEL sees it without a schema (unstructured values). */
@@ -69,12 +70,7 @@ export function admissionRequestJson(
   a: AdmissionAttributes,
   matched?: { readonly kind: GroupVersionKind; readonly resource: GroupVersionResource },
 ): Record<string, unknown> {
-  const requestKind = { group: a.resource.group, version: a.resource.version, kind: a.resource.kind };
-  const requestResource = {
-    group: a.resource.group,
-    version: a.resource.version,
-    resource: a.resource.resource,
-  };
+  const { kind: requestKind, resource: requestResource } = requestedResource(a);
   const user: Record<string, unknown> = {};
   if (a.user.name !== '') user['username'] = a.user.name;
   if (a.user.uid !== '') user['uid'] = a.user.uid;

@@ -439,6 +439,7 @@ export class GenericStore {
       ...(req.addAuditAnnotation !== undefined ? { addAuditAnnotation: req.addAuditAnnotation } : {}),
       ...(warnings !== undefined ? { addWarning: (m: string) => warnings.push(m) } : {}),
       ...(req.signal !== undefined ? { signal: req.signal } : {}),
+      ...(req.requestVersion !== undefined ? { requestVersion: req.requestVersion } : {}),
     };
   }
 
