@@ -8,18 +8,29 @@ import type { AdmissionPlugin, MutationRound } from './plugin.js';
 
 export interface AdmissionChain {
   readonly plugins: readonly AdmissionPlugin[];
-  readonly mutate: (a: ObjectAttributes) => Promise<void>;
+  /** Creates and updates (with an object) and deletes (without). */
+  readonly mutate: (a: ObjectAttributes | AdmissionAttributes) => Promise<void>;
   readonly validate: (a: AdmissionAttributes) => Promise<void>;
 }
 
 export function admissionChain(plugins: readonly AdmissionPlugin[]): AdmissionChain {
   const mutating = plugins.filter((p) => p.admit !== undefined);
+  const mutatingDeletes = plugins.filter((p) => p.admitDelete !== undefined);
   const validating = plugins.filter((p) => p.validate !== undefined);
   return {
     plugins,
     // A step that answers synchronously (most, for most requests) costs no microtask turn.
     // When a step asks for it, the whole mutating chain runs a second time (upstream's reinvoker).
-    mutate: async (a) => {
+    mutate: async (given) => {
+      if (given.object === undefined) {
+        for (const p of mutatingDeletes) {
+          if (!p.operations.has(given.operation)) continue;
+          const pending = p.admitDelete!(given);
+          if (pending !== undefined) await pending;
+        }
+        return;
+      }
+      const a = given as ObjectAttributes;
       let requested = false;
       const round: { reinvoke: boolean } & MutationRound = {
         reinvoke: false,

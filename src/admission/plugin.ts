@@ -16,6 +16,11 @@ export interface AdmissionPlugin {
    * (with `round.reinvoke`) when a step of the first pass asked for reinvocation.
    */
   readonly admit?: (a: ObjectAttributes, round?: MutationRound) => Promise<void> | void;
+  /**
+   * The mutating step for a delete, which carries no object (upstream calls mutating admission
+   * for deletes with none); only plugins that have one take part.
+   */
+  readonly admitDelete?: (a: AdmissionAttributes) => Promise<void> | void;
   readonly validate?: (a: AdmissionAttributes) => Promise<void> | void;
 }
 

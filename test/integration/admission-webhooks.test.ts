@@ -349,6 +349,54 @@ describe('admission webhooks', () => {
     await uninstall('Validating', 'effects');
   });
 
+  it('deletes: mutating webhooks are called without objects, validating ones with the stored object', async () => {
+    w.handle('/guard-delete', (review) => {
+      const request = review['request'] as JsonObject;
+      const protectedName = String(request['name']).startsWith('keep-');
+      return admissionResponse(review, protectedName ? { allowed: false, status: { message: 'kept' } } : {});
+    });
+    w.handle('/see-delete', (review) => admissionResponse(review));
+    const onDelete = {
+      rules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+    };
+    const created = await s.request('POST', `${v1}/mutatingwebhookconfigurations`, {
+      body: {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'MutatingWebhookConfiguration',
+        metadata: { name: 'guard-delete' },
+        webhooks: [hook('guard.example.com', url('/guard-delete'), onDelete)],
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const seen = await s.request('POST', `${v1}/validatingwebhookconfigurations`, {
+      body: {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        metadata: { name: 'see-delete' },
+        webhooks: [hook('see.example.com', url('/see-delete'), onDelete)],
+      },
+    });
+    assert.equal(seen.status, 201, seen.text);
+    for (const name of ['keep-me', 'drop-me']) {
+      assert.equal((await s.request('POST', configMaps('wh'), { body: configMap(name) })).status, 201);
+    }
+    const refused = await waitFor('the delete webhook to apply', async () => {
+      const r = await s.request('DELETE', `${configMaps('wh')}/keep-me`);
+      return r.status === 400 ? r : undefined;
+    });
+    assert.equal(refused.json()['message'], 'admission webhook "guard.example.com" denied the request: kept');
+    assert.equal((await s.request('DELETE', `${configMaps('wh')}/drop-me`)).status, 200);
+    const mutatingReview = w.received('/guard-delete').at(-1)!.review['request'] as Json;
+    assert.equal(mutatingReview['operation'], 'DELETE');
+    assert.equal(mutatingReview['object'], null);
+    assert.equal(mutatingReview['oldObject'], null);
+    assert.equal((mutatingReview['options'] as Json)['kind'], 'DeleteOptions');
+    const validatingReview = w.received('/see-delete').at(-1)!.review['request'] as Json;
+    assert.equal((validatingReview['oldObject'] as { metadata: { name: string } }).metadata.name, 'drop-me');
+    await uninstall('Mutating', 'guard-delete');
+    await uninstall('Validating', 'see-delete');
+  });
+
   it('metrics count calls and rejections with upstream names', async () => {
     const metrics = (await s.request('GET', '/metrics', { accept: 'text/plain' })).text;
     assert.match(

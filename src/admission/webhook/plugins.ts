@@ -79,7 +79,7 @@ export function mutatingWebhookPlugin(deps: AdmissionDependencies): AdmissionPlu
   }
 
   async function dispatchMutating(
-    a: ObjectAttributes,
+    a: AdmissionAttributes,
     webhooks: readonly Webhook[],
     round: MutationRound,
     state: ReinvokeState,
@@ -110,7 +110,8 @@ export function mutatingWebhookPlugin(deps: AdmissionDependencies): AdmissionPlu
               next,
             );
           }
-          replaceContent(a.object, next);
+          // (a patch needs an object: applyWebhookPatch refused one for a delete)
+          if (a.object !== undefined) replaceContent(a.object, next);
           versioned.reset();
         }
       } catch (err) {
@@ -145,10 +146,21 @@ export function mutatingWebhookPlugin(deps: AdmissionDependencies): AdmissionPlu
     }
   }
 
+  /** A delete: the webhooks that match it are called once, with no object. */
+  async function admitDelete(a: AdmissionAttributes): Promise<void> {
+    if (exempt(a)) return;
+    const webhooks = await hooks();
+    if (webhooks.length === 0) return;
+    const round: MutationRound = { reinvoke: false, requestReinvocation: () => undefined, state: new Map() };
+    const state: ReinvokeState = { lastOutput: undefined, previouslyInvoked: new Set(), reinvoke: new Set() };
+    await dispatchMutating(a, webhooks, round, state);
+  }
+
   return {
     name: MUTATING,
     operations: allOperations,
     admit,
+    admitDelete,
   };
 }
 

@@ -10,5 +10,8 @@ export type { AdmissionAttributes } from '../../machinery/admission-attributes.j
 
 export type ValidatingAdmission = (attrs: AdmissionAttributes) => Promise<void>;
 
-/** May change `attrs.object` in place (creates and updates). */
-export type MutatingAdmission = (attrs: ObjectAttributes) => Promise<void>;
+/**
+ * May change `attrs.object` in place (creates and updates). Deletes are admitted too, without an
+ * object, before the stored object is read (upstream's delete handler).
+ */
+export type MutatingAdmission = (attrs: ObjectAttributes | AdmissionAttributes) => Promise<void>;

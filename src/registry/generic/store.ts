@@ -683,6 +683,18 @@ export class GenericStore {
     if (optionErrors.length > 0) {
       throw apiErrors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', optionErrors);
     }
+    // Mutating admission for a delete sees no object (upstream's handler calls it first).
+    await this.#mutating?.({
+      operation: 'DELETE',
+      resource: this.resource.info,
+      subresource: '',
+      namespace,
+      name,
+      dryRun: req.dryRun,
+      user: req.user,
+      ...(req.addAuditAnnotation !== undefined ? { addAuditAnnotation: req.addAuditAnnotation } : {}),
+      ...(req.signal !== undefined ? { signal: req.signal } : {}),
+    });
     // Every write compares on the resourceVersion read; when another write lands in between,
     // start again (upstream retries too) unless the client pinned a resourceVersion.
     for (let attempt = 0; ; attempt++) {
