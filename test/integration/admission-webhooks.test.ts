@@ -352,7 +352,7 @@ describe('admission webhooks', () => {
   it('deletes: mutating webhooks are called without objects, validating ones with the stored object', async () => {
     w.handle('/guard-delete', (review) => {
       const request = review['request'] as JsonObject;
-      const protectedName = String(request['name']).startsWith('keep-');
+      const protectedName = typeof request['name'] === 'string' && request['name'].startsWith('keep-');
       return admissionResponse(review, protectedName ? { allowed: false, status: { message: 'kept' } } : {});
     });
     w.handle('/see-delete', (review) => admissionResponse(review));
