@@ -53,6 +53,8 @@ test('AM-17: admission annotations reach the request through the store, for ever
     ['policy.example.com/verdict', 'ok-CREATE'],
     ['mutating.example.com/op', 'UPDATE'],
     ['policy.example.com/verdict', 'ok-UPDATE'],
+    // Deletes reach mutating admission too (without an object), as upstream's delete handler.
+    ['mutating.example.com/op', 'DELETE'],
     ['policy.example.com/verdict', 'ok-DELETE'],
   ]);
   // Not audited: plugins annotate nothing and nothing fails.
