@@ -19,10 +19,10 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import {
   cleanupTempDirs,
   clientFor,
+  createConcurrently,
   formatJson,
   freshDir,
   log,
@@ -150,32 +150,18 @@ async function prepare(client, config, webhook) {
   }
 }
 
-async function createConfigMaps(client, count, concurrency) {
-  const latencies = [];
-  const failures = [];
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        next++;
-        for (let attempt = 0; attempt < 5; attempt++) {
-          const r = await client.send('POST', `/api/v1/namespaces/${ns}/configmaps`, {
-            apiVersion: 'v1',
-            kind: 'ConfigMap',
-            metadata: { generateName: 'c-' },
-            data: { key: 'value' },
-          });
-          if (r.status === 201) latencies.push(r.ms);
-          // A generated name taken already (one in a few thousand): upstream's ServerTimeout, retried.
-          else if (r.status === 500 && r.text.includes('"ServerTimeout"') && attempt < 4) continue;
-          else failures.push(`${r.status} ${r.text.slice(0, 200)}`);
-          break;
-        }
-      }
+function createConfigMaps(client, count, concurrency) {
+  return createConcurrently(client, {
+    path: `/api/v1/namespaces/${ns}/configmaps`,
+    body: () => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { generateName: 'c-' },
+      data: { key: 'value' },
     }),
-  );
-  return { latencies: latencies.sort((a, b) => a - b), wallMs: performance.now() - t0, failures };
+    count,
+    concurrency,
+  });
 }
 
 async function oneRound(name, o) {

@@ -20,10 +20,10 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import {
   cleanupTempDirs,
   clientFor,
+  createConcurrently,
   formatJson,
   freshDir,
   log,
@@ -163,27 +163,13 @@ async function prepare(client, enforcing) {
   await must(client, 'PUT', `/api/v1/namespaces/${ns}/resourcequotas/q/status`, q);
 }
 
-async function createPods(client, count, concurrency, fat) {
-  const latencies = [];
-  const failures = [];
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        next++;
-        for (let attempt = 0; attempt < 5; attempt++) {
-          const r = await client.send('POST', `/api/v1/namespaces/${ns}/pods`, pod(fat));
-          if (r.status === 201) latencies.push(r.ms);
-          // A generated name taken already (one in a few thousand): upstream's ServerTimeout, retried.
-          else if (r.status === 500 && r.text.includes('"ServerTimeout"') && attempt < 4) continue;
-          else failures.push(`${r.status} ${r.text.slice(0, 200)}`);
-          break;
-        }
-      }
-    }),
-  );
-  return { latencies: latencies.sort((a, b) => a - b), wallMs: performance.now() - t0, failures };
+function createPods(client, count, concurrency, fat) {
+  return createConcurrently(client, {
+    path: `/api/v1/namespaces/${ns}/pods`,
+    body: () => pod(fat),
+    count,
+    concurrency,
+  });
 }
 
 async function oneRound(name, o) {

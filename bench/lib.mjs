@@ -390,3 +390,30 @@ export function sampleRss(pid) {
     return Math.max(peak, rssMiB(pid, 'VmHWM') || 0);
   };
 }
+
+/**
+ * POSTs `count` objects (`body()` each time, with a generateName) to `path` with `concurrency`
+ * requests in flight; a generated name taken already (one in a few thousand: upstream's
+ * ServerTimeout) is retried. Returns the sorted latencies, the wall time and the failures.
+ */
+export async function createConcurrently(client, { path, body, count, concurrency }) {
+  const latencies = [];
+  const failures = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        for (let attempt = 0; attempt < 5; attempt++) {
+          const r = await client.send('POST', path, body());
+          if (r.status === 201) latencies.push(r.ms);
+          else if (r.status === 500 && r.text.includes('"ServerTimeout"') && attempt < 4) continue;
+          else failures.push(`${r.status} ${r.text.slice(0, 200)}`);
+          break;
+        }
+      }
+    }),
+  );
+  return { latencies: latencies.sort((a, b) => a - b), wallMs: performance.now() - t0, failures };
+}
