@@ -8,7 +8,7 @@
 import type { StatusError } from '../../machinery/errors.js';
 import type { JsonObject } from '../../util/json.js';
 import type { AdmissionAttributes } from '../attributes.js';
-import type { ObjectLookup } from '../dependencies.js';
+import type { ObjectLookup, ResourceMapper } from '../dependencies.js';
 import { namedRuleMatches } from './rules.js';
 import {
   matchNamespaceSelector,
@@ -29,6 +29,15 @@ export interface MatchedResource {
 
 /** The served versions of a resource (upstream EquivalentResourceMapper), the request's included. */
 export type EquivalentResources = (a: AdmissionAttributes) => readonly MatchedResource[];
+
+/** The equivalent resources the server's resource mapper knows (none without one). */
+export function equivalentsOf(resources: ResourceMapper | undefined): EquivalentResources {
+  return (a) =>
+    (resources?.versions(a.resource.group, a.resource.resource) ?? []).map((v) => ({
+      resource: { group: v.group, version: v.version, resource: v.resource },
+      kind: { group: v.group, version: v.version, kind: v.kind },
+    }));
+}
 
 export interface MatchCriteria {
   readonly namespaceSelector: ParsedSelector;

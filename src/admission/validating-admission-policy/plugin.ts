@@ -22,12 +22,7 @@ import type { KubeObject } from '../../machinery/object.js';
 import type { JsonObject } from '../../util/json.js';
 import type { AdmissionAttributes } from '../attributes.js';
 import type { AdmissionDependencies, ServedResource } from '../dependencies.js';
-import {
-  matchCriteria,
-  matchRequest,
-  type EquivalentResources,
-  type MatchCriteria,
-} from '../matching/criteria.js';
+import { matchCriteria, matchRequest, equivalentsOf, type MatchCriteria } from '../matching/criteria.js';
 import { admissionMetrics } from '../metrics.js';
 import { upstreamAdmissionName } from '../new-forbidden.js';
 import { allOperations, type AdmissionPlugin } from '../plugin.js';
@@ -156,13 +151,7 @@ export function validatingAdmissionPolicyPlugin(deps: AdmissionDependencies): Ad
     const keep = new Set(live.map((o) => o.metadata.uid ?? o.metadata.name ?? ''));
     for (const k of cache.keys()) if (!keep.has(k)) cache.delete(k);
   };
-  const equivalents: EquivalentResources = (a) => {
-    const versions = deps.resources?.versions(a.resource.group, a.resource.resource) ?? [];
-    return versions.map((v: ServedResource) => ({
-      resource: { group: v.group, version: v.version, resource: v.resource },
-      kind: { group: v.group, version: v.version, kind: v.kind },
-    }));
-  };
+  const equivalents = equivalentsOf(deps.resources);
 
   async function asVersion(
     a: AdmissionAttributes,

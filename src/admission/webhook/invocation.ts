@@ -5,13 +5,13 @@
  * version once per request and version, and one call: review built, posted, answer verified.
  */
 import { admissionActivation, admissionRequestJson } from '../../cel/admission/index.js';
-import { apiErrors, StatusError } from '../../machinery/errors.js';
+import { apiErrors } from '../../machinery/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
 import type { JsonObject } from '../../util/json.js';
 import { requestedResource } from '../../machinery/admission-attributes.js';
 import type { AdmissionAttributes } from '../attributes.js';
 import type { AdmissionDependencies } from '../dependencies.js';
-import { matchRequest, type EquivalentResources, type MatchedResource } from '../matching/criteria.js';
+import { equivalentsOf, matchRequest, type MatchedResource } from '../matching/criteria.js';
 import { evaluateMatchConditions } from '../matching/match-conditions.js';
 import { admissionMetrics } from '../metrics.js';
 import {
@@ -66,14 +66,6 @@ export class VersionedObjects {
   }
 }
 
-export function equivalentsOf(deps: AdmissionDependencies): EquivalentResources {
-  return (a) =>
-    (deps.resources?.versions(a.resource.group, a.resource.resource) ?? []).map((v) => ({
-      resource: { group: v.group, version: v.version, resource: v.resource },
-      kind: { group: v.group, version: v.version, kind: v.kind },
-    }));
-}
-
 /**
  * ShouldCallHook: the matched resource when the webhook applies, undefined when it does not;
  * throws a selector's error, or a Forbidden when its match conditions fail under failurePolicy Fail.
@@ -85,7 +77,7 @@ export async function invocationFor(
   deps: AdmissionDependencies,
   versioned: VersionedObjects,
 ): Promise<MatchedResource | undefined> {
-  const matched = await matchRequest(hook.criteria, a, deps.lookup, equivalentsOf(deps));
+  const matched = await matchRequest(hook.criteria, a, deps.lookup, equivalentsOf(deps.resources));
   if (!matched.matches) {
     if (matched.error !== undefined) throw matched.error;
     return undefined;
@@ -172,8 +164,4 @@ export async function callWebhook(
 /** A dry run may reach only webhooks without side effects (NoneOnDryRun included). */
 export function dryRunAllowed(hook: Webhook): boolean {
   return hook.sideEffects === 'None' || hook.sideEffects === 'NoneOnDryRun';
-}
-
-export function isStatusError(err: unknown): err is StatusError {
-  return err instanceof StatusError;
 }
