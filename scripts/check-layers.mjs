@@ -25,6 +25,7 @@ const allowed = {
   proxy: ['client', 'apis', 'machinery', 'util'],
   nodes: ['client', 'apis', 'machinery', 'util'],
   util: [],
+  cluster: ['*'],
   'index.ts': ['*'],
 };
 

@@ -1,4 +1,14 @@
-/** nanokube's library entry: run a Kubernetes v1.27 API server in-process. */
+/**
+ * nanokube's library entry. `startCluster()` runs an isolated Kubernetes v1.27 cluster in this
+ * process (the usual entry for tests); `startServer()` is the lower-level `nanokube serve` with
+ * every flag as an option.
+ */
+export { startCluster } from './cluster/start-cluster.js';
+export type { Cluster, ClusterOptions, Kubeconfig } from './cluster/start-cluster.js';
+export type { ClockOption, ClusterClock } from './cluster/cluster-clock.js';
+export type { Duration } from './cluster/duration.js';
 export { startServer } from './cmd/serve/start.js';
 export type { RunningServer, ServerOptions } from './cmd/serve/start.js';
 export { FeatureGates, v127Gates } from './machinery/features.js';
+export { ApiError, RestClient } from './client/rest-client.js';
+export type { Clientset } from './client/typed-client.js';

@@ -161,6 +161,9 @@ export class ApiServer {
    */
   readonly #abortAtShutdown = new Set<() => void>();
   readonly #inflight = new Set<Promise<void>>();
+  /** Requests being served that are not long-running (watches, proxies), and who waits for none. */
+  #shortInFlight = 0;
+  #quietWaiters: (() => void)[] = [];
   readonly #chain: (ctx: RequestContext) => Promise<void>;
   readonly #watch: WatchSupport;
   readonly #inflightMark = new InflightWatermark();
@@ -352,12 +355,15 @@ export class ApiServer {
     res.once('close', () => {
       if (!(res.writableEnded ?? res.writableFinished)) abort();
     });
+    let longRunning: boolean | undefined;
     this.#abortAtShutdown.add(abort);
     try {
       // Checked before URL parsing, which would resolve `..` segments into another path.
       const path = decodedRequestPath(target);
       const url = new URL(target, 'https://localhost');
       const info = parseRequestInfo(method, url, path);
+      longRunning = isLongRunning(info);
+      if (!longRunning) this.#shortInFlight++;
       await this.#chain({
         req,
         res,
@@ -366,7 +372,7 @@ export class ApiServer {
         path,
         info,
         audit: { id: '', annotations: new Map() },
-        longRunning: isLongRunning(info),
+        longRunning,
         signal: closed.signal,
         abort: (reason) => closed.abort(reason),
         received,
@@ -375,7 +381,28 @@ export class ApiServer {
       writeChainError(res, err);
     } finally {
       this.#abortAtShutdown.delete(abort);
+      if (longRunning === false && --this.#shortInFlight === 0) {
+        const waiters = this.#quietWaiters;
+        this.#quietWaiters = [];
+        for (const w of waiters) w();
+      }
     }
+  }
+
+  /**
+   * Resolves when no request other than long-running ones (watches, proxies) is being served, or
+   * after `timeoutMs`: a manual clock lets what its timers started finish before firing the next.
+   */
+  whenQuiet(timeoutMs: number): Promise<void> {
+    if (this.#shortInFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#quietWaiters.push(done);
+    });
   }
 
   async #dispatch(ctx: RequestContext): Promise<void> {

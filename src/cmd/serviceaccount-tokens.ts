@@ -108,6 +108,8 @@ export function serviceAccountTokens(o: {
   /** LegacyServiceAccountTokenTracking. */
   readonly tracking: boolean;
   readonly onError?: (err: unknown) => void;
+  /** Milliseconds since the epoch that expiry is checked against (default Date.now). */
+  readonly now?: () => number;
 }): ServiceAccountTokens {
   const signingFile = o.flags.signingKeyFile ?? ensureServiceAccountKey(o.pkiDir);
   const signingKeyPem = readFileSync(signingFile, 'utf8');
@@ -138,6 +140,7 @@ export function serviceAccountTokens(o: {
       getter: o.getter,
       tracking: o.tracking,
       labelSecret: o.labelSecret,
+      ...(o.now !== undefined ? { now: o.now } : {}),
       ...(o.onError !== undefined ? { onError: o.onError } : {}),
     }),
   });
@@ -145,7 +148,7 @@ export function serviceAccountTokens(o: {
     issuers,
     keys: () => verification,
     implicitAudiences: apiAudiences,
-    validator: boundTokenValidator({ getter: o.getter }),
+    validator: boundTokenValidator({ getter: o.getter, ...(o.now !== undefined ? { now: o.now } : {}) }),
   });
   return {
     issuer,

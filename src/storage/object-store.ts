@@ -118,8 +118,15 @@ export class KvObjectStore implements ObjectStore {
   readonly #decoded = new WeakMap<KvEvent, ObjectWatchEvent | null>();
   readonly #leases = new Map<number, { readonly id: number; readonly until: number }>();
 
-  constructor(kv: KvStore) {
+  /**
+   * `now`: milliseconds since the epoch that leases are timed in (default Date.now); the same
+   * clock as the store's lease expiry.
+   */
+  readonly #now: () => number;
+
+  constructor(kv: KvStore, options: { readonly now?: () => number } = {}) {
     this.#kv = kv;
+    this.#now = options.now ?? Date.now;
   }
 
   async create(
@@ -190,7 +197,7 @@ export class KvObjectStore implements ObjectStore {
 
   /** A lease that expires `ttl` (plus at most the reuse window) from now. */
   async #leaseFor(ttl: number): Promise<number> {
-    const now = Date.now();
+    const now = this.#now();
     const cached = this.#leases.get(ttl);
     if (cached !== undefined && now < cached.until) return cached.id;
     const { id } = await this.#kv.grantLease(ttl + leaseReuseSeconds);

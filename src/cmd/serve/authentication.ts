@@ -44,6 +44,8 @@ export function serveAuthentication(o: {
   readonly features: FeatureGates;
   readonly stores: { serviceAccounts: GenericStore; pods: GenericStore; secrets: GenericStore };
   readonly log: Logger;
+  /** Milliseconds since the epoch tokens' expiry is checked against (default Date.now). */
+  readonly now?: () => number;
 }): ServeAuthentication {
   const secrets = o.stores.secrets;
   const sa = serviceAccountTokens({
@@ -71,6 +73,7 @@ export function serveAuthentication(o: {
       );
     },
     tracking: o.features.enabled('LegacyServiceAccountTokenTracking'),
+    ...(o.now !== undefined ? { now: o.now } : {}),
     onError: (err) =>
       o.log.error(
         `Failed to label legacy service account token secret with last-used: ${err instanceof Error ? err.message : String(err)}`,

@@ -80,9 +80,9 @@ export function reviewEndpoints(
 }
 
 /** pods/{name}/binding and the bindings collection: the scheduler's way to place a pod. */
-export function bindingEndpoints(pods: GenericStore): VirtualEndpoint[] {
+export function bindingEndpoints(pods: GenericStore, now?: () => Date): VirtualEndpoint[] {
   const create: VirtualEndpoint['create'] = ({ object, namespace, name, dryRun }) =>
-    bindPod({ pods, namespace, name, binding: object, dryRun });
+    bindPod({ pods, namespace, name, binding: object, dryRun, ...(now !== undefined ? { now } : {}) });
   return [
     { info: bindingsInfo, create },
     { info: { ...bindingsInfo, resource: 'pods', singular: '' }, subresource: 'binding', create },
@@ -94,6 +94,7 @@ export function evictionEndpoint(
   pods: GenericStore,
   budgets: GenericStore,
   features: FeatureGateReader,
+  now?: () => Date,
 ): VirtualEndpoint {
   return {
     info: {
@@ -119,6 +120,7 @@ export function evictionEndpoint(
         dryRun,
         user,
         disruptionConditions: features.enabled('PodDisruptionConditions'),
+        ...(now !== undefined ? { now } : {}),
       }),
   };
 }
@@ -159,6 +161,7 @@ export function connectEndpoints(stores: {
 export function tokenEndpoint(
   stores: { serviceAccounts: GenericStore; pods: GenericStore; secrets: GenericStore },
   issuer: BoundTokenIssuer,
+  now?: () => number,
 ): VirtualEndpoint {
   return {
     info: {
@@ -179,6 +182,14 @@ export function tokenEndpoint(
     },
     subresource: 'token',
     create: ({ object, namespace, name, warn }) =>
-      requestToken({ ...stores, issuer, namespace, name, request: object, warn }),
+      requestToken({
+        ...stores,
+        issuer,
+        namespace,
+        name,
+        request: object,
+        warn,
+        ...(now !== undefined ? { now } : {}),
+      }),
   };
 }

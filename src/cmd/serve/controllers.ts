@@ -47,6 +47,8 @@ export interface ApiserverServiceFlags {
   readonly controllers?: string;
   /** The data dir: this installation's leader-election identity derives from it. */
   readonly dataDir: string;
+  /** Where the CA csrsigning signs with is (default `<dataDir>/pki`). */
+  readonly pkiDir?: string;
   /** `--nodes` (default 1): simulated nodes, with the scheduler; 0 runs neither. */
   readonly nodes?: number;
   /** `--node-capacity`/`--node-labels`. */
@@ -76,10 +78,10 @@ export function installationIdentity(dataDir: string): string {
 }
 
 /** The data dir's CA, which csrsigning issues certificates with (as --cluster-signing-*-file). */
-function signingCa(dataDir: string): { certPem: string; keyPem: string } {
+function signingCa(pkiDir: string): { certPem: string; keyPem: string } {
   return {
-    certPem: readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8'),
-    keyPem: readFileSync(join(dataDir, 'pki', 'ca.key'), 'utf8'),
+    certPem: readFileSync(join(pkiDir, 'ca.crt'), 'utf8'),
+    keyPem: readFileSync(join(pkiDir, 'ca.key'), 'utf8'),
   };
 }
 
@@ -124,7 +126,7 @@ export function startControllers(
           log,
           leaderElection: { identity: installationIdentity(flags.dataDir) },
           ...(flags.nodeIpam !== undefined ? { nodeIpam: flags.nodeIpam } : {}),
-          signing: signingCa(flags.dataDir),
+          signing: signingCa(flags.pkiDir ?? join(flags.dataDir, 'pki')),
           ...(flags.serviceAccountPrivateKeyPem !== undefined
             ? { serviceAccountPrivateKeyPem: flags.serviceAccountPrivateKeyPem }
             : {}),

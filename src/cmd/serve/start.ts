@@ -37,6 +37,7 @@ import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
 import { openSqliteKv } from '../../storage/kv/sqlite/sqlite-kv.js';
 import type { KvStore } from '../../storage/kv/types.js';
 import type { Logger } from '../../util/log.js';
+import type { Clock } from '../../util/clock.js';
 import { createLogger } from '../../util/log.js';
 import type { NodeTemplate } from '../../nodes/index.js';
 import { startControllers } from './controllers.js';
@@ -156,6 +157,16 @@ export interface ServerOptions {
   readonly encryption?: EncryptionOptions;
   /** `--enable-admission-plugins`, `--disable-admission-plugins`, `--admission-control-config-file`. */
   readonly admission?: AdmissionFlags;
+  /**
+   * The PKI's directory (default `<dataDir>/pki`): clusters a test process starts share one CA and
+   * its certificates this way instead of making keys for each.
+   */
+  readonly pkiDir?: string;
+  /**
+   * The clock every time-based behaviour reads (default: the real one): timestamps the server
+   * writes, Event TTLs, token expiry, and the in-process controllers, nodes and scheduler.
+   */
+  readonly clock?: Clock;
 }
 
 export interface RunningServer {
@@ -189,6 +200,11 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const dataDir = resolve(o.dataDir);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const features = new FeatureGates(o.featureGates ?? {});
+  if (o.clock !== undefined && o.componentsThread === true)
+    throw new Error('a clock of its own cannot drive the components thread (run them in-process)');
+  const clockNow = o.clock !== undefined ? (): number => o.clock!.now() : undefined;
+  const clockDate = clockNow !== undefined ? (): Date => new Date(clockNow()) : undefined;
+  const pkiDir = resolve(o.pkiDir ?? join(dataDir, 'pki'));
   // Refused before anything is opened: unanchored CORS patterns (AM-22), a bad audit policy (AM-17).
   const corsErrors = validateCorsAllowedOrigins(o.corsAllowedOrigins ?? []);
   if (corsErrors.length > 0)
@@ -228,7 +244,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const admission = admissionChain.validate;
   const mutatingAdmission = admissionChain.mutate;
   const auditConfig = o.audit ?? auditSetup.config;
-  const pkiPromise = ensurePki(join(dataDir, 'pki'), [o.bindAddress]);
+  const pkiPromise = ensurePki(pkiDir, [o.bindAddress]);
   // Encryption at rest: configured resources' values are transformed below the object store.
   const encryptionStop = new AbortController();
   const encryption = await encryptionAtRest({
@@ -242,20 +258,22 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   });
   const rawKv: KvStore =
     o.storage === 'memory'
-      ? createMemoryKv(
-          o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {},
-        )
+      ? createMemoryKv({
+          ...(o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {}),
+          ...(clockNow !== undefined ? { now: clockNow } : {}),
+        })
       : await openSqliteKv({
           path: join(dataDir, 'state.db'),
           ...(o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {}),
           ...(o.synchronous !== undefined ? { synchronous: o.synchronous } : {}),
+          ...(clockNow !== undefined ? { now: clockNow } : {}),
           onError: (err) => log.error(`storage: ${err instanceof Error ? err.message : String(err)}`),
         }).catch((err: unknown) => {
           encryptionStop.abort();
           throw err;
         });
   const kv = encryption.wrap(rawKv);
-  const storage = new KvObjectStore(kv);
+  const storage = new KvObjectStore(kv, clockNow !== undefined ? { now: clockNow } : {});
   const storeOf = (group: string, resource: string): GenericStore => stores.get(`${group}/${resource}`)!;
   const background = new AbortController();
   // Services take cluster IPs and node ports in the same transaction as their writes (NW-03).
@@ -311,6 +329,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       admission,
       mutatingAdmission,
       ...(hooks !== undefined ? { hooks } : {}),
+      ...(clockDate !== undefined ? { clock: clockDate } : {}),
     });
     const endpoints = servedVersionsOf(resource).map((version) => ({
       info: version.info,
@@ -331,7 +350,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   for (const store of stores.values()) store.startWatchCache();
   // Authentication: client certificates, bearer tokens (token file, service-account tokens).
   const authentication = serveAuthentication({
-    pkiDir: join(dataDir, 'pki'),
+    pkiDir,
+    ...(clockNow !== undefined ? { now: clockNow } : {}),
     anonymous: o.anonymousAuth ?? false,
     ...(o.tokenAuthFile !== undefined ? { tokenAuthFile: o.tokenAuthFile } : {}),
     ...(o.serviceAccountTokens !== undefined ? { serviceAccounts: o.serviceAccountTokens } : {}),
@@ -347,7 +367,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   let externalAddress = `${o.bindAddress}:${o.securePort}`;
   const evictionEndpoints = (): VirtualEndpoint[] => {
     const budgets = stores.get('policy/poddisruptionbudgets');
-    return budgets === undefined ? [] : [evictionEndpoint(storeOf('', 'pods'), budgets, features)];
+    return budgets === undefined ? [] : [evictionEndpoint(storeOf('', 'pods'), budgets, features, clockDate)];
   };
   const virtualEndpoints = [
     ...reviewEndpoints(authorizer, {
@@ -358,7 +378,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         runtimeConfig.enabled(e.info.group, e.info.version) &&
         (e.info.kind !== 'SelfSubjectReview' || features.enabled('APISelfSubjectReview')),
     ),
-    ...bindingEndpoints(storeOf('', 'pods')),
+    ...bindingEndpoints(storeOf('', 'pods'), clockDate),
     ...evictionEndpoints(),
     ...connectEndpoints({
       pods: storeOf('', 'pods'),
@@ -373,6 +393,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         secrets: storeOf('', 'secrets'),
       },
       authentication.issuer,
+      clockNow,
     ),
     componentStatusesEndpoint(async () => {
       await kv.currentRevision();
@@ -522,6 +543,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         resources: { add: addResource, remove: removeResource },
         schemas: customResourceSchemas,
         definitions: customResourceDefinitions,
+        ...(o.clock !== undefined ? { clock: o.clock } : {}),
         conversionPost: webhookPoster({
           resolveService: serviceResolver({
             services: storeOf('', 'services'),
@@ -554,6 +576,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ...(o.nodeIPs !== undefined ? { nodeIPs: o.nodeIPs } : {}),
     ...(o.featureGates !== undefined ? { featureGates: o.featureGates } : {}),
     dataDir,
+    pkiDir,
     serviceAccountPrivateKeyPem: authentication.serviceAccountKeyPem,
   };
   const componentCredentials = { server: url, ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey };
@@ -568,7 +591,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
             flags: componentFlags,
             log,
           })
-        : startControllers(componentCredentials, log, componentFlags, inProcessTransports(server));
+        : startControllers(
+            componentCredentials,
+            log,
+            { ...componentFlags, ...(o.clock !== undefined ? { clock: o.clock } : {}) },
+            inProcessTransports(server),
+          );
   if ('started' in controllers) await controllers.started;
   let closing: Promise<void> | undefined;
   return {

@@ -14,6 +14,11 @@ export interface MaintenanceSettings {
   readonly compactionRetainRevisions?: number;
   /** How often expired leases are looked for (default 250 ms). */
   readonly leaseCheckIntervalMs?: number;
+  /**
+   * Milliseconds since the epoch that lease expiry is measured in (default Date.now): a
+   * cluster on a manual clock expires Event TTLs when its clock is advanced.
+   */
+  readonly now?: () => number;
 }
 
 export interface MaintenanceHooks {
@@ -53,7 +58,7 @@ export function startMaintenance(settings: MaintenanceSettings, hooks: Maintenan
   if (leaseEvery > 0) {
     timers.push(
       setInterval(() => {
-        hooks.expireLeases(Date.now()).catch(hooks.onError);
+        hooks.expireLeases((settings.now ?? Date.now)()).catch(hooks.onError);
       }, leaseEvery),
     );
   }

@@ -46,6 +46,7 @@ class MemoryKv implements KvStore {
   readonly #hub: WatchHub;
   readonly #leases = new Map<number, LeaseEntry>();
   readonly #maintenance: Maintenance;
+  readonly #now: () => number;
   #rev = 0;
   #compacted = 0;
   #nextLeaseId = 1;
@@ -75,6 +76,7 @@ class MemoryKv implements KvStore {
 
   constructor(options: MemoryKvOptions) {
     const onError = options.onError ?? ((error: unknown) => console.error('memory kv:', error));
+    this.#now = options.now ?? Date.now;
     this.#hub = new WatchHub({
       replayPageSize: options.watchReplayPageSize,
       maxQueuedEvents: options.watchMaxQueuedEvents,
@@ -153,7 +155,7 @@ class MemoryKv implements KvStore {
     return attempt(() => {
       this.#assertOpen();
       const id = this.#nextLeaseId++;
-      this.#leases.set(id, { ttlSeconds, expiresAt: Date.now() + ttlSeconds * 1000 });
+      this.#leases.set(id, { ttlSeconds, expiresAt: this.#now() + ttlSeconds * 1000 });
       return { id, ttlSeconds };
     });
   }
@@ -165,8 +167,8 @@ class MemoryKv implements KvStore {
   #keepAlive(id: number): void {
     this.#assertOpen();
     const lease = this.#leases.get(id);
-    if (lease === undefined || lease.expiresAt <= Date.now()) throw new KvLeaseNotFoundError(id);
-    lease.expiresAt = Date.now() + lease.ttlSeconds * 1000;
+    if (lease === undefined || lease.expiresAt <= this.#now()) throw new KvLeaseNotFoundError(id);
+    lease.expiresAt = this.#now() + lease.ttlSeconds * 1000;
   }
 
   revokeLease(id: number): Promise<void> {

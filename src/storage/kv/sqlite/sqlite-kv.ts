@@ -104,6 +104,7 @@ class SqliteKv implements KvStore {
   };
 
   readonly #onError: (error: unknown) => void;
+  readonly #now: () => number;
 
   constructor(db: Database.Database, options: SqliteKvOptions, walSync?: WalSync) {
     this.#db = db;
@@ -116,6 +117,7 @@ class SqliteKv implements KvStore {
     this.#rev = this.#committedRev = this.#stmts.meta('rev');
     this.#compacted = this.#stmts.meta('compact');
     this.#onError = options.onError ?? ((error: unknown) => console.error('sqlite kv:', error));
+    this.#now = options.now ?? Date.now;
     const transaction = db.transaction((body: () => void) => {
       body();
       if (this.#rev !== this.#committedRev) this.#stmts.setMeta('rev', this.#rev);
@@ -237,14 +239,14 @@ class SqliteKv implements KvStore {
 
   grantLease(ttlSeconds: number): Promise<Lease> {
     return this.#enqueue(() => {
-      const info = this.#stmts.insertLease.run(ttlSeconds, Date.now() + ttlSeconds * 1000);
+      const info = this.#stmts.insertLease.run(ttlSeconds, this.#now() + ttlSeconds * 1000);
       return { id: Number(info.lastInsertRowid), ttlSeconds };
     });
   }
 
   keepAliveLease(id: number): Promise<void> {
     return this.#enqueue(() => {
-      const now = Date.now();
+      const now = this.#now();
       const lease = this.#stmts.getLease.get(id);
       if (lease === undefined || lease.expiry <= now) throw new KvLeaseNotFoundError(id);
       this.#stmts.setLeaseExpiry.run(now + lease.ttl * 1000, id);

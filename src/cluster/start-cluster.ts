@@ -1,0 +1,163 @@
+/**
+ * `startCluster()`: an isolated Kubernetes v1.27 cluster in this process for a test or a tool.
+ * In-memory storage by default, real HTTPS on a free port of 127.0.0.1 (so kubectl, client-go,
+ * @kubernetes/client-node and the Python client work against it), a kubeconfig as a file, a YAML
+ * string and an object, an in-process typed client, and `stop()` releasing everything it holds.
+ * Any number run side by side: they share only the process's PKI (see shared-pki.ts).
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { startServer } from '../cmd/serve/start.js';
+import type { ServerOptions } from '../cmd/serve/start.js';
+import { inProcessTransport } from '../cmd/serve/in-process-transport.js';
+import { RestClient } from '../client/rest-client.js';
+import { typedClients } from '../client/typed-client.js';
+import type { Clientset } from '../client/typed-client.js';
+import type { Logger } from '../util/log.js';
+import { clusterClock } from './cluster-clock.js';
+import type { ClockOption, ClusterClock } from './cluster-clock.js';
+import { sharedPki } from './shared-pki.js';
+
+export interface ClusterOptions {
+  /** `'memory'` (default): nothing touches the disk but a kubeconfig; `'sqlite'`: a database in `dataDir`. */
+  readonly storage?: 'memory' | 'sqlite';
+  /**
+   * Where the kubeconfig (and with SQLite the database) is written. Default: a new temporary
+   * directory, removed by `stop()`. A given directory is kept.
+   */
+  readonly dataDir?: string;
+  /**
+   * The built-in controllers: `true` (default) runs all of them, `false` none, a string selects
+   * them as kube-controller-manager's `--controllers` does (e.g. `'*,-garbagecollector'`).
+   */
+  readonly controllers?: boolean | string;
+  /** Simulated nodes, run with the scheduler (default 1; 0 runs neither). */
+  readonly nodes?: number;
+  /** Feature gates on top of v1.27's defaults, e.g. `{ WatchList: true }`. */
+  readonly featureGates?: Readonly<Record<string, boolean>>;
+  /** Admission plugins beyond or instead of the defaults, and a plugin configuration file. */
+  readonly admission?: {
+    readonly enable?: readonly string[];
+    readonly disable?: readonly string[];
+    readonly configFile?: string;
+  };
+  /** `--authorization-mode` (default `['RBAC']`); the admin credentials are always allowed. */
+  readonly authorizationModes?: readonly string[];
+  /** `--runtime-config`, e.g. `'admissionregistration.k8s.io/v1alpha1=true'`. */
+  readonly runtimeConfig?: string;
+  /** `'real'` (default), `'manual'` (starts now), or `{ manual: instant }`: see ClusterClock. */
+  readonly clock?: ClockOption;
+  /** Where the server logs (default: errors to stderr, nothing else). */
+  readonly log?: Logger;
+}
+
+/** A kubeconfig as kubectl reads it. */
+export interface Kubeconfig {
+  readonly apiVersion: 'v1';
+  readonly kind: 'Config';
+  readonly clusters: readonly { name: string; cluster: Record<string, string> }[];
+  readonly users: readonly { name: string; user: Record<string, string> }[];
+  readonly contexts: readonly { name: string; context: Record<string, string> }[];
+  readonly 'current-context': string;
+}
+
+export interface Cluster extends AsyncDisposable {
+  /** `https://127.0.0.1:<port>`. */
+  readonly url: string;
+  readonly port: number;
+  /** A kubeconfig file with the admin credentials (system:masters), for kubectl or `KUBECONFIG`. */
+  readonly kubeconfigPath: string;
+  /** The same kubeconfig as YAML text (e.g. `KubeConfig.loadFromString` of client-node). */
+  readonly kubeconfig: string;
+  /** The same kubeconfig as an object. */
+  readonly kubeconfigObject: Kubeconfig;
+  /** The CA the server's certificate chains to (PEM). */
+  readonly caCert: string;
+  /** A typed client that reaches the server without the network, as the admin. */
+  readonly client: Clientset;
+  /** The untyped client under `client`: any path, JSON in and out, watches. */
+  readonly rest: RestClient;
+  /** The cluster's time; a manual clock moves with `clock.advance('10m')`. */
+  readonly clock: ClusterClock;
+  /** Stops controllers, nodes and the server, ends watches and removes the temporary directory. */
+  stop(): Promise<void>;
+}
+
+const quiet: Logger = {
+  v: () => undefined,
+  info: () => undefined,
+  error: (m) => process.stderr.write(`nanokube: ${m}\n`),
+};
+
+/** Starts a cluster; see ClusterOptions for what can be chosen. */
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  // The server exists only after the clock (it runs on it): `quiet` reaches it when it does.
+  const late: { server?: { api: { whenQuiet(ms: number): Promise<void> } } } = {};
+  const { clock, view } = clusterClock(
+    options.clock,
+    () => late.server?.api.whenQuiet(100) ?? Promise.resolve(),
+  );
+  const pki = await sharedPki();
+  const ownDir = options.dataDir === undefined;
+  const dataDir =
+    options.dataDir !== undefined ? resolve(options.dataDir) : await mkdtemp(join(tmpdir(), 'nanokube-'));
+  const serverOptions: ServerOptions = {
+    dataDir,
+    pkiDir: pki.dir,
+    storage: options.storage ?? 'memory',
+    bindAddress: '127.0.0.1',
+    securePort: 0,
+    log: options.log ?? quiet,
+    controllers: options.controllers !== false,
+    ...(typeof options.controllers === 'string' ? { controllerSelection: options.controllers } : {}),
+    ...(options.nodes !== undefined ? { nodes: options.nodes } : {}),
+    ...(options.featureGates !== undefined ? { featureGates: options.featureGates } : {}),
+    ...(options.admission !== undefined ? { admission: options.admission } : {}),
+    ...(options.authorizationModes !== undefined ? { authorizationModes: options.authorizationModes } : {}),
+    ...(options.runtimeConfig !== undefined ? { runtimeConfig: options.runtimeConfig } : {}),
+    // The process's PKI is not the data dir's: no profiling socket, no synchronous fsyncs to wait for.
+    profiling: false,
+    ...(view.mode === 'manual' ? { clock } : {}),
+  };
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(serverOptions);
+  } catch (err) {
+    if (ownDir) await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  late.server = server;
+  const kubeconfig = await readFile(server.kubeconfigPath, 'utf8');
+  const transport = inProcessTransport(server.api, {
+    user: {
+      name: 'kubernetes-admin',
+      uid: '',
+      groups: ['system:masters', 'system:authenticated'],
+      extra: {},
+    },
+    userAgent: 'nanokube-cluster-client',
+  });
+  const rest = new RestClient({ transport });
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      transport.close();
+      await server.close();
+      if (ownDir) await rm(dataDir, { recursive: true, force: true });
+    })());
+  return {
+    url: server.url,
+    port: server.port,
+    kubeconfigPath: server.kubeconfigPath,
+    kubeconfig,
+    kubeconfigObject: parseYaml(kubeconfig) as Kubeconfig,
+    caCert: server.pki.caCert,
+    client: typedClients(rest),
+    rest,
+    clock: view,
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
