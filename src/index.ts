@@ -6,6 +6,7 @@
 export { startCluster } from './cluster/start-cluster.js';
 export type { Cluster, ClusterOptions, Kubeconfig } from './cluster/start-cluster.js';
 export type { ClockOption, ClusterClock } from './cluster/cluster-clock.js';
+export { ClusterSnapshot } from './cluster/cluster-snapshot.js';
 export type { Duration } from './cluster/duration.js';
 export { startServer } from './cmd/serve/start.js';
 export type { RunningServer, ServerOptions } from './cmd/serve/start.js';

@@ -101,10 +101,21 @@ export interface ApiServerOptions {
    * after authentication and authorization like every path; listed at `/`.
    */
   readonly documents?: readonly NonResourceDocument[];
+  /**
+   * nanokube's own operations at non-resource paths (snapshots), after authentication and
+   * authorization like every path: only a user allowed the verb on the path reaches them.
+   */
+  readonly operations?: readonly NonResourceOperation[];
   /** Interval of watch BOOKMARK events (default 60 s). */
   readonly watchBookmarkIntervalMs?: number;
   /** How often `apiserver_storage_objects` is counted (upstream's --etcd-count-metric-poll-period, 60 s). */
   readonly storageCountPollMs?: number;
+}
+
+/** An operation at a non-resource path: it reads the request and writes the whole answer. */
+export interface NonResourceOperation {
+  readonly path: string;
+  handle(req: ServerRequest, res: ServerResponseLike, signal: AbortSignal): Promise<void>;
 }
 
 /** A document at a non-resource path: its body, content type and Cache-Control. */
@@ -417,6 +428,11 @@ export class ApiServer {
     if (await handleHealth(res, url, this.#o.health, shuttingDown)) return;
     if (url.pathname === metricsPath) {
       await handleMetrics(res);
+      return;
+    }
+    const operation = this.#o.operations?.find((op) => op.path === url.pathname);
+    if (operation !== undefined) {
+      await operation.handle(req, res, ctx.signal);
       return;
     }
     const document = this.#o.documents?.find((d) => d.path === url.pathname);

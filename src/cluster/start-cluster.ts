@@ -19,6 +19,7 @@ import type { Logger } from '../util/log.js';
 import { clusterClock } from './cluster-clock.js';
 import type { ClockOption, ClusterClock } from './cluster-clock.js';
 import { sharedPki } from './shared-pki.js';
+import { ClusterSnapshot } from './cluster-snapshot.js';
 
 export interface ClusterOptions {
   /** `'memory'` (default): nothing touches the disk but a kubeconfig; `'sqlite'`: a database in `dataDir`. */
@@ -81,6 +82,18 @@ export interface Cluster extends AsyncDisposable {
   readonly rest: RestClient;
   /** The cluster's time; a manual clock moves with `clock.advance('10m')`. */
   readonly clock: ClusterClock;
+  /**
+   * The whole cluster now: every object with its resourceVersion, Service IP and port
+   * allocations, Event leases. Restoring it into this cluster (or, as bytes, into another) puts
+   * all of that back.
+   */
+  snapshot(): Promise<ClusterSnapshot>;
+  /**
+   * Puts a snapshot back (or its `bytes()`). Resolves once reads see the restored state; watches
+   * open across it end, and clients watching again get 410 Gone and relist (as after an etcd
+   * compaction), so informers and controllers pick the restored state up by themselves.
+   */
+  restore(snapshot: ClusterSnapshot | Uint8Array): Promise<void>;
   /** Stops controllers, nodes and the server, ends watches and removes the temporary directory. */
   stop(): Promise<void>;
 }
@@ -157,6 +170,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     client: typedClients(rest),
     rest,
     clock: view,
+    snapshot: async () => new ClusterSnapshot(await server.snapshot()),
+    async restore(snapshot) {
+      const s = snapshot instanceof ClusterSnapshot ? snapshot : ClusterSnapshot.fromBytes(snapshot);
+      await server.restore(s.kv);
+    },
     stop,
     [Symbol.asyncDispose]: stop,
   };

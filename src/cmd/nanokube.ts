@@ -1,11 +1,12 @@
 #!/usr/bin/env -S node --max-semi-space-size=32
-/** The `nanokube` command: `serve`, `controller-manager`, `nodes`. */
+/** The `nanokube` command: `serve`, `controller-manager`, `nodes`, `snapshot`. */
 import { performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import { FlagError, parseServeFlags, serveUsage } from './serve/flags.js';
 import { startServer } from './serve/start.js';
 import { controllerManagerCommand, controllerManagerUsage, nodesCommand, nodesUsage } from './components.js';
 import { KubeconfigError } from './kubeconfig-credentials.js';
+import { snapshotCommand, snapshotUsage } from './snapshot-command.js';
 import { FeatureGateError } from '../machinery/features.js';
 import { DatabaseInUseError } from '../storage/kv/sqlite/schema.js';
 
@@ -39,13 +40,15 @@ async function main(argv: readonly string[]): Promise<void> {
   if (command === 'serve') return serve(rest);
   if (command === 'controller-manager') return controllerManagerCommand(rest);
   if (command === 'nodes') return nodesCommand(rest);
+  if (command === 'snapshot') return snapshotCommand(rest);
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(
       'nanokube: a Kubernetes v1.27 control plane\n\nCommands:\n' +
         '  serve                the API server, with controllers and simulated nodes in-process\n' +
         '  controller-manager   the controllers, against any API server\n' +
-        '  nodes                simulated nodes and the scheduler, against any API server\n\n' +
-        `${serveUsage}\n${controllerManagerUsage}\n${nodesUsage}`,
+        '  nodes                simulated nodes and the scheduler, against any API server\n' +
+        '  snapshot             save a running cluster to a file, or restore it\n\n' +
+        `${serveUsage}\n${controllerManagerUsage}\n${nodesUsage}\n${snapshotUsage}`,
     );
     return;
   }

@@ -5,6 +5,7 @@
  */
 import type { KubeObject } from '../machinery/object.js';
 import type { ObjectStore } from './interfaces.js';
+import { StorageError } from './errors.js';
 
 export class ObjectCache {
   readonly #storage: ObjectStore;
@@ -35,8 +36,10 @@ export class ObjectCache {
           if (ev.type === 'DELETED') this.#items.delete(key);
           else this.#items.set(key, ev.object);
         }
-      } catch {
+      } catch (err) {
         this.#synced = false;
+        // Compacted under the watch (a snapshot restore): list again at once.
+        if (err instanceof StorageError && err.code === 'Expired') continue;
         if (!signal.aborted) await new Promise((r) => setTimeout(r, 200).unref());
       }
     }

@@ -6,6 +6,7 @@
  */
 import type { KubeObject } from '../../machinery/object.js';
 import type { ObjectStore } from '../../storage/interfaces.js';
+import { StorageError } from '../../storage/errors.js';
 import type { Logger } from '../../util/log.js';
 
 export interface PrefixFollower {
@@ -43,6 +44,8 @@ export function followPrefix(o: {
         }
       } catch (err) {
         if (o.signal.aborted) break;
+        // Compacted under the watch (a snapshot restore): list again at once.
+        if (err instanceof StorageError && err.code === 'Expired') continue;
         o.log.error(`${o.what}: ${err instanceof Error ? err.message : String(err)}`);
         await new Promise((r) => setTimeout(r, 200).unref());
       }

@@ -35,7 +35,8 @@ import { VersionedStore, servedVersionsOf } from '../../registry/versioned-store
 import { KvObjectStore } from '../../storage/object-store.js';
 import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
 import { openSqliteKv } from '../../storage/kv/sqlite/sqlite-kv.js';
-import type { KvStore } from '../../storage/kv/types.js';
+import type { KvSnapshot, KvStore } from '../../storage/kv/types.js';
+import { restoreSnapshot, snapshotOperation } from './snapshot.js';
 import type { Logger } from '../../util/log.js';
 import type { Clock } from '../../util/clock.js';
 import { createLogger } from '../../util/log.js';
@@ -185,6 +186,13 @@ export interface RunningServer {
     add(resource: RegistryResource, definitions?: readonly Definition[], decode?: BodyDecoder): void;
     remove(resource: RegistryResource, definitions?: readonly string[]): void;
   };
+  /** The whole cluster's storage at its current revision (see snapshot.ts). */
+  snapshot(): Promise<KvSnapshot>;
+  /**
+   * Puts a snapshot back: resolves with the new revision once every watch cache holds the
+   * restored state; watches open until then end, and their clients relist after a 410 Gone.
+   */
+  restore(snapshot: KvSnapshot): Promise<number>;
   /** Drains requests, ends watches and closes the store. */
   close(): Promise<void>;
 }
@@ -465,7 +473,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     log,
   });
 
+  const restore = (snapshot: KvSnapshot): Promise<number> =>
+    restoreSnapshot({ kv, snapshot, stores: () => [...stores.values(), ...runtimeStores.values()] });
   const server = new ApiServer({
+    operations: [snapshotOperation({ save: () => kv.snapshot(), restore })],
     ...(flowControl !== undefined ? { flowControl } : {}),
     inFlight,
     endpoints,
@@ -609,6 +620,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       add: (resource, definitions = [], decode) => addResource(resource, definitions, decode),
       remove: (resource, definitions = []) => removeResource(resource, definitions),
     },
+    snapshot: () => kv.snapshot(),
+    restore,
     close() {
       closing ??= (async () => {
         await controllers.stop();

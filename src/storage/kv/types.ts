@@ -204,6 +204,21 @@ export interface Lease {
   readonly ttlSeconds: number;
 }
 
+/** A lease as a snapshot holds it: what was left of its time when the snapshot was taken. */
+export interface SnapshotLease {
+  readonly id: number;
+  readonly ttlSeconds: number;
+  readonly remainingMs: number;
+}
+
+/** The whole keyspace at one revision (no history), as `snapshot()` takes and `restore()` puts back. */
+export interface KvSnapshot {
+  readonly revision: number;
+  /** Every live key, in key order, with its create and mod revisions. */
+  readonly kvs: readonly KeyValue[];
+  readonly leases: readonly SnapshotLease[];
+}
+
 export interface KvStore {
   /** Backend name for logs and metrics: "sqlite", "memory", "etcd". */
   readonly backend: string;
@@ -250,6 +265,15 @@ export interface KvStore {
 
   /** Flush and release everything; pending watches end. */
   close(): Promise<void>;
+  /** The whole keyspace at the current revision. */
+  snapshot(): Promise<KvSnapshot>;
+  /**
+   * Replaces the whole keyspace (and the leases) with a snapshot's. Keys keep their revisions;
+   * the store's revision moves one past both the snapshot's and its own, and everything before
+   * it is compacted: watches open now fail with KvCompactedError, so their consumers list again
+   * (clients get 410 Gone). Resolves with the new revision.
+   */
+  restore(snapshot: KvSnapshot): Promise<number>;
 }
 
 /** The smallest key greater than every key starting with `prefix` (etcd's prefix end). */

@@ -38,7 +38,10 @@ export interface WatchHubOptions {
   readonly maxQueuedEvents?: number | undefined;
 }
 
-type Waiter = (result: IteratorResult<KvEvent>) => void;
+interface Waiter {
+  readonly resolve: (result: IteratorResult<KvEvent>) => void;
+  readonly reject: (error: Error) => void;
+}
 
 const DONE: IteratorResult<KvEvent> = { done: true, value: undefined };
 
@@ -63,6 +66,8 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
   /** Pending `next()` calls, oldest first. */
   #waiters: Waiter[] = [];
   #done = false;
+  /** Set by `fail`: what `next()` rejects with from then on. */
+  #error: Error | undefined;
 
   constructor(
     options: WatchOptions,
@@ -135,7 +140,18 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
     this.#finish(drain);
   }
 
+  /** Ends the watch with `error`: queued events are dropped and `next()` rejects with it. */
+  fail(error: Error): void {
+    if (this.#done) return;
+    this.#error = error;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    this.#finish(false);
+    for (const w of waiters) w.reject(error);
+  }
+
   next(): Promise<IteratorResult<KvEvent>> {
+    if (this.#error !== undefined) return Promise.reject(this.#error);
     try {
       if (this.#head === this.#queue.length && this.#replayFrom !== null && !this.#done) {
         this.#replayStep();
@@ -147,8 +163,8 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
     const ev = this.#shift();
     if (ev !== undefined) return Promise.resolve({ done: false, value: ev });
     if (this.#done) return Promise.resolve(DONE);
-    const waiting = new Promise<IteratorResult<KvEvent>>((resolve) => {
-      this.#waiters.push(resolve);
+    const waiting = new Promise<IteratorResult<KvEvent>>((resolve, reject) => {
+      this.#waiters.push({ resolve, reject });
     });
     this.#progress();
     return waiting;
@@ -211,7 +227,7 @@ class Watcher implements AsyncIterableIterator<KvEvent> {
       const ev = this.#shift();
       if (ev === undefined && !this.#done) return;
       const waiter = this.#waiters.shift()!;
-      waiter(ev === undefined ? DONE : { done: false, value: ev });
+      waiter.resolve(ev === undefined ? DONE : { done: false, value: ev });
     }
   }
 
@@ -279,6 +295,11 @@ export class WatchHub {
   publish(events: readonly KvEvent[]): void {
     if (events.length === 0) return;
     for (const watcher of this.#watchers) watcher.offer(events);
+  }
+
+  /** Ends every watch with `error` (a restore: what they followed is gone). */
+  failAll(error: Error): void {
+    for (const watcher of [...this.#watchers]) watcher.fail(error);
   }
 
   /** Ends every watch; events already queued are still delivered. */

@@ -15,6 +15,7 @@ import type {
   CreateResult,
   DeleteResult,
   KeyValue,
+  KvSnapshot,
   KvEvent,
   KvStore,
   Lease,
@@ -93,6 +94,15 @@ export class TransformingKvStore implements KvStore {
 
   close(): Promise<void> {
     return this.#inner.close();
+  }
+
+  /** Values stay as stored (transformed): a snapshot of an encrypted store is encrypted. */
+  snapshot(): Promise<KvSnapshot> {
+    return this.#inner.snapshot();
+  }
+
+  restore(snapshot: KvSnapshot): Promise<number> {
+    return this.#inner.restore(snapshot);
   }
 
   /** The plaintext of a stored key-value, or the same object when nothing is to be done. */

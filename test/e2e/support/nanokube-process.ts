@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const cliPath = join(repoRoot, 'dist/nanokube.js');
+export const cliPath = join(repoRoot, 'dist/nanokube.js');
 
 /**
  * Builds dist/ (tsc, then the bundle: `npm run build`) unless the CLI entry is already there. tsc

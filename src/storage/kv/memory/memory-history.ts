@@ -96,6 +96,26 @@ export class MemoryHistory {
     return out;
   }
 
+  /** Replaces everything with `kvs` as the current state, without history. */
+  reset(kvs: readonly KeyValue[]): void {
+    this.#versions.clear();
+    this.#current.clear();
+    this.#log = [];
+    for (const kv of kvs) {
+      this.#versions.set(kv.key, [{ type: 'put', kv }]);
+      this.#current.set(kv.key, kv);
+    }
+    this.#keys = [...this.#versions.keys()].sort();
+  }
+
+  /** Every live key, in key order. */
+  currentState(): KeyValue[] {
+    return this.#keys.flatMap((k) => {
+      const kv = this.#current.get(k);
+      return kv === undefined ? [] : [kv];
+    });
+  }
+
   /** Keys currently attached to `lease`, in key order. */
   keysWithLease(lease: number): string[] {
     const keys: string[] = [];

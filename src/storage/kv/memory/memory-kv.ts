@@ -10,6 +10,7 @@ import type {
   DeleteResult,
   KvEvent,
   KvStore,
+  KvSnapshot,
   Lease,
   PutOptions,
   RangeOptions,
@@ -175,6 +176,39 @@ class MemoryKv implements KvStore {
     return this.#write((t) => {
       if (!this.#leases.delete(id)) throw new KvLeaseNotFoundError(id);
       deleteKeys(t, this.#state.keysWithLease(id));
+    });
+  }
+
+  snapshot(): Promise<KvSnapshot> {
+    return attempt(() => {
+      this.#assertOpen();
+      const now = this.#now();
+      return {
+        revision: this.#rev,
+        kvs: this.#state.currentState(),
+        leases: [...this.#leases].map(([id, l]) => ({
+          id,
+          ttlSeconds: l.ttlSeconds,
+          remainingMs: Math.max(0, l.expiresAt - now),
+        })),
+      };
+    });
+  }
+
+  restore(snapshot: KvSnapshot): Promise<number> {
+    return attempt(() => {
+      this.#assertOpen();
+      const revision = Math.max(this.#rev, snapshot.revision) + 1;
+      this.#state.reset(snapshot.kvs);
+      this.#leases.clear();
+      const now = this.#now();
+      for (const l of snapshot.leases) {
+        this.#leases.set(l.id, { ttlSeconds: l.ttlSeconds, expiresAt: now + l.remainingMs });
+        this.#nextLeaseId = Math.max(this.#nextLeaseId, l.id + 1);
+      }
+      this.#rev = this.#compacted = revision;
+      this.#hub.failAll(new KvCompactedError(revision, revision));
+      return revision;
     });
   }
 

@@ -104,6 +104,13 @@ export function logId(rev: number): bigint {
   return BigInt(rev) << opBits;
 }
 
+/** What snapshots and restores use, prepared on first use. */
+interface RestoreStatements {
+  readonly all: Statement<[], KvRow>;
+  readonly leases: Statement<[], LeaseRow & { id: number }>;
+  readonly insertLease: Statement<[number, number, number]>;
+}
+
 export class SqliteStatements {
   #lastRevision = -1;
   #opInRevision = 0;
@@ -128,7 +135,11 @@ export class SqliteStatements {
   readonly deleteLease: Statement<[number]>;
   readonly expiredLeases: Statement<[number], { id: number }>;
 
+  readonly #db: Database;
+  #restoreStatements: RestoreStatements | undefined;
+
   constructor(db: Database) {
+    this.#db = db;
     this.#get = db.prepare(`SELECT ${KV_COLUMNS} FROM kv WHERE key = ?`);
     this.#upsert = db.prepare(
       `INSERT INTO kv (${KV_COLUMNS}) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET
@@ -213,6 +224,32 @@ export class SqliteStatements {
       this.#insertLog.run(id, rev, kv.key, TYPE_DELETE, 0, prevRev, null, 0);
       this.#deleteKv.run(kv.key);
     }
+  }
+
+  #restoring(): RestoreStatements {
+    return (this.#restoreStatements ??= {
+      all: this.#db.prepare(`SELECT ${KV_COLUMNS} FROM kv ORDER BY key`),
+      leases: this.#db.prepare('SELECT id, ttl, expiry FROM lease ORDER BY id'),
+      insertLease: this.#db.prepare('INSERT INTO lease (id, ttl, expiry) VALUES (?, ?, ?)'),
+    });
+  }
+
+  /** Every live key in key order, and every lease. */
+  everything(): { kvs: KeyValue[]; leases: (LeaseRow & { id: number })[] } {
+    const s = this.#restoring();
+    return { kvs: s.all.all().map(toKv), leases: s.leases.all() };
+  }
+
+  /**
+   * Replaces the current state, history and leases with `kvs` and `leases` (inside the caller's
+   * transaction); the revisions are the caller's to set.
+   */
+  replaceAll(kvs: readonly KeyValue[], leases: readonly { id: number; ttl: number; expiry: number }[]): void {
+    const s = this.#restoring();
+    this.#db.exec('DELETE FROM kv; DELETE FROM log; DELETE FROM lease;');
+    for (const kv of kvs) this.#upsert.run(kv.key, kv.createRevision, kv.modRevision, kv.value, kv.lease);
+    for (const l of leases) s.insertLease.run(l.id, l.ttl, l.expiry);
+    this.rolledBack();
   }
 
   meta(name: 'rev' | 'compact'): number {

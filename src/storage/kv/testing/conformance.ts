@@ -6,6 +6,7 @@ import { describe } from 'node:test';
 import type { OpenKv } from './helpers.js';
 import { registerLeaseCases } from './lease-cases.js';
 import { registerRangeCases } from './range-cases.js';
+import { registerSnapshotCases } from './snapshot-cases.js';
 import { registerTxnCases } from './txn-cases.js';
 import { registerWatchCases } from './watch-cases.js';
 import { registerWriteCases } from './write-cases.js';
@@ -23,5 +24,6 @@ export function runKvConformance(name: string, open: OpenKv): void {
     void describe('watches', () => registerWatchCases(open));
     void describe('leases', () => registerLeaseCases(open));
     void describe('transactions', () => registerTxnCases(open));
+    void describe('snapshots', () => registerSnapshotCases(open));
   });
 }
