@@ -4,7 +4,10 @@
  * every flag as an option.
  */
 export { startCluster } from './cluster/start-cluster.js';
-export type { Cluster, ClusterOptions, Kubeconfig } from './cluster/start-cluster.js';
+export type { Cluster, ClusterFaults, ClusterOptions, Kubeconfig } from './cluster/start-cluster.js';
+export type { FaultRule } from './apiserver/faults/fault-rule.js';
+export { FaultRuleError } from './apiserver/faults/fault-rule.js';
+export type { FaultHandle } from './apiserver/faults/fault-injector.js';
 export type { ClockOption, ClusterClock } from './cluster/cluster-clock.js';
 export { ClusterSnapshot } from './cluster/cluster-snapshot.js';
 export type { Duration } from './cluster/duration.js';

@@ -43,6 +43,8 @@ import { ChainResponseError } from './filters/chain-response.js';
 import { withRequestDeadline } from './filters/deadline.js';
 import { withImpersonation } from './filters/impersonation.js';
 import { withMaxInFlight } from './filters/max-in-flight.js';
+import type { FaultInjector } from './faults/fault-injector.js';
+import { withFaults } from './faults/with-faults.js';
 import { withPriorityAndFairness } from './filters/priority-and-fairness.js';
 import type { FlowController } from './flowcontrol/controller.js';
 import { handleFlowcontrolDebug } from './flowcontrol/debug-handler.js';
@@ -106,6 +108,8 @@ export interface ApiServerOptions {
    * authorization like every path: only a user allowed the verb on the path reaches them.
    */
   readonly operations?: readonly NonResourceOperation[];
+  /** Faults injected on purpose into the requests that match its rules (testing retry paths). */
+  readonly faults?: FaultInjector;
   /** Interval of watch BOOKMARK events (default 60 s). */
   readonly watchBookmarkIntervalMs?: number;
   /** How often `apiserver_storage_objects` is counted (upstream's --etcd-count-metric-poll-period, 60 s). */
@@ -226,6 +230,7 @@ export class ApiServer {
         ? withPriorityAndFairness(o.flowControl, this.#inflightMark)
         : withMaxInFlight(o.inFlight ?? { nonMutating: 400, mutating: 200 }, this.#inflightMark),
       withAuthorization(o.authorizer),
+      ...(o.faults !== undefined ? [withFaults(o.faults)] : []),
     ];
     this.#chain = buildChain(filters, (ctx) => this.#dispatch(ctx));
   }

@@ -20,6 +20,8 @@ import { clusterClock } from './cluster-clock.js';
 import type { ClockOption, ClusterClock } from './cluster-clock.js';
 import { sharedPki } from './shared-pki.js';
 import { ClusterSnapshot } from './cluster-snapshot.js';
+import type { FaultRule } from '../apiserver/faults/fault-rule.js';
+import type { FaultHandle } from '../apiserver/faults/fault-injector.js';
 
 export interface ClusterOptions {
   /** `'memory'` (default): nothing touches the disk but a kubeconfig; `'sqlite'`: a database in `dataDir`. */
@@ -50,6 +52,8 @@ export interface ClusterOptions {
   readonly runtimeConfig?: string;
   /** `'real'` (default), `'manual'` (starts now), or `{ manual: instant }`: see ClusterClock. */
   readonly clock?: ClockOption;
+  /** Fault rules in effect from the start (more can be added with `cluster.faults.inject`). */
+  readonly faults?: readonly FaultRule[];
   /** Where the server logs (default: errors to stderr, nothing else). */
   readonly log?: Logger;
 }
@@ -80,6 +84,13 @@ export interface Cluster extends AsyncDisposable {
   readonly client: Clientset;
   /** The untyped client under `client`: any path, JSON in and out, watches. */
   readonly rest: RestClient;
+  /**
+   * Faults injected on purpose: `inject(rule)` makes matching requests fail (409, 429 with
+   * Retry-After, 500, 503, 504), expire (410 Gone), wait, or closes and drops matching watches;
+   * it returns a handle to remove the rule. Every injected fault is counted in `/metrics`
+   * (`nanokube_injected_faults_total`).
+   */
+  readonly faults: ClusterFaults;
   /** The cluster's time; a manual clock moves with `clock.advance('10m')`. */
   readonly clock: ClusterClock;
   /**
@@ -96,6 +107,16 @@ export interface Cluster extends AsyncDisposable {
   restore(snapshot: ClusterSnapshot | Uint8Array): Promise<void>;
   /** Stops controllers, nodes and the server, ends watches and removes the temporary directory. */
   stop(): Promise<void>;
+}
+
+/** What a cluster's user does with faults (see FaultRule for what a rule can say). */
+export interface ClusterFaults {
+  /** Adds a rule; a FaultRuleError says what is wrong with a bad one. */
+  inject(rule: FaultRule): FaultHandle;
+  /** Removes every rule added with `inject`. */
+  clear(): void;
+  /** How many faults have been injected so far. */
+  readonly injected: number;
 }
 
 const quiet: Logger = {
@@ -142,6 +163,14 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     throw err;
   }
   late.server = server;
+  const injector = server.faults;
+  try {
+    for (const rule of options.faults ?? []) injector.inject(rule);
+  } catch (err) {
+    await server.close();
+    if (ownDir) await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   const kubeconfig = await readFile(server.kubeconfigPath, 'utf8');
   const transport = inProcessTransport(server.api, {
     user: {
@@ -170,6 +199,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     client: typedClients(rest),
     rest,
     clock: view,
+    faults: {
+      inject: (rule) => injector.inject(rule),
+      clear: () => injector.clear(),
+      get injected() {
+        return injector.injected;
+      },
+    },
     snapshot: async () => new ClusterSnapshot(await server.snapshot()),
     async restore(snapshot) {
       const s = snapshot instanceof ClusterSnapshot ? snapshot : ClusterSnapshot.fromBytes(snapshot);

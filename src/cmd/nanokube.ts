@@ -7,6 +7,7 @@ import { startServer } from './serve/start.js';
 import { controllerManagerCommand, controllerManagerUsage, nodesCommand, nodesUsage } from './components.js';
 import { KubeconfigError } from './kubeconfig-credentials.js';
 import { snapshotCommand, snapshotUsage } from './snapshot-command.js';
+import { FaultRuleError } from '../apiserver/faults/fault-rule.js';
 import { FeatureGateError } from '../machinery/features.js';
 import { DatabaseInUseError } from '../storage/kv/sqlite/schema.js';
 
@@ -65,7 +66,12 @@ function run(): Promise<void> {
       process.stderr.write(`Error: ${err.message}\n`);
       process.exit(1);
     }
-    if (err instanceof FlagError || err instanceof FeatureGateError || err instanceof KubeconfigError) {
+    if (
+      err instanceof FlagError ||
+      err instanceof FeatureGateError ||
+      err instanceof KubeconfigError ||
+      err instanceof FaultRuleError
+    ) {
       process.stderr.write(`Error: ${err.message}\n`);
       process.exit(2);
     }

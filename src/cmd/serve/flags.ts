@@ -96,6 +96,8 @@ Flags:
                               (default false, as kube-controller-manager)
 ${auditUsage}  --cors-allowed-origins LIST  origins (comma-separated regular expressions, each anchored: '^'
                               or '//' before the host, '$' or ':' after it) that get CORS headers
+  --faults FILE               inject faults into matching requests (YAML: faults: [rules]; see the
+                              README); the file is read again whenever it changes
   --profiling[=BOOL]          serve CPU and heap profiles on the debug socket (default true)
   --debug-socket-path PATH    unix socket (mode 0600, no authentication) for /debug/pprof/profile
                               (V8 .cpuprofile), /debug/pprof/heap and PUT /debug/flags/v (log
@@ -280,6 +282,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   const ipam: Record<string, string> = {};
   const audit = new Map<string, string>();
   let corsAllowedOrigins: string[] | undefined;
+  let faultsFile: string | undefined;
   let profiling = true;
   let debugSocketPath: string | undefined;
   let enableAdmission: string[] | undefined;
@@ -502,6 +505,9 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         corsAllowedOrigins = [...(corsAllowedOrigins ?? []), ...(v === '' ? [] : v.split(','))];
         break;
       }
+      case 'faults':
+        faultsFile = value();
+        break;
       case 'profiling':
         profiling = bool();
         break;
@@ -611,6 +617,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       ...(admissionConfigFile !== undefined ? { configFile: admissionConfigFile } : {}),
     },
     ...(corsAllowedOrigins !== undefined ? { corsAllowedOrigins } : {}),
+    ...(faultsFile !== undefined ? { faultsFile } : {}),
     profiling,
     ...(debugSocketPath !== undefined ? { debugSocketPath } : {}),
     ...(encryptionConfig !== undefined

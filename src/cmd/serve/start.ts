@@ -37,6 +37,8 @@ import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
 import { openSqliteKv } from '../../storage/kv/sqlite/sqlite-kv.js';
 import type { KvSnapshot, KvStore } from '../../storage/kv/types.js';
 import { restoreSnapshot, snapshotOperation } from './snapshot.js';
+import { FaultInjector } from '../../apiserver/faults/fault-injector.js';
+import { followFaultsFile } from './faults-file.js';
 import type { Logger } from '../../util/log.js';
 import type { Clock } from '../../util/clock.js';
 import { createLogger } from '../../util/log.js';
@@ -168,6 +170,8 @@ export interface ServerOptions {
    * writes, Event TTLs, token expiry, and the in-process controllers, nodes and scheduler.
    */
   readonly clock?: Clock;
+  /** `--faults`: a YAML file of fault rules, followed while serving. */
+  readonly faultsFile?: string;
 }
 
 export interface RunningServer {
@@ -186,6 +190,8 @@ export interface RunningServer {
     add(resource: RegistryResource, definitions?: readonly Definition[], decode?: BodyDecoder): void;
     remove(resource: RegistryResource, definitions?: readonly string[]): void;
   };
+  /** The faults injected into requests: add rules from code; `--faults` rules are here too. */
+  readonly faults: FaultInjector;
   /** The whole cluster's storage at its current revision (see snapshot.ts). */
   snapshot(): Promise<KvSnapshot>;
   /**
@@ -222,6 +228,9 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   // configuration stop the start before anything is opened. The plugins read the stores' watch
   // caches and ask the authorizer, both made below: they are reached lazily.
   const admissionPlan = await prepareAdmission(o.admission ?? {});
+  // Faults: a bad --faults file stops the start before anything is opened.
+  const faults = new FaultInjector();
+  const stopFaultsFile = o.faultsFile !== undefined ? followFaultsFile(o.faultsFile, faults, log) : undefined;
   const stores = new Map<string, GenericStore>();
   // Resources registered while serving (custom resources): their stores, to stop on removal.
   const runtimeStores = new Map<string, GenericStore>();
@@ -477,6 +486,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     restoreSnapshot({ kv, snapshot, stores: () => [...stores.values(), ...runtimeStores.values()] });
   const server = new ApiServer({
     operations: [snapshotOperation({ save: () => kv.snapshot(), restore })],
+    faults,
     ...(flowControl !== undefined ? { flowControl } : {}),
     inFlight,
     endpoints,
@@ -620,10 +630,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       add: (resource, definitions = [], decode) => addResource(resource, definitions, decode),
       remove: (resource, definitions = []) => removeResource(resource, definitions),
     },
+    faults,
     snapshot: () => kv.snapshot(),
     restore,
     close() {
       closing ??= (async () => {
+        stopFaultsFile?.();
         await controllers.stop();
         await customResources?.stop();
         await flowcontrolConfig?.stop();
