@@ -5,7 +5,8 @@
  * string and an object, an in-process typed client, and `stop()` releasing everything it holds.
  * Any number run side by side: they share only the process's PKI (see shared-pki.ts).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { kubeconfigText } from '../cmd/serve/kubeconfig.js';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -171,7 +172,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     if (ownDir) await rm(dataDir, { recursive: true, force: true });
     throw err;
   }
-  const kubeconfig = await readFile(server.kubeconfigPath, 'utf8');
+  // The file's text, made again in memory: no file read between the start and the first request.
+  const kubeconfig = kubeconfigText(server.url, server.pki);
   const transport = inProcessTransport(server.api, {
     user: {
       name: 'kubernetes-admin',
