@@ -98,6 +98,21 @@ test("a manual clock fires CronJobs on the cluster's time", async () => {
     const minutes = Number(/^tick-(\d+)$/.exec(job.metadata?.name ?? '')?.[1]);
     assert.equal(minutes % 5, 0);
     assert.ok(minutes * 60_000 <= c.clock.now().getTime());
+
+    // Ten minutes in one call: the node heartbeats all along (its Lease renewed within the last
+    // 10 s of cluster time), so the node lifecycle controller keeps it Ready.
+    await c.clock.advance('10m');
+    const lease = await c.client.coordination.v1.leases.get('nanokube-node-0', {
+      namespace: 'kube-node-lease',
+    });
+    const renewed = Date.parse(lease.spec?.renewTime ?? '');
+    assert.ok(
+      c.clock.now().getTime() - renewed <= 40_000,
+      `renewed ${lease.spec?.renewTime} at ${c.clock.now().toISOString()}`,
+    );
+    const node = await c.client.core.v1.nodes.get('nanokube-node-0');
+    const ready = node.status?.conditions?.find((x) => x.type === 'Ready');
+    assert.equal(ready?.status, 'True');
   } finally {
     await c.stop();
   }
