@@ -9,6 +9,7 @@
 // envtest's anchor is about 7 s to start one environment (kube-apiserver and etcd binaries).
 //
 //   npm run build && node --expose-gc bench/library.mjs [--quick] [--out FILE]
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { formatJson, log, median, root, round } from './lib.mjs';
@@ -211,5 +212,5 @@ for (const [name, options] of [
   log(`${parallel} clusters running a test each at once: ${results.parallelClusters.wallMs} ms`);
 }
 
-await formatJson(out, results);
+writeFileSync(out, await formatJson(out, results));
 log(`wrote ${out}`);
