@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// nanokube admission benchmark (issue #22): what the built-in admission chain costs a pod create.
+// nanokube admission benchmark: what the built-in admission chain costs a pod create.
 // Runs the compiled API server alone (`--controllers= --nodes 0`) in four configurations, in
 // alternating rounds so that a slow minute hits all of them alike:
 //   none      --disable-admission-plugins with every default plugin

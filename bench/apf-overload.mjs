@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// nanokube API Priority and Fairness overload benchmark (issue #12, AM-18): while ONE non-admin
+// nanokube API Priority and Fairness overload benchmark (AM-18): while ONE non-admin
 // user floods the server with 500 concurrent LISTs of a few hundred ConfigMaps (each worker asks
 // again as soon as it is answered, 429 or not), system:masters requests and anonymous `/readyz`
 // probes keep being served. Reports their latency (p50/p99) without and with the flood, and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// nanokube server-side apply benchmark (issue #9): applies of a 200-container Deployment and of a
+// nanokube server-side apply benchmark: applies of a 200-container Deployment and of a
 // 5,000-entry ConfigMap through `PATCH application/apply-patch+yaml` over HTTP/2, one at a time
 // (each waits for the previous answer, as a controller or kubectl does), each changing one field
 // so every apply merges, compares, prunes and writes. Reports applies/s, latency p50/p99, the

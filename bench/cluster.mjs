@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// nanokube cluster benchmark (issue #7): `nanokube serve --nodes N` with the controllers, the
+// nanokube cluster benchmark: `nanokube serve --nodes N` with the controllers, the
 // scheduler and N simulated nodes in one process. Measures registering the nodes, creating P pods
 // through the API until every one is Running, and a Deployment of R replicas rolled out and then
 // rolled out again with a new image; reports times and the server's peak RSS.

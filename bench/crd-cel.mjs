@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// nanokube custom resource benchmark (issue #10): creates of custom resources over HTTP/2 for a CRD
+// nanokube custom resource benchmark: creates of custom resources over HTTP/2 for a CRD
 // whose schema has no x-kubernetes-validations and for the same CRD with 10 CEL rules on it
 // (string, list, map and transition rules, a messageExpression), `--concurrency` requests in
 // flight. Reports creates/s, admission latency p50/p99 (request sent → 201) and server CPU per

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// nanokube Services benchmark (issue #11): `nanokube serve --nodes N` with the controllers. Creates
+// nanokube Services benchmark: `nanokube serve --nodes N` with the controllers. Creates
 // S Services (ClusterIP, each selecting P/S pods), then P pods, and waits until every Service's
 // EndpointSlices list all of its pods. Reports the Service create latency (p50/p99, the
 // ClusterIP allocated in the same transaction), the time to allocate all Services, the time until

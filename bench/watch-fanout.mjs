@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// nanokube watch fan-out benchmark (issue #8): 1,000 concurrent watchers on the ConfigMaps of one
+// nanokube watch fan-out benchmark: 1,000 concurrent watchers on the ConfigMaps of one
 // namespace and a writer updating a few of them at 500 changes/s, each update carrying its write
 // time (epoch ms, taken when the request is sent) in `data.t`. Every watcher parses every event
 // (JSON.parse) and records receive time − write time (the same machine's clock): p50/p99 delivery

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// nanokube WatchList benchmark (issue #8): the KEP-3157 scenario scaled to this machine. 400
+// nanokube WatchList benchmark: the KEP-3157 scenario scaled to this machine. 400
 // Secrets of ~256 KiB each (~100 MiB) in one namespace, then 16 informers starting at once; the
 // server's RSS growth over its settled RSS, in two runs on fresh servers:
 //   list-watch  client-go 1.27's reflector by default: LIST ?limit=500&resourceVersion=0 (the

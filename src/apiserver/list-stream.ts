@@ -1,5 +1,5 @@
 /**
- * List answers in JSON written item by item (issue #8): the envelope, then each item serialized on
+ * List answers in JSON written item by item: the envelope, then each item serialized on
  * its own, with the socket's backpressure honoured, so a list of 100 MiB never exists as one string
  * or one write buffer. The bytes are the same as `JSON.stringify(list) + '\n'` (what writeObject
  * sends, Go's json.Encoder output); only compact JSON is streamed (pretty-printed, YAML, protobuf

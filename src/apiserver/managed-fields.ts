@@ -1,5 +1,5 @@
 /**
- * Server-side apply and managedFields at the handlers (#9): the field manager of each endpoint
+ * Server-side apply and managedFields at the handlers: the field manager of each endpoint
  * (its kind's type at the endpoint's version, the strategy's reset fields, the resource's other
  * versions for managers recorded there), the manager name of a write (`fieldManager`, else the
  * user agent's prefix, as upstream's managerOrUserAgent) and the checks of the options that carry

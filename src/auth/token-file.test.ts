@@ -1,4 +1,4 @@
-/** --token-auth-file parsing as upstream's tokenfile.NewCSV over Go's encoding/csv (issue #12). */
+/** --token-auth-file parsing as upstream's tokenfile.NewCSV over Go's encoding/csv. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseGoCsv, parseTokenFile, TokenFileError, tokenFileAuthenticator } from './token-file.js';

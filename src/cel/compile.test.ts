@@ -1,4 +1,4 @@
-// Compiling CEL rules as apiextensions-apiserver's compilation.go (#10, AM-03, AM-05, AM-09):
+// Compiling CEL rules as apiextensions-apiserver's compilation.go (AM-03, AM-05, AM-09):
 // upstream's TestCostEstimation cases (compilation_test.go v0.27.16) and its error messages.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

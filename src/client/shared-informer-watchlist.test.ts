@@ -1,5 +1,5 @@
 /**
- * AM-02 / AM-21 / #8: the informer's WatchList mode against a scripted server — initial events
+ * AM-02 / AM-21: the informer's WatchList mode against a scripted server — initial events
  * collected aside until the initial-events-end BOOKMARK, then swapped in like a list (deletions
  * with the last known state), the same stream going on as the watch; the fallback to LIST+WATCH
  * on a refusal, remembered for the run.
@@ -61,7 +61,7 @@ const refusal = (): ApiError =>
 
 const isWatchList = (w: WatchChannel): boolean => w.path.includes('sendInitialEvents=true');
 
-describe('AM-02 #8 WatchList helpers', () => {
+describe('AM-02 WatchList helpers', () => {
   it('builds the request, recognises the end bookmark and unavailable resourceVersions', () => {
     assert.equal(
       watchListQuery('', 30),
@@ -96,7 +96,7 @@ describe('AM-02 #8 WatchList helpers', () => {
   });
 });
 
-describe('AM-02 AM-21 #8 SharedInformer with WatchList', () => {
+describe('AM-02 AM-21 SharedInformer with WatchList', () => {
   it('syncs from one WatchList stream, without a LIST, and goes on watching with it', async () => {
     const api = new FakeListWatch();
     const inf = informer(api, { useWatchList: 'auto' });

@@ -255,7 +255,7 @@ describe('SharedInformer resync', () => {
   });
 });
 
-describe('SharedInformer on a FakeClock (#7)', () => {
+describe('SharedInformer on a FakeClock', () => {
   it('#7 resyncs only when the fake clock passes the resync period', async () => {
     const clock = new FakeClock(0);
     const api = new FakeListWatch();

@@ -10,7 +10,7 @@
  * with `finalStateUnknown` set (client-go's DeletedFinalStateUnknown), since their deletion
  * happened while the informer was not watching. Backoffs and resyncs wait on its Clock.
  *
- * With `useWatchList` (AM-02, #8) the list is a WatchList stream instead (watch-list.ts): its
+ * With `useWatchList` (AM-02) the list is a WatchList stream instead (watch-list.ts): its
  * initial events fill a temporary store that replaces the informer's at the initial-events-end
  * BOOKMARK, exactly like a list (same handler calls, deletions with the last known state, AM-21),
  * and the same stream then goes on as the watch, from the bookmark's resourceVersion. In `'auto'`

@@ -1,5 +1,5 @@
 /**
- * Server-side apply from the typed clients (AM-23, for #9): `apply` and `applyStatus` send a PATCH
+ * Server-side apply from the typed clients (AM-23): `apply` and `applyStatus` send a PATCH
  * of content type application/apply-patch+yaml with the configuration's JSON, to the object's
  * path, with fieldManager (required), force and dryRun.
  */
@@ -39,7 +39,7 @@ function recorder() {
 
 const applyContentType = 'application/apply-patch+yaml';
 
-test('AM-23 #9 apply sends a PATCH of application/apply-patch+yaml with fieldManager, force, dryRun', async () => {
+test('AM-23 apply sends a PATCH of application/apply-patch+yaml with fieldManager, force, dryRun', async () => {
   const { rest, sent } = recorder();
   const c = typedClients(rest);
   const config = appsV1
@@ -73,7 +73,7 @@ test('AM-23 #9 apply sends a PATCH of application/apply-patch+yaml with fieldMan
   });
 });
 
-test('AM-23 #9 apply: the namespace from the configuration or the scope; cluster-scoped kinds; plain objects', async () => {
+test('AM-23 apply: the namespace from the configuration or the scope; cluster-scoped kinds; plain objects', async () => {
   const { rest, sent } = recorder();
   const c = typedClients(rest);
   await c.core.v1.configMaps.apply(coreV1.configMap('cm').withData({ k: 'v' }), {
@@ -103,7 +103,7 @@ test('AM-23 #9 apply: the namespace from the configuration or the scope; cluster
   });
 });
 
-test('AM-23 #9 applyStatus patches the status subresource', async () => {
+test('AM-23 applyStatus patches the status subresource', async () => {
   const { rest, sent } = recorder();
   const c = typedClients(rest);
   await c.apps.v1.deployments.applyStatus(
@@ -130,7 +130,7 @@ test('AM-23 #9 applyStatus patches the status subresource', async () => {
   assert.equal(sent.length, 1);
 });
 
-test('AM-23 #9 apply refuses what client-go refuses, before sending anything', async () => {
+test('AM-23 apply refuses what client-go refuses, before sending anything', async () => {
   const { rest, sent } = recorder();
   const c = typedClients(rest);
   const cm = coreV1.configMap('x', 'ns');
@@ -173,7 +173,7 @@ test('AM-23 #9 apply refuses what client-go refuses, before sending anything', a
   assert.deepEqual(sent, []);
 });
 
-test('AM-23 #9 apply over a RestClient: the header, a JSON body that reads as YAML, a 415 as ApiError', async () => {
+test('AM-23 apply over a RestClient: the header, a JSON body that reads as YAML, a 415 as ApiError', async () => {
   const requests: TransportRequest[] = [];
   const transport: Transport = {
     send(request) {

@@ -1,5 +1,5 @@
 /**
- * Typed clients (#7): path and query building, the requests each verb sends (against a recording
+ * Typed clients: path and query building, the requests each verb sends (against a recording
  * stand-in for RestClient), the kind check at the JSON boundary, and the shape of the generated
  * types (scripts/gen-client-types.mjs).
  */

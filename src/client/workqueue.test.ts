@@ -158,7 +158,7 @@ describe('WorkQueue', () => {
     assert.equal(abortListeners(abort.signal), 0);
   });
 
-  describe('on a FakeClock (#7)', () => {
+  describe('on a FakeClock', () => {
     /** Lets queued promise continuations (workers picking keys up) run. */
     const settle = async (): Promise<void> => {
       for (let i = 0; i < 20; i++) await Promise.resolve();

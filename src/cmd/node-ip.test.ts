@@ -1,11 +1,11 @@
-/** `--node-ip` parsing as kubelet v1.27's (dual-stack, NW-08, issue #7). */
+/** `--node-ip` parsing as kubelet v1.27's (dual-stack, NW-08). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { nodesCommand } from './components.js';
 import { ipv6PodCIDRFor, nodeIPsOf, parseNodeIPs, podCIDRsFor } from './node-ip.js';
 import { FlagError, parseServeFlags } from './serve/flags.js';
 
-test('NW-08 (#7): --node-ip takes one IP or a dual-stack pair, either family first', () => {
+test('NW-08: --node-ip takes one IP or a dual-stack pair, either family first', () => {
   assert.deepEqual(parseNodeIPs('10.1.0.5'), ['10.1.0.5']);
   assert.deepEqual(parseNodeIPs('fd00::5'), ['fd00::5']);
   assert.deepEqual(parseNodeIPs('10.1.0.5,fd00::5'), ['10.1.0.5', 'fd00::5']);
@@ -17,7 +17,7 @@ test('NW-08 (#7): --node-ip takes one IP or a dual-stack pair, either family fir
   assert.deepEqual(parseNodeIPs(''), []);
 });
 
-test("NW-08 (#7): --node-ip errors carry the kubelet's texts", () => {
+test("NW-08: --node-ip errors carry the kubelet's texts", () => {
   const cases: [string, string][] = [
     [
       '10.1.0.5,10.1.0.6',
@@ -59,7 +59,7 @@ test("NW-08 (#7): --node-ip errors carry the kubelet's texts", () => {
   }
 });
 
-test('NW-08 (#7): the last node must still have an address', () => {
+test('NW-08: the last node must still have an address', () => {
   assert.deepEqual(nodeIPsOf('10.1.0.5,fd00::5', 3), ['10.1.0.5', 'fd00::5']);
   assert.equal(nodeIPsOf(undefined, 3), undefined);
   assert.equal(nodeIPsOf('', 3), undefined);
@@ -70,7 +70,7 @@ test('NW-08 (#7): the last node must still have an address', () => {
   );
 });
 
-test('NW-08 (#7): pod CIDRs follow the node IP families, the primary first', () => {
+test('NW-08: pod CIDRs follow the node IP families, the primary first', () => {
   assert.deepEqual(podCIDRsFor(undefined, '10.244.0.0/16', ipv6PodCIDRFor(2)), ['10.244.0.0/16']);
   assert.deepEqual(podCIDRsFor(['10.1.0.5'], '10.244.0.0/16', 'fd00:10:244::/56'), ['10.244.0.0/16']);
   assert.deepEqual(podCIDRsFor(['10.1.0.5', 'fd00::5'], '10.244.0.0/16', 'fd00:10:244::/56'), [
@@ -86,7 +86,7 @@ test('NW-08 (#7): pod CIDRs follow the node IP families, the primary first', () 
   assert.equal(ipv6PodCIDRFor(257), 'fd00:10:244::/48');
 });
 
-test('NW-08 (#7): nanokube serve --node-ip', () => {
+test('NW-08: nanokube serve --node-ip', () => {
   assert.deepEqual(parseServeFlags(['--node-ip', '10.1.0.5,fd00::5']).nodeIPs, ['10.1.0.5', 'fd00::5']);
   assert.deepEqual(parseServeFlags(['--node-ip=fd00::5']).nodeIPs, ['fd00::5']);
   assert.equal(parseServeFlags([]).nodeIPs, undefined);
@@ -100,7 +100,7 @@ test('NW-08 (#7): nanokube serve --node-ip', () => {
   );
 });
 
-test('NW-08 (#7): nanokube nodes --node-ip is checked before the kubeconfig is read', () => {
+test('NW-08: nanokube nodes --node-ip is checked before the kubeconfig is read', () => {
   const missing = '/nonexistent/nanokube-node-ip-test/kubeconfig';
   assert.throws(
     () => nodesCommand(['--kubeconfig', missing, '--node-ip', 'fd00::5,fd00::6']),

@@ -8,7 +8,7 @@ const doc = {
   status: { conditions: [{ type: 'Ready', status: 'True' }] },
 };
 
-describe('jsonpath (client-go subset, #10 printer columns)', () => {
+describe('jsonpath (client-go subset, printer columns)', () => {
   const at = (p: string) => evalJsonPath(parseJsonPath(p), doc);
   it('reads fields, indexes, quoted keys, wildcards, slices and recursive descent', () => {
     assert.deepEqual(at('.spec.replicas'), [3]);

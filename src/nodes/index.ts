@@ -1,4 +1,4 @@
-/** Simulated nodes and the scheduler (issue #7): what `nanokube serve --nodes N` and `nanokube nodes` wire. */
+/** Simulated nodes and the scheduler: what `nanokube serve --nodes N` and `nanokube nodes` wire. */
 export { SimulatedNodes, planNodes } from './simulated-nodes.js';
 export type { NodeTemplate, SimulatedNodesOptions } from './simulated-nodes.js';
 export { Scheduler } from './scheduler/scheduler.js';

@@ -1,5 +1,5 @@
 /**
- * In-place pod resize on a simulated node (AM-01, issue #7), as the v1.27 kubelet does it
+ * In-place pod resize on a simulated node (AM-01), as the v1.27 kubelet does it
  * (pkg/kubelet/kubelet.go handlePodResourcesResize / canResizePod, kubelet_pods.go
  * determinePodResizeStatus and convertToAPIContainerStatuses): each container's admitted
  * requests (`allocatedResources`) and applied resources (`resources`), the feasibility check

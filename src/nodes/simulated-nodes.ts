@@ -1,5 +1,5 @@
 /**
- * Simulated nodes (the kwok use case, in-process, issue #7): N Node objects registered and kept
+ * Simulated nodes (the kwok use case, in-process): N Node objects registered and kept
  * alive as kubelets would (Lease heartbeats in `kube-node-lease`, periodic status reports), and
  * every pod bound to one of them taken through its lifecycle by writing pods/status as the
  * kubelet does — Pending (ContainerCreating) → Running with pod IPs from the node's podCIDR(s)

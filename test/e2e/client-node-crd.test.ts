@@ -1,5 +1,5 @@
 /**
- * #10 with the official JavaScript client: @kubernetes/client-node 1.x creates a CRD
+ * With the official JavaScript client: @kubernetes/client-node 1.x creates a CRD
  * (ApiextensionsV1Api), waits for it to be Established, and drives its custom resources through
  * CustomObjectsApi (create, get, list, merge patch, status, a CEL refusal, delete) against the
  * real `nanokube serve` process.

@@ -1,5 +1,5 @@
 /**
- * Issue #7 acceptance: the controllers and the simulated nodes run unchanged as separate processes
+ * The controllers and the simulated nodes run unchanged as separate processes
  * (`nanokube controller-manager`, `nanokube nodes`) against `nanokube serve` started with none of
  * them in-process, connected only through the kubeconfig; kubectl 1.27 drives a Deployment
  * through them: rolled out onto the simulated nodes, then collected when deleted.

@@ -3,7 +3,7 @@
  * at start-up. This drives the built `nanokube serve` through the paths where they are not loaded
  * yet: a restart over a data dir that already holds a CRD with x-kubernetes-validations and a
  * `pattern` must publish the CRD (its schema check compiles the pattern) and validate the first
- * custom resources with both, exactly as before the restart (#10, AM-05).
+ * custom resources with both, exactly as before the restart (AM-05).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -99,7 +99,7 @@ function untilServed(c: RestClient): Promise<JsonObject> {
   return waitFor('the gadgets to be served', () => c.request('GET', gadgets));
 }
 
-test('a restart over a stored CRD with rules and a pattern validates as before (#10, AM-05)', async () => {
+test('a restart over a stored CRD with rules and a pattern validates as before (AM-05)', async () => {
   let c = await start();
   await c.request('POST', crdsPath, { body: crd });
   await untilServed(c);

@@ -1,5 +1,5 @@
 /**
- * KMS v2 encryption at rest (#12, AM-10) through the built `nanokube serve`: the bundle keeps the
+ * KMS v2 encryption at rest (AM-10) through the built `nanokube serve`: the bundle keeps the
  * gRPC client in dist/grpc.js, loaded only when a KMS provider is configured, so this checks that
  * the executable as shipped reaches a plugin: the kms-providers readiness check passes, a Secret
  * written through the API is stored sealed by the plugin and reads back in plaintext.

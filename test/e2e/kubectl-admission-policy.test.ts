@@ -1,5 +1,5 @@
 /**
- * Issue #23 acceptance with kubectl 1.27: ValidatingAdmissionPolicy as a new user meets it
+ * With kubectl 1.27: ValidatingAdmissionPolicy as a new user meets it
  * (AM-03..AM-08) — a Deployment replicas limit read from a param ConfigMap with the
  * messageExpression in the refusal; the same binding switched to [Warn, Audit] giving kubectl's
  * `Warning:` line and the audit annotation; matchConditions exempting labelled objects; a policy

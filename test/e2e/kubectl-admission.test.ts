@@ -1,5 +1,5 @@
 /**
- * Issue #22 acceptance with kubectl 1.27: the four walk-throughs of a new user, word for word as
+ * With kubectl 1.27: the four walk-throughs of a new user, word for word as
  * kube-apiserver v1.27 answers them — a pod quota refusing the second pod, a LimitRange's
  * defaults, the ServiceAccount and Priority plugins' fields on a plain `kubectl run`, and Pod
  * Security's `restricted` enforcement.

@@ -1,5 +1,5 @@
 /**
- * kubectl 1.27 against `nanokube serve` for the whole built-in catalogue (issue #6): for every manifest
+ * kubectl 1.27 against `nanokube serve` for the whole built-in catalogue: for every manifest
  * in test/fixtures/catalogue/ (one per served kind), `kubectl create -f`, `kubectl get <resource>
  * <name>` (default and `-o wide`) and `kubectl explain <resource> --recursive`. Alpha kinds live in
  * test/fixtures/catalogue/alpha/ and run against a second server started with `--runtime-config` and

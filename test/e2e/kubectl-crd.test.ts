@@ -1,5 +1,5 @@
 /**
- * #10 kubectl 1.27 with CustomResourceDefinitions against `nanokube serve`: apply a CRD, wait for
+ * Kubectl 1.27 with CustomResourceDefinitions against `nanokube serve`: apply a CRD, wait for
  * it to be Established, api-resources, explain, valid and invalid custom resources (the errors
  * name the field and message as upstream), printer columns in `get`, server-side apply of a
  * custom resource, and `delete crd` removing the custom resources.

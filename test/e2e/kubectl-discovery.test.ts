@@ -21,7 +21,7 @@ describe('kubectl discovery against nanokube serve', { skip: kubectlSkip }, () =
     assert.match(out.serverVersion.gitVersion, /^v1\.27\./);
     assert.equal(out.serverVersion.major, '1');
     assert.equal(out.serverVersion.minor, '27');
-    // The bundle records the commit it was built from (issue #6).
+    // The bundle records the commit it was built from.
     assert.match(out.serverVersion.gitCommit, /^[0-9a-f]{40}$/);
   });
 

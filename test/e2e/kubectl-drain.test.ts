@@ -1,5 +1,5 @@
 /**
- * Issue #7 acceptance (AM-22) with kubectl 1.27 against `nanokube serve --nodes 2`: a Deployment of
+ * (AM-22) with kubectl 1.27 against `nanokube serve --nodes 2`: a Deployment of
  * 2 replicas guarded by a PodDisruptionBudget (minAvailable 1); `kubectl drain` cordons
  * nanokube-node-0 and evicts its pods through pods/eviction respecting the budget (the disruption
  * controller keeps its status, the Deployment re-creates the pods on the other node), then

@@ -1,5 +1,5 @@
 /**
- * kubectl 1.27 `explain` shows our own descriptions (issue #6): kinds, their top-level fields and the
+ * kubectl 1.27 `explain` shows our own descriptions: kinds, their top-level fields and the
  * nested fields people explain most, through OpenAPI v3 (kubectl 1.27's default) and through
  * OpenAPI v2 (`--output=plaintext-openapiv2`, read from the protobuf document). A field without a
  * description shows kubectl's `<empty>` / `<no description>` as before.

@@ -1,5 +1,5 @@
 /**
- * Issue #7 acceptance with kubectl 1.27 against `nanokube serve --nodes 1`: `kubectl create job`
+ * With kubectl 1.27 against `nanokube serve --nodes 1`: `kubectl create job`
  * then `kubectl wait --for=condition=complete`; a CronJob made from a template by hand
  * (`create job --from=cronjob/…`) and a `*\/1 * * * *` CronJob that fires on its own within two
  * minutes; ttlSecondsAfterFinished deletes a finished Job.

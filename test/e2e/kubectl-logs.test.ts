@@ -1,5 +1,5 @@
 /**
- * Issue #7 with kubectl 1.27 against `nanokube serve --nodes 1`: `kubectl logs` of pods on a
+ * With kubectl 1.27 against `nanokube serve --nodes 1`: `kubectl logs` of pods on a
  * simulated node prints the node's deterministic lines (line n written n seconds after the
  * container started); `--tail`, `--timestamps` (RFC 3339 with nanoseconds), `-c` and the default
  * container of a two-container pod, `--previous` and `-f` behave as with a real kubelet, and a

@@ -1,9 +1,9 @@
-/** kubectl 1.27 reads `/metrics` (issue #8): upstream's request counter, with kubectl's own requests counted. */
+/** kubectl 1.27 reads `/metrics`: upstream's request counter, with kubectl's own requests counted. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { kubectlSession, kubectlSkip } from './support/session.js';
 
-describe('kubectl get --raw /metrics (#8)', { skip: kubectlSkip }, () => {
+describe('kubectl get --raw /metrics', { skip: kubectlSkip }, () => {
   const s = kubectlSession();
 
   it('shows apiserver_request_total for what kubectl did, and process metrics', async () => {

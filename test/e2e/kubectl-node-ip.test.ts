@@ -1,5 +1,5 @@
 /**
- * NW-08 (#7) acceptance with kubectl 1.27: `nanokube serve --node-ip 10.1.0.5,fd00::5` registers
+ * NW-08 acceptance with kubectl 1.27: `nanokube serve --node-ip 10.1.0.5,fd00::5` registers
  * dual-stack simulated nodes (`kubectl get nodes -o wide` shows the primary as INTERNAL-IP, the
  * addresses hold both, node i counts up by i) whose pods get dual-stack podIPs; `nanokube nodes
  * --node-ip` does the same from its own process (IPv6 primary here); an invalid `--node-ip` makes
@@ -52,7 +52,7 @@ async function runningPod(s: Session, name: string): Promise<string> {
 }
 
 describe(
-  'NW-08 (#7): kubectl 1.27 against nanokube serve --node-ip 10.1.0.5,fd00::5',
+  'NW-08: kubectl 1.27 against nanokube serve --node-ip 10.1.0.5,fd00::5',
   { skip: kubectlSkip },
   () => {
     const s = kubectlSession({ args: ['--nodes', '2', '--node-ip', '10.1.0.5,fd00::5'] });
@@ -113,7 +113,7 @@ describe(
 );
 
 describe(
-  'NW-08 (#7): kubectl 1.27 against nanokube nodes --node-ip fd00::7,10.3.0.7',
+  'NW-08: kubectl 1.27 against nanokube nodes --node-ip fd00::7,10.3.0.7',
   { skip: kubectlSkip },
   () => {
     // Nodes and scheduler from their own process only.
@@ -165,7 +165,7 @@ describe(
   },
 );
 
-describe('NW-08 (#7): an invalid --node-ip', () => {
+describe('NW-08: an invalid --node-ip', () => {
   before(() => ensureBuilt());
 
   it('nanokube serve exits 2 with the kubelet message', async () => {

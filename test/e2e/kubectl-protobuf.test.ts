@@ -1,6 +1,6 @@
 /**
  * kubectl 1.32 and newer send protobuf bodies (`application/vnd.kubernetes.protobuf`) for
- * `kubectl create …` and read protobuf answers (issue #6): before nanokube spoke protobuf every such
+ * `kubectl create …` and read protobuf answers: before nanokube spoke protobuf every such
  * command failed with 415. Runs the newest `kubectl.1.3x` found (kubectl.1.33 on these machines).
  */
 import assert from 'node:assert/strict';

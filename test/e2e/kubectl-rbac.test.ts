@@ -1,5 +1,5 @@
 /**
- * Issue #12 acceptance with kubectl 1.27 and a non-admin kubeconfig: user `jane` (group `devs`)
+ * With kubectl 1.27 and a non-admin kubeconfig: user `jane` (group `devs`)
  * with an x509 client certificate signed by the data dir's CA, bound to `view` in one namespace.
  * `kubectl auth can-i` answers yes/no as bound, `auth can-i --list` lists the rules,
  * `kubectl get pods` elsewhere is upstream's Forbidden text, `auth whoami` (beta in 1.27; the

@@ -1,6 +1,6 @@
 /**
  * kubectl 1.27 `api-resources -o wide` and `api-versions` against nanokube equal the lists a real
- * kube-apiserver printed (issue #6 acceptance), with the server's default flags and with the seed
+ * kube-apiserver printed, with the server's default flags and with the seed
  * items' alpha group-versions and gates on. The reference is a v1.28.7 server; the few places where
  * v1.27 differs are applied to it here, each named.
  */

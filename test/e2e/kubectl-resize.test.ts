@@ -1,5 +1,5 @@
 /**
- * Issue #7, AM-01 with kubectl 1.27 against `nanokube serve --nodes 1
+ * AM-01 with kubectl 1.27 against `nanokube serve --nodes 1
  * --feature-gates=InPlacePodVerticalScaling=true`: the resize walk-through on a simulated node
  * (allocatable cpu 32, memory 256Gi): a patch of a running pod's cpu goes Proposed → InProgress →
  * done with the new allocatedResources; a request above the node's allocatable shows Infeasible;

@@ -1,5 +1,5 @@
 /**
- * #9 kubectl 1.27 server-side apply against `nanokube serve`: apply --server-side, the conflict
+ * Kubectl 1.27 server-side apply against `nanokube serve`: apply --server-side, the conflict
  * error that names the other manager, --force-conflicts, and client-side apply followed by
  * apply --server-side (kubectl's migration of its client-side managedFields, with the server's
  * last-applied handling).

@@ -1,5 +1,5 @@
 /**
- * #11 NW-02, the seed's own transcript with kubectl 1.27 against `nanokube serve`: a Service with
+ * NW-02, the seed's own transcript with kubectl 1.27 against `nanokube serve`: a Service with
  * `clusterIP: 010.096.000.011` is created with the leading-zero warning, `get svc` shows the
  * stored text, and re-applying it without the zeros fails with `may not change once set`.
  */

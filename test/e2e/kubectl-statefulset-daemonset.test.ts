@@ -1,5 +1,5 @@
 /**
- * Issue #7 (AM-10) with kubectl 1.27 against `nanokube serve --nodes 2`: a StatefulSet from
+ * (AM-10) with kubectl 1.27 against `nanokube serve --nodes 2`: a StatefulSet from
  * `ordinals.start` and a DaemonSet both reach `rollout status` completion, roll out a new image
  * and complete again. Needs the statefulset and daemonset controllers wired into `nanokube serve`
  * (src/cmd, the lead's).

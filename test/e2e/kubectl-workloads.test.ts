@@ -1,5 +1,5 @@
 /**
- * Issue #7 acceptance with kubectl 1.27 against `nanokube serve --nodes 2 --components-thread`
+ * With kubectl 1.27 against `nanokube serve --nodes 2 --components-thread`
  * (controllers, scheduler and simulated nodes on the server's worker thread, reaching it through
  * the message-port transport; the other e2e suites run them on the server's event loop): nodes
  * registered when the server says it is ready, a Deployment of 3 → 3 Running pods; rollout status; a new image

@@ -1,5 +1,5 @@
 /**
- * Integration (issue #22, AM-17): admission plugins annotate the audit event of a real request —
+ * Integration (AM-17): admission plugins annotate the audit event of a real request —
  * PodSecurity's `enforce-policy` and `audit-violations`, as kube-apiserver v1.27 writes them.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Integration (issue #22): the built-in admission chain on an in-process server over SQLite —
+ * Integration: the built-in admission chain on an in-process server over SQLite —
  * ServiceAccount (default account, the kube-api-access projected volume and its mounts, opt-outs,
  * a missing account), Priority (class resolution, the global default, refusals) and ResourceQuota
  * (exact refusals, and 100 parallel creates against `hard: pods=10`, twenty times).

@@ -1,5 +1,5 @@
 /**
- * Integration (issue #22): the certificate plugins of the admission chain on an in-process server
+ * Integration: the certificate plugins of the admission chain on an in-process server
  * over SQLite, with a non-admin user (a client certificate from the server's CA) whose RBAC roles
  * grant — or not — `approve`, `sign` and `attest` on certificates.k8s.io `signers`:
  * CertificateApproval, CertificateSigning, CertificateSubjectRestriction and (with the

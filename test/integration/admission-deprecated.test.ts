@@ -1,5 +1,5 @@
 /**
- * Integration (issue #22): the old restrictive plugins of the admission chain on an in-process
+ * Integration: the old restrictive plugins of the admission chain on an in-process
  * server over SQLite — SecurityContextDeny and LimitPodHardAntiAffinityTopology (pods refused in
  * upstream's words, others admitted), and AlwaysDeny (every write refused, creates, updates and
  * deletes alike, reads still answered) — and the deprecation warnings the first and last log.

@@ -1,5 +1,5 @@
 /**
- * Integration (issue #22): admission plugins users enable by flag — NodeRestriction (with the
+ * Integration: admission plugins users enable by flag — NodeRestriction (with the
  * Node authorizer), EventRateLimit from the admission configuration file, AlwaysPullImages,
  * DenyServiceExternalIPs — and the start-up errors of the flags and the configuration file.
  */

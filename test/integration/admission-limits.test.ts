@@ -1,5 +1,5 @@
 /**
- * Integration (issue #22): LimitRanger on an in-process server over SQLite — a namespace's
+ * Integration: LimitRanger on an in-process server over SQLite — a namespace's
  * LimitRange defaults a pod's container resources (and says so in the `kubernetes.io/limit-ranger`
  * annotation), refuses pods outside the Container min and max with upstream's 403 texts (several
  * violations bracketed), and refuses PersistentVolumeClaims outside the PersistentVolumeClaim

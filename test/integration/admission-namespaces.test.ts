@@ -1,5 +1,5 @@
 /**
- * Integration (issue #22): the namespace plugins of the admission chain on an in-process server
+ * Integration: the namespace plugins of the admission chain on an in-process server
  * over SQLite — NamespaceLifecycle (a missing namespace is 404 before any later plugin or
  * validation looks at the request, a terminating one refuses new content with its
  * NamespaceTerminating cause, the immortal namespaces) and NamespaceExists (on its own, without

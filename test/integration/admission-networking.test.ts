@@ -1,5 +1,5 @@
 /**
- * Integration (issue #22): DefaultIngressClass on an in-process server over SQLite — an Ingress
+ * Integration: DefaultIngressClass on an in-process server over SQLite — an Ingress
  * created without a class gets the default IngressClass's name once one is marked default;
  * Ingresses naming theirs (in the field or the legacy annotation) are left alone, and so are
  * updates.

@@ -1,5 +1,5 @@
 /**
- * Integration (issue #23): ValidatingAdmissionPolicy enforced (AM-03 to AM-08). Policies and
+ * Integration: ValidatingAdmissionPolicy enforced (AM-03 to AM-08). Policies and
  * bindings written through the API decide real requests: params from a ConfigMap,
  * messageExpression, validationActions Deny/Warn/Audit, auditAnnotations, matchConditions, the
  * `authorizer` variable answered by RBAC, failure policies for missing params and run-time

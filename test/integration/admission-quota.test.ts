@@ -1,5 +1,5 @@
 /**
- * Integration (issue #22): ResourceQuota admission beyond pods — `count/<resource>.<group>` of a
+ * Integration: ResourceQuota admission beyond pods — `count/<resource>.<group>` of a
  * custom resource (the quota controller finds it in discovery and hands usage back on delete),
  * Service node ports, a BestEffort-scoped quota, and `limitedResources` from the admission
  * configuration file (PriorityClass scopes that must be covered by a quota).

@@ -1,5 +1,5 @@
 /**
- * Integration (issue #22): the scheduling plugins of the admission chain on an in-process server
+ * Integration: the scheduling plugins of the admission chain on an in-process server
  * over SQLite — TaintNodesByCondition (the not-ready taint of a new Node), DefaultTolerationSeconds
  * and ExtendedResourceToleration (the tolerations they add), RuntimeClass (overhead, node selector
  * and tolerations of the class; refusals), and, on a second server, PodNodeSelector (configured

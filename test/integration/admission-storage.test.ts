@@ -1,5 +1,5 @@
 /**
- * Integration (issue #22): the storage plugins of the admission chain on an in-process server over
+ * Integration: the storage plugins of the admission chain on an in-process server over
  * SQLite — DefaultStorageClass (the default class's name for a claim without one, and claims that
  * name theirs left alone), StorageObjectInUseProtection (the protection finalizers of new claims
  * and volumes) and PersistentVolumeClaimResize (growth of a bound claim only when its class

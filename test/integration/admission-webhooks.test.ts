@@ -1,5 +1,5 @@
 /**
- * Integration (issue #23): admission webhooks called for real requests, over HTTPS, by servers
+ * Integration: admission webhooks called for real requests, over HTTPS, by servers
  * running inside the test with a CA the test makes: a validating refusal, a mutating JSONPatch,
  * reinvocation (IfNeeded), timeouts under both failure policies, matchConditions that skip the
  * call (AM-08), a `service` reference reached through a hand-made EndpointSlice, a caBundle that

@@ -1,5 +1,5 @@
 /**
- * Integration (#12, AM-17): `--audit-policy-file` and `--audit-log-path` on a running server. The
+ * Integration (AM-17): `--audit-policy-file` and `--audit-log-path` on a running server. The
  * policy: None for the loopback user and for `quiet`, Metadata for secrets, RequestResponse for
  * configmaps, Request for pods, Metadata for the rest, RequestReceived omitted. The JSON lines
  * written are read back and checked field by field.
@@ -40,7 +40,7 @@ rules:
   - level: Metadata
 `;
 
-describe('audit policy and log backend (AM-17, #12)', () => {
+describe('audit policy and log backend (AM-17)', () => {
   let server: TestServer;
   let logPath: string;
   let quiet: CertAndKey;

@@ -1,10 +1,10 @@
 /**
- * Issue #5, security: client certificates are verified against nanokube's CA (CN = user,
+ * Security: client certificates are verified against nanokube's CA (CN = user,
  * O = groups); a certificate from another CA or an expired one gets 401; with --anonymous-auth a
  * request without credentials is system:anonymous and reaches only the public information paths
- * (issue #12: anonymous is off by default, then it gets 401); unverifiable bearer tokens are
+ * (anonymous is off by default, then it gets 401); unverifiable bearer tokens are
  * refused; impersonation acts as the impersonated user. What an authenticated user may do is
- * RBAC's (issue #12).
+ * RBAC's.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -39,7 +39,7 @@ const paths = {
 
 const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: 'b' } };
 
-describe('authentication and the anonymous user with --anonymous-auth=true (issue #5)', () => {
+describe('authentication and the anonymous user with --anonymous-auth=true', () => {
   let server: TestServer;
   let ours: CertAndKey;
   let foreign: CertAndKey;
@@ -260,7 +260,7 @@ describe('authentication and the anonymous user with --anonymous-auth=true (issu
   });
 });
 
-describe('anonymous requests are off by default (issue #12)', () => {
+describe('anonymous requests are off by default', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ controllers: false });
@@ -277,7 +277,7 @@ describe('anonymous requests are off by default (issue #12)', () => {
   });
 });
 
-describe('request deadlines (issue #5)', () => {
+describe('request deadlines', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ controllers: false });
@@ -334,7 +334,7 @@ describe('request deadlines (issue #5)', () => {
   });
 });
 
-describe('the audit stage (issue #5)', () => {
+describe('the audit stage', () => {
   let server: TestServer;
   const events: AuditEvent[] = [];
   let throwing = false;

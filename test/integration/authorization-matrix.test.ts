@@ -1,5 +1,5 @@
 /**
- * Issue #12 acceptance, the authorization matrix: users (impersonated by the admin, and one with
+ * The authorization matrix: users (impersonated by the admin, and one with
  * an x509 client certificate from the data dir's CA) and a service account, bound to `view`,
  * `edit` and `admin` (aggregated by the controller), a Role with resourceNames, a ClusterRole for
  * subresources (pods/log, deployments/scale) and one for non-resource URLs, try every verb on
@@ -169,7 +169,7 @@ interface Identity {
 const impersonating = (name: string): Record<string, string> => ({ 'Impersonate-User': name });
 const builder = 'system:serviceaccount:matrix:builder';
 
-describe('authorization matrix (issue #12)', () => {
+describe('authorization matrix', () => {
   let server: TestServer;
   let identities: Identity[];
 

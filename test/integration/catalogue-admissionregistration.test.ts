@@ -1,5 +1,5 @@
 /**
- * Issue #6: admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration and
+ * Admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration and
  * MutatingWebhookConfiguration, and v1alpha1 ValidatingAdmissionPolicy (+status) and
  * ValidatingAdmissionPolicyBinding, served as kube-apiserver v1.27 does: discovery as the reference
  * server's, defaults, validation messages, the AdmissionWebhookMatchConditions gate (off by

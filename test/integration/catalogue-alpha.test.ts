@@ -1,5 +1,5 @@
 /**
- * Issue #6: the alpha group-versions of the seed items, served only with --runtime-config and their
+ * The alpha group-versions of the seed items, served only with --runtime-config and their
  * feature gate: networking.k8s.io/v1alpha1 IPAddress (MultiCIDRServiceAllocator, NW-03) and
  * ClusterCIDR (MultiCIDRRangeAllocator), and resource.k8s.io/v1alpha2 ResourceClass, ResourceClaim
  * (+status), ResourceClaimTemplate and PodSchedulingContext (+status) (DynamicResourceAllocation,

@@ -1,5 +1,5 @@
 /**
- * Issue #6: apiextensions.k8s.io/v1 CustomResourceDefinition and apiregistration.k8s.io/v1
+ * Apiextensions.k8s.io/v1 CustomResourceDefinition and apiregistration.k8s.io/v1
  * APIService (+status) are stored and validated as kube-apiserver v1.27 does: discovery as the
  * reference server's, defaults, validation messages, status strategies and Table columns. Serving
  * the custom resources a CRD defines is not part of this test.
@@ -154,7 +154,7 @@ test('CRD lifecycle: defaults, stored versions, generation, status, Table, delet
   assert.equal(doc.rows[0]?.cells[0], 'widgets.example.com');
   assert.match(String(doc.rows[0]?.cells[1]), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 
-  // Marked Terminating with the cleanup finalizer; gone once the finalizer controller is done (#10).
+  // Marked Terminating with the cleanup finalizer; gone once the finalizer controller is done.
   const deleted = await server.request('DELETE', `${crds}/widgets.example.com`);
   assert.equal(deleted.status, 200, deleted.text);
   assert.deepEqual(at(deleted.json(), 'metadata', 'finalizers'), [

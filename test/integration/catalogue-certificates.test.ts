@@ -1,5 +1,5 @@
 /**
- * Issue #6: certificates.k8s.io/v1 CertificateSigningRequest (+status, +approval) and
+ * Certificates.k8s.io/v1 CertificateSigningRequest (+status, +approval) and
  * certificates.k8s.io/v1alpha1 ClusterTrustBundle end to end, as kube-apiserver v1.27: discovery
  * as the reference server's, the requester recorded on create, validation Status messages, what
  * each of the main resource, /status and /approval may change, Table output and field selectors.

@@ -1,5 +1,5 @@
 /**
- * Issue #6: the remaining core/v1 kinds served end to end — ReplicationController (+status,
+ * The remaining core/v1 kinds served end to end — ReplicationController (+status,
  * +scale), PersistentVolumeClaim and PersistentVolume (+status), ResourceQuota (+status),
  * LimitRange and PodTemplate: defaulting, validation Status messages, strategies, Table output.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #6: flowcontrol.apiserver.k8s.io FlowSchema and PriorityLevelConfiguration, stored as
+ * Flowcontrol.apiserver.k8s.io FlowSchema and PriorityLevelConfiguration, stored as
  * v1beta3 and served at v1beta2 and v1beta3 (+status), end to end: objects written at one version
  * read back at the other (assuredConcurrencyShares ⇄ nominalConcurrencyShares), defaults,
  * generation, /status, validation messages per request version, Table output, a watch at each

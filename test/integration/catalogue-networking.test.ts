@@ -1,7 +1,7 @@
 /**
- * Issue #6: networking.k8s.io/v1 Ingress (with /status), IngressClass and NetworkPolicy are served
+ * Networking.k8s.io/v1 Ingress (with /status), IngressClass and NetworkPolicy are served
  * as kube-apiserver v1.27 does: discovery as the reference server's, defaults, validation messages
- * (including v1.27's matching class annotation, #115447), the deprecated-annotation warning,
+ * (including v1.27's matching class annotation), the deprecated-annotation warning,
  * generation tracking, the status subresource and Table columns.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Issue #6: rbac.authorization.k8s.io/v1 Role, ClusterRole, RoleBinding and ClusterRoleBinding are
+ * Rbac.authorization.k8s.io/v1 Role, ClusterRole, RoleBinding and ClusterRoleBinding are
  * stored and served as kube-apiserver v1.27 does (discovery, defaults, validation messages, the
  * immutable roleRef, create by PUT, Table columns). Authorization does not use them yet.
  */

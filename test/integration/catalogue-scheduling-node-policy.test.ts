@@ -1,5 +1,5 @@
 /**
- * Issue #6: scheduling.k8s.io/v1 PriorityClass, node.k8s.io/v1 RuntimeClass and policy/v1
+ * Scheduling.k8s.io/v1 PriorityClass, node.k8s.io/v1 RuntimeClass and policy/v1
  * PodDisruptionBudget (+status) served through the runtime-registration seam, end to end:
  * defaulting, validation Status messages, strategies, Table output and discovery.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #6: storage.k8s.io/v1 StorageClass, CSIDriver, CSINode, VolumeAttachment (with /status) and
+ * Storage.k8s.io/v1 StorageClass, CSIDriver, CSINode, VolumeAttachment (with /status) and
  * CSIStorageCapacity (v1 only) are served as kube-apiserver v1.27 does: discovery as the reference
  * server's, defaults, validation messages, warnings, generation rules, the status subresource and
  * Table columns.

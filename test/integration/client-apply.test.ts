@@ -1,5 +1,5 @@
 /**
- * #9 / AM-23: server-side apply from nanokube's typed client with the generated apply
+ * AM-23: server-side apply from nanokube's typed client with the generated apply
  * configurations, against a real in-process server: create by apply, the managedFields entry, a
  * conflict as ApiError 409 with the upstream message, force, and applyStatus on /status.
  */

@@ -1,6 +1,6 @@
 /**
  * Integration: a shared informer against a real in-process server, reached through a TCP proxy
- * the test can cut (issue #5, seam 6). An object deleted while the informer's watch is down is
+ * the test can cut (seam 6). An object deleted while the informer's watch is down is
  * found missing by the relist and handed to onDelete in its last known state; the client's
  * HTTP/2 sessions reconnect by themselves once the way is open again.
  */

@@ -1,6 +1,5 @@
 /**
- * Integration: the REST client's HTTP/2 transport against a scripted node:http2 server (issue #5,
- * seam 6): credentials, resending a request the server never processed (and only that), more
+ * Integration: the REST client's HTTP/2 transport against a scripted node:http2 server (* seam 6): credentials, resending a request the server never processed (and only that), more
  * sessions when one approaches the server's stream limit, and reconnecting after a session ends.
  */
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
  * Integration: many concurrent watches through one REST client against a real in-process server
- * (issue #5, seam 6). With the old 8-socket HTTPS agent the ninth watch starved; over HTTP/2 they
+ * (seam 6). With the old 8-socket HTTPS agent the ninth watch starved; over HTTP/2 they
  * are streams of one session (or a few, when capped), and requests still pass alongside.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Integration (#8, AM-02): with the WatchList gate on, `nanokube serve`'s own components
+ * Integration (AM-02): with the WatchList gate on, `nanokube serve`'s own components
  * (controller manager, scheduler, simulated nodes) sync their informers through WatchList streams
  * instead of LIST requests; with it off they LIST and WATCH as before. Seen through the audit
  * sink: the requests the loopback user makes.
@@ -77,7 +77,7 @@ async function componentLists(watchList: boolean): Promise<{ lists: string[]; re
   }
 }
 
-describe('components and the WatchList gate (AM-02, #8)', () => {
+describe('components and the WatchList gate (AM-02)', () => {
   test('gate on: the controllers, scheduler and nodes sync without a single LIST of pods or workloads', async () => {
     const { lists, ready } = await componentLists(true);
     assert.ok(ready);

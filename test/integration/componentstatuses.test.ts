@@ -1,5 +1,5 @@
 /**
- * Issue #6: componentstatuses (core/v1, deprecated) are computed by probing the components the way
+ * Componentstatuses (core/v1, deprecated) are computed by probing the components the way
  * upstream does: etcd (the storage backend), the scheduler (:10259) and the controller manager
  * (:10257) — neither of which nanokube runs as a separate server, so they show as unhealthy with
  * Go's connection-refused error unless something answers there.

@@ -1,5 +1,5 @@
 /**
- * The CronJob controller (issue #7, AM-10) against the in-process server, on a FakeClock: a
+ * The CronJob controller (AM-10) against the in-process server, on a FakeClock: a
  * `*\/1 * * * *` CronJob fires when the clock passes the minute, its Job is named
  * `<cronjob>-<minutes>`, status.active/lastScheduleTime/lastSuccessfulTime follow, Forbid and
  * Replace, history limits, and an unknown timeZone is reported.

@@ -1,5 +1,5 @@
 /**
- * Integration (issue #7): CSR approving and signing against an in-process server — an approved
+ * Integration: CSR approving and signing against an in-process server — an approved
  * kube-apiserver-client request is issued by the cluster CA and the certificate authenticates
  * its subject; a kubelet client request from the node itself is auto-approved after a
  * SubjectAccessReview and signed; a request breaking its signer's rules gets the Failed condition.

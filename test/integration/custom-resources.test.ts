@@ -1,5 +1,5 @@
 /**
- * #10 custom resources served from CRDs (apiextensions-apiserver v0.27's behaviour): names
+ * Custom resources served from CRDs (apiextensions-apiserver v0.27's behaviour): names
  * accepted and Established conditions, endpoints per served version (namespaced and
  * cluster-scoped), discovery (legacy and aggregated, AM-15), printer columns, status and scale
  * subresources, `None` conversion between versions, terminating CRDs and the cleanup finalizer.
@@ -100,7 +100,7 @@ async function establish(server: TestServer, crd: Obj): Promise<Obj> {
   });
 }
 
-describe('custom resources (#10)', () => {
+describe('custom resources', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ controllers: false });
@@ -381,7 +381,7 @@ describe('custom resources (#10)', () => {
   });
 });
 
-describe('custom resources with webhook conversion (#10)', () => {
+describe('custom resources with webhook conversion', () => {
   let server: TestServer;
   let webhook: Server;
   let calls = 0;
@@ -512,7 +512,7 @@ describe('custom resources with webhook conversion (#10)', () => {
   });
 });
 
-describe('x-kubernetes-validations on custom resources (#10, AM-03, AM-05, AM-09)', () => {
+describe('x-kubernetes-validations on custom resources (AM-03, AM-05, AM-09)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ controllers: false });
@@ -655,7 +655,7 @@ describe('x-kubernetes-validations on custom resources (#10, AM-03, AM-05, AM-09
   });
 });
 
-describe('custom resources across a restart (#10)', () => {
+describe('custom resources across a restart', () => {
   it('a restarted server serves the CRDs it stored, with their objects', async () => {
     const first = await startTestServer({ controllers: false });
     await establish(first, crontabCRD());
@@ -815,7 +815,7 @@ ${extra.spec}  cronSpec: "* * * * */5"
   });
 });
 
-describe('CRD behaviours of upstream custom_resource_definition.go [Conformance] (#10)', () => {
+describe('CRD behaviours of upstream custom_resource_definition.go [Conformance]', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ controllers: false });

@@ -1,5 +1,5 @@
 /**
- * The DaemonSet controller (issue #7) against the in-process server with three simulated nodes
+ * The DaemonSet controller against the in-process server with three simulated nodes
  * and the scheduler: one pod per eligible node, pinned by `metadata.name` node affinity and bound
  * by the scheduler, the daemon tolerations, taints and nodeSelector, status, ControllerRevisions,
  * RollingUpdate with maxUnavailable and with maxSurge, OnDelete, and a node that stops fitting.

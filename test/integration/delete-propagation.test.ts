@@ -1,5 +1,5 @@
 /**
- * Issue #7: DELETE honours `propagationPolicy` and `orphanDependents` as kube-apiserver v1.27
+ * DELETE honours `propagationPolicy` and `orphanDependents` as kube-apiserver v1.27
  * (k8s.io/apiserver registry/generic/registry/store.go: deletionFinalizersForGarbageCollection,
  * updateForGracefulDeletionAndFinalizers, markAsDeleting, ShouldDeleteDuringUpdate; handlers/
  * delete.go for the status codes; ValidateDeleteOptions for the 422s).
@@ -14,7 +14,7 @@ type Obj = Record<string, unknown> & { metadata: Record<string, unknown> };
 const ns = 'prop';
 const cms = `/api/v1/namespaces/${ns}/configmaps`;
 
-describe('delete propagation (issue #7)', () => {
+describe('delete propagation', () => {
   let s: TestServer;
 
   before(async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue #6: DELETE answers with the deleted object, not a Success Status, for the resources whose
+ * DELETE answers with the deleted object, not a Success Status, for the resources whose
  * upstream v1.27 store sets `ReturnDeletedObject: true` (pkg/registry/<group>/<resource>/storage):
  * PersistentVolumeClaims, PersistentVolumes, PodTemplates, ResourceQuotas, storage.k8s.io CSIDrivers,
  * CSINodes, StorageClasses and VolumeAttachments, and the four resource.k8s.io/v1alpha2 kinds (besides

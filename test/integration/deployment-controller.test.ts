@@ -1,5 +1,5 @@
 /**
- * The Deployment controller (issue #7) with the ReplicaSet controller against the in-process
+ * The Deployment controller with the ReplicaSet controller against the in-process
  * server; pods are made Ready by writing their status (no nodes yet). kubectl 1.27 drives
  * `rollout status|restart|undo|pause|resume` where it is installed.
  */

@@ -235,7 +235,7 @@ describe('discovery and OpenAPI', () => {
     }>();
     assert.equal(v.minor, '27');
     assert.match(v.gitVersion, /^v1\.27\.\d+\+nanokube/);
-    // A release build's shape: a 40-hex commit, a tree state, an RFC 3339 build date (issue #6).
+    // A release build's shape: a 40-hex commit, a tree state, an RFC 3339 build date.
     assert.match(v.gitCommit, /^[0-9a-f]{40}$/);
     assert.match(v.gitTreeState, /^(clean|dirty)$/);
     assert.match(v.buildDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);

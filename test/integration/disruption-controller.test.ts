@@ -1,5 +1,5 @@
 /**
- * The disruption controller (issue #7, AM-22) against the in-process server: PodDisruptionBudget
+ * The disruption controller (AM-22) against the in-process server: PodDisruptionBudget
  * status as upstream v1.27 (currentHealthy, desiredHealthy, expectedPods, disruptionsAllowed,
  * observedGeneration, the DisruptionAllowed condition), percentages scaled through the pods'
  * controllers, SyncFailed, and pods/eviction taking disruptions from that status.
@@ -200,7 +200,7 @@ test('a budget matching no pods allows nothing; an unknown controller under a pe
   });
   assert.equal(failed['disruptionsAllowed'], 0);
   assert.equal(condition(failed)?.['status'], 'False');
-  // #7: as upstream's REST mapper reports a kind that is not served (getScaleController).
+  // As upstream's REST mapper reports a kind that is not served (getScaleController).
   assert.equal(condition(failed)?.['message'], 'no matches for kind "Widget" in version "example.com/v1"');
 });
 

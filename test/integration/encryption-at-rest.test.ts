@@ -1,5 +1,5 @@
 /**
- * Encryption at rest (#12; AM-10 for KMS v2): a server on real SQLite with
+ * Encryption at rest (AM-10 for KMS v2): a server on real SQLite with
  * --encryption-provider-config keeps Secrets encrypted in the database file while every API read
  * (get, list, watch, after a restart) sees plaintext; ConfigMaps, not configured, stay plaintext;
  * rotation to a new first key keeps old Secrets readable and an unchanged replace rewrites them

@@ -1,6 +1,5 @@
 /**
- * The Endpoints, EndpointSlice and EndpointSlice mirroring controllers and node IPAM (issue #11:
- * NW-04, NW-11, NW-13, NW-15) against the in-process server: pods going ready and terminating
+ * The Endpoints, EndpointSlice and EndpointSlice mirroring controllers and node IPAM (* NW-04, NW-11, NW-13, NW-15) against the in-process server: pods going ready and terminating
  * and the resulting Endpoints and EndpointSlice conditions.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Integration (issue #7): the events.k8s.io/v1 recorder against an in-process server — the first
+ * Integration: the events.k8s.io/v1 recorder against an in-process server — the first
  * occurrence creates an Event, the second turns it into a series at once, later ones are counted
  * and written when the series ends; the core/v1 view (what kubectl describe reads) shows the
  * series.

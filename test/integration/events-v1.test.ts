@@ -1,5 +1,5 @@
 /**
- * Issue #5: Event is served at core/v1 and at events.k8s.io/v1 from one storage (core/v1), as
+ * Event is served at core/v1 and at events.k8s.io/v1 from one storage (core/v1), as
  * upstream: one key space, one storage version hash, objects written at one version read back at
  * the other with the fields renamed, watches at each version in their own version, and the strict
  * events.k8s.io/v1 validation only for requests made at events.k8s.io/v1.

@@ -1,5 +1,5 @@
 /**
- * Integration: upstream's exact texts where the foundation approximated them (issue #6). Each
+ * Integration: upstream's exact texts where the foundation approximated them. Each
  * expected string is kube-apiserver v1.27's, derived from its code and tests as noted per case.
  */
 import assert from 'node:assert/strict';

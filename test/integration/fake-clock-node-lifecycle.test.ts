@@ -1,5 +1,5 @@
 /**
- * Issue #7 ("every time-based behaviour reads one clock object"): the node lifecycle controller
+ * The node lifecycle controller
  * and the simulated nodes against the in-process server, all on one FakeClock with upstream's
  * default periods (5 s node monitor, 40 s grace, 10 s Lease heartbeats, 5 s job pods). Nothing
  * waits for those periods in real time: the test moves the fake clock.

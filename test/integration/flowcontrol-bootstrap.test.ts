@@ -1,5 +1,5 @@
 /**
- * Issue #6: at start-up the server creates API Priority and Fairness' bootstrap configuration as
+ * At start-up the server creates API Priority and Fairness' bootstrap configuration as
  * kube-apiserver v1.27 does (the suggested and mandatory priority levels and flow schemas), and a
  * restart on the same data dir neither duplicates them nor fails.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #7: the garbage collector (kube-controller-manager v1.27 behaviour) against the
+ * The garbage collector (kube-controller-manager v1.27 behaviour) against the
  * in-process server, through the client only: background, foreground (blockOwnerDeletion) and
  * orphan propagation, dangling owners (absent, or present with another uid), cluster-scoped
  * owners, invalid namespace references, chains, cycles, and resources added while it runs.
@@ -59,7 +59,7 @@ function ownerRef(o: Obj, apiVersion: string, kind: string, extra: Partial<Owner
   return { apiVersion, kind, name: o.metadata.name, uid: o.metadata.uid, ...extra };
 }
 
-describe('garbage collector (issue #7)', () => {
+describe('garbage collector', () => {
   let s: TestServer;
   let client: RestClient;
   let gc: GarbageCollector;

@@ -1,6 +1,5 @@
 /**
- * Integration: the in-process transport `nanokube serve` gives its own components (issue #7,
- * "an in-process transport (same semantics, no TLS/HTTP)"): requests and watches through
+ * Integration: the in-process transport `nanokube serve` gives its own components (* "an in-process transport (same semantics, no TLS/HTTP)"): requests and watches through
  * ApiServer.dispatchInProcess run the whole request chain (authentication as the loopback user,
  * impersonation, admission, Status errors), a cancelled watch ends on the server, and nothing that
  * arrives over the network can pass for an in-process caller.
@@ -33,7 +32,7 @@ const cm = (name: string, data: Record<string, string> = {}): Record<string, unk
   data,
 });
 
-describe('in-process transport (#7)', () => {
+describe('in-process transport', () => {
   test('create, get, list and a Status error, as over HTTPS', async () => {
     const created = await client.request('POST', '/api/v1/namespaces/default/configmaps', {
       body: cm('ip-a', { k: 'v' }),

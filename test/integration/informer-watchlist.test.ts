@@ -1,5 +1,5 @@
 /**
- * AM-02 / AM-21 / #8 (Client): nanokube's informer syncs through one WatchList request when the
+ * AM-02 / AM-21 (Client): nanokube's informer syncs through one WatchList request when the
  * server's `WatchList` gate is on, falls back to LIST+WATCH after the 422 when it is off, and, in
  * every mode and across switches between them, never misses an event under a concurrent writer:
  * at the end every informer's store equals the server's list and its handlers saw each object's
@@ -252,7 +252,7 @@ async function createNamespace(server: TestServer, name: string): Promise<void> 
   assert.equal(r.status, 201, r.text);
 }
 
-describe('AM-02 #8 informer WatchList: gate on', () => {
+describe('AM-02 informer WatchList: gate on', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ controllers: false, featureGates: { WatchList: true } });
@@ -467,7 +467,7 @@ describe('AM-02 #8 informer WatchList: gate on', () => {
   });
 });
 
-describe('AM-02 #8 informer WatchList: gate off (v1.27 default)', () => {
+describe('AM-02 informer WatchList: gate off (v1.27 default)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ controllers: false });

@@ -1,5 +1,5 @@
 /**
- * The Job controller (issue #7) when its Job informer lags the API server: after it fails a Job
+ * The Job controller when its Job informer lags the API server: after it fails a Job
  * and deletes the Job's active pods, the pod deletions can reach it before its own Failed status
  * write does. Acting on that stale copy (no Failed condition, no active pods left) it used to
  * create pods for a Job that was over (the backoffLimit flake of job-controller.test.ts). Here the

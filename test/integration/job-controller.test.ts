@@ -1,5 +1,5 @@
 /**
- * The Job controller (issue #7) against the in-process server: pods with the tracking finalizer,
+ * The Job controller against the in-process server: pods with the tracking finalizer,
  * NonIndexed and Indexed completion, backoffLimit, activeDeadlineSeconds (FakeClock), suspend and
  * resume, the pod failure policy, and orphaned pods released from the finalizer. Pod status is
  * written by the test, standing in for nodes.

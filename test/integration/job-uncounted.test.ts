@@ -1,5 +1,5 @@
 /**
- * The Job controller's MaxUncountedPods (issue #7, upstream v1.27 trackJobStatusAndRemoveFinalizers):
+ * The Job controller's MaxUncountedPods (upstream v1.27 trackJobStatusAndRemoveFinalizers):
  * pods that finished while no controller ran are recorded in status.uncountedTerminatedPods at
  * most `maxUncountedPods` at a time, their finalizers removed and counted over several syncs, and
  * the Job completes only once every one is counted. Pod status is written by the test.

@@ -1,5 +1,5 @@
 /**
- * Issue #6: the server keeps the `kubernetes` Service in `default` (upstream's bootstrap
+ * The server keeps the `kubernetes` Service in `default` (upstream's bootstrap
  * controller with the lease endpoint reconciler): the Service (cluster IP = first address of
  * --service-cluster-ip-range, port 443 → the secure port), its Endpoints (the advertise address,
  * skip-mirror) and its EndpointSlice, recreated or repaired when deleted or changed.

@@ -1,5 +1,5 @@
 /**
- * Integration (issue #7, AM-13): leader election on a coordination.k8s.io/v1 Lease against an
+ * Integration (AM-13): leader election on a coordination.k8s.io/v1 Lease against an
  * in-process server — one leader at a time, a clean release hands over at once, a leader that
  * vanishes without releasing is replaced once its Lease expires as the others observed it.
  */

@@ -1,5 +1,5 @@
 /**
- * Integration (issue #7): the core/v1 event recorder (client-go tools/record) against an in-process
+ * Integration: the core/v1 event recorder (client-go tools/record) against an in-process
  * server — the first occurrence creates an Event with source and count 1; an identical one patches
  * count and lastTimestamp.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #8, observability: `/metrics` in the Prometheus text format with kube-apiserver v1.27's
+ * Observability: `/metrics` in the Prometheus text format with kube-apiserver v1.27's
  * names, labels and label values — request counts and latencies, in-flight and long-running
  * requests, watchers and watch events, stored objects, process metrics — for authorized users
  * only.
@@ -113,7 +113,7 @@ const configmaps = { ...core, resource: 'configmaps' };
 const ns = '/api/v1/namespaces/default/configmaps';
 const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } });
 
-describe('/metrics (#8)', () => {
+describe('/metrics', () => {
   let server: TestServer;
   const scrape = async (): Promise<Exposition> => {
     const r = await server.request('GET', '/metrics', { accept: '*/*' });
@@ -123,7 +123,7 @@ describe('/metrics (#8)', () => {
   };
 
   before(async () => {
-    // Anonymous on (off by default since #12) to check the forbidden message of the path.
+    // Anonymous on (off by default) to check the forbidden message of the path.
     server = await startTestServer({ controllers: false, storageCountPollMs: 50, anonymousAuth: true });
   });
   after(() => server.stop());

@@ -1,6 +1,6 @@
 /**
  * Integration: namespace deletion goes through Terminating — new content is refused with upstream's
- * 403 — and the namespace controller empties it and finalizes it (issue #2, NamespaceLifecycle).
+ * 403 — and the namespace controller empties it and finalizes it (NamespaceLifecycle).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Issue #12: `--authorization-mode=Node,RBAC`: a kubelet identity (`system:node:n1` in
+ * `--authorization-mode=Node,RBAC`: a kubelet identity (`system:node:n1` in
  * `system:nodes`) reads the secret its pod mounts and not another, with upstream's 403 text;
  * the static node rules let it list pods; without the Node mode nothing grants it secrets.
  */
@@ -17,7 +17,7 @@ const secret = (name: string) => ({
   stringData: { a: 'b' },
 });
 
-describe('Node authorizer (issue #12)', () => {
+describe('Node authorizer', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ controllers: false, nodes: 0, authorizationModes: ['Node', 'RBAC'] });

@@ -1,5 +1,5 @@
 /**
- * NW-08 (#7): `startServer` with `nodeIPs` (`nanokube serve --node-ip IP[,IP]`) registers simulated
+ * NW-08: `startServer` with `nodeIPs` (`nanokube serve --node-ip IP[,IP]`) registers simulated
  * nodes whose InternalIPs count up from the given pair, the primary first, with a podCIDR per
  * family; their pods run with dual-stack podIPs in the same family order, hostIP the primary.
  */
@@ -92,7 +92,7 @@ function dualStackSuite(
   });
 }
 
-describe('NW-08 (#7): startServer with dual-stack nodeIPs 10.1.0.5,fd00::5', () => {
+describe('NW-08: startServer with dual-stack nodeIPs 10.1.0.5,fd00::5', () => {
   dualStackSuite(['10.1.0.5', 'fd00::5'], {
     addresses: [
       ['10.1.0.5', 'fd00::5'],
@@ -105,7 +105,7 @@ describe('NW-08 (#7): startServer with dual-stack nodeIPs 10.1.0.5,fd00::5', () 
   });
 });
 
-describe('NW-08 (#7): startServer with IPv6-primary nodeIPs fd00::5,10.1.0.5', () => {
+describe('NW-08: startServer with IPv6-primary nodeIPs fd00::5,10.1.0.5', () => {
   dualStackSuite(['fd00::5', '10.1.0.5'], {
     addresses: [
       ['fd00::5', '10.1.0.5'],

@@ -1,5 +1,5 @@
 /**
- * The node lifecycle controller (issue #7) against the in-process server, with short monitor and
+ * The node lifecycle controller against the in-process server, with short monitor and
  * grace periods: a node whose Lease and status stop being renewed turns Ready=Unknown with
  * upstream's reason and message, gets the unreachable NoExecute and NoSchedule taints, its pods
  * turn Ready=False, and pods are evicted by their tolerations; a node that comes back loses the

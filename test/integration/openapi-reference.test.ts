@@ -1,5 +1,5 @@
 /**
- * Issue #6 acceptance: "for every kind served, the published OpenAPI (names, types, required,
+ * "for every kind served, the published OpenAPI (names, types, required,
  * list/map extensions, patch strategies) matches the reference field by field; descriptions
  * excluded".
  *

@@ -1,5 +1,5 @@
 /**
- * Issue #6: pods/{name}/binding and the bindings collection place a pod on a node as upstream's
+ * Pods/{name}/binding and the bindings collection place a pod on a node as upstream's
  * BindingREST: spec.nodeName set, PodScheduled True, 201 Success; a bound pod refuses a second
  * binding with 409; a dry run changes nothing; scheduling gates block binding.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #6 and AM-22: pods/{name}/eviction as upstream's EvictionREST (v1.27): a pod that is not
+ * AM-22: pods/{name}/eviction as upstream's EvictionREST (v1.27): a pod that is not
  * running is deleted at once; a running pod is deleted only when its PodDisruptionBudget allows a
  * disruption, which the eviction takes from the budget's status; otherwise 429 with the
  * DisruptionBudget cause. A dry-run eviction persists nothing.

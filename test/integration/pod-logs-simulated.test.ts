@@ -1,5 +1,5 @@
 /**
- * Issue #7: `kubectl logs` of pods on simulated nodes: deterministic lines, container choice,
+ * `kubectl logs` of pods on simulated nodes: deterministic lines, container choice,
  * tailLines, timestamps, limitBytes, the kubelet's errors (validateContainerLogStatus), and an
  * exited container's log ending when it finished (no growth, follow returns at once).
  */

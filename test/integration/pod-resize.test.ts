@@ -1,5 +1,5 @@
 /**
- * Issue #7, AM-01: in-place pod vertical scaling with InPlacePodVerticalScaling on. The API
+ * AM-01: in-place pod vertical scaling with InPlacePodVerticalScaling on. The API
  * accepts cpu/memory changes, defaults resizePolicy and marks status.resize=Proposed; a simulated
  * node (cpu 4, memory 8Gi) admits the resize (InProgress, then cleared with the new
  * allocatedResources and resources), answers Infeasible above its allocatable, Deferred when the

@@ -1,5 +1,5 @@
 /**
- * Issue #6: the pod subresources beyond binding and eviction, as kube-apiserver v1.27 answers them
+ * The pod subresources beyond binding and eviction, as kube-apiserver v1.27 answers them
  * without a kubelet: pods/ephemeralcontainers (upstream's EphemeralContainersStrategy), pods/log,
  * exec, attach, portforward and the proxy subresources of pods, nodes and services, and
  * serviceaccounts/token.
@@ -252,7 +252,7 @@ test('pods/log, exec, attach, portforward without a kubelet', async () => {
   await expect('GET', '/api/v1/namespaces/default/services/none:80/proxy', 404, 'services "none" not found');
 });
 
-test('serviceaccounts/token: the route is discovered and issues tokens (issue #12)', async () => {
+test('serviceaccounts/token: the route is discovered and issues tokens', async () => {
   const disc = (await s.request('GET', '/api/v1')).json<{ resources: Json[] }>().resources;
   assert.deepEqual(
     disc.find((r) => r['name'] === 'serviceaccounts/token'),

@@ -1,5 +1,5 @@
 /**
- * The pod garbage collector (issue #7) against the in-process server, with a threshold of 2 and
+ * The pod garbage collector against the in-process server, with a threshold of 2 and
  * short periods: terminated pods beyond the threshold go oldest first, pods bound to a node that
  * does not exist go after the quarantine (marked Failed with DeletionByPodGC first), and an
  * unscheduled terminating pod is marked Failed and force-deleted.

@@ -1,5 +1,5 @@
 /**
- * Integration (#12, AM-20): profiling on a unix-domain socket only (upstream #114191,
+ * Integration (AM-20): profiling on a unix-domain socket only (upstream #114191,
  * --debug-socket-path; the issue's --profiling-path). A CPU profile as a V8 .cpuprofile, a heap
  * snapshot, one CPU profile at a time, a profile cut short when its client goes away, the socket
  * owner-only, and nothing of it on the TCP port.
@@ -48,7 +48,7 @@ function socketGet(
   });
 }
 
-describe('profiling on a unix socket (AM-20, #12)', () => {
+describe('profiling on a unix socket (AM-20)', () => {
   let server: TestServer;
   let dir: string;
   let socket: string;

@@ -1,5 +1,5 @@
 /**
- * Integration: the protobuf wire format (`application/vnd.kubernetes.protobuf`, issue #6) end to
+ * Integration: the protobuf wire format (`application/vnd.kubernetes.protobuf`) end to
  * end on an in-process server — request bodies, responses, lists, Status errors, watch frames,
  * PartialObjectMetadata and the negotiation rules around them.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #12: the v1.27 RBAC bootstrap policy is in place before the first request, and is
+ * The v1.27 RBAC bootstrap policy is in place before the first request, and is
  * reconciled on every start as upstream's: with `autoupdate: "true"` what is missing (rules,
  * subjects, deleted objects) comes back and nothing is removed; with `"false"` the object is
  * left alone; a restart with nothing to reconcile writes nothing.

@@ -1,5 +1,5 @@
 /**
- * The ReplicaSet controller (issue #7) against the in-process server: pods from the template with
+ * The ReplicaSet controller against the in-process server: pods from the template with
  * controller ownerReferences, scale up and down, adoption and release, deletion ranking, status.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Integration (issue #7): the resource quota controller keeps status.hard and status.used current
+ * Integration: the resource quota controller keeps status.hard and status.used current
  * as upstream's does — object counts (legacy names and count/<resource>.<group>), pod compute
  * requests/limits (terminal pods excluded), PVC storage, and quota scopes.
  */

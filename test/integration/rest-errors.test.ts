@@ -1,6 +1,6 @@
 /**
  * Integration: REST error semantics of an in-process server on real SQLite — Status bodies,
- * codes and messages as kube-apiserver v1.27 sends them (issue #2, section 4).
+ * codes and messages as kube-apiserver v1.27 sends them (section 4).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

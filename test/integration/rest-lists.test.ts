@@ -1,6 +1,6 @@
 /**
  * Integration: lists and watches on real SQLite — chunking with consistent snapshots,
- * resourceVersion rules, selectors, Table and PartialObjectMetadata (issue #2, section 4).
+ * resourceVersion rules, selectors, Table and PartialObjectMetadata (section 4).
  */
 import assert from 'node:assert/strict';
 import { request } from 'node:https';

@@ -1,5 +1,5 @@
 /**
- * Issue #6: the review kinds are created, never stored, and answered by the server's own
+ * The review kinds are created, never stored, and answered by the server's own
  * authenticator and authorizer: SelfSubjectReview (authentication.k8s.io/v1beta1, AM-10),
  * TokenReview, and the four access reviews (`kubectl auth can-i`).
  */
@@ -13,7 +13,7 @@ import type { TestServer } from '../support/server.js';
 const refDir = join(process.cwd(), '../shared/reference/kube-apiserver-v1.28.7/default/discovery');
 type Json = Record<string, unknown>;
 
-describe('reviews (issue #6)', () => {
+describe('reviews', () => {
   let s: TestServer;
   before(async () => {
     s = await startTestServer({ controllers: false, storage: 'memory' });

@@ -1,5 +1,5 @@
 /**
- * Issue #6: alpha group-versions are served only with --runtime-config and their feature gate, as
+ * Alpha group-versions are served only with --runtime-config and their feature gate, as
  * upstream; ClusterTrustBundle (certificates.k8s.io/v1alpha1, AM-11) is the first.
  */
 import assert from 'node:assert/strict';

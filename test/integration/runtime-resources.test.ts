@@ -1,5 +1,5 @@
 /**
- * Issue #5, seam 5: a resource registered while the server runs is served, listed in discovery
+ * Seam 5: a resource registered while the server runs is served, listed in discovery
  * (legacy and aggregated, with a new ETag) and published in OpenAPI v2 and v3; removed, it is gone
  * from all of them. A second server in the same process sees none of it.
  */

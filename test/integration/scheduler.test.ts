@@ -1,5 +1,5 @@
 /**
- * Issue #7: the scheduler against the in-process server, with three simulated nodes (2 cpu,
+ * The scheduler against the in-process server, with three simulated nodes (2 cpu,
  * 4Gi, 10 pods each). Resource fit, taints and tolerations, nodeSelector, schedulingGates
  * (AM-10), topology spread, pod anti-affinity and basic preemption, and upstream's
  * Unschedulable messages and events.

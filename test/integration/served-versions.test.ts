@@ -1,5 +1,5 @@
 /**
- * Issue #5, seam 2: a resource served at two versions converts through its storage version.
+ * Seam 2: a resource served at two versions converts through its storage version.
  * HorizontalPodAutoscaler is stored as autoscaling/v2 and served at v1 and v2: objects written at
  * one version read back at the other, v2-only fields survive a v1 round trip, watches at both
  * versions see the same changes in their own version, and discovery shows one storage hash.

@@ -1,5 +1,5 @@
 /**
- * #9 server-side apply, table-driven: each scenario is a sequence of writes (apply with a field
+ * Server-side apply, table-driven: each scenario is a sequence of writes (apply with a field
  * manager and maybe force, or create/update/patch attributed to a manager) on a real server, then
  * the object's fields and its managedFields, per manager (manager/operation[/subresource]) as the
  * field paths it owns, as kube-apiserver v1.27 records them.

@@ -1,5 +1,5 @@
 /**
- * Issue #12, authentication: service-account tokens end to end against a booted server.
+ * Authentication: service-account tokens end to end against a booted server.
  * TokenRequest issues bound JWTs (claims as kube-apiserver v1.27) that authenticate as the
  * service account (SelfSubjectReview, AM-10); expired, other-audience, tampered and
  * deleted-pod/deleted-SA tokens get 401 with upstream's Status; TokenReview reports why. The
@@ -68,7 +68,7 @@ async function createServiceAccount(server: TestServer, name: string): Promise<J
   return r.json()['metadata'] as Json;
 }
 
-describe('service-account tokens (issue #12)', () => {
+describe('service-account tokens', () => {
   let server: TestServer;
   let robotUID: string;
   const events: AuditEvent[] = [];
@@ -463,7 +463,7 @@ describe('service-account tokens (issue #12)', () => {
   });
 });
 
-describe('issuer, audiences and maximum expiry flags; LegacyServiceAccountTokenTracking off (issue #12, AM-19)', () => {
+describe('issuer, audiences and maximum expiry flags; LegacyServiceAccountTokenTracking off (AM-19)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({
@@ -544,7 +544,7 @@ describe('issuer, audiences and maximum expiry flags; LegacyServiceAccountTokenT
   });
 });
 
-describe('--token-auth-file users (issue #12)', () => {
+describe('--token-auth-file users', () => {
   let server: TestServer;
   let dir: string;
   before(async () => {

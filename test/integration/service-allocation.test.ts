@@ -1,5 +1,5 @@
 /**
- * Issue #11 NW-03: Services get cluster IPs and node ports from the API server, in the same
+ * NW-03: Services get cluster IPs and node ports from the API server, in the same
  * transaction as the Service (src/registry/service-allocation/), with upstream's refusals; dry
  * runs take nothing; allocations survive a restart.
  */

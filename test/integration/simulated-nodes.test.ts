@@ -1,5 +1,5 @@
 /**
- * Issue #7: simulated nodes against the in-process server. Nodes register Ready with the
+ * Simulated nodes against the in-process server. Nodes register Ready with the
  * kubelet's conditions, addresses (dual-stack, NW-08) and podCIDRs; Leases renew; a pod bound by
  * the scheduler runs with an IP from its node's podCIDR, container statuses and conditions; a
  * Job-like pod succeeds; deleting a running pod makes it go away; readiness waits for the probe's

@@ -1,5 +1,5 @@
 /**
- * The StatefulSet controller (issue #7, AM-10) against the in-process server with simulated nodes
+ * The StatefulSet controller (AM-10) against the in-process server with simulated nodes
  * and the scheduler, so pods really become Running and Ready: ordered creation from
  * `ordinals.start`, identity, claims before pods, ControllerRevisions, rolling update in reverse
  * ordinal order, partitions, Parallel management, OnDelete, scale-down order and the PVC

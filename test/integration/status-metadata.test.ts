@@ -1,6 +1,6 @@
 /**
  * Integration: what a `/status` (or other subresource) write may change in metadata, per kind, as
- * upstream v1.27's strategies have it (issue #6): most keep the request's labels and annotations;
+ * upstream v1.27's strategies have it: most keep the request's labels and annotations;
  * Deployment resets labels only, Pod resets ownerReferences only, VolumeAttachment and
  * ValidatingAdmissionPolicy call ResetObjectMetaForStatus, APIService resets labels, annotations,
  * finalizers and ownerReferences, flowcontrol keeps all stored metadata.

@@ -1,5 +1,5 @@
 /**
- * The TTL-after-finished controller (issue #7) against the in-process server, on a FakeClock: a
+ * The TTL-after-finished controller against the in-process server, on a FakeClock: a
  * finished Job is deleted (Foreground) once ttlSecondsAfterFinished has passed, not before; a Job
  * without a TTL or not finished stays.
  */

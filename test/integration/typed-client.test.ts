@@ -1,5 +1,5 @@
 /**
- * Integration (#7): the typed clients against a real in-process server — ConfigMaps and
+ * Integration: the typed clients against a real in-process server — ConfigMaps and
  * Deployments (namespaced, with status and scale), Namespaces and Nodes (cluster-scoped), a typed
  * watch, API errors (404, 409) as ApiError, and the generated clientset against discovery.
  */
@@ -20,7 +20,7 @@ function apiError(code: number, reason: string): (err: unknown) => boolean {
   return (err) => err instanceof ApiError && err.code === code && err.reason === reason;
 }
 
-describe('typed clients (#7)', () => {
+describe('typed clients', () => {
   let s: TestServer;
   let rest: RestClient;
   let c: Clientset;

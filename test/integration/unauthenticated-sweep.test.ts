@@ -1,5 +1,5 @@
 /**
- * Issue #12, the security acceptance sweep: every path the server serves (each resource's
+ * The security acceptance sweep: every path the server serves (each resource's
  * collection, item and subresources from discovery, every verb, the non-resource paths) is tried
  * without credentials, with a certificate from a foreign CA and with a bearer token nothing issued.
  * Nothing gets anything but 401 or 403, and nothing is written. The only exception is upstream's:
@@ -111,7 +111,7 @@ async function assertNothingWritten(server: TestServer): Promise<void> {
   assert.equal(ns.status, 200, 'the sweep must not have deleted the default namespace');
 }
 
-describe('no credentials, no access: the whole API swept (issue #12)', () => {
+describe('no credentials, no access: the whole API swept', () => {
   let server: TestServer;
   let paths: { method: string; path: string }[];
   let foreign: CertAndKey;
@@ -153,7 +153,7 @@ describe('no credentials, no access: the whole API swept (issue #12)', () => {
   });
 });
 
-describe('--anonymous-auth=true: system:anonymous reads only the public information paths (issue #12)', () => {
+describe('--anonymous-auth=true: system:anonymous reads only the public information paths', () => {
   let server: TestServer;
   let paths: { method: string; path: string }[];
 

@@ -1,5 +1,5 @@
 /**
- * The volume controllers and StorageObjectInUseProtection (issue #7) against the in-process
+ * The volume controllers and StorageObjectInUseProtection against the in-process
  * server: the protection finalizers on create, a claim in use by a pod (and a Bound volume) kept
  * until released, binding (smallest match, pre-binding both ways, selector, class mismatch and
  * external provisioning staying Pending, WaitForFirstConsumer), and reclaiming a Released volume.

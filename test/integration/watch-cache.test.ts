@@ -1,5 +1,5 @@
 /**
- * Issue #8: the watch cache over HTTP. Lists at resourceVersion "0" (and NotOlderThan) are answered
+ * The watch cache over HTTP. Lists at resourceVersion "0" (and NotOlderThan) are answered
  * from it, whole (v1.27's cache does not page); "" and Exact still read storage; a get at "0" too.
  */
 import assert from 'node:assert/strict';

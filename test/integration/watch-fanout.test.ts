@@ -1,5 +1,5 @@
 /**
- * Issue #5, seam 4: watch events are serialized once and the bytes shared by every watcher; a
+ * Seam 4: watch events are serialized once and the bytes shared by every watcher; a
  * watcher that stops reading is closed instead of buffering without bound; BOOKMARKs carry the
  * store's progress, not the watcher's last event.
  */

@@ -1,5 +1,5 @@
 /**
- * AM-21 / issue #8: the watch correctness rules of kube-apiserver v1.27, each a test.
+ * AM-21: the watch correctness rules of kube-apiserver v1.27, each a test.
  *  - a watch without resourceVersion starts "now": the current state, then later changes only;
  *  - a list, get or watch at a resourceVersion ahead of the store waits up to 3 s, then 504
  *    "Too large resource version" with retryAfterSeconds 1 (storage.NewTooLargeResourceVersionError);
@@ -46,7 +46,7 @@ const cm = (name: string, v = '0'): KubeObject => ({
   data: { v },
 });
 
-describe('AM-21 #8 watch rules over HTTP', () => {
+describe('AM-21 watch rules over HTTP', () => {
   let server: TestServer;
   let session: ClientHttp2Session;
   before(async () => {
@@ -140,7 +140,7 @@ for (const [label, watchCache] of [
   ['storage', false],
   ['a watch cache of 10 events', { capacity: 10 }],
 ] as const) {
-  describe(`AM-21 #8 watch rules across compaction (${label})`, () => {
+  describe(`AM-21 watch rules across compaction (${label})`, () => {
     let kv: KvStore;
     let store: GenericStore;
     const user = serverUser;

@@ -1,5 +1,5 @@
 /**
- * AM-02 / issue #8: WatchList (KEP-3157) — `watch=1&sendInitialEvents=true&
+ * AM-02: WatchList (KEP-3157) — `watch=1&sendInitialEvents=true&
  * resourceVersionMatch=NotOlderThan` streams the state as ADDED events, one BOOKMARK annotated
  * `k8s.io/initial-events-end: "true"` (when bookmarks are allowed, as v1.27's cacher), then the
  * changes after that state, with no gap or duplicate. Gate `WatchList`: alpha, off by default.
@@ -43,7 +43,7 @@ const cm = (name: string, labels: Record<string, string> = {}, v = '0'): unknown
 const summary = (lines: readonly Line[]): string[] =>
   lines.map((l) => `${l.type} ${l.object.metadata.name ?? ''}`);
 
-describe('AM-02 #8 WatchList gate off (v1.27 default)', () => {
+describe('AM-02 WatchList gate off (v1.27 default)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ controllers: false });
@@ -62,7 +62,7 @@ describe('AM-02 #8 WatchList gate off (v1.27 default)', () => {
   });
 });
 
-describe('AM-02 #8 WatchList gate on', () => {
+describe('AM-02 WatchList gate on', () => {
   let server: TestServer;
   let session: ClientHttp2Session;
   let ns = 0;

@@ -7,7 +7,7 @@ import type { Definition } from './types.js';
 const base = createSchemaRegistry([{ name: 'a.A', schema: { type: 'string' } }]);
 const added: Definition = { name: 'x.X', schema: { type: 'object', properties: { a: { ref: 'a.A' } } } };
 
-test('server schema registries are separate, add and remove definitions at runtime (issue #5)', () => {
+test('server schema registries are separate, add and remove definitions at runtime', () => {
   const one = new ServerSchemaRegistry(() => base);
   const two = new ServerSchemaRegistry(() => base);
   one.add([added]);

@@ -3,7 +3,7 @@
  * `--max-mutating-requests-inflight` 200): requests beyond them get 429 with `Retry-After: 1`,
  * counted in `apiserver_request_total` with code 429 as upstream's RecordDroppedRequest does.
  * Long-running requests and `system:masters` are not limited. API Priority and Fairness replaces
- * this stage when it lands (issue #12).
+ * this stage when it lands.
  *
  * `apiserver_current_inflight_requests` gets the watermark of executing requests of each kind,
  * `system:masters` included (as v1.27's default, API Priority and Fairness, counts exempt ones).

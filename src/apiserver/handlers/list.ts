@@ -21,7 +21,7 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
     includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
   });
   const pretty = isPrettyPrint(ctx.req);
-  // Compact JSON lists (and PartialObjectMetadataLists) go out item by item (issue #8); pretty,
+  // Compact JSON lists (and PartialObjectMetadataLists) go out item by item; pretty,
   // YAML, protobuf and Table answers are written whole.
   if (negotiated.format === 'json' && !pretty && isStreamableList(body)) {
     auditResponseObject(ctx.res, body);

@@ -7,7 +7,7 @@ import { renderDefinition, renderDefinitions } from './schema-json.js';
 
 const objectMeta = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
-/** A custom resource kind as registry/customresources/definitions.ts builds one (#10). */
+/** A custom resource kind as registry/customresources/definitions.ts builds one. */
 const widget: Definition = {
   name: 'com.example.v1.Widget',
   schema: {
@@ -27,7 +27,7 @@ const widget: Definition = {
   },
 };
 
-describe('schema-json: prerendered definitions (#10)', () => {
+describe('schema-json: prerendered definitions', () => {
   it('a definition with `rendered` is published as given, per document', () => {
     assert.equal(renderDefinition(widget, 2), widget.rendered!.v2);
     assert.equal(renderDefinition(widget, 3), widget.rendered!.v3);

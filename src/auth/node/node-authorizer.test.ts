@@ -1,4 +1,4 @@
-/** Issue #12: the Node authorizer's decisions and upstream's reasons. */
+/** The Node authorizer's decisions and upstream's reasons. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { UserInfo } from '../../machinery/user.js';

@@ -1,5 +1,5 @@
 /**
- * Issue #12: the RBAC authorizer as upstream v1.27's (plugin/pkg/auth/authorizer/rbac): rule
+ * The RBAC authorizer as upstream v1.27's (plugin/pkg/auth/authorizer/rbac): rule
  * matching, subjects, the reasons it gives, missing roles, and the rules it lists.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Service-account token authentication (issue #12): bound tokens (claims, expiry with go-jose's
+ * Service-account token authentication: bound tokens (claims, expiry with go-jose's
  * leeway, audiences, issuer, signature, the service account and bound pod/secret still there)
  * and legacy tokens (AM-19 tracking), against in-memory getters and a fixed clock.
  */
@@ -69,7 +69,7 @@ function failure(r: TokenResult): readonly string[] {
   return r.kind === 'failed' ? r.reasons : [];
 }
 
-describe('bound service-account tokens (issue #12)', () => {
+describe('bound service-account tokens', () => {
   test('claims are upstream token.Claims, keys sorted as go-jose writes them', () => {
     const c = claims({
       pod: { name: 'p', uid: 'pod-uid' },
@@ -232,7 +232,7 @@ describe('bound service-account tokens (issue #12)', () => {
   });
 });
 
-describe('legacy service-account tokens (issue #12, AM-19)', () => {
+describe('legacy service-account tokens (AM-19)', () => {
   async function setup(tracking: boolean, listed: boolean) {
     const o = new Objects();
     const token = await sign.generate(

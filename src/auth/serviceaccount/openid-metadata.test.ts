@@ -1,4 +1,4 @@
-/** Issuer discovery documents and key loading as upstream (issue #12). */
+/** Issuer discovery documents and key loading as upstream. */
 import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Tests for the CEL type checker (cel-go v0.12.7 rules in Kubernetes v1.27's configuration, #10).
+// Tests for the CEL type checker (cel-go v0.12.7 rules in Kubernetes v1.27's configuration).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from '@bufbuild/cel';

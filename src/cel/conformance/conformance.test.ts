@@ -25,7 +25,7 @@ describe('cel-spec conformance (evaluation)', () => {
       `conformance: ours ${passed.length}/${ours.outcomes.size} passed (` +
         `${ours.skipped} type-check-only skipped); @bufbuild/cel parse+plan ${baseline.length}`,
     );
-    // The acceptance bar of #10: at or above the dependency's own rate on the same tests.
+    // The acceptance bar: at or above the dependency's own rate on the same tests.
     assert.ok(
       passed.length >= baseline.length,
       `ours ${passed.length} below @bufbuild/cel's ${baseline.length} on the same tests`,

@@ -1,4 +1,4 @@
-// Static cost estimates against upstream's expected values (AM-03, #10): apiserver v0.27.16
+// Static cost estimates against upstream's expected values (AM-03): apiserver v0.27.16
 // pkg/cel/library/cost_test.go (estimated costs) with its test size estimator.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

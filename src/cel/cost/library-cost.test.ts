@@ -1,5 +1,5 @@
 // Result sizes of the Kubernetes library's replace() (apiserver v0.27.16 library/cost_test.go
-// TestSize, #10 AM-03).
+// TestSize, AM-03).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type AstNode, type SizeEstimate, est } from './estimate.js';

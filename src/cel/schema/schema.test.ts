@@ -1,4 +1,4 @@
-// Tests for schema-declared CEL types and values (#10): escaping, SchemaDeclType, UnstructuredToVal.
+// Tests for schema-declared CEL types and values: escaping, SchemaDeclType, UnstructuredToVal.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isCelList, isCelMap } from '@bufbuild/cel';

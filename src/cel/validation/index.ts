@@ -1,5 +1,5 @@
 /**
- * x-kubernetes-validations of custom resources (issue #10; AM-03 cost, AM-05 messageExpression,
+ * x-kubernetes-validations of custom resources (AM-03 cost, AM-05 messageExpression,
  * AM-09 errors never 500): CRD-time compilation and cost checks, and the per-version validator
  * the custom resource strategy runs on create, update and status update.
  */

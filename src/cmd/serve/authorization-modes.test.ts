@@ -1,4 +1,4 @@
-/** Issue #12: `--authorization-mode` values and upstream's validation messages. */
+/** `--authorization-mode` values and upstream's validation messages. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseAuthorizationModes } from './authorization-modes.js';

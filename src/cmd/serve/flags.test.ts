@@ -50,7 +50,7 @@ test('bad flags and gates are refused with clear errors', () => {
   assert.throws(() => parseServeFlags(['--feature-gates=CronJobTimeZone=false']), FeatureGateError);
 });
 
-test('--components-thread: on by default from 100 simulated nodes (#7); an explicit value wins', () => {
+test('--components-thread: on by default from 100 simulated nodes; an explicit value wins', () => {
   assert.equal(parseServeFlags([]).componentsThread, false);
   assert.equal(parseServeFlags(['--nodes', '99']).componentsThread, false);
   assert.equal(parseServeFlags(['--nodes', '100']).componentsThread, true);
@@ -65,7 +65,7 @@ test('--components-thread: on by default from 100 simulated nodes (#7); an expli
   );
 });
 
-test('--anonymous-auth is a boolean flag, off by default in nanokube (issues #5, #12)', () => {
+test('--anonymous-auth is a boolean flag, off by default in nanokube', () => {
   assert.equal(parseServeFlags([]).anonymousAuth, false);
   assert.equal(parseServeFlags(['--anonymous-auth=true']).anonymousAuth, true);
   assert.equal(parseServeFlags(['--anonymous-auth=false']).anonymousAuth, false);
@@ -73,7 +73,7 @@ test('--anonymous-auth is a boolean flag, off by default in nanokube (issues #5,
   assert.throws(() => parseServeFlags(['--anonymous-auth=maybe']), FlagError);
 });
 
-test('token authentication flags (issue #12): token file, service-account issuer, keys, audiences, expiry', () => {
+test('token authentication flags: token file, service-account issuer, keys, audiences, expiry', () => {
   assert.equal(parseServeFlags([]).serviceAccountTokens, undefined);
   const o = parseServeFlags([
     '--token-auth-file=/tmp/tokens.csv',
@@ -113,7 +113,7 @@ test('token authentication flags (issue #12): token file, service-account issuer
   );
 });
 
-test('--encryption-provider-config and its automatic reload (issue #12)', () => {
+test('--encryption-provider-config and its automatic reload', () => {
   assert.equal(parseServeFlags([]).encryption, undefined);
   assert.deepEqual(parseServeFlags(['--encryption-provider-config', '/etc/enc.yaml']).encryption, {
     configPath: '/etc/enc.yaml',
@@ -129,7 +129,7 @@ test('--encryption-provider-config and its automatic reload (issue #12)', () => 
   });
 });
 
-test('--enable-priority-and-fairness and the in-flight limits (#12, AM-18)', () => {
+test('--enable-priority-and-fairness and the in-flight limits (AM-18)', () => {
   assert.equal(parseServeFlags([]).enablePriorityAndFairness, undefined);
   assert.equal(parseServeFlags(['--enable-priority-and-fairness=false']).enablePriorityAndFairness, false);
   assert.equal(parseServeFlags(['--enable-priority-and-fairness']).enablePriorityAndFairness, true);
@@ -140,7 +140,7 @@ test('--enable-priority-and-fairness and the in-flight limits (#12, AM-18)', () 
   assert.throws(() => parseServeFlags(['--max-requests-inflight', '-1']), FlagError);
 });
 
-test('--service-cluster-ip-range and --advertise-address (issue #6)', () => {
+test('--service-cluster-ip-range and --advertise-address', () => {
   const none = parseServeFlags([]);
   assert.equal(none.serviceClusterIPRange, undefined);
   assert.equal(none.advertiseAddress, undefined);
@@ -172,7 +172,7 @@ test("the kubernetes Service IP is the range's first address; the advertise defa
   assert.notEqual(defaultAdvertiseAddress('0.0.0.0'), '0.0.0.0');
 });
 
-test('--runtime-config is checked and accumulates (issue #6)', () => {
+test('--runtime-config is checked and accumulates', () => {
   assert.equal(parseServeFlags([]).runtimeConfig, undefined);
   assert.equal(
     parseServeFlags(['--runtime-config=api/alpha=true', '--runtime-config', 'resource.k8s.io/v1alpha2=false'])
@@ -202,7 +202,7 @@ test('--node-capacity and --node-labels make the simulated nodes template', () =
   assert.throws(() => parseServeFlags(['--node-labels', 'oops']), /"oops" is not key=value/);
 });
 
-test('--service-node-port-range and dual-stack --service-cluster-ip-range (#11 NW-03)', () => {
+test('--service-node-port-range and dual-stack --service-cluster-ip-range (NW-03)', () => {
   assert.equal(
     parseServeFlags(['--service-node-port-range=30000-30100']).serviceNodePortRange,
     '30000-30100',
@@ -238,7 +238,7 @@ test('--service-node-port-range and dual-stack --service-cluster-ip-range (#11 N
   );
 });
 
-test('--allocate-node-cidrs with --cluster-cidr and mask sizes become the nodeipam options (#11, NW-11)', () => {
+test('--allocate-node-cidrs with --cluster-cidr and mask sizes become the nodeipam options (NW-11)', () => {
   assert.equal(parseServeFlags([]).nodeIpam, undefined, 'off by default, as kube-controller-manager');
   assert.deepEqual(
     parseServeFlags(['--allocate-node-cidrs', '--cluster-cidr', '10.244.0.0/16', '--node-cidr-mask-size=26'])

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RuntimeConfigError, parseRuntimeConfig } from './runtime-config.js';
 
-test('runtime-config defaults: GA and the default-on betas, no alphas (issue #6)', () => {
+test('runtime-config defaults: GA and the default-on betas, no alphas', () => {
   const c = parseRuntimeConfig('');
   assert.equal(c.enabled('', 'v1'), true);
   assert.equal(c.enabled('apps', 'v1'), true);

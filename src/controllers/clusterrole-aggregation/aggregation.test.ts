@@ -1,4 +1,4 @@
-/** Issue #12: which rules an aggregated ClusterRole gets (upstream syncClusterRole). */
+/** Which rules an aggregated ClusterRole gets (upstream syncClusterRole). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { JsonObject } from '../../util/json.js';

@@ -1,4 +1,4 @@
-/** The ClusterRole aggregation controller (issue #12): `--controllers` name `clusterrole-aggregation`. */
+/** The ClusterRole aggregation controller: `--controllers` name `clusterrole-aggregation`. */
 export {
   ClusterRoleAggregationController,
   aggregatedRules,

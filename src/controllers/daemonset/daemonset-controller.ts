@@ -1,5 +1,5 @@
 /**
- * The DaemonSet controller (upstream v1.27 pkg/controller/daemon, issue #7): one pod per node
+ * The DaemonSet controller (upstream v1.27 pkg/controller/daemon): one pod per node
  * that should run it (nodeSelector, required node affinity, taints against the template's
  * tolerations plus the daemon tolerations every daemon pod gets), created with generateName
  * `<name>-` and a required node affinity `metadata.name In [node]` so the scheduler binds it.

@@ -1,3 +1,3 @@
-/** The DaemonSet controller (issue #7); `--controllers` name `daemonset`. */
+/** The DaemonSet controller; `--controllers` name `daemonset`. */
 export { DaemonSetController } from './daemonset-controller.js';
 export type { DaemonSetControllerOptions } from './daemonset-controller.js';

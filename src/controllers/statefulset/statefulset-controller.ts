@@ -1,5 +1,5 @@
 /**
- * The StatefulSet controller (upstream v1.27 pkg/controller/statefulset, issue #7, AM-10): pods
+ * The StatefulSet controller (upstream v1.27 pkg/controller/statefulset, AM-10): pods
  * `<name>-<ordinal>` for ordinals [spec.ordinals.start, start + replicas) (StatefulSetStartOrdinal,
  * beta and on in v1.27), each with hostname, subdomain, the `statefulset.kubernetes.io/pod-name`
  * and `controller-revision-hash` labels, and claims `<template>-<name>-<ordinal>` created before the

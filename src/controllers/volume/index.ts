@@ -1,5 +1,5 @@
 /**
- * The volume controllers (issue #7): `pvc-protection`, `pv-protection` and
+ * The volume controllers: `pvc-protection`, `pv-protection` and
  * `persistentvolume-binder`.
  */
 export { PersistentVolumeBinder } from './persistentvolume-binder.js';

@@ -48,7 +48,7 @@ const config = (post: WebhookPost, versions = ['v1']) => ({
   post,
 });
 
-describe('CRD conversion webhook (#10)', () => {
+describe('CRD conversion webhook', () => {
   it('sends only the objects not at the desired version, in one review, keeping order', async () => {
     const w = webhook();
     const out = await convertThroughWebhook(

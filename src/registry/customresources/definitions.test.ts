@@ -134,7 +134,7 @@ function objectOf(s: Schema | undefined): ObjectSchema {
 
 const gvk = (kind: string): JsonValue => [{ group: 'stable.example.com', kind, version: 'v1' }];
 
-describe('custom resource OpenAPI definitions (#10)', () => {
+describe('custom resource OpenAPI definitions', () => {
   const [kind, list] = definitionsOf(cronTabSchema);
   const v2 = kind.rendered!.v2;
   const v3 = kind.rendered!.v3;

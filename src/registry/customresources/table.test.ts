@@ -19,7 +19,7 @@ const obj = {
   spec: { n: 2.7, ok: true, labels: { a: 'b' }, when: 'not a time', empty: '' },
 } as unknown as KubeObject;
 
-describe('custom resource printer columns (#10, tableconvertor)', () => {
+describe('custom resource printer columns (tableconvertor)', () => {
   it('has Name and Age without columns', () => {
     const t = customResourceTable([]);
     assert.deepEqual(

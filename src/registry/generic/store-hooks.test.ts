@@ -1,5 +1,5 @@
 /**
- * Issue #5, seam 3: write hooks may do I/O before a write and commit their own keys in the same
+ * Seam 3: write hooks may do I/O before a write and commit their own keys in the same
  * transaction as the object (what transactional IP and port allocation needs): a failed write
  * commits none of them, concurrent writers never both win a claim, a delete releases in the
  * same transaction, and mutating admission sees the user.

@@ -1,5 +1,5 @@
 /**
- * Issue #6: invalid admissionregistration.k8s.io/v1 webhook configurations and v1.27's exact errors
+ * Invalid admissionregistration.k8s.io/v1 webhook configurations and v1.27's exact errors
  * (pkg/apis/admissionregistration/validation, k8s.io/apiserver's webhook URL and service checks).
  */
 import { runTable } from './support.js';

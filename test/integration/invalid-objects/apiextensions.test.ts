@@ -1,5 +1,5 @@
 /**
- * Issue #6: invalid apiextensions.k8s.io/v1 CustomResourceDefinitions and the errors of
+ * Invalid apiextensions.k8s.io/v1 CustomResourceDefinitions and the errors of
  * apiextensions-apiserver v0.27 (pkg/apis/apiextensions/validation) for the metadata and spec rules
  * nanokube checks (no structural-schema or CEL validation yet).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #6: invalid apiregistration.k8s.io/v1 APIServices and kube-aggregator v0.27's exact errors
+ * Invalid apiregistration.k8s.io/v1 APIServices and kube-aggregator v0.27's exact errors
  * (pkg/apis/apiregistration/validation).
  */
 import { runTable } from './support.js';

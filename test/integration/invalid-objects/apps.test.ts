@@ -1,4 +1,4 @@
-/** Issue #6: invalid apps/v1 objects and v1.27's exact field errors (pkg/apis/apps/validation). */
+/** Invalid apps/v1 objects and v1.27's exact field errors (pkg/apis/apps/validation). */
 import { runTable } from './support.js';
 import type { Manifest, Row } from './support.js';
 

@@ -1,5 +1,5 @@
 /**
- * Issue #6: invalid HorizontalPodAutoscalers through autoscaling/v2 and autoscaling/v1 and v1.27's
+ * Invalid HorizontalPodAutoscalers through autoscaling/v2 and autoscaling/v1 and v1.27's
  * exact errors (pkg/apis/autoscaling/validation; a v1 object is validated as the internal (v2)
  * object, so its errors name v2 paths, as upstream's do).
  */

@@ -1,4 +1,4 @@
-/** Issue #6: invalid batch/v1 objects and v1.27's exact field errors (pkg/apis/batch/validation). */
+/** Invalid batch/v1 objects and v1.27's exact field errors (pkg/apis/batch/validation). */
 import { runTable } from './support.js';
 import type { Row } from './support.js';
 

@@ -1,5 +1,5 @@
 /**
- * Issue #6: invalid objects of the remaining groups (rbac, networking, policy, scheduling, node,
+ * Invalid objects of the remaining groups (rbac, networking, policy, scheduling, node,
  * storage, coordination, discovery, certificates, admissionregistration) and v1.27's exact errors.
  */
 import { runTable } from './support.js';

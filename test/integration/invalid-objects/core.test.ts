@@ -1,5 +1,5 @@
 /**
- * Issue #6: invalid core/v1 objects and kube-apiserver v1.27's exact field errors (upstream
+ * Invalid core/v1 objects and kube-apiserver v1.27's exact field errors (upstream
  * pkg/apis/core/validation, release-1.27), one row each.
  */
 import { runTable, vary } from './support.js';
@@ -1110,7 +1110,7 @@ const otherRows: Row[] = [
   },
 ];
 
-// Feature gates of the request, not hard-coded defaults (issue #6).
+// Feature gates of the request, not hard-coded defaults.
 const gateRows: Row[] = [
   {
     kind: 'PersistentVolumeClaim',

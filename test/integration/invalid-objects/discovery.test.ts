@@ -1,5 +1,5 @@
 /**
- * Issue #6: invalid discovery.k8s.io/v1 EndpointSlices and v1.27's exact errors
+ * Invalid discovery.k8s.io/v1 EndpointSlices and v1.27's exact errors
  * (pkg/apis/discovery/validation).
  */
 import { runTable } from './support.js';

@@ -1,5 +1,5 @@
 /**
- * Issue #6: invalid events.k8s.io/v1 Events and v1.27's exact errors (pkg/apis/core/validation/events.go:
+ * Invalid events.k8s.io/v1 Events and v1.27's exact errors (pkg/apis/core/validation/events.go:
  * the legacy rules, then the strict ones for events.k8s.io/v1 creates). They are stored as core
  * Events, so the Status names the core GroupKind (`Event "x" is invalid`), as upstream's does.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #6: invalid flowcontrol.apiserver.k8s.io/v1beta3 FlowSchemas and PriorityLevelConfigurations
+ * Invalid flowcontrol.apiserver.k8s.io/v1beta3 FlowSchemas and PriorityLevelConfigurations
  * and v1.27's exact errors (pkg/apis/flowcontrol/validation).
  */
 import { runTable } from './support.js';

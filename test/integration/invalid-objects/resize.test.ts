@@ -1,5 +1,5 @@
 /**
- * Issue #7, AM-01: in-place pod vertical scaling (InPlacePodVerticalScaling on) and v1.27's exact
+ * AM-01: in-place pod vertical scaling (InPlacePodVerticalScaling on) and v1.27's exact
  * errors (pkg/apis/core/validation validateResizePolicy, ValidatePodUpdate's QoS check).
  */
 import { runTable } from './support.js';

@@ -1,5 +1,5 @@
 /**
- * Issue #6: the computed kinds that validate — SubjectAccessReview, SelfSubjectAccessReview and
+ * The computed kinds that validate — SubjectAccessReview, SelfSubjectAccessReview and
  * LocalSubjectAccessReview (pkg/apis/authorization/validation, a 422 with an empty name; the
  * LocalSubjectAccessReview's body namespace checked against the URL's first, 400) — and the ones whose REST
  * storage refuses bad input otherwise: Binding (ValidatePodBinding's aggregate returned as a plain

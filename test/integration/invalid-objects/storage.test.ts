@@ -1,5 +1,5 @@
 /**
- * Issue #6: invalid storage.k8s.io/v1 CSIDrivers, CSINodes, CSIStorageCapacities and
+ * Invalid storage.k8s.io/v1 CSIDrivers, CSINodes, CSIStorageCapacities and
  * VolumeAttachments and v1.27's exact errors (pkg/apis/storage/validation).
  */
 import { runTable } from './support.js';

@@ -1,5 +1,5 @@
 /**
- * The table runner of the invalid-objects suite (issue #6): each row sends one invalid manifest (or
+ * The table runner of the invalid-objects suite: each row sends one invalid manifest (or
  * an update of a valid one) to an in-process server and expects kube-apiserver v1.27's exact 422
  * Status — `<Kind> "<name>" is invalid: <aggregate>`, reason Invalid, details {name, group, kind,
  * causes} — or, for warning rows, the created object's exact `Warning` headers.

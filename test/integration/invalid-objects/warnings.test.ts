@@ -1,5 +1,5 @@
 /**
- * Issue #6: the `Warning` headers of v1.27 (pkg/api/pod/warnings.go on pods and on every workload's
+ * The `Warning` headers of v1.27 (pkg/api/pod/warnings.go on pods and on every workload's
  * pod template with its field path, on create and on template-changing updates; the AM-12
  * DNS-label name warning, FQDN EndpointSlices). v1.27's texts: duplicate env names are
  * `env[i].name: duplicate name "X"` (the "hides previous definition" text is v1.28+), no container

@@ -1,5 +1,5 @@
 /**
- * In-place pod vertical scaling (AM-01, gate InPlacePodVerticalScaling, alpha in v1.27, issue #7):
+ * In-place pod vertical scaling (AM-01, gate InPlacePodVerticalScaling, alpha in v1.27):
  * the resizePolicy defaults (upstream SetDefaults_Pod), the fields dropped while the gate is off
  * (pkg/api/pod dropDisabledFields / dropDisabledPodStatusFields) and the `Proposed` mark a spec
  * resize gets (MarkPodProposedForResize).

@@ -1,5 +1,5 @@
 /**
- * The remaining core/v1 kinds (issue #6): LimitRange, ResourceQuota, PersistentVolume,
+ * The remaining core/v1 kinds: LimitRange, ResourceQuota, PersistentVolume,
  * PersistentVolumeClaim, PodTemplate and ReplicationController, as kube-apiserver v1.27 discovers
  * them (short names, categories, subresources).
  */

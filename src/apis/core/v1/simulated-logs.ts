@@ -1,5 +1,5 @@
 /**
- * Simulated container logs (issue #7): what `kubectl logs` shows for a pod on a simulated node.
+ * Simulated container logs: what `kubectl logs` shows for a pod on a simulated node.
  * Deterministic: line n of a container is written n seconds after the container started, so any
  * window (sinceTime, tailLines, limitBytes) is a pure function of the pod and the time.
  */

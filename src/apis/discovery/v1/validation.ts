@@ -209,7 +209,7 @@ export function validateEndpointSliceUpdate(eps: KubeObject, old: KubeObject): F
   return errs;
 }
 
-/** Upstream warnOnDeprecatedAddressType (#114677, v1.27): FQDN slices warn on create. */
+/** Upstream warnOnDeprecatedAddressType (v1.27): FQDN slices warn on create. */
 export function endpointSliceWarningsOnCreate(eps: KubeObject): string[] {
   return str(eps, 'addressType') === 'FQDN' ? ['spec.addressType: FQDN endpoints are deprecated'] : [];
 }

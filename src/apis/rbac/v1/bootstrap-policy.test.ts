@@ -1,4 +1,4 @@
-/** Issue #12: the v1.27 RBAC bootstrap policy's objects, counts and a few roles exactly. */
+/** The v1.27 RBAC bootstrap policy's objects, counts and a few roles exactly. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bootstrapPolicy } from './bootstrap-policy.js';

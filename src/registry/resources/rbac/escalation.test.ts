@@ -1,5 +1,5 @@
 /**
- * Issue #12: RBAC escalation prevention as upstream's policybased storage and ConfirmNoEscalation:
+ * RBAC escalation prevention as upstream's policybased storage and ConfirmNoEscalation:
  * who may write roles and bindings, and the exact refusal texts.
  */
 import assert from 'node:assert/strict';

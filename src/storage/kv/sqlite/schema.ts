@@ -89,7 +89,7 @@ export function prepareDatabase(db: Database, synchronous: SqliteSynchronous, pa
     // Checkpoint every 10,000 WAL pages (40 MiB) rather than SQLite's 1,000: a checkpoint runs
     // inside a commit on the event loop and syncs the file, and a pod-sized write dirties about
     // six pages, so the default checkpointed every ~170 writes. Measured with 32 writers of 3.3 KB
-    // values: CPU per write down ~10% (57 -> 51.5 µs), wall time ~12% (issue #7).
+    // values: CPU per write down ~10% (57 -> 51.5 µs), wall time ~12%.
     db.pragma('wal_autocheckpoint = 10000');
     db.exec('BEGIN IMMEDIATE; COMMIT;');
   } catch (err) {

@@ -79,7 +79,7 @@ export function defaultPod(pod: JsonObject): void {
   for (const c of objArr(spec, 'initContainers')) defaultRequestsFromLimits(c);
   setDefault(spec, 'enableServiceLinks', true);
   defaultPodSpec(spec);
-  // Upstream v1.27 Convert_v1_Pod_To_core_Pod (#115606): a Pod's negative grace period becomes 1
+  // Upstream v1.27 Convert_v1_Pod_To_core_Pod: a Pod's negative grace period becomes 1
   // (pods only; templates keep theirs and get a warning).
   const grace = spec['terminationGracePeriodSeconds'];
   if (typeof grace === 'number' && grace < 0) spec['terminationGracePeriodSeconds'] = 1;

@@ -219,7 +219,7 @@ function validateIngressSpec(ingress: KubeObject, opts: IngressValidationOptions
 }
 
 /**
- * Upstream ValidateIngressCreate: the spec, then the class annotation. Since v1.27 (#115447) an
+ * Upstream ValidateIngressCreate: the spec, then the class annotation. Since v1.27 an
  * Ingress may carry both the annotation and `spec.ingressClassName` as long as they agree.
  */
 export function validateIngressCreate(ingress: KubeObject): FieldError[] {
