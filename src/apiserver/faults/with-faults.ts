@@ -8,6 +8,7 @@ import { apiErrors, StatusError } from '../../machinery/errors.js';
 import type { Filter, RequestContext } from '../context.js';
 import { userOf } from '../context.js';
 import { cancelResponse } from '../response.js';
+import { realClock } from '../../util/clock.js';
 import type { CheckedRule } from './fault-rule.js';
 import type { FaultInjector, FaultTarget } from './fault-injector.js';
 
@@ -67,19 +68,6 @@ export function faultError(rule: CheckedRule, ctx: RequestContext): StatusError 
   }
 }
 
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** Runs `act` once the response has started (a watch's headers are out), or when it ends. */
 function onceStarted(ctx: RequestContext, act: () => void): void {
   let tries = 0;
@@ -106,7 +94,7 @@ export function withFaults(injector: FaultInjector): Filter {
     try {
       const rule = injector.active ? injector.take(target) : undefined;
       if (rule !== undefined) {
-        await delay(rule.latencyMs, ctx.signal);
+        await realClock.sleep(rule.latencyMs, ctx.signal);
         const error = faultError(rule, ctx);
         if (error !== undefined) throw error;
         if (rule.watch !== undefined) {

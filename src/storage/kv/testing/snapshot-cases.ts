@@ -18,9 +18,11 @@ export function registerSnapshotCases(open: OpenKv): void {
       await kv.update('/a', bytes('a2'), 1);
       const snap = await kv.snapshot();
       assert.equal(snap.revision, 3);
+      // Values are as stored (a store that encrypts at rest snapshots ciphertext): only the keys
+      // and revisions are compared here, the values after the restore.
       assert.deepEqual(
-        snap.kvs.map((k) => `${k.key}=${text(k.value)} c${k.createRevision} m${k.modRevision}`),
-        ['/a=a2 c1 m3', '/b=b1 c2 m2'],
+        snap.kvs.map((k) => `${k.key} c${k.createRevision} m${k.modRevision}`),
+        ['/a c1 m3', '/b c2 m2'],
       );
       // Later changes: a new key, a deleted one, an update.
       await kv.create('/c', bytes('c1'));
