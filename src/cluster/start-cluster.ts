@@ -7,7 +7,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { kubeconfigText } from '../cmd/serve/kubeconfig.js';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { startServer } from '../cmd/serve/start.js';
@@ -22,6 +22,7 @@ import type { ClockOption, ClusterClock } from './cluster-clock.js';
 import { sharedPki } from './shared-pki.js';
 import { ClusterSnapshot } from './cluster-snapshot.js';
 import type { FaultRule } from '../apiserver/faults/fault-rule.js';
+import type { KvSnapshot } from '../storage/kv/types.js';
 import type { FaultHandle } from '../apiserver/faults/fault-injector.js';
 
 export interface ClusterOptions {
@@ -120,6 +121,13 @@ export interface ClusterFaults {
   readonly injected: number;
 }
 
+/**
+ * The storage of a freshly bootstrapped cluster (namespaces, the RBAC policy, priority and
+ * fairness configuration, APIServices, priority classes), per set of options that shape it: a
+ * later in-memory cluster starts from it instead of writing the same objects again.
+ */
+const bootstrapTemplates = new Map<string, KvSnapshot>();
+
 const quiet: Logger = {
   v: () => undefined,
   info: () => undefined,
@@ -138,6 +146,16 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const ownDir = options.dataDir === undefined;
   const dataDir =
     options.dataDir !== undefined ? resolve(options.dataDir) : await mkdtemp(join(tmpdir(), 'nanokube-'));
+  const templateKey =
+    // (A manual clock stamps the bootstrap objects with its own time: those start from nothing.)
+    (options.storage ?? 'memory') === 'memory' && view.mode === 'real'
+      ? JSON.stringify([
+          options.featureGates ?? {},
+          options.runtimeConfig ?? '',
+          options.authorizationModes ?? [],
+        ])
+      : undefined;
+  const template = templateKey !== undefined ? bootstrapTemplates.get(templateKey) : undefined;
   const serverOptions: ServerOptions = {
     dataDir,
     pkiDir: pki.dir,
@@ -154,7 +172,15 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     ...(options.runtimeConfig !== undefined ? { runtimeConfig: options.runtimeConfig } : {}),
     // The process's PKI is not the data dir's: no profiling socket, no synchronous fsyncs to wait for.
     profiling: false,
+    // One identity for every cluster's controller manager: each holds its own Lease in its own
+    // storage, and a snapshot restored into another cluster brings a Lease this cluster's
+    // manager holds already, instead of one it must wait out (15 s) before its controllers run.
+    leaderElectionIdentity: `${hostname()}_nanokube-cluster`,
     ...(view.mode === 'manual' ? { clock } : {}),
+    ...(template !== undefined ? { initialState: template } : {}),
+    ...(templateKey !== undefined && template === undefined
+      ? { captureBootstrap: (state: KvSnapshot) => void bootstrapTemplates.set(templateKey, state) }
+      : {}),
   };
   let server: Awaited<ReturnType<typeof startServer>>;
   try {

@@ -47,6 +47,8 @@ export interface ApiserverServiceFlags {
   readonly controllers?: string;
   /** The data dir: this installation's leader-election identity derives from it. */
   readonly dataDir: string;
+  /** The leader-election identity instead of the data dir's. */
+  readonly identity?: string;
   /** Where the CA csrsigning signs with is (default `<dataDir>/pki`). */
   readonly pkiDir?: string;
   /** `--nodes` (default 1): simulated nodes, with the scheduler; 0 runs neither. */
@@ -124,7 +126,7 @@ export function startControllers(
           ...(transports !== undefined ? { transport: transports('nanokube-controller-manager') } : {}),
           controllers: selection.enabled,
           log,
-          leaderElection: { identity: installationIdentity(flags.dataDir) },
+          leaderElection: { identity: flags.identity ?? installationIdentity(flags.dataDir) },
           ...(flags.nodeIpam !== undefined ? { nodeIpam: flags.nodeIpam } : {}),
           signing: signingCa(flags.pkiDir ?? join(flags.dataDir, 'pki')),
           ...(flags.serviceAccountPrivateKeyPem !== undefined

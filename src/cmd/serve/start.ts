@@ -170,6 +170,15 @@ export interface ServerOptions {
    * writes, Event TTLs, token expiry, and the in-process controllers, nodes and scheduler.
    */
   readonly clock?: Clock;
+  /**
+   * Storage to start from instead of an empty one (a bootstrapped cluster's, captured with
+   * `captureBootstrap`): the bootstrap then finds its objects and writes nothing.
+   */
+  readonly initialState?: KvSnapshot;
+  /** Receives the storage once the bootstrap objects are written, before anything else runs. */
+  readonly captureBootstrap?: (state: KvSnapshot) => void;
+  /** The controller manager's leader-election identity (default: derived from the data dir). */
+  readonly leaderElectionIdentity?: string;
   /** `--faults`: a YAML file of fault rules, followed while serving. */
   readonly faultsFile?: string;
 }
@@ -290,6 +299,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
           throw err;
         });
   const kv = encryption.wrap(rawKv);
+  if (o.initialState !== undefined) await kv.restore(o.initialState);
   const storage = new KvObjectStore(kv, clockNow !== undefined ? { now: clockNow } : {});
   const storeOf = (group: string, resource: string): GenericStore => stores.get(`${group}/${resource}`)!;
   const background = new AbortController();
@@ -453,6 +463,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   await repairAllocations(repairOptions).catch((err: unknown) =>
     log.error(`service allocation repair: ${err instanceof Error ? err.message : String(err)}`),
   );
+  if (o.captureBootstrap !== undefined) o.captureBootstrap(await kv.snapshot());
   const repairRun = runRepairLoop({ ...repairOptions, signal: background.signal, waitFirst: true });
   const schemas = new ServerSchemaRegistry(builtinSchemas);
   // AM-07: policies' type-checking status, written by the server as upstream's policy controller.
@@ -598,6 +609,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ...(o.featureGates !== undefined ? { featureGates: o.featureGates } : {}),
     dataDir,
     pkiDir,
+    ...(o.leaderElectionIdentity !== undefined ? { identity: o.leaderElectionIdentity } : {}),
     serviceAccountPrivateKeyPem: authentication.serviceAccountKeyPem,
   };
   const componentCredentials = { server: url, ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey };
