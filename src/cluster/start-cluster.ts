@@ -159,6 +159,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const serverOptions: ServerOptions = {
     dataDir,
     pkiDir: pki.dir,
+    pki: pki.pki,
     storage: options.storage ?? 'memory',
     bindAddress: '127.0.0.1',
     securePort: 0,

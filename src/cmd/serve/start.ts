@@ -165,6 +165,8 @@ export interface ServerOptions {
    * its certificates this way instead of making keys for each.
    */
   readonly pkiDir?: string;
+  /** The PKI already read from `pkiDir` (clusters of one process): not read from disk again. */
+  readonly pki?: Pki;
   /**
    * The clock every time-based behaviour reads (default: the real one): timestamps the server
    * writes, Event TTLs, token expiry, and the in-process controllers, nodes and scheduler.
@@ -270,7 +272,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const admission = admissionChain.validate;
   const mutatingAdmission = admissionChain.mutate;
   const auditConfig = o.audit ?? auditSetup.config;
-  const pkiPromise = ensurePki(pkiDir, [o.bindAddress]);
+  const pkiPromise = o.pki !== undefined ? Promise.resolve(o.pki) : ensurePki(pkiDir, [o.bindAddress]);
   // Encryption at rest: configured resources' values are transformed below the object store.
   const encryptionStop = new AbortController();
   const encryption = await encryptionAtRest({
