@@ -60,9 +60,11 @@ const served = ['application/json', 'application/yaml', 'application/vnd.kuberne
  * Picks the response representation for an object or list endpoint. `protobuf` says whether the
  * endpoint's kind has a protobuf form (built-ins do; custom resources do not). A Table has none
  * (upstream marks it `+protobuf=false`), so `application/vnd.kubernetes.protobuf;as=Table` is
- * passed over.
+ * passed over. `table` is false for endpoints without a table convertor (the reviews, bindings,
+ * evictions, token requests): upstream's AllowsMediaTypeTransform passes `as=Table` over there
+ * too, so a request that accepts nothing else gets 406 Not Acceptable.
  */
-export function negotiateObject(accept: string | undefined, protobuf = true): Negotiated {
+export function negotiateObject(accept: string | undefined, protobuf = true, table = true): Negotiated {
   for (const m of parseAccept(accept)) {
     const format = formatOf(m.type, protobuf);
     if (format === undefined) continue;
@@ -72,7 +74,7 @@ export function negotiateObject(accept: string | undefined, protobuf = true): Ne
     const v = m.params.get('v');
     if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1')) continue;
     if (as === 'Table') {
-      if (format === 'protobuf') continue;
+      if (format === 'protobuf' || !table) continue;
       return { format, as: 'table', asVersion: v };
     }
     if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') {
@@ -83,8 +85,8 @@ export function negotiateObject(accept: string | undefined, protobuf = true): Ne
 }
 
 /** Negotiation for an endpoint: protobuf is offered when its kind has a protobuf form. */
-export function negotiateFor(accept: string | undefined, info: ResourceInfo): Negotiated {
-  return negotiateObject(accept, builtinProtobuf.supports(apiVersionOf(info), info.kind));
+export function negotiateFor(accept: string | undefined, info: ResourceInfo, table = true): Negotiated {
+  return negotiateObject(accept, builtinProtobuf.supports(apiVersionOf(info), info.kind), table);
 }
 
 /**

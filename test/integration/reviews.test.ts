@@ -164,4 +164,34 @@ describe('reviews', () => {
     });
     assert.equal(r.status, 401);
   });
+  test('a review asked for as a Table is 406 Not Acceptable (no table convertor), as PartialObjectMetadata is answered', async () => {
+    // Upstream's "should return a 406 for a backend which does not implement metadata" [Conformance].
+    const body = {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: { nonResourceAttributes: { path: '/', verb: 'get' } },
+    };
+    const path = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+    const table = await s.request('POST', path, {
+      body,
+      headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+    });
+    assert.equal(table.status, 406);
+    const status = table.json<Json>();
+    assert.equal(status['kind'], 'Status');
+    assert.equal(status['reason'], 'NotAcceptable');
+    // A Table or, failing that, JSON: the JSON answer.
+    const fallback = await s.request('POST', path, {
+      body,
+      headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json' },
+    });
+    assert.equal(fallback.status, 201);
+    assert.equal(fallback.json<Json>()['kind'], 'SelfSubjectAccessReview');
+    const meta = await s.request('POST', path, {
+      body,
+      headers: { accept: 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io' },
+    });
+    assert.equal(meta.status, 201);
+    assert.equal(meta.json<Json>()['kind'], 'PartialObjectMetadata');
+  });
 });

@@ -55,7 +55,13 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
     const resource = sub === '' ? gr : { ...gr, resource: `${info.resource}/${sub}` };
     throw apiErrors.methodNotSupported(resource, request.verb === '' ? request.method : request.verb);
   }
-  const negotiated = negotiateFor(ctx.req.headers.accept, ctx.endpoint.info);
+  // Create-only endpoints have a Table form only when they bring a convertor (none does
+  // upstream); PartialObjectMetadata is always offered, as upstream's transform allows it.
+  const negotiated = negotiateFor(
+    ctx.req.headers.accept,
+    ctx.endpoint.info,
+    ctx.endpoint.table !== undefined,
+  );
   const fieldValidation = fieldValidationOf(ctx.url);
   const body = decodeBody(ctx.req.headers['content-type'], await readBody(ctx.req), {
     apiVersion: apiVersionOf(info),
@@ -72,7 +78,14 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
     signal: ctx.signal,
     warn: (message) => addRequestWarnings(ctx.res, [message]),
   });
-  writeObject(ctx.res, 201, out, { format: negotiated.format, warnings: typed.warnings });
+  const table = {
+    convertor: ctx.endpoint.table,
+    includeObject: queryString(ctx.url, 'includeObject') ?? 'Metadata',
+  };
+  writeObject(ctx.res, 201, representObject(out, negotiated, table), {
+    format: negotiated.format,
+    warnings: typed.warnings,
+  });
 }
 
 /** Whether a header value lists the token (Go's httpstream.IsUpgradeRequest on `Connection`). */
