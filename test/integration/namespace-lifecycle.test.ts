@@ -102,4 +102,40 @@ describe('namespace lifecycle', () => {
       return r.status === 200 && r.json<{ metadata: { uid: string } }>().metadata.uid !== before.metadata.uid;
     });
   });
+  it('kube-root-ca.crt is recreated when deleted and put back when its data is changed', async () => {
+    // Upstream's "should guarantee kube-root-ca.crt exist in any namespace" [Conformance].
+    await s.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'root-ca' } },
+    });
+    const path = '/api/v1/namespaces/root-ca/configmaps/kube-root-ca.crt';
+    await until(async () => (await s.request('GET', path)).status === 200);
+    const first = (await s.request('GET', path)).json<{
+      metadata: { uid: string; annotations: Record<string, string> };
+    }>();
+    assert.match(first.metadata.annotations['kubernetes.io/description'] ?? '', /^Contains a CA bundle/);
+    assert.equal((await s.request('DELETE', path)).status, 200);
+    await until(async () => {
+      const r = await s.request('GET', path);
+      return r.status === 200 && r.json<{ metadata: { uid: string } }>().metadata.uid !== first.metadata.uid;
+    });
+    const put = await s.request('PUT', path, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'kube-root-ca.crt' },
+        data: { 'ca.crt': '' },
+      },
+    });
+    assert.equal(put.status, 200);
+    await until(async () => {
+      const cm = (await s.request('GET', path)).json<{
+        data?: Record<string, string>;
+        metadata: { annotations?: Record<string, string> };
+      }>();
+      return (
+        cm.data?.['ca.crt'] === s.pki.caCert &&
+        cm.metadata.annotations?.['kubernetes.io/description'] !== undefined
+      );
+    });
+  });
 });

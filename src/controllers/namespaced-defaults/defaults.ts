@@ -2,6 +2,7 @@
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { Clock } from '../../util/clock.js';
+import { isJsonObject } from '../../util/json.js';
 import { EnsureInNamespaces } from './ensure-in-namespaces.js';
 
 export interface DefaultsControllerOptions {
@@ -24,7 +25,15 @@ export function defaultServiceAccountController(o: DefaultsControllerOptions): E
   });
 }
 
-/** Upstream's root-CA publisher: `kube-root-ca.crt` with the cluster CA in every namespace. */
+const descriptionAnnotation = 'kubernetes.io/description';
+const rootCaDescription =
+  'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. ' +
+  'No other usage is guaranteed across distributions of Kubernetes clusters.';
+
+/**
+ * Upstream's root-CA publisher: `kube-root-ca.crt` with the cluster CA in every namespace. A copy
+ * whose data or description annotation was changed is put back (only `ca.crt`, as upstream).
+ */
 export function rootCaPublisher(
   o: DefaultsControllerOptions & { readonly caPem: string },
 ): EnsureInNamespaces {
@@ -37,8 +46,27 @@ export function rootCaPublisher(
     build: () => ({
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: 'kube-root-ca.crt' },
+      metadata: { name: 'kube-root-ca.crt', annotations: { [descriptionAnnotation]: rootCaDescription } },
       data: { 'ca.crt': caPem },
     }),
+    reconcile: (existing) => {
+      const data = isJsonObject(existing['data']) ? existing['data'] : {};
+      const meta = isJsonObject(existing['metadata']) ? existing['metadata'] : {};
+      const annotations = isJsonObject(meta['annotations']) ? meta['annotations'] : {};
+      const description = annotations[descriptionAnnotation];
+      const keys = Object.keys(data);
+      if (
+        keys.length === 1 &&
+        data['ca.crt'] === caPem &&
+        typeof description === 'string' &&
+        description !== ''
+      )
+        return undefined;
+      return {
+        ...existing,
+        metadata: { ...meta, annotations: { ...annotations, [descriptionAnnotation]: rootCaDescription } },
+        data: { 'ca.crt': caPem },
+      };
+    },
   });
 }

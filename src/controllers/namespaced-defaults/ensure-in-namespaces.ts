@@ -25,6 +25,11 @@ export interface EnsureOptions {
   readonly name: string;
   /** The object to create in `namespace`. */
   readonly build: (namespace: string) => JsonObject;
+  /**
+   * When given, an existing object is also kept right: the object to update it to, or undefined
+   * when it already is (upstream's root-CA publisher puts changed data back).
+   */
+  readonly reconcile?: (existing: JsonObject) => JsonObject | undefined;
   readonly onError?: (err: unknown) => void;
   /** What retries of failed creates wait on (default: the real clock). */
   readonly clock?: Clock;
@@ -79,6 +84,9 @@ export class EnsureInNamespaces {
       }),
       this.#o.informers.informerFor(this.#keptPath()).addEventHandler({
         onDelete: (obj) => this.#queue.add(nameOf(obj).namespace),
+        ...(this.#o.reconcile !== undefined
+          ? { onUpdate: (_old: JsonObject, obj: JsonObject) => this.#queue.add(nameOf(obj).namespace) }
+          : {}),
       }),
     ];
     try {
@@ -94,7 +102,23 @@ export class EnsureInNamespaces {
     if (!(await namespaces.synced) || !(await kept.synced)) return undefined;
     const ns = namespaces.store.get(namespace);
     if (ns === undefined || !active(ns)) return undefined;
-    if (kept.store.get(keyFor(namespace, this.#o.name)) !== undefined) return undefined;
+    const existing = kept.store.get(keyFor(namespace, this.#o.name));
+    if (existing !== undefined) {
+      const wanted = this.#o.reconcile?.(existing);
+      if (wanted === undefined) return undefined;
+      try {
+        await this.#o.client.request(
+          'PUT',
+          `${this.#o.collection(namespace)}/${encodeURIComponent(this.#o.name)}`,
+          { body: wanted, signal },
+        );
+      } catch (err) {
+        // A newer copy (409) comes back through the informer; a deleted one (404) is recreated.
+        if (err instanceof ApiError && (err.code === 409 || err.code === 404)) return undefined;
+        throw err;
+      }
+      return undefined;
+    }
     try {
       await this.#o.client.request('POST', this.#o.collection(namespace), {
         body: this.#o.build(namespace),
