@@ -36,10 +36,24 @@ export function sortedJson(v: JsonValue): string {
   return JSON.stringify(v);
 }
 
-/** The revision data of a workload: its pod template, to be replaced wholesale when applied. */
+/** A copy of `v` whose objects have their keys in sorted order (so JSON.stringify sorts them). */
+export function sortedKeys(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return v.map(sortedKeys);
+  if (!isJsonObject(v)) return v;
+  const out: JsonObject = {};
+  for (const k of Object.keys(v).sort()) if (v[k] !== undefined) out[k] = sortedKeys(v[k]);
+  return out;
+}
+
+/**
+ * The revision data of a workload: its pod template, to be replaced wholesale when applied. Its
+ * keys are sorted at every level, as Go's json.Marshal of a map writes them: clients compare the
+ * revision's raw bytes with their own marshalling of the owner (daemon.Match in the DaemonSet
+ * conformance specs), so the stored bytes must be those.
+ */
 export function templatePatch(owner: JsonObject): JsonObject {
   const template = obj(obj(owner['spec'])['template']);
-  return { spec: { template: { ...template, $patch: 'replace' } } };
+  return sortedKeys({ spec: { template: { ...template, $patch: 'replace' } } }) as JsonObject;
 }
 
 /** history.HashControllerRevision over the revision's data and an optional collision count. */
