@@ -63,7 +63,7 @@ function names(list: readonly JsonObject[]): string[] {
 }
 
 /** A condition that keeps its lastTransitionTime while its status stays the same. */
-function condition(
+export function condition(
   old: readonly JsonObject[],
   type: string,
   status: string,
@@ -84,11 +84,11 @@ function condition(
   return out;
 }
 
-function scheduledCondition(old: readonly JsonObject[], now: number): JsonObject {
+export function scheduledCondition(old: readonly JsonObject[], now: number): JsonObject {
   return old.find((c) => strAt(c, 'type') === 'PodScheduled') ?? condition(old, 'PodScheduled', 'True', now);
 }
 
-function baseStatus(rt: PodRuntime, phase: string): JsonObject {
+export function baseStatus(rt: PodRuntime, phase: string): JsonObject {
   const out: JsonObject = { phase, hostIP: rt.hostIP, startTime: rfc3339(rt.startTime) };
   if (rt.podIPs.length > 0) {
     out['podIP'] = rt.podIPs[0]!;

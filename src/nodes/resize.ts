@@ -189,7 +189,9 @@ export function withRuntimes(
     const name = strAt(cs, 'name') ?? '';
     const rt = runtimes.get(name);
     if (rt === undefined) return cs;
-    const out: JsonObject = { ...cs, restartCount: rt.restarts };
+    // Restarts for resizes add to the restarts the pod's own life brought.
+    const own = typeof cs['restartCount'] === 'number' ? cs['restartCount'] : 0;
+    const out: JsonObject = { ...cs, restartCount: own + rt.restarts };
     if (rt.allocated !== undefined) out['allocatedResources'] = rt.allocated;
     const state = objAt(cs, 'state');
     const running = objAt(state, 'running');

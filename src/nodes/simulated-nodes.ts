@@ -23,7 +23,7 @@ import type { Clock } from '../util/clock.js';
 import type { JsonObject } from '../util/json.js';
 import { addToIp, addressIn, cidrSize, formatCidr, parseCidr, subnet, subnetCount } from './cidr.js';
 import type { Cidr } from './cidr.js';
-import { metaOf, objAt, objsAt, strAt, strsAt } from './json.js';
+import { metaOf, numAt, objAt, objsAt, strAt, strsAt } from './json.js';
 import {
   defaultCapacity,
   leaseNamespace,
@@ -33,13 +33,11 @@ import {
   nodeStatus,
 } from './node-object.js';
 import type { NodeIdentity, NodeTemplate } from './node-object.js';
-import {
-  pendingStatus,
-  readinessDelayMs,
-  runningStatus,
-  runsToCompletion,
-  terminatedStatus,
-} from './pod-status.js';
+import { PodSim } from './containers/pod-sim.js';
+import type { ContainerOutput } from './containers/pod-sim.js';
+import type { EnvContext } from './containers/container-run.js';
+import { serviceEnv } from './containers/service-env.js';
+import { pendingStatus, terminatedStatus } from './pod-status.js';
 import type { PodRuntime } from './pod-status.js';
 import {
   actuate,
@@ -97,6 +95,7 @@ export interface SimulatedNodesOptions {
 }
 
 const podsPath = '/api/v1/pods';
+const servicesPath = '/api/v1/services';
 const nodesPath = '/api/v1/nodes';
 const leasesPath = `/apis/coordination.k8s.io/v1/namespaces/${leaseNamespace}/leases`;
 const smp = 'application/strategic-merge-patch+json';
@@ -120,9 +119,11 @@ interface SimNode {
   registered: boolean;
   /** Deleted by someone: no more heartbeats or pods. */
   gone: boolean;
+  /** The node's hostPath files, which its pods' scripts write and read. */
+  readonly files: Map<string, string>;
 }
 
-type Stage = 'new' | 'pending' | 'running' | 'ready' | 'terminated' | 'deleting';
+type Stage = 'new' | 'pending' | 'running' | 'terminated' | 'deleting';
 
 interface PodState {
   readonly uid: string;
@@ -133,9 +134,14 @@ interface PodState {
   stage: Stage;
   /** When the current stage began. */
   stageAt: number;
-  runningSince: number;
+  /** Whether the pod was running before this node started: its programs are not followed. */
+  readonly adopted: boolean;
+  /** The containers' lives, from when they start. */
+  sim: PodSim | undefined;
   /** The status we last wrote (the informer's copy may lag it). */
   lastStatus: JsonObject | undefined;
+  /** The simulation's status we last wrote, serialized: an unchanged one is not written again. */
+  lastSimStatus: string | undefined;
   /** Per container: allocated and applied resources, restarts (in-place resize, AM-01). */
   readonly containers: Map<string, ContainerRuntime>;
   /** The resize state we report (status.resize); undefined: none. */
@@ -201,6 +207,8 @@ export class SimulatedNodes {
   /** Pods whose resize was Deferred: retried when a pod on their node goes away. */
   readonly #deferred = new Set<string>();
   #podInformer: SharedInformer | undefined;
+  #serviceInformer: SharedInformer | undefined;
+  #servicesSynced = false;
   #resolveRegistered: (ok: boolean) => void = () => undefined;
   /** Resolves true once every node is registered with its Lease (false if stopped first). */
   readonly registered: Promise<boolean>;
@@ -224,6 +232,7 @@ export class SimulatedNodes {
         registeredAt: 0,
         registered: false,
         gone: false,
+        files: new Map(),
       });
     }
     const onError = o.onError;
@@ -235,6 +244,20 @@ export class SimulatedNodes {
     this.registered = new Promise((resolve) => {
       this.#resolveRegistered = resolve;
     });
+  }
+
+  /**
+   * What a container of a pod on these nodes printed, when its program is followed (the kubelet's
+   * containerLogs); undefined otherwise.
+   */
+  output(
+    pod: { readonly namespace: string; readonly name: string; readonly uid: string },
+    container: string,
+    previous: boolean,
+  ): ContainerOutput | undefined {
+    const st = this.#pods.get(`${pod.namespace}/${pod.name}`);
+    if (st === undefined || st.uid !== pod.uid) return undefined;
+    return st.sim?.output(container, previous);
   }
 
   /** The names of the simulated nodes. */
@@ -253,6 +276,12 @@ export class SimulatedNodes {
     const signal = stop.signal;
     const pods = this.#o.informers.informerFor(podsPath);
     this.#podInformer = pods;
+    // Containers' environments carry service variables: the kubelet waits for services to sync.
+    const services = this.#o.informers.informerFor(servicesPath);
+    this.#serviceInformer = services;
+    void services.synced.then((ok) => {
+      this.#servicesSynced = ok;
+    });
     const enqueue = (obj: JsonObject): void => {
       const nodeName = strAt(objAt(obj, 'spec'), 'nodeName');
       if (nodeName !== undefined && this.#nodes.has(nodeName)) this.#queue.add(this.#keyOf(obj));
@@ -457,8 +486,12 @@ export class SimulatedNodes {
     now: number,
     signal: AbortSignal,
   ): Promise<number | undefined | 'none'> {
-    const write = (): Promise<boolean> =>
-      this.#writeStatus(pod, st, runningStatus(pod, st.rt, st.stage === 'ready', now), signal);
+    const write = async (): Promise<boolean> => {
+      const status = this.#simStatus(pod, st, now);
+      if (!(await this.#writeStatus(pod, st, status, signal))) return false;
+      st.lastSimStatus = JSON.stringify(status);
+      return true;
+    };
     if (st.resize === 'InProgress') {
       actuate(obj, st.containers, now);
       if (resizeDone(obj, st.containers)) st.resize = undefined;
@@ -523,12 +556,9 @@ export class SimulatedNodes {
     const startTime = timeMs(strAt(status, 'startTime'), now);
     let stage: Stage = 'new';
     if (phase === 'Succeeded' || phase === 'Failed') stage = 'terminated';
-    else if (phase === 'Running') {
-      const ready = objsAt(status, 'conditions').some(
-        (c) => strAt(c, 'type') === 'Ready' && strAt(c, 'status') === 'True',
-      );
-      stage = ready ? 'ready' : 'running';
-    } else if (started || strAt(status, 'hostIP') === hostIP) stage = 'pending';
+    else if (phase === 'Running') stage = 'running';
+    else if (started || strAt(status, 'hostIP') === hostIP) stage = 'pending';
+    const adopted = stage === 'running';
     return {
       uid,
       node: n.id.name,
@@ -536,11 +566,46 @@ export class SimulatedNodes {
       offset,
       stage,
       stageAt: now,
-      runningSince: stage === 'ready' || stage === 'running' ? startTime : now,
+      adopted,
+      // A pod already running keeps running from its start, its programs not followed.
+      sim: adopted
+        ? new PodSim({
+            pod,
+            nodeFiles: n.files,
+            startAt: startTime,
+            defaultRunMs: this.#jobMs(),
+            adopted: true,
+          })
+        : undefined,
       lastStatus: undefined,
+      lastSimStatus: undefined,
       containers: initialRuntimes(pod, startTime),
       resize: undefined,
     };
+  }
+
+  /** What the pod's containers' environment draws on: service variables, node allocatable. */
+  #envContext(pod: JsonObject, rt: PodRuntime): EnvContext {
+    const spec = objAt(pod, 'spec');
+    return {
+      services: serviceEnv(
+        this.#serviceInformer?.store.list() ?? [],
+        strAt(metaOf(pod), 'namespace') ?? '',
+        spec?.['enableServiceLinks'] !== false,
+      ),
+      allocatable: this.#allocatable,
+      hostIP: rt.hostIP,
+      podIPs: rt.podIPs,
+    };
+  }
+
+  #jobMs(): number {
+    return this.#o.jobPodDurationMs ?? 5000;
+  }
+
+  /** The status the pod's simulation gives now, over the conditions last written. */
+  #simStatus(pod: JsonObject, st: PodState, now: number): JsonObject {
+    return st.sim === undefined ? terminatedStatus(pod, st.rt, 0, now) : st.sim.status(st.rt, now, pod);
   }
 
   async #writeStatus(
@@ -599,8 +664,9 @@ export class SimulatedNodes {
     if (meta['deletionTimestamp'] !== undefined && meta['deletionTimestamp'] !== null) {
       if (st.stage === 'deleting') return undefined;
       if (st.stage !== 'terminated') {
-        if (!(await this.#writeStatus(pod, st, terminatedStatus(pod, st.rt, 0, now), signal)))
-          return undefined;
+        // The containers are stopped (exit code 0, as the default behaviour has it).
+        st.sim?.stop(now);
+        if (!(await this.#writeStatus(pod, st, this.#simStatus(pod, st, now), signal))) return undefined;
       }
       st.stage = 'deleting';
       this.#release(st);
@@ -620,8 +686,6 @@ export class SimulatedNodes {
     }
 
     const creating = this.#o.containerCreatingMs ?? 0;
-    const readyAfter = readinessDelayMs(obj);
-    const jobMs = this.#o.jobPodDurationMs ?? 5000;
     if (st.stage === 'new') {
       if (creating > 0) {
         if (!(await this.#writeStatus(pod, st, pendingStatus(pod, st.rt, now), signal))) return undefined;
@@ -633,53 +697,39 @@ export class SimulatedNodes {
       st.stage = 'pending';
       st.stageAt = now;
     }
-    if (st.stage === 'running' || st.stage === 'ready') {
-      const r = await this.#resize(key, obj, pod, st, now, signal);
-      if (r !== 'none') return r;
+    if (st.stage === 'terminated' || st.stage === 'deleting') return undefined;
+    if (st.stage === 'pending' && now - st.stageAt < creating) return creating - (now - st.stageAt);
+    // The containers start: their lives follow the pod's spec from here (containers/pod-sim.ts).
+    if (st.sim === undefined && !this.#servicesSynced) return 200;
+    st.stage = 'running';
+    st.sim ??= new PodSim({
+      pod: obj,
+      nodeFiles: n.files,
+      startAt: now,
+      defaultRunMs: this.#jobMs(),
+      envContext: this.#envContext(obj, st.rt),
+    });
+    const deadline = numAt(objAt(obj, 'spec'), 'activeDeadlineSeconds');
+    st.sim.setActiveDeadline(deadline === undefined ? undefined : st.rt.startTime + deadline * 1000);
+    st.sim.advance(now);
+    // In-place resize (AM-01) of a running pod: its own writes, and maybe a sooner wake-up.
+    const resizeDelay =
+      st.sim.phase() === 'Running' ? await this.#resize(key, obj, pod, st, now, signal) : 'none';
+    const status = this.#simStatus(pod, st, now);
+    const serialized = JSON.stringify(status);
+    if (serialized !== st.lastSimStatus) {
+      if (!(await this.#writeStatus(pod, st, status, signal))) return undefined;
+      st.lastSimStatus = serialized;
     }
-    switch (st.stage) {
-      case 'pending': {
-        if (now - st.stageAt < creating) return creating - (now - st.stageAt);
-        const ready = readyAfter === 0;
-        if (!(await this.#writeStatus(pod, st, runningStatus(pod, st.rt, ready, now), signal)))
-          return undefined;
-        st.stage = ready ? 'ready' : 'running';
-        st.stageAt = now;
-        st.runningSince = now;
-        return this.#nextDue(obj, st, now, readyAfter, jobMs);
-      }
-      case 'running':
-        if (now - st.runningSince < readyAfter) return readyAfter - (now - st.runningSince);
-        if (!(await this.#writeStatus(pod, st, runningStatus(pod, st.rt, true, now), signal)))
-          return undefined;
-        st.stage = 'ready';
-        st.stageAt = now;
-        return this.#nextDue(obj, st, now, readyAfter, jobMs);
-      case 'ready':
-        if (!runsToCompletion(obj)) return undefined;
-        if (now - st.runningSince < jobMs) return jobMs - (now - st.runningSince);
-        if (!(await this.#writeStatus(pod, st, terminatedStatus(pod, st.rt, 0, now), signal)))
-          return undefined;
-        st.stage = 'terminated';
-        st.stageAt = now;
-        this.#release(st);
-        return undefined;
-      case 'terminated':
-      case 'deleting':
-        return undefined;
+    if (st.sim.terminal()) {
+      st.stage = 'terminated';
+      st.stageAt = now;
+      this.#release(st);
+      return undefined;
     }
-  }
-
-  #nextDue(
-    pod: JsonObject,
-    st: PodState,
-    now: number,
-    readyAfter: number,
-    jobMs: number,
-  ): number | undefined {
-    const elapsed = now - st.runningSince;
-    if (st.stage === 'running') return Math.max(1, readyAfter - elapsed);
-    if (runsToCompletion(pod)) return Math.max(1, jobMs - elapsed);
-    return undefined;
+    const next = st.sim.nextEventAt();
+    const delay = next === undefined ? undefined : Math.max(1, next - now);
+    if (resizeDelay === 'none' || resizeDelay === undefined) return delay;
+    return delay === undefined ? resizeDelay : Math.min(delay, resizeDelay);
   }
 }

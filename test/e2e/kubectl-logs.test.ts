@@ -1,7 +1,7 @@
 /**
- * With kubectl 1.27 against `nanokube serve --nodes 1`: `kubectl logs` of pods on a
- * simulated node prints the node's deterministic lines (line n written n seconds after the
- * container started); `--tail`, `--timestamps` (RFC 3339 with nanoseconds), `-c` and the default
+ * With kubectl 1.27 against `nanokube serve --nodes 1`: `kubectl logs` of a container whose
+ * program the simulated node follows prints what it printed; of one it does not, the node's
+ * deterministic lines (line n written n seconds after the container started); `--tail`, `--timestamps` (RFC 3339 with nanoseconds), `-c` and the default
  * container of a two-container pod, `--previous` and `-f` behave as with a real kubelet, and a
  * completed pod's log ends when its container finished.
  */
@@ -37,10 +37,32 @@ describe('kubectl 1.27: logs of pods on a simulated node', { skip: kubectlSkip }
       return l.length >= n ? l : undefined;
     });
 
-  it('kubectl run: the Running pod prints simulated lines', async () => {
+  it('kubectl run of a script: its log is what it printed', async () => {
     await s.namespaceReady('default');
     assert.equal(
-      await s.ok(['run', 'logger', '--image=busybox', '--restart=Never', '--', 'sh', '-c', 'echo hi']),
+      await s.ok([
+        'run',
+        'echoer',
+        '--image=busybox',
+        '--restart=Never',
+        '--',
+        'sh',
+        '-c',
+        'echo hi; echo there',
+      ]),
+      'pod/echoer created\n',
+    );
+    await until('echoer Succeeded', async () => {
+      const phase = await s.ok(['get', 'pod', 'echoer', '-o', 'jsonpath={.status.phase}']);
+      return phase === 'Succeeded' ? phase : undefined;
+    });
+    assert.equal(await s.ok(['logs', 'echoer']), 'hi\nthere\n');
+    assert.equal(await s.ok(['logs', 'echoer', '--tail=1']), 'there\n');
+  });
+
+  it('kubectl run of a program the node does not know: the Running pod prints simulated lines', async () => {
+    assert.equal(
+      await s.ok(['run', 'logger', '--image=example.com/logger:1', '--restart=Never', '--', '/app/log']),
       'pod/logger created\n',
     );
     await s.ok(['wait', '--for=condition=Ready', 'pod/logger', '--timeout=60s']);
@@ -109,8 +131,8 @@ describe('kubectl 1.27: logs of pods on a simulated node', { skip: kubectlSkip }
         'metadata: {name: two}',
         'spec:',
         '  containers:',
-        '  - {name: a, image: busybox, command: [sleep, "3600"]}',
-        '  - {name: b, image: busybox, command: [sleep, "3600"]}',
+        '  - {name: a, image: example.com/app:1, command: [/app/serve]}',
+        '  - {name: b, image: example.com/app:1, command: [/app/serve]}',
         '',
       ].join('\n'),
     );

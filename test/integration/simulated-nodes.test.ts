@@ -200,7 +200,13 @@ describe('simulated nodes', () => {
   });
 
   it('a pod that runs to completion Succeeds', async () => {
-    const r = await s.request('POST', pods, { body: pod('job', { restartPolicy: 'Never' }) });
+    // An image the node does not know runs for jobPodDurationMs (nginx would serve for ever).
+    const r = await s.request('POST', pods, {
+      body: pod('job', {
+        restartPolicy: 'Never',
+        containers: [{ name: 'c', image: 'example.com/batch-job:1' }],
+      }),
+    });
     assert.equal(r.status, 201, r.text);
     const done = await until('job Succeeded', async () => {
       const p = await get(`${pods}/job`);

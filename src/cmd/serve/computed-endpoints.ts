@@ -31,6 +31,7 @@ import {
   podStream,
   serviceProxy,
 } from '../../registry/resources/core/pod-connect.js';
+import type { ContainerOutputRelay } from '../../registry/resources/core/pod-connect.js';
 import { requestToken } from '../../registry/resources/core/serviceaccount-token.js';
 import type { BoundTokenIssuer } from '../../registry/resources/core/serviceaccount-token.js';
 import type { FeatureGateReader } from '../../registry/strategy.js';
@@ -134,6 +135,10 @@ export function connectEndpoints(stores: {
   readonly nodes: GenericStore;
   readonly services: GenericStore;
   readonly endpoints: GenericStore;
+  /** The in-process simulated nodes' container output, for pods/log. */
+  readonly output?: ContainerOutputRelay;
+  /** The cluster's clock (default: the wall clock). */
+  readonly now?: () => number;
 }): VirtualEndpoint[] {
   const on = (
     info: typeof podsInfo,

@@ -24,6 +24,7 @@ import { runControllerManager } from '../controller-manager/run.js';
 import type { NodeIpamFlags } from '../node-ipam-flags.js';
 import { ipv6PodCIDRFor, podCIDRsFor } from '../node-ip.js';
 import { parseControllers } from '../controller-manager/selection.js';
+import type { ContainerOutputRelay } from '../../registry/resources/core/pod-connect.js';
 import { defaultAdvertiseAddress, defaultServiceClusterIPRange, firstServiceIP } from './flags.js';
 
 export interface RunningControllers {
@@ -96,6 +97,7 @@ export function startControllers(
   log: Logger,
   flags: ApiserverServiceFlags,
   transports?: (userAgent: string) => Transport,
+  output?: ContainerOutputRelay,
 ): RunningControllers {
   const selection = parseControllers(flags.controllers ?? '*');
   const clock = flags.clock ?? realClock;
@@ -162,17 +164,20 @@ export function startControllers(
   }
   const nodes = flags.nodes ?? 1;
   if (nodes > 0) {
+    const simulated = new SimulatedNodes({
+      client,
+      informers,
+      clock,
+      count: nodes,
+      podCIDRs: podCIDRsFor(flags.nodeIPs, podCIDRFor(nodes), ipv6PodCIDRFor(nodes)),
+      ...(flags.nodeIPs !== undefined ? { nodeIPs: flags.nodeIPs } : {}),
+      ...(flags.nodeTemplate !== undefined ? { nodeTemplate: flags.nodeTemplate } : {}),
+      onError: (err) => log.v(2, `simulated nodes: ${message(err)}`),
+    });
+    // pods/log in this process reads the output of the programs the nodes follow.
+    if (output !== undefined) output.source = simulated;
     running.push(
-      new SimulatedNodes({
-        client,
-        informers,
-        clock,
-        count: nodes,
-        podCIDRs: podCIDRsFor(flags.nodeIPs, podCIDRFor(nodes), ipv6PodCIDRFor(nodes)),
-        ...(flags.nodeIPs !== undefined ? { nodeIPs: flags.nodeIPs } : {}),
-        ...(flags.nodeTemplate !== undefined ? { nodeTemplate: flags.nodeTemplate } : {}),
-        onError: (err) => log.v(2, `simulated nodes: ${message(err)}`),
-      }).run(abort.signal),
+      simulated.run(abort.signal),
       new Scheduler({
         client,
         informers,

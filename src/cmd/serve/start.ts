@@ -44,6 +44,7 @@ import type { Clock } from '../../util/clock.js';
 import { createLogger } from '../../util/log.js';
 import type { NodeTemplate } from '../../nodes/index.js';
 import { startControllers } from './controllers.js';
+import type { ContainerOutputRelay } from '../../registry/resources/core/pod-connect.js';
 import { startComponentsThread } from './components-thread.js';
 import type { ThreadFlags } from './components-thread.js';
 import type { NodeIpamFlags } from '../node-ipam-flags.js';
@@ -398,6 +399,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     const budgets = stores.get('policy/poddisruptionbudgets');
     return budgets === undefined ? [] : [evictionEndpoint(storeOf('', 'pods'), budgets, features, clockDate)];
   };
+  // The in-process simulated nodes' container output, for pods/log (set once they run).
+  const containerOutput: ContainerOutputRelay = {};
   const virtualEndpoints = [
     ...reviewEndpoints(authorizer, {
       authenticator: authentication.authenticator,
@@ -414,6 +417,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       nodes: storeOf('', 'nodes'),
       services: storeOf('', 'services'),
       endpoints: storeOf('', 'endpoints'),
+      output: containerOutput,
+      ...(clockNow !== undefined ? { now: clockNow } : {}),
     }),
     tokenEndpoint(
       {
@@ -631,6 +636,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
             log,
             { ...componentFlags, ...(o.clock !== undefined ? { clock: o.clock } : {}) },
             inProcessTransports(server),
+            containerOutput,
           );
   if ('started' in controllers) await controllers.started;
   let closing: Promise<void> | undefined;

@@ -16,8 +16,111 @@ import type { KubeObject } from '../../../machinery/object.js';
 import { isJsonObject } from '../../../util/json.js';
 import type { JsonObject, JsonValue } from '../../../util/json.js';
 import type { GenericStore } from '../../generic/store.js';
-import { simulatedLineCount, simulatedLogLine, simulatedLogs } from '../../../apis/core/v1/simulated-logs.js';
+import {
+  rfc3339Nano,
+  simulatedLineCount,
+  simulatedLogLine,
+  simulatedLogs,
+} from '../../../apis/core/v1/simulated-logs.js';
 import type { SimulatedLogOptions } from '../../../apis/core/v1/simulated-logs.js';
+
+/** A container instance's output, at absolute times (ms). */
+export interface ContainerOutput {
+  readonly startedAt: number;
+  readonly finishedAt?: number;
+  readonly chunks: readonly { readonly at: number; readonly text: string }[];
+}
+
+/**
+ * What simulated nodes running in this process know of their containers' output: for a container
+ * whose program they follow, its log is that output instead of generated lines.
+ */
+export interface ContainerOutputSource {
+  output(
+    pod: { readonly namespace: string; readonly name: string; readonly uid: string },
+    container: string,
+    previous: boolean,
+  ): ContainerOutput | undefined;
+}
+
+/** Where the source is found once the nodes run (they start after the endpoints are built). */
+export interface ContainerOutputRelay {
+  source?: ContainerOutputSource;
+}
+
+/** The output's lines as the kubelet's log has them: each with the time it was written. */
+function outputLines(out: ContainerOutput): { at: number; text: string }[] {
+  const lines: { at: number; text: string }[] = [];
+  let partial = '';
+  for (const chunk of out.chunks) {
+    const parts = (partial + chunk.text).split('\n');
+    partial = parts.pop() ?? '';
+    for (const p of parts) lines.push({ at: chunk.at, text: `${p}\n` });
+    if (partial !== '' && chunk === out.chunks.at(-1)) lines.push({ at: chunk.at, text: partial });
+  }
+  return lines;
+}
+
+/** The log of an instance whose output is known, windowed as the kubelet windows it. */
+async function* knownLogStream(
+  o: {
+    readonly source: ContainerOutputSource;
+    readonly pod: { readonly namespace: string; readonly name: string; readonly uid: string };
+    readonly container: string;
+    readonly previous: boolean;
+    readonly timestamps: boolean;
+    readonly sinceMs?: number;
+    readonly tailLines?: number;
+    readonly limitBytes?: number;
+    readonly follow: boolean;
+    /** The cluster's time (ms): the output's times are on it. */
+    readonly now: () => number;
+  },
+  first: ContainerOutput,
+  signal: AbortSignal,
+): AsyncGenerator<string> {
+  const format = (l: { at: number; text: string }): string =>
+    o.timestamps ? `${rfc3339Nano(l.at)} ${l.text}` : l.text;
+  let sent = 0;
+  const emit = (text: string): string | undefined => {
+    if (o.limitBytes === undefined) return text;
+    if (sent >= o.limitBytes) return undefined;
+    const cut = Buffer.from(text)
+      .subarray(0, o.limitBytes - sent)
+      .toString();
+    sent += Buffer.byteLength(cut);
+    return cut;
+  };
+  let lines = outputLines(first).filter((l) => l.at <= o.now());
+  if (o.sinceMs !== undefined) lines = lines.filter((l) => l.at >= o.sinceMs!);
+  if (o.tailLines !== undefined) lines = lines.slice(Math.max(0, lines.length - o.tailLines));
+  const text = emit(lines.map(format).join(''));
+  if (text !== undefined && text !== '') yield text;
+  if (!o.follow) return;
+  let shown = outputLines(first).filter((l) => l.at <= o.now()).length;
+  while (!signal.aborted) {
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(done, 1000);
+      function done(): void {
+        clearTimeout(t);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      signal.addEventListener('abort', done, { once: true });
+    });
+    const now = o.source.output(o.pod, o.container, o.previous);
+    if (now === undefined || now.startedAt !== first.startedAt) return;
+    const all = outputLines(now).filter((l) => l.at <= o.now());
+    const fresh = all.slice(shown);
+    shown = all.length;
+    if (fresh.length > 0) {
+      const more = emit(fresh.map(format).join(''));
+      if (more === undefined) return;
+      if (more !== '') yield more;
+    }
+    if (now.finishedAt !== undefined && now.finishedAt <= o.now()) return;
+  }
+}
 
 /** The annotation simulated nodes carry (src/nodes/node-object.ts). */
 const simulatedNodeAnnotation = 'nanokube.dev/simulated-node';
@@ -376,7 +479,14 @@ function logOptions(q: URLSearchParams, podName: string): { container: string } 
 
 /** GET pods/{name}/log: 204 for a pod without a node, else the kubelet's error. */
 export async function podLog(
-  stores: { readonly pods: GenericStore; readonly nodes: GenericStore },
+  stores: {
+    readonly pods: GenericStore;
+    readonly nodes: GenericStore;
+    /** Simulated nodes in this process, whose followed programs' output is the log. */
+    readonly output?: ContainerOutputRelay;
+    /** The cluster's clock (default: the wall clock). */
+    readonly now?: () => number;
+  },
   r: ConnectRequest,
 ): Promise<ConnectAnswer> {
   const opts = logOptions(r.query, r.name);
@@ -390,7 +500,7 @@ export async function podLog(
     const startedAt = instance.startedAt;
     const since = intParam(r.query, 'sinceSeconds');
     const sinceTime = r.query.get('sinceTime');
-    const now = Date.now();
+    const now = (stores.now ?? Date.now)();
     const sinceMs =
       since !== undefined ? now - since * 1000 : sinceTime !== null ? Date.parse(sinceTime) : undefined;
     const tailLines = intParam(r.query, 'tailLines');
@@ -409,6 +519,32 @@ export async function podLog(
       ...(limitBytes !== undefined ? { limitBytes } : {}),
     };
     const follow = flag(r.query, 'follow') && !flag(r.query, 'previous') && instance.finishedAt === undefined;
+    // A container whose program the simulated node follows logs what it printed.
+    const source = stores.output?.source;
+    const podRef = { namespace: r.namespace, name: r.name, uid: pod.metadata.uid ?? '' };
+    const known = source?.output(podRef, container, flag(r.query, 'previous'));
+    if (source !== undefined && known !== undefined) {
+      return {
+        status: 200,
+        contentType: 'text/plain',
+        body: knownLogStream(
+          {
+            source,
+            pod: podRef,
+            container,
+            previous: flag(r.query, 'previous'),
+            timestamps: flag(r.query, 'timestamps'),
+            ...(base.sinceMs !== undefined ? { sinceMs: base.sinceMs } : {}),
+            ...(base.tailLines !== undefined ? { tailLines: base.tailLines } : {}),
+            ...(base.limitBytes !== undefined ? { limitBytes: base.limitBytes } : {}),
+            follow,
+            now: stores.now ?? Date.now,
+          },
+          known,
+          r.signal,
+        ),
+      };
+    }
     return {
       status: 200,
       contentType: 'text/plain',

@@ -1,0 +1,364 @@
+/**
+ * One run of a container on a simulated node, worked out when it starts: when it exits and with
+ * what code, the files it writes and removes on the way (its own, the pod's emptyDir volumes, the
+ * node's hostPath directories) and what it prints. A script runs in virtual time (shell-run.ts);
+ * a known server runs until stopped; anything else keeps the node's default behaviour: it runs
+ * until stopped, or for `defaultRunMs` when the pod runs to completion.
+ */
+import { createHash } from 'node:crypto';
+import type { JsonObject } from '../../util/json.js';
+import { objAt, objsAt, strAt } from '../json.js';
+import { UnknownReference, expandReferences } from './references.js';
+import { ShellUnsupported } from './shell-parse.js';
+import { runShell } from './shell-run.js';
+import { ShellFsError } from './shell-run.js';
+import type { ShellFs } from './shell-run.js';
+import type { Program } from './program.js';
+import { amountOf } from '../resources.js';
+import type { ResourceList } from '../resources.js';
+
+/** A change to a file: `content` undefined removes it. `store` undefined: the container's own. */
+export interface FileEvent {
+  readonly at: number;
+  readonly store: Map<string, string> | undefined;
+  readonly key: string;
+  readonly content: string | undefined;
+}
+
+export interface ContainerRun {
+  readonly program: Program;
+  /** Whether the run follows its program (false: the node's default behaviour). */
+  readonly known: boolean;
+  /** When it exits, ms after its start; undefined: when stopped. */
+  readonly exitAfterMs: number | undefined;
+  readonly exitCode: number;
+  /** File changes in time order, ms after the start. */
+  readonly events: readonly FileEvent[];
+  /** What it printed (stdout and stderr), ms after the start. */
+  readonly output: readonly { readonly at: number; readonly text: string }[];
+}
+
+type Volume =
+  | { readonly kind: 'emptyDir'; readonly files: Map<string, string> }
+  | { readonly kind: 'hostPath'; readonly root: string }
+  | { readonly kind: 'opaque' };
+
+/** Where a path of a container lands. */
+type Place =
+  { readonly store: Map<string, string> | undefined; readonly key: string } | { readonly opaque: string };
+
+function normalize(path: string): string {
+  const out: string[] = [];
+  for (const seg of path.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') out.pop();
+    else out.push(seg);
+  }
+  return `/${out.join('/')}`;
+}
+
+/**
+ * The files of one pod: emptyDir volumes live as long as the pod; hostPath directories are the
+ * node's (`nodeFiles`, shared by its pods); volumes whose content comes from the API (ConfigMap,
+ * Secret, projected, downward API) or from storage are not modelled, and touching them makes a
+ * script unknowable.
+ */
+export class PodFiles {
+  readonly #volumes = new Map<string, Volume>();
+  readonly #node: Map<string, string>;
+
+  constructor(pod: JsonObject, nodeFiles: Map<string, string>) {
+    this.#node = nodeFiles;
+    for (const v of objsAt(objAt(pod, 'spec'), 'volumes')) {
+      const name = strAt(v, 'name') ?? '';
+      const hostPath = objAt(v, 'hostPath');
+      if (objAt(v, 'emptyDir') !== undefined) this.#volumes.set(name, { kind: 'emptyDir', files: new Map() });
+      else if (hostPath !== undefined)
+        this.#volumes.set(name, { kind: 'hostPath', root: strAt(hostPath, 'path') ?? '/' });
+      else this.#volumes.set(name, { kind: 'opaque' });
+    }
+  }
+
+  /** Resolves `path` as `container` sees it (the longest volume mount wins). */
+  place(container: JsonObject, path: string): Place {
+    const p = normalize(path);
+    let best: { mount: string; volume: string; subPath: string } | undefined;
+    for (const m of objsAt(container, 'volumeMounts')) {
+      const mount = normalize(strAt(m, 'mountPath') ?? '/');
+      if (p !== mount && !p.startsWith(mount === '/' ? '/' : `${mount}/`)) continue;
+      if (best === undefined || mount.length > best.mount.length)
+        best = { mount, volume: strAt(m, 'name') ?? '', subPath: strAt(m, 'subPath') ?? '' };
+    }
+    if (best === undefined) return { store: undefined, key: p };
+    const rel = normalize(`${best.subPath}/${p.slice(best.mount.length)}`);
+    const v = this.#volumes.get(best.volume);
+    if (v === undefined || v.kind === 'opaque') return { opaque: `${best.volume} volume` };
+    if (v.kind === 'emptyDir') return { store: v.files, key: rel };
+    return { store: this.#node, key: normalize(`${v.root}/${rel}`) };
+  }
+}
+
+/** The container's own files at `atMs` into a run (replaying its events). */
+export function ownFilesAt(run: ContainerRun, atMs: number): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const e of run.events) {
+    if (e.at > atMs) break;
+    if (e.store !== undefined) continue;
+    if (e.content === undefined) files.delete(e.key);
+    else files.set(e.key, e.content);
+  }
+  return files;
+}
+
+/** Applies a run's changes to shared volumes due in (fromMs, toMs]. */
+export function applyShared(run: ContainerRun, fromMs: number, toMs: number): void {
+  for (const e of run.events) {
+    if (e.at <= fromMs || e.store === undefined) continue;
+    if (e.at > toMs) break;
+    if (e.content === undefined) e.store.delete(e.key);
+    else e.store.set(e.key, e.content);
+  }
+}
+
+/**
+ * A file system for a script of `container`: its own files in `own`, shared volumes read through
+ * an overlay of the script's own pending changes. Changes are recorded in `events` (and applied
+ * to `own`) rather than to the shared stores.
+ */
+/**
+ * Directories an image's container starts with empty (or does not have): a file there that the
+ * script did not write does not exist. Elsewhere it may come with the image, so reading a path the
+ * script did not write is unknowable.
+ */
+const emptyAtStart = ['/tmp/', '/var/tmp/', '/dev/'];
+
+export function scriptFs(
+  files: PodFiles,
+  container: JsonObject,
+  own: Map<string, string>,
+  events: FileEvent[] | undefined,
+): ShellFs {
+  const readOnlyRoot = objAt(container, 'securityContext')?.['readOnlyRootFilesystem'] === true;
+  const messagePath = strAt(container, 'terminationMessagePath') ?? '/dev/termination-log';
+  const overlay = new Map<Map<string, string>, Map<string, string | undefined>>();
+  const resolve = (path: string): { store: Map<string, string> | undefined; key: string } => {
+    const place = files.place(container, path);
+    if ('opaque' in place) throw new ShellUnsupported(`${path} is in a ${place.opaque}`);
+    return place;
+  };
+  const read = (path: string): string | undefined => {
+    const { store, key } = resolve(path);
+    if (store === undefined) {
+      if (own.has(key) || key === messagePath || emptyAtStart.some((d) => key.startsWith(d)))
+        return own.get(key);
+      throw new ShellUnsupported(`${key} may come with the image`);
+    }
+    const o = overlay.get(store);
+    return o?.has(key) === true ? o.get(key) : store.get(key);
+  };
+  const set = (path: string, content: string | undefined, at: number): void => {
+    const { store, key } = resolve(path);
+    // readOnlyRootFilesystem: only volumes (and the termination message file) can be written.
+    if (store === undefined && readOnlyRoot && key !== messagePath)
+      throw new ShellFsError('Read-only file system');
+    if (store === undefined) {
+      if (content === undefined) own.delete(key);
+      else own.set(key, content);
+    } else {
+      const o = overlay.get(store) ?? new Map<string, string | undefined>();
+      overlay.set(store, o);
+      o.set(key, content);
+    }
+    events?.push({ at, store, key, content });
+  };
+  return {
+    read,
+    write: (path, content, append, at) => {
+      // Appending to a file that may come with the image: its earlier content is unknowable.
+      const before = append ? read(path) : undefined;
+      set(path, (before ?? '') + content, at);
+    },
+    remove: (path, at) => {
+      if (read(path) === undefined) return false;
+      set(path, undefined, at);
+      return true;
+    },
+  };
+}
+
+/** What a container's environment draws on beyond the pod: the node's and the cluster's. */
+export interface EnvContext {
+  /** The service variables the kubelet adds (`FOO_SERVICE_HOST`, ...), by name. */
+  readonly services?: ReadonlyMap<string, string>;
+  /** The node's allocatable (cpu in millicores): limits a container does not set default to it. */
+  readonly allocatable?: ResourceList;
+  /** The pod's addresses, known to the kubelet before its status says them. */
+  readonly hostIP?: string;
+  readonly podIPs?: readonly string[];
+}
+
+/** A resourceFieldRef's value (upstream ExtractContainerResourceValue), or undefined if unknown. */
+function resourceField(
+  pod: JsonObject,
+  container: JsonObject,
+  ref: JsonObject,
+  allocatable: ResourceList | undefined,
+): string | undefined {
+  const spec = objAt(pod, 'spec');
+  const named = strAt(ref, 'containerName');
+  const target =
+    named === undefined || named === ''
+      ? container
+      : [...objsAt(spec, 'containers'), ...objsAt(spec, 'initContainers')].find(
+          (c) => strAt(c, 'name') === named,
+        );
+  const m = /^(limits|requests)\.(.+)$/.exec(strAt(ref, 'resource') ?? '');
+  if (target === undefined || m === null) return undefined;
+  const [, kind, resource] = m as unknown as [string, 'limits' | 'requests', string];
+  const set = objAt(objAt(target, 'resources'), kind)?.[resource];
+  let amount: number | undefined = set === undefined ? undefined : amountOf(resource, set);
+  // Limits not set are the node's allocatable (the kubelet merges them); requests not set are 0.
+  if (amount === undefined) amount = kind === 'limits' ? allocatable?.get(resource) : 0;
+  if (amount === undefined) return undefined;
+  const divisor = amountOf(resource, ref['divisor'] ?? '1') || (resource === 'cpu' ? 1000 : 1);
+  return String(Math.ceil(amount / divisor));
+}
+
+/** The environment a container's processes see; values from Secrets and the like are unknown. */
+export function containerEnv(
+  pod: JsonObject,
+  container: JsonObject,
+  context: EnvContext = {},
+): Map<string, string | undefined> {
+  const meta = objAt(pod, 'metadata');
+  const spec = objAt(pod, 'spec');
+  const status = objAt(pod, 'status');
+  const env = new Map<string, string | undefined>([
+    ['PATH', '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'],
+    ['HOME', '/root'],
+    ['HOSTNAME', strAt(spec, 'hostname') ?? strAt(meta, 'name') ?? ''],
+    ...(context.services ?? new Map<string, string>()),
+  ]);
+  const field = (path: string): string | undefined => {
+    const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
+    if (m !== null) {
+      const map = objAt(meta, m[1]!);
+      return map === undefined ? '' : (strAt(map, m[2]!) ?? '');
+    }
+    switch (path) {
+      case 'metadata.name':
+        return strAt(meta, 'name') ?? '';
+      case 'metadata.namespace':
+        return strAt(meta, 'namespace') ?? '';
+      case 'metadata.uid':
+        return strAt(meta, 'uid') ?? '';
+      case 'spec.nodeName':
+        return strAt(spec, 'nodeName') ?? '';
+      case 'spec.serviceAccountName':
+        return strAt(spec, 'serviceAccountName') ?? '';
+      case 'status.hostIP':
+        return context.hostIP ?? strAt(status, 'hostIP');
+      case 'status.podIP':
+        return context.podIPs?.[0] ?? strAt(status, 'podIP');
+      case 'status.podIPs':
+        return (
+          context.podIPs?.join(',') ??
+          objsAt(status, 'podIPs')
+            .map((p) => strAt(p, 'ip') ?? '')
+            .join(',')
+        );
+      default:
+        return undefined;
+    }
+  };
+  for (const e of objsAt(container, 'env')) {
+    const name = strAt(e, 'name') ?? '';
+    const value = strAt(e, 'value');
+    const from = objAt(e, 'valueFrom');
+    const fieldRef = objAt(from, 'fieldRef');
+    const resourceRef = objAt(from, 'resourceFieldRef');
+    if (value !== undefined) {
+      try {
+        env.set(name, expandReferences(value, env));
+      } catch (err) {
+        if (!(err instanceof UnknownReference)) throw err;
+        env.set(name, undefined);
+      }
+    } else if (fieldRef !== undefined) env.set(name, field(strAt(fieldRef, 'fieldPath') ?? ''));
+    else if (resourceRef !== undefined)
+      env.set(name, resourceField(pod, container, resourceRef, context.allocatable));
+    else if (from !== undefined) env.set(name, undefined);
+    else env.set(name, '');
+  }
+  return env;
+}
+
+/** A deterministic `$RANDOM` per pod, container and restart. */
+function randomSource(seed: string): () => number {
+  let n = 0;
+  return () => {
+    const h = createHash('sha256').update(`${seed}/${n++}`).digest();
+    return h.readUInt16BE(0) & 0x7fff;
+  };
+}
+
+export interface StartRunOptions {
+  readonly program: Program;
+  readonly pod: JsonObject;
+  readonly container: JsonObject;
+  readonly files: PodFiles;
+  /** Which run of the container this is (0 first): seeds `$RANDOM`. */
+  readonly instance: number;
+  /** The default behaviour's run time for pods that run to completion (undefined: until stopped). */
+  readonly defaultRunMs: number | undefined;
+  readonly envContext?: EnvContext;
+}
+
+/** Works out a run of the container from its start. */
+export function startRun(o: StartRunOptions): ContainerRun {
+  const fallback = (): ContainerRun => ({
+    program: o.program,
+    known: false,
+    exitAfterMs: o.defaultRunMs,
+    exitCode: 0,
+    events: [],
+    output: [],
+  });
+  if (o.program.kind === 'unknown') return fallback();
+  if (o.program.kind === 'server') {
+    return { program: o.program, known: true, exitAfterMs: undefined, exitCode: 0, events: [], output: [] };
+  }
+  const events: FileEvent[] = [];
+  const output: { at: number; text: string }[] = [];
+  const uid = strAt(objAt(o.pod, 'metadata'), 'uid') ?? '';
+  const name = strAt(o.container, 'name') ?? '';
+  try {
+    const r = runShell(o.program.list, {
+      fs: scriptFs(o.files, o.container, new Map(), events),
+      env: containerEnv(o.pod, o.container, o.envContext),
+      openEnv: true,
+      args: o.program.args,
+      hostname: strAt(objAt(o.pod, 'spec'), 'hostname') ?? strAt(objAt(o.pod, 'metadata'), 'name') ?? '',
+      random: randomSource(`${uid}/${name}/${o.instance}`),
+      onOutput: (at, _fd, text) => output.push({ at, text }),
+    });
+    return {
+      program: o.program,
+      known: true,
+      exitAfterMs: r.code === undefined ? undefined : r.elapsedMs,
+      exitCode: r.code ?? 0,
+      events,
+      output,
+    };
+  } catch (err) {
+    if (err instanceof ShellUnsupported) return fallback();
+    throw err;
+  }
+}
+
+/** What the run printed by `atMs`, as one string. */
+export function outputUntil(run: ContainerRun, atMs: number): string {
+  let s = '';
+  for (const o of run.output) if (o.at <= atMs) s += o.text;
+  return s;
+}

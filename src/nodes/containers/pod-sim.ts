@@ -1,0 +1,734 @@
+/**
+ * A pod's life on a simulated node, as the kubelet (v1.27) would live it, from the pod's spec:
+ * init containers one after another, then the app containers; each container runs its program
+ * (program.ts, container-run.ts) in virtual time; exits restart per restartPolicy with the
+ * kubelet's crash-loop back-off (at once, then 10 s doubling to 5 min, reset after 10 min);
+ * startup, readiness and liveness probes are evaluated at their ticks (initialDelaySeconds, then
+ * every periodSeconds) with their thresholds, and a failed liveness or startup probe kills the
+ * container. The pod's phase and conditions follow the kubelet's rules.
+ *
+ * The simulation is a pure state machine over time: `advance(now)` processes what was due and
+ * `nextEventAt()` says when the status can next change, so the node wakes only then.
+ */
+import type { JsonObject } from '../../util/json.js';
+import { metaOf, numAt, objAt, objsAt, rfc3339, strAt, strsAt } from '../json.js';
+import {
+  baseStatus,
+  condition,
+  containerID,
+  imageID,
+  normalizeImage,
+  scheduledCondition,
+} from '../pod-status.js';
+import type { PodRuntime } from '../pod-status.js';
+import { applyShared, ownFilesAt, outputUntil, scriptFs, startRun, containerEnv } from './container-run.js';
+import type { ContainerRun, EnvContext } from './container-run.js';
+import { PodFiles } from './container-run.js';
+import { argvProgram, containerProgram, imageMissing } from './program.js';
+import type { Program } from './program.js';
+import { ShellUnsupported } from './shell-parse.js';
+import { runShell } from './shell-run.js';
+
+type ProbeKind = 'startup' | 'readiness' | 'liveness';
+
+interface Probe {
+  readonly kind: ProbeKind;
+  readonly spec: JsonObject;
+  successes: number;
+  failures: number;
+  /** The next tick (absolute ms). */
+  next: number;
+}
+
+interface Terminated {
+  readonly exitCode: number;
+  readonly reason: string;
+  readonly startedAt: number;
+  readonly finishedAt: number;
+  readonly message: string;
+  readonly containerID: string;
+}
+
+/** A running instance of a container. */
+interface Instance {
+  readonly run: ContainerRun;
+  readonly startedAt: number;
+  readonly id: string;
+  ready: boolean;
+  started: boolean;
+  readonly probes: Probe[];
+  /** How far (ms after start) its changes to shared volumes are applied. */
+  appliedMs: number;
+}
+
+interface Container {
+  readonly spec: JsonObject;
+  readonly name: string;
+  readonly init: boolean;
+  readonly program: Program;
+  restarts: number;
+  current: Instance | undefined;
+  /** Exited and not restarting (or exited, waiting for its restart: see restartAt). */
+  exited: Terminated | undefined;
+  /** The previous instance's end (lastState). */
+  last: Terminated | undefined;
+  /** The instance that exited last, and the one before the current (for `logs --previous`). */
+  exitedInstance: Instance | undefined;
+  previousInstance: Instance | undefined;
+  /** When a restart is due (undefined: none). */
+  restartAt: number | undefined;
+  /** The crash-loop back-off: the current delay and when it was last set (undefined: none). */
+  backoffMs: number | undefined;
+  backoffSetAt: number;
+  /** A back-off message while waiting (CrashLoopBackOff). */
+  waiting: { readonly reason: string; readonly message?: string } | undefined;
+  /** Init containers: exited 0. */
+  done: boolean;
+  /** Since when its image fails to pull (it never starts). */
+  pullFailedAt: number | undefined;
+}
+
+/** A container instance's output, at absolute times (ms). */
+export interface ContainerOutput {
+  readonly startedAt: number;
+  readonly finishedAt?: number;
+  readonly chunks: readonly { readonly at: number; readonly text: string }[];
+}
+
+export interface PodSimOptions {
+  readonly pod: JsonObject;
+  /** The node's hostPath files, shared by its pods. */
+  readonly nodeFiles: Map<string, string>;
+  /** When the first containers start (ms). */
+  readonly startAt: number;
+  /** Run time of a container whose program is unknown, in a pod that runs to completion. */
+  readonly defaultRunMs: number;
+  /**
+   * The pod was already running before this node (re)started: its programs are not followed (they
+   * would start over), only the default behaviour and the probes.
+   */
+  readonly adopted?: boolean;
+  /** The service variables and node allocatable the containers' environment draws on. */
+  readonly envContext?: EnvContext;
+}
+
+const initialBackoffMs = 10_000;
+/** How long a failed pull shows ErrImagePull before ImagePullBackOff. */
+const pullBackOffAfterMs = 1000;
+const maxBackoffMs = 300_000;
+
+/** Go's time.Duration String for whole seconds: 10s, 1m20s, 5m0s. */
+function goDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return `${m}m${s % 60}s`;
+}
+
+function num(probe: JsonObject, key: string, fallback: number): number {
+  const v = numAt(probe, key);
+  return v === undefined || v <= 0 ? fallback : v;
+}
+
+export class PodSim {
+  readonly #pod: JsonObject;
+  readonly #files: PodFiles;
+  readonly #o: PodSimOptions;
+  readonly #init: Container[];
+  readonly #app: Container[];
+  readonly #policy: string;
+  /** The app containers have been started. */
+  #appStarted = false;
+  /** An init container failed under restartPolicy Never. */
+  #initFailed = false;
+  /** The pod is being deleted: its containers were stopped and none restarts. */
+  #stopped = false;
+  /** When spec.activeDeadlineSeconds runs out (ms), and whether it has. */
+  #deadlineAt: number | undefined;
+  #deadlineExceeded = false;
+  readonly #probePrograms = new Map<JsonObject, Program>();
+  /** The latest time advanced to. */
+  #now = 0;
+
+  constructor(o: PodSimOptions) {
+    this.#o = o;
+    this.#pod = o.pod;
+    this.#files = new PodFiles(o.pod, o.nodeFiles);
+    const spec = objAt(o.pod, 'spec');
+    this.#policy = strAt(spec, 'restartPolicy') ?? 'Always';
+    const make = (c: JsonObject, init: boolean): Container => ({
+      spec: c,
+      name: strAt(c, 'name') ?? '',
+      init,
+      program:
+        o.adopted === true
+          ? { kind: 'unknown', reason: 'adopted' }
+          : containerProgram(c, containerEnv(o.pod, c, o.envContext)),
+      restarts: 0,
+      current: undefined,
+      exited: undefined,
+      last: undefined,
+      exitedInstance: undefined,
+      previousInstance: undefined,
+      restartAt: undefined,
+      backoffMs: undefined,
+      backoffSetAt: 0,
+      waiting: undefined,
+      done: false,
+      pullFailedAt: undefined,
+    });
+    this.#init = o.adopted === true ? [] : objsAt(spec, 'initContainers').map((c) => make(c, true));
+    this.#app = objsAt(spec, 'containers').map((c) => make(c, false));
+    if (this.#init.length > 0) this.#start(this.#init[0]!, o.startAt);
+    else this.#startApp(o.startAt);
+  }
+
+  #runsToCompletion(): boolean {
+    return this.#policy === 'Never' || this.#policy === 'OnFailure';
+  }
+
+  #start(c: Container, at: number): void {
+    if (imageMissing(strAt(c.spec, 'image') ?? '')) {
+      // ErrImagePull, then ImagePullBackOff for ever: the container never starts.
+      c.pullFailedAt = at;
+      return;
+    }
+    const run = startRun({
+      program: c.program,
+      pod: this.#pod,
+      container: c.spec,
+      files: this.#files,
+      instance: c.restarts,
+      ...(this.#o.envContext !== undefined ? { envContext: this.#o.envContext } : {}),
+      // Init containers of unknown programs finish at once; app containers keep the default.
+      defaultRunMs: c.init ? 0 : this.#runsToCompletion() ? this.#o.defaultRunMs : undefined,
+    });
+    const probes: Probe[] = [];
+    for (const kind of ['startup', 'readiness', 'liveness'] as const) {
+      const spec = objAt(c.spec, `${kind}Probe`);
+      if (spec === undefined || c.init) continue;
+      probes.push({
+        kind,
+        spec,
+        successes: 0,
+        failures: 0,
+        next: at + (numAt(spec, 'initialDelaySeconds') ?? 0) * 1000,
+      });
+    }
+    const hasStartup = probes.some((p) => p.kind === 'startup');
+    const hasReadiness = probes.some((p) => p.kind === 'readiness');
+    c.current = {
+      run,
+      startedAt: at,
+      id: containerID(strAt(metaOf(this.#pod), 'uid') ?? '', c.name, c.restarts),
+      started: !hasStartup,
+      ready: !hasStartup && !hasReadiness,
+      probes,
+      appliedMs: -1,
+    };
+    c.exited = undefined;
+    c.waiting = undefined;
+    c.restartAt = undefined;
+    this.#applyShared(c, at);
+  }
+
+  #startApp(at: number): void {
+    this.#appStarted = true;
+    for (const c of this.#app) this.#start(c, at);
+  }
+
+  #applyShared(c: Container, now: number): void {
+    const inst = c.current;
+    if (inst === undefined) return;
+    const to = now - inst.startedAt;
+    if (to <= inst.appliedMs) return;
+    applyShared(inst.run, inst.appliedMs, to);
+    inst.appliedMs = to;
+  }
+
+  #all(): Container[] {
+    return [...this.#init, ...this.#app];
+  }
+
+  /** The termination message: the file at terminationMessagePath, or the log's tail on error. */
+  #message(c: Container, inst: Instance, exitCode: number, afterMs: number): string {
+    const path = strAt(c.spec, 'terminationMessagePath') ?? '/dev/termination-log';
+    let text = '';
+    if (inst.run.known) {
+      try {
+        text = scriptFs(this.#files, c.spec, ownFilesAt(inst.run, afterMs), undefined).read(path) ?? '';
+      } catch {
+        text = '';
+      }
+      if (
+        text === '' &&
+        exitCode !== 0 &&
+        strAt(c.spec, 'terminationMessagePolicy') === 'FallbackToLogsOnError'
+      ) {
+        const lines = outputUntil(inst.run, afterMs).split('\n');
+        text = lines.slice(-80).join('\n');
+        if (text.length > 2048) text = text.slice(-2048);
+      }
+    }
+    return text.length > 4096 ? text.slice(0, 4096) : text;
+  }
+
+  /** The container ends at `at` (its program exited, or it was killed) and may restart. */
+  #exit(c: Container, at: number, exitCode: number): void {
+    const inst = c.current;
+    if (inst === undefined) return;
+    if (this.#stopped) {
+      c.current = undefined;
+      c.exited = {
+        exitCode,
+        reason: exitCode === 0 ? 'Completed' : 'Error',
+        startedAt: inst.startedAt,
+        finishedAt: at,
+        message: '',
+        containerID: inst.id,
+      };
+      return;
+    }
+    this.#applyShared(c, at);
+    c.current = undefined;
+    c.exitedInstance = inst;
+    const t: Terminated = {
+      exitCode,
+      reason: exitCode === 0 ? 'Completed' : 'Error',
+      startedAt: inst.startedAt,
+      finishedAt: at,
+      message: this.#message(c, inst, exitCode, at - inst.startedAt),
+      containerID: inst.id,
+    };
+    c.exited = t;
+    if (c.init && exitCode === 0) {
+      c.done = true;
+      const next = this.#init.find((x) => !x.done);
+      if (next !== undefined) this.#start(next, at);
+      else this.#startApp(at);
+      return;
+    }
+    const restart = c.init
+      ? this.#policy !== 'Never'
+      : this.#policy === 'Always' || (this.#policy === 'OnFailure' && exitCode !== 0);
+    if (!restart) {
+      if (c.init) this.#initFailed = true;
+      return;
+    }
+    // The kubelet's back-off: the first restart at once, then the delay doubles from 10 s to
+    // 5 min; an entry not touched for 10 min starts over.
+    if (c.backoffMs === undefined || at - c.backoffSetAt > 2 * maxBackoffMs) {
+      c.backoffMs = initialBackoffMs;
+      c.backoffSetAt = at;
+      c.restartAt = at;
+    } else {
+      const meta = metaOf(this.#pod);
+      c.waiting = {
+        reason: 'CrashLoopBackOff',
+        message: `back-off ${goDuration(c.backoffMs)} restarting failed container=${c.name} pod=${strAt(meta, 'name') ?? ''}_${strAt(meta, 'namespace') ?? ''}(${strAt(meta, 'uid') ?? ''})`,
+      };
+      c.restartAt = at + c.backoffMs;
+    }
+  }
+
+  #restart(c: Container, at: number): void {
+    if (c.waiting !== undefined && c.backoffMs !== undefined) {
+      c.backoffMs = Math.min(2 * c.backoffMs, maxBackoffMs);
+      c.backoffSetAt = at;
+    }
+    c.last = c.exited;
+    c.previousInstance = c.exitedInstance;
+    c.restarts += 1;
+    this.#start(c, at);
+  }
+
+  #probeProgram(handler: JsonObject): Program {
+    let p = this.#probePrograms.get(handler);
+    if (p === undefined) {
+      p = argvProgram(strsAt(handler, 'command'));
+      this.#probePrograms.set(handler, p);
+    }
+    return p;
+  }
+
+  /** A probe's result at `at`: true succeeds; a probe whose outcome is unknowable succeeds. */
+  #probe(c: Container, inst: Instance, spec: JsonObject, at: number): boolean {
+    const since = at - inst.startedAt;
+    const exec = objAt(spec, 'exec');
+    if (exec !== undefined) {
+      const program = this.#probeProgram(exec);
+      if (program.kind !== 'script' || !inst.run.known) return true;
+      try {
+        const timeoutMs = num(spec, 'timeoutSeconds', 1) * 1000;
+        const r = runShell(program.list, {
+          fs: scriptFs(this.#files, c.spec, ownFilesAt(inst.run, since), undefined),
+          env: containerEnv(this.#pod, c.spec, this.#o.envContext),
+          openEnv: true,
+          args: program.args,
+          horizonMs: timeoutMs,
+        });
+        return r.code === 0 && r.elapsedMs <= timeoutMs;
+      } catch (err) {
+        if (err instanceof ShellUnsupported) return true;
+        throw err;
+      }
+    }
+    const http = objAt(spec, 'httpGet');
+    const tcp = objAt(spec, 'tcpSocket');
+    const grpc = objAt(spec, 'grpc');
+    const target = http ?? tcp ?? grpc;
+    if (target === undefined) return true;
+    let port: number | undefined;
+    const raw = target['port'];
+    if (typeof raw === 'number') port = raw;
+    else if (typeof raw === 'string') {
+      const named = objsAt(c.spec, 'ports').find((p) => strAt(p, 'name') === raw);
+      port =
+        named === undefined ? (/^\d+$/.test(raw) ? Number(raw) : undefined) : numAt(named, 'containerPort');
+    }
+    // A named port the container does not declare: the kubelet cannot probe it.
+    if (port === undefined) return false;
+    const program = inst.run.program;
+    if (program.kind === 'unknown') return true;
+    if (program.kind === 'script') return false;
+    const l = program.listeners.get(port);
+    if (l === undefined) return false;
+    if (grpc !== undefined) return l.protocol === 'grpc';
+    if (http !== undefined)
+      return l.protocol === 'http' && (l.healthy?.(strAt(http, 'path') ?? '/', since) ?? true);
+    return true;
+  }
+
+  /** From when a probe's result stays what it is (its inputs change no more). */
+  #stableFrom(inst: Instance, spec: JsonObject): number {
+    if (objAt(spec, 'exec') !== undefined) {
+      const last = inst.run.events.at(-1);
+      return inst.startedAt + (last?.at ?? 0);
+    }
+    const program = inst.run.program;
+    if (
+      objAt(spec, 'httpGet') !== undefined &&
+      program.kind === 'server' &&
+      program.name === 'agnhost liveness'
+    )
+      return inst.startedAt + 10_001;
+    return inst.startedAt;
+  }
+
+  /** Whether the probe can change nothing any more (it need not be ticked). */
+  #settled(c: Container, inst: Instance, p: Probe): boolean {
+    if (!this.#probeActive(inst, p)) return true;
+    if (p.next < this.#stableFrom(inst, p.spec)) return false;
+    const ok = this.#probe(c, inst, p.spec, p.next);
+    if (p.kind === 'readiness') return inst.ready === ok;
+    return ok && (p.kind === 'liveness' || inst.started);
+  }
+
+  #probeActive(inst: Instance, p: Probe): boolean {
+    return p.kind === 'startup' ? !inst.started : inst.started;
+  }
+
+  #tick(c: Container, inst: Instance, p: Probe, at: number): void {
+    const period = num(p.spec, 'periodSeconds', 10) * 1000;
+    p.next = at + period;
+    if (!this.#probeActive(inst, p)) return;
+    const ok = this.#probe(c, inst, p.spec, at);
+    if (ok) {
+      p.successes += 1;
+      p.failures = 0;
+    } else {
+      p.failures += 1;
+      p.successes = 0;
+    }
+    const successThreshold = p.kind === 'readiness' ? num(p.spec, 'successThreshold', 1) : 1;
+    const failureThreshold = num(p.spec, 'failureThreshold', 3);
+    switch (p.kind) {
+      case 'readiness':
+        if (ok && p.successes >= successThreshold) inst.ready = true;
+        if (!ok && p.failures >= failureThreshold) inst.ready = false;
+        return;
+      case 'startup':
+        if (ok) {
+          inst.started = true;
+          inst.ready = !inst.probes.some((q) => q.kind === 'readiness');
+          // Readiness and liveness begin now; their initial delays count from the start.
+          for (const q of inst.probes) if (q.kind !== 'startup') q.next = Math.max(q.next, at);
+        } else if (p.failures >= failureThreshold) this.#exit(c, at, 137);
+        return;
+      case 'liveness':
+        if (!ok && p.failures >= failureThreshold) this.#exit(c, at, 137);
+    }
+  }
+
+  /** The next time something is due inside the simulation (exits, restarts, probe ticks). */
+  #nextInternal(wake: boolean): number | undefined {
+    let next: number | undefined;
+    const consider = (t: number | undefined): void => {
+      if (t !== undefined && (next === undefined || t < next)) next = t;
+    };
+    if (this.#deadlineAt !== undefined && !this.#deadlineExceeded && !this.#stopped && !this.terminal())
+      consider(this.#deadlineAt);
+    for (const c of this.#all()) {
+      consider(c.restartAt);
+      if (wake && c.pullFailedAt !== undefined && c.pullFailedAt + pullBackOffAfterMs > this.#now)
+        consider(c.pullFailedAt + pullBackOffAfterMs);
+      const inst = c.current;
+      if (inst === undefined) continue;
+      if (inst.run.exitAfterMs !== undefined) consider(inst.startedAt + inst.run.exitAfterMs);
+      for (const p of inst.probes) {
+        if (wake ? !this.#settled(c, inst, p) : this.#probeActive(inst, p)) consider(p.next);
+      }
+    }
+    return next;
+  }
+
+  /** Processes everything due up to `now`. */
+  advance(now: number): void {
+    this.#now = Math.max(this.#now, now);
+    for (let guard = 0; guard < 100_000; guard++) {
+      const t = this.#nextInternal(false);
+      if (t === undefined || t > now) break;
+      if (
+        this.#deadlineAt !== undefined &&
+        this.#deadlineAt <= t &&
+        !this.#deadlineExceeded &&
+        !this.#stopped
+      ) {
+        // Past the deadline: the containers are killed and the pod fails.
+        this.#stopAll(t, 137);
+        this.#deadlineExceeded = true;
+        continue;
+      }
+      // Skip ticks of probes that cannot change anything: a long-idle pod catches up at once.
+      let progressed = false;
+      for (const c of this.#all()) {
+        if (c.restartAt !== undefined && c.restartAt <= t) {
+          this.#restart(c, t);
+          progressed = true;
+          continue;
+        }
+        const inst = c.current;
+        if (inst === undefined) continue;
+        if (inst.run.exitAfterMs !== undefined && inst.startedAt + inst.run.exitAfterMs <= t) {
+          this.#exit(c, t, inst.run.exitCode);
+          progressed = true;
+          continue;
+        }
+        for (const p of inst.probes) {
+          if (p.next > t || c.current !== inst) continue;
+          this.#applyShared(c, t);
+          if (this.#settled(c, inst, p)) {
+            const period = num(p.spec, 'periodSeconds', 10) * 1000;
+            p.next += Math.max(1, Math.ceil((now - p.next + 1) / period)) * period;
+          } else this.#tick(c, inst, p, t);
+          progressed = true;
+        }
+      }
+      if (!progressed) break;
+    }
+    for (const c of this.#all()) this.#applyShared(c, now);
+  }
+
+  /**
+   * The pod's spec.activeDeadlineSeconds (it may change), counted from status.startTime: when it
+   * runs out the kubelet kills the containers and fails the pod (DeadlineExceeded).
+   */
+  setActiveDeadline(deadlineAt: number | undefined): void {
+    this.#deadlineAt = deadlineAt;
+  }
+
+  /**
+   * Stops every container for the pod's deletion (they end with `exitCode`, as the node's default
+   * behaviour has it: 0) and restarts none; the phase becomes terminal, as for the kubelet's
+   * terminal pods.
+   */
+  stop(at: number, exitCode = 0): void {
+    this.advance(at);
+    this.#stopAll(at, exitCode);
+  }
+
+  #stopAll(at: number, exitCode: number): void {
+    this.#stopped = true;
+    for (const c of this.#all()) {
+      c.restartAt = undefined;
+      c.waiting = undefined;
+      if (c.current !== undefined) this.#exit(c, at, exitCode);
+    }
+  }
+
+  /**
+   * What a container printed (the kubelet's log of it): its current or last instance, or the one
+   * before (`previous`); undefined when there is none or its program is not followed.
+   */
+  output(container: string, previous: boolean): ContainerOutput | undefined {
+    const c = this.#all().find((x) => x.name === container);
+    if (c === undefined) return undefined;
+    const inst = previous ? c.previousInstance : (c.current ?? c.exitedInstance);
+    // Only a script's output is known; a server's (nginx's access log...) is not.
+    if (inst === undefined || !inst.run.known || inst.run.program.kind !== 'script') return undefined;
+    const finished = inst === c.current ? undefined : previous ? c.last?.finishedAt : c.exited?.finishedAt;
+    return {
+      startedAt: inst.startedAt,
+      ...(finished !== undefined ? { finishedAt: finished } : {}),
+      chunks: inst.run.output.map((o) => ({ at: inst.startedAt + o.at, text: o.text })),
+    };
+  }
+
+  /** When the status may next change (undefined: not by itself). */
+  nextEventAt(): number | undefined {
+    return this.#nextInternal(true);
+  }
+
+  /** The pod's phase by the kubelet's rules (getPhase). */
+  phase(): 'Pending' | 'Running' | 'Succeeded' | 'Failed' {
+    if (this.#initFailed || this.#deadlineExceeded) return 'Failed';
+    if (this.#stopped) {
+      const stopped = [...this.#init, ...this.#app].filter((c) => c.exited !== undefined);
+      return stopped.every((c) => c.exited?.exitCode === 0) ? 'Succeeded' : 'Failed';
+    }
+    if (!this.#appStarted) return 'Pending';
+    let running = 0;
+    let waiting = 0;
+    let stopped = 0;
+    let succeeded = 0;
+    for (const c of this.#app) {
+      if (c.current !== undefined) running++;
+      else if (c.exited !== undefined) {
+        stopped++;
+        if (c.exited.exitCode === 0) succeeded++;
+      } else waiting++;
+    }
+    if (waiting > 0) return 'Pending';
+    if (running > 0) return 'Running';
+    if (stopped === 0) return 'Pending';
+    // Containers waiting for their restart count as stopped, as the kubelet counts them.
+    if (this.#policy === 'Always') return 'Running';
+    if (stopped === succeeded) return 'Succeeded';
+    if (this.#policy === 'Never') return 'Failed';
+    return 'Running';
+  }
+
+  /** Whether the pod has reached Succeeded or Failed (its containers run no more). */
+  terminal(): boolean {
+    const p = this.phase();
+    return p === 'Succeeded' || p === 'Failed';
+  }
+
+  #terminatedJson(t: Terminated): JsonObject {
+    const out: JsonObject = {
+      exitCode: t.exitCode,
+      reason: t.reason,
+      startedAt: rfc3339(t.startedAt),
+      finishedAt: rfc3339(t.finishedAt),
+      containerID: t.containerID,
+    };
+    if (t.message !== '') out['message'] = t.message;
+    return out;
+  }
+
+  #containerStatus(c: Container, initWaiting: boolean, now: number): JsonObject {
+    const image = strAt(c.spec, 'image') ?? '';
+    const base: JsonObject = {
+      name: c.name,
+      image: normalizeImage(image),
+      imageID: '',
+      restartCount: c.restarts,
+    };
+    const lastState = c.last !== undefined ? { terminated: this.#terminatedJson(c.last) } : {};
+    const inst = c.current;
+    if (inst !== undefined) {
+      return {
+        ...base,
+        imageID: imageID(image),
+        containerID: inst.id,
+        ready: inst.ready,
+        started: inst.started,
+        state: { running: { startedAt: rfc3339(inst.startedAt) } },
+        lastState,
+      };
+    }
+    if (c.exited !== undefined && c.waiting !== undefined) {
+      // Waiting for a restart: the exited instance is the last state.
+      return {
+        ...base,
+        imageID: imageID(image),
+        containerID: c.exited.containerID,
+        ready: false,
+        started: false,
+        state: { waiting: { ...c.waiting } },
+        lastState: { terminated: this.#terminatedJson(c.exited) },
+      };
+    }
+    if (c.exited !== undefined) {
+      return {
+        ...base,
+        imageID: imageID(image),
+        containerID: c.exited.containerID,
+        ready: c.init && c.done,
+        started: false,
+        state: { terminated: this.#terminatedJson(c.exited) },
+        lastState,
+      };
+    }
+    if (c.pullFailedAt !== undefined) {
+      const ref = normalizeImage(image);
+      const waiting =
+        now - c.pullFailedAt < pullBackOffAfterMs
+          ? {
+              reason: 'ErrImagePull',
+              message: `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`,
+            }
+          : { reason: 'ImagePullBackOff', message: `Back-off pulling image "${image}"` };
+      return { ...base, ready: false, started: false, state: { waiting }, lastState };
+    }
+    const reason = initWaiting ? 'PodInitializing' : 'ContainerCreating';
+    return { ...base, ready: false, started: false, state: { waiting: { reason } }, lastState };
+  }
+
+  /**
+   * The pod status the kubelet would write now; `current` (default: the pod the simulation began
+   * with) has the conditions whose transition times carry over.
+   */
+  status(rt: PodRuntime, now: number, current: JsonObject = this.#pod): JsonObject {
+    const old = objsAt(objAt(current, 'status'), 'conditions');
+    const phase = this.phase();
+    const status = baseStatus(rt, phase);
+    const unready = this.#app.filter((c) => c.current?.ready !== true).map((c) => c.name);
+    const incomplete = this.#init.filter((c) => !c.done).map((c) => c.name);
+    const terminal = phase === 'Succeeded' || phase === 'Failed';
+    const notReady = `containers with unready status: [${unready.join(' ')}]`;
+    const initialized =
+      incomplete.length === 0
+        ? condition(old, 'Initialized', 'True', now, terminal ? 'PodCompleted' : undefined)
+        : condition(
+            old,
+            'Initialized',
+            'False',
+            now,
+            'ContainersNotInitialized',
+            `containers with incomplete status: [${incomplete.join(' ')}]`,
+          );
+    const ready = (type: string): JsonObject =>
+      terminal
+        ? condition(old, type, 'False', now, 'PodCompleted')
+        : unready.length === 0
+          ? condition(old, type, 'True', now)
+          : condition(old, type, 'False', now, 'ContainersNotReady', notReady);
+    status['conditions'] = [
+      initialized,
+      ready('Ready'),
+      ready('ContainersReady'),
+      scheduledCondition(old, now),
+    ];
+    if (this.#deadlineExceeded) {
+      status['reason'] = 'DeadlineExceeded';
+      status['message'] = 'Pod was active on the node longer than the specified deadline';
+    }
+    status['containerStatuses'] = this.#app.map((c) =>
+      this.#containerStatus(c, this.#init.length > 0 && !this.#appStarted, now),
+    );
+    if (this.#init.length > 0)
+      status['initContainerStatuses'] = this.#init.map((c) => this.#containerStatus(c, true, now));
+    return status;
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * What a container runs, as far as a simulated node can know it from the pod spec: a shell script
+ * or a shell builtin (`sh -c "sleep 10; exit 1"`, `sleep 3600`, `/bin/false`), a known server that
+ * runs until stopped and listens on known ports (agnhost `pause`, `netexec`, `test-webserver`,
+ * `liveness`, `serve-hostname`, `grpc-health-checking`, `porter`; the pause, nginx and httpd
+ * images), or something unknown, for which the node keeps its default behaviour.
+ */
+import type { JsonObject } from '../../util/json.js';
+import { objsAt, strAt, strsAt } from '../json.js';
+import { UnknownReference, expandReferences } from './references.js';
+import { ShellUnsupported, argvCommand, parseShell } from './shell-parse.js';
+import type { List } from './shell-parse.js';
+
+/** A port a server listens on: HTTP answers per path and time since start; gRPC health. */
+export interface Listener {
+  readonly protocol: 'http' | 'tcp' | 'grpc';
+  /** Whether an HTTP GET of `path` succeeds this long after the container started. */
+  readonly healthy?: (path: string, sinceStartMs: number) => boolean;
+}
+
+export type Program =
+  | { readonly kind: 'script'; readonly list: List; readonly args: readonly string[] }
+  | { readonly kind: 'server'; readonly name: string; readonly listeners: ReadonlyMap<number, Listener> }
+  | { readonly kind: 'unknown'; readonly reason: string };
+
+/** The image's name without registry, tag or digest: `registry.k8s.io/e2e-test-images/agnhost:2.43` → agnhost. */
+export function imageName(image: string): string {
+  let ref = image;
+  const at = ref.indexOf('@');
+  if (at >= 0) ref = ref.slice(0, at);
+  const last = ref.slice(ref.lastIndexOf('/') + 1);
+  const colon = last.indexOf(':');
+  return colon >= 0 ? last.slice(0, colon) : last;
+}
+
+/** Tags that say the image does not exist (the e2e specs use `webserver:404`, `foo:non-existent`). */
+const missingTags = new Set([
+  '404',
+  'nonexistent',
+  'non-existent',
+  'does-not-exist',
+  'doesnotexist',
+  'notfound',
+  'not-found',
+]);
+
+/**
+ * Whether pulling the image fails for a simulated node: a registry host under `invalid.` or the
+ * `.invalid` top-level domain (reserved, never resolves), or a tag that says the image does not
+ * exist. Every other image pulls.
+ */
+export function imageMissing(image: string): boolean {
+  const slash = image.indexOf('/');
+  const first = slash < 0 ? '' : image.slice(0, slash);
+  const host =
+    first.includes('.') || first.includes(':') || first === 'localhost' ? first.replace(/:\d+$/, '') : '';
+  if (host.startsWith('invalid.') || host.endsWith('.invalid')) return true;
+  const last = image.slice(image.lastIndexOf('/') + 1).split('@')[0] ?? '';
+  const colon = last.indexOf(':');
+  return colon >= 0 && missingTags.has(last.slice(colon + 1));
+}
+
+function basename(p: string): string {
+  return p.slice(p.lastIndexOf('/') + 1);
+}
+
+/** Commands of the simulated shell that may be exec'd directly (`command: ["sleep", "3600"]`). */
+const builtins = new Set([
+  'sleep',
+  'true',
+  'false',
+  'echo',
+  'printf',
+  'cat',
+  'touch',
+  'rm',
+  'ls',
+  'test',
+  'hostname',
+  'printenv',
+  'env',
+  'sh',
+  'ash',
+  'bash',
+]);
+
+/** An argv run as a script: `sh -c SCRIPT [$0 args...]`, or one builtin command. */
+export function argvProgram(argv: readonly string[]): Program {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined) return { kind: 'unknown', reason: 'no command' };
+  const name = basename(cmd);
+  if (!builtins.has(name)) return { kind: 'unknown', reason: `command ${cmd}` };
+  try {
+    if ((name === 'sh' || name === 'ash' || name === 'bash') && rest[0] === '-c' && rest[1] !== undefined) {
+      return { kind: 'script', list: parseShell(rest[1]), args: [rest[2] ?? cmd, ...rest.slice(3)] };
+    }
+    return { kind: 'script', list: argvCommand(argv), args: [name] };
+  } catch (err) {
+    if (err instanceof ShellUnsupported) return { kind: 'unknown', reason: err.message };
+    throw err;
+  }
+}
+
+function flagValue(args: readonly string[], flag: string, fallback: number): number {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === `--${flag}` && args[i + 1] !== undefined) return Number(args[i + 1]);
+    if (a.startsWith(`--${flag}=`)) return Number(a.slice(flag.length + 3));
+  }
+  return fallback;
+}
+
+const always = (): boolean => true;
+
+function server(name: string, ports: readonly [number, Listener][]): Program {
+  return { kind: 'server', name, listeners: new Map(ports.filter(([p]) => p > 0)) };
+}
+
+/** agnhost's subcommands that serve until stopped, with their ports (agnhost's flag defaults). */
+function agnhost(args: readonly string[], container: JsonObject): Program {
+  const [sub, ...flags] = args;
+  const http: Listener = { protocol: 'http', healthy: always };
+  switch (sub ?? 'pause') {
+    case 'pause':
+      return server('agnhost pause', []);
+    case 'netexec':
+      // Its UDP port (--udp-port) answers no TCP or HTTP probe.
+      return server('agnhost netexec', [[flagValue(flags, 'http-port', 8080), http]]);
+    case 'test-webserver':
+      return server('agnhost test-webserver', [[flagValue(flags, 'port', 80), http]]);
+    case 'serve-hostname':
+      return server('agnhost serve-hostname', [[flagValue(flags, 'port', 9376), http]]);
+    case 'liveness':
+      // /healthz answers 200 for the first 10 s, then 500; the socket stays open.
+      return server('agnhost liveness', [
+        [8080, { protocol: 'http', healthy: (path, since) => path !== '/healthz' || since <= 10_000 }],
+      ]);
+    case 'grpc-health-checking':
+      return server('agnhost grpc-health-checking', [
+        [flagValue(flags, 'port', 5000), { protocol: 'grpc' }],
+        [flagValue(flags, 'http-port', 8080), http],
+      ]);
+    case 'porter': {
+      // Serves every SERVE_PORT_<n> (and SERVE_TLS_PORT_<n>) of its environment.
+      const ports: [number, Listener][] = [];
+      for (const e of objsAt(container, 'env')) {
+        const m = /^SERVE_(?:TLS_)?PORT_(\d+)$/.exec(strAt(e, 'name') ?? '');
+        if (m !== null) ports.push([Number(m[1]), http]);
+      }
+      return server('agnhost porter', ports);
+    }
+    default:
+      return { kind: 'unknown', reason: `agnhost ${sub ?? ''}` };
+  }
+}
+
+/**
+ * The program of a container: its `command` replaces the image's entrypoint and its `args` the
+ * image's default arguments, as the container runtime does.
+ */
+export function containerProgram(
+  container: JsonObject,
+  env: ReadonlyMap<string, string | undefined> = new Map(),
+): Program {
+  const image = imageName(strAt(container, 'image') ?? '');
+  let command: string[];
+  let args: string[];
+  try {
+    // The kubelet expands `$(VAR)` in the command and args with the container's environment.
+    command = strsAt(container, 'command').map((a) => expandReferences(a, env));
+    args = strsAt(container, 'args').map((a) => expandReferences(a, env));
+  } catch (err) {
+    if (err instanceof UnknownReference) return { kind: 'unknown', reason: `$(${err.message}) is not known` };
+    throw err;
+  }
+  const hasCommand = container['command'] !== undefined && command.length > 0;
+  const hasArgs = container['args'] !== undefined;
+  if (hasCommand) {
+    const argv = [...command, ...args];
+    if (basename(command[0]!) === 'agnhost') return agnhost(argv.slice(1), container);
+    return argvProgram(argv);
+  }
+  switch (image) {
+    case 'agnhost':
+      return agnhost(hasArgs ? args : ['pause'], container);
+    case 'pause':
+      return hasArgs ? { kind: 'unknown', reason: 'pause with args' } : server('pause', []);
+    case 'nginx':
+    case 'httpd':
+      return hasArgs
+        ? { kind: 'unknown', reason: `${image} with args` }
+        : server(image, [[80, { protocol: 'http', healthy: always }]]);
+    case 'busybox':
+    case 'alpine':
+      // No entrypoint: the args are the command.
+      return hasArgs && args.length > 0 ? argvProgram(args) : { kind: 'unknown', reason: `${image} shell` };
+    default:
+      return { kind: 'unknown', reason: `image ${image}` };
+  }
+}

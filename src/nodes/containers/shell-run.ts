@@ -1,0 +1,608 @@
+/**
+ * Runs a parsed script (shell-parse.ts) in virtual time: `sleep` advances a clock instead of
+ * waiting, files live in a {@link ShellFs} the caller provides, and output goes to a callback.
+ * Only the commands whose effect is known are run (`sleep`, `exit`, `true`, `false`, `echo`,
+ * `printf`, `cat`, `touch`, `rm`, `mkdir`, `test`/`[`/`[[`, `wc -l`, `awk '{print $N}'`, `ls`,
+ * `hostname`, `env`, `sh -c`, `trap`, `export`, ...); any other makes the run throw
+ * {@link ShellUnsupported}, and the simulated node keeps its default behaviour for the container.
+ * A script still running after `horizonMs` of virtual time, or after `maxSteps` commands, is
+ * reported as never ending (`while true; do sleep 1; done`).
+ */
+import { ShellUnsupported, parseShell } from './shell-parse.js';
+import type { Command, List, Word, WordPart } from './shell-parse.js';
+
+/** A file system refusal the shell reports (`Read-only file system`). */
+export class ShellFsError extends Error {}
+
+export interface ShellFs {
+  /** The file's content; undefined when there is none. Throws ShellUnsupported when unknowable. */
+  read(path: string): string | undefined;
+  write(path: string, content: string, append: boolean, atMs: number): void;
+  remove(path: string, atMs: number): boolean;
+}
+
+export interface ShellOptions {
+  readonly fs: ShellFs;
+  /** The environment; an undefined value is one the simulator cannot know (valueFrom a Secret). */
+  readonly env: ReadonlyMap<string, string | undefined>;
+  /**
+   * Whether variables not in `env` may still be set by the runtime (envFrom, service links): then
+   * reading one is unknowable rather than empty.
+   */
+  readonly openEnv?: boolean;
+  /** `$0`, `$1`, ... */
+  readonly args?: readonly string[];
+  readonly hostname?: string;
+  /** A number in 0..32767 (`$RANDOM`). */
+  readonly random?: () => number;
+  readonly horizonMs?: number;
+  readonly maxSteps?: number;
+  /** Output written to the container's stdout (1) or stderr (2), at a virtual time. */
+  readonly onOutput?: (atMs: number, fd: 1 | 2, text: string) => void;
+  /** Virtual time the run starts at (ms). */
+  readonly startMs?: number;
+}
+
+export interface ShellResult {
+  /** The exit status; undefined when the script does not end (within the horizon). */
+  readonly code: number | undefined;
+  /** Virtual time at the end (ms, from the start). */
+  readonly elapsedMs: number;
+}
+
+/** `exit N`: unwinds the script (an Error subclass only for the linter's sake). */
+class Exit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+/** The script runs past the horizon: it does not end. */
+class Forever extends Error {}
+
+type Out = (text: string) => void;
+
+interface Io {
+  readonly stdin: string;
+  readonly out: Out;
+  readonly err: Out;
+}
+
+/** Go-style duration suffixes of busybox/coreutils sleep: `10`, `1.5`, `2m`, `1h`, `infinity`. */
+function sleepMs(arg: string): number {
+  if (arg === 'infinity' || arg === 'inf') return Infinity;
+  const m = /^(\d+(?:\.\d*)?|\.\d+)([smhd]?)$/.exec(arg);
+  if (m === null) throw new ShellUnsupported(`sleep ${arg}`);
+  const mult = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(m[1]) * mult * 1000;
+}
+
+function basename(p: string): string {
+  return p.slice(p.lastIndexOf('/') + 1);
+}
+
+function toInt(v: string): number {
+  const t = v.trim();
+  if (!/^[+-]?\d+$/.test(t)) throw new ShellUnsupported(`not a number: ${v}`);
+  return Number(t);
+}
+
+class Shell {
+  readonly #o: ShellOptions;
+  readonly #vars: Map<string, string | undefined>;
+  #args: readonly string[];
+  #t: number;
+  #steps = 0;
+  #status = 0;
+
+  constructor(o: ShellOptions, vars: Map<string, string | undefined>, args: readonly string[], t: number) {
+    this.#o = o;
+    this.#vars = vars;
+    this.#args = args;
+    this.#t = t;
+  }
+
+  get t(): number {
+    return this.#t;
+  }
+
+  #step(): void {
+    if (++this.#steps > (this.#o.maxSteps ?? 10_000)) throw new Forever();
+  }
+
+  #var(name: string): string {
+    if (name === '?') return String(this.#status);
+    if (name === '$') return '1';
+    if (name === '#') return String(Math.max(0, this.#args.length - 1));
+    if (/^\d$/.test(name)) return this.#args[Number(name)] ?? '';
+    if (name === 'RANDOM') return String(this.#o.random?.() ?? 0);
+    if (!this.#vars.has(name)) {
+      if (this.#o.openEnv === true) throw new ShellUnsupported(`$${name} may be set by the runtime`);
+      return '';
+    }
+    const v = this.#vars.get(name);
+    if (v === undefined) throw new ShellUnsupported(`$${name} is not known`);
+    return v;
+  }
+
+  #expandPart(p: WordPart): string {
+    switch (p.t) {
+      case 'lit':
+      case 'quoted':
+        return p.v;
+      case 'dq':
+        return p.parts.map((q) => this.#expandPart(q)).join('');
+      case 'var': {
+        const v = this.#var(p.name);
+        return v === '' && p.fallback !== undefined ? this.#expandWord(p.fallback) : v;
+      }
+      case 'cmd': {
+        let captured = '';
+        const sub = new Shell(this.#o, new Map(this.#vars), this.#args, this.#t);
+        try {
+          sub.#list(p.list, { stdin: '', out: (s) => (captured += s), err: () => undefined });
+        } catch (e) {
+          if (!(e instanceof Exit)) throw e;
+        }
+        this.#t = sub.#t;
+        this.#steps += sub.#steps;
+        return captured.replace(/\n+$/, '');
+      }
+      case 'arith':
+        return String(this.#arith(this.#expandWord(p.expr)));
+    }
+  }
+
+  #expandWord(w: Word): string {
+    return w.parts.map((p) => this.#expandPart(p)).join('');
+  }
+
+  /** Words to fields: unquoted expansions split on blanks, quoted text stays whole. */
+  #fields(words: readonly Word[]): string[] {
+    const out: string[] = [];
+    for (const w of words) {
+      let cur = '';
+      // Whether `cur` is a field yet: a quoted empty string is one, an empty expansion is not.
+      let has = false;
+      for (const p of w.parts) {
+        const v = this.#expandPart(p);
+        if (p.t === 'var' || p.t === 'cmd' || p.t === 'arith') {
+          v.split(/[ \t\n]+/).forEach((piece, i) => {
+            if (i > 0 && has) {
+              out.push(cur);
+              cur = '';
+              has = false;
+            }
+            if (piece !== '') {
+              cur += piece;
+              has = true;
+            }
+          });
+        } else {
+          cur += v;
+          has = true;
+        }
+      }
+      if (has) out.push(cur);
+    }
+    return out;
+  }
+
+  /** `$((...))`: integers, variables by name, + - * / % ( ), comparisons. */
+  #arith(src: string): number {
+    const toks = src.match(/\d+|[A-Za-z_][A-Za-z0-9_]*|==|!=|<=|>=|&&|\|\||[-+*/%()<>!]/g) ?? [];
+    if (toks.join('') !== src.replace(/\s+/g, '')) throw new ShellUnsupported(`arithmetic ${src}`);
+    let i = 0;
+    const value = (tok: string): number => (/^\d+$/.test(tok) ? Number(tok) : toInt(this.#var(tok) || '0'));
+    const primary = (): number => {
+      const tok = toks[i++];
+      if (tok === undefined) throw new ShellUnsupported(`arithmetic ${src}`);
+      if (tok === '(') {
+        const v = or();
+        if (toks[i++] !== ')') throw new ShellUnsupported(`arithmetic ${src}`);
+        return v;
+      }
+      if (tok === '-') return -primary();
+      if (tok === '+') return primary();
+      if (tok === '!') return primary() === 0 ? 1 : 0;
+      return value(tok);
+    };
+    const binary =
+      (next: () => number, ops: Record<string, (a: number, b: number) => number>) => (): number => {
+        let v = next();
+        for (let op = toks[i]; op !== undefined && op in ops; op = toks[i]) {
+          i++;
+          v = ops[op]!(v, next());
+        }
+        return v;
+      };
+    const div = (a: number, b: number): number => {
+      if (b === 0) throw new ShellUnsupported('division by zero');
+      return Math.trunc(a / b);
+    };
+    const mul = binary(primary, { '*': (a, b) => a * b, '/': div, '%': (a, b) => a % b });
+    const add = binary(mul, { '+': (a, b) => a + b, '-': (a, b) => a - b });
+    const cmp = binary(add, {
+      '<': (a, b) => +(a < b),
+      '>': (a, b) => +(a > b),
+      '<=': (a, b) => +(a <= b),
+      '>=': (a, b) => +(a >= b),
+    });
+    const eq = binary(cmp, { '==': (a, b) => +(a === b), '!=': (a, b) => +(a !== b) });
+    const and = binary(eq, { '&&': (a, b) => +(a !== 0 && b !== 0) });
+    const or = binary(and, { '||': (a, b) => +(a !== 0 || b !== 0) });
+    const v = or();
+    if (i !== toks.length) throw new ShellUnsupported(`arithmetic ${src}`);
+    return v;
+  }
+
+  list(l: List, io: Io): number {
+    return this.#list(l, io);
+  }
+
+  #list(l: List, io: Io): number {
+    for (const item of l.items) {
+      let status = this.#pipeline(item.first, io);
+      for (const r of item.rest) {
+        if ((r.op === '&&' && status === 0) || (r.op === '||' && status !== 0))
+          status = this.#pipeline(r.pipeline, io);
+      }
+      this.#status = status;
+    }
+    return this.#status;
+  }
+
+  #pipeline(p: { readonly bang: boolean; readonly commands: readonly Command[] }, io: Io): number {
+    let stdin = io.stdin;
+    let status = 0;
+    p.commands.forEach((c, i) => {
+      const last = i === p.commands.length - 1;
+      let captured = '';
+      status = this.#command(c, last ? { ...io, stdin } : { ...io, stdin, out: (s) => (captured += s) });
+      stdin = captured;
+    });
+    this.#status = p.bang ? (status === 0 ? 1 : 0) : status;
+    return this.#status;
+  }
+
+  #command(c: Command, io: Io): number {
+    this.#step();
+    switch (c.t) {
+      case 'if': {
+        for (const clause of c.clauses)
+          if (this.#list(clause.cond, io) === 0) return this.#list(clause.body, io);
+        return c.otherwise !== undefined ? this.#list(c.otherwise, io) : 0;
+      }
+      case 'loop': {
+        let status = 0;
+        for (;;) {
+          this.#step();
+          const cond = this.#list(c.cond, io);
+          if ((cond === 0) === c.until) return status;
+          status = this.#list(c.body, io);
+        }
+      }
+      case 'for': {
+        let status = 0;
+        for (const v of this.#fields(c.items)) {
+          this.#vars.set(c.name, v);
+          status = this.#list(c.body, io);
+        }
+        return status;
+      }
+      case 'group': {
+        if (!c.subshell) return this.#list(c.body, io);
+        const sub = new Shell(this.#o, new Map(this.#vars), this.#args, this.#t);
+        let status: number;
+        try {
+          status = sub.#list(c.body, io);
+        } catch (e) {
+          if (!(e instanceof Exit)) throw e;
+          status = e.code;
+        }
+        this.#t = sub.#t;
+        this.#steps += sub.#steps;
+        return status;
+      }
+      case 'simple':
+        return this.#simple(c, io);
+    }
+  }
+
+  #simple(c: Extract<Command, { t: 'simple' }>, io: Io): number {
+    const argv = this.#fields(c.words);
+    if (argv.length === 0) {
+      for (const a of c.assigns) this.#vars.set(a.name, this.#expandWord(a.value));
+      return 0;
+    }
+    // Redirections: stdout/stderr to files (or /dev/null, or each other).
+    let out = io.out;
+    let err = io.err;
+    let stdin = io.stdin;
+    for (const r of c.redirects) {
+      const target = this.#expandWord(r.target);
+      if (r.op === '>&') {
+        if (r.fd === 2 && target === '1') err = out;
+        else if (r.fd === 1 && target === '2') out = err;
+        else throw new ShellUnsupported(`redirect ${r.fd}>&${target}`);
+        continue;
+      }
+      if (r.op === '<') {
+        const content = this.#o.fs.read(target);
+        if (content === undefined) {
+          io.err(`${this.#args[0] ?? 'sh'}: can't open '${target}': No such file or directory\n`);
+          return 1;
+        }
+        stdin = content;
+        continue;
+      }
+      let writer: Out;
+      try {
+        writer = this.#fileWriter(target, r.op === '>>');
+      } catch (e) {
+        if (!(e instanceof ShellFsError)) throw e;
+        // The shell cannot open the file: it says so and the command does not run.
+        io.err(`${this.#args[0] ?? 'sh'}: can't create ${target}: ${e.message}\n`);
+        return 1;
+      }
+      if (r.fd === 2) err = writer;
+      else out = writer;
+    }
+    const env = new Map(this.#vars);
+    for (const a of c.assigns) env.set(a.name, this.#expandWord(a.value));
+    try {
+      return this.#run(argv, { stdin, out, err }, env);
+    } catch (e) {
+      if (!(e instanceof ShellFsError)) throw e;
+      err(`${argv[0] ?? ''}: ${e.message}\n`);
+      return 1;
+    }
+  }
+
+  #fileWriter(path: string, append: boolean): Out {
+    if (path === '/dev/null') return () => undefined;
+    if (path === '/dev/stdout' || path === '/proc/self/fd/1') return (s) => this.#o.onOutput?.(this.#t, 1, s);
+    if (path === '/dev/stderr' || path === '/proc/self/fd/2') return (s) => this.#o.onOutput?.(this.#t, 2, s);
+    // The file is opened (`>` truncating it) before the command runs.
+    this.#o.fs.write(path, '', append, this.#t);
+    return (s) => this.#o.fs.write(path, s, true, this.#t);
+  }
+
+  #test(args: string[]): boolean {
+    const fs = this.#o.fs;
+    const unary = (op: string, a: string): boolean => {
+      switch (op) {
+        case '-n':
+          return a !== '';
+        case '-z':
+          return a === '';
+        case '-e':
+        case '-f':
+        case '-r':
+        case '-w':
+          return fs.read(a) !== undefined;
+        case '-s':
+          return (fs.read(a) ?? '') !== '';
+        default:
+          throw new ShellUnsupported(`test ${op}`);
+      }
+    };
+    const ints: Record<string, (a: number, b: number) => boolean> = {
+      '-eq': (a, b) => a === b,
+      '-ne': (a, b) => a !== b,
+      '-lt': (a, b) => a < b,
+      '-le': (a, b) => a <= b,
+      '-gt': (a, b) => a > b,
+      '-ge': (a, b) => a >= b,
+    };
+    const one = (a: string[]): boolean => {
+      if (a[0] === '!') return !one(a.slice(1));
+      if (a.length === 0) return false;
+      if (a.length === 1) return a[0] !== '';
+      if (a.length === 2) return unary(a[0]!, a[1]!);
+      if (a.length === 3) {
+        const [l, op, r] = a as [string, string, string];
+        if (op === '=' || op === '==') return l === r;
+        if (op === '!=') return l !== r;
+        const f = ints[op];
+        if (f !== undefined) return f(toInt(l), toInt(r));
+      }
+      throw new ShellUnsupported(`test ${a.join(' ')}`);
+    };
+    return one(args);
+  }
+
+  #run(argv: string[], io: Io, env: Map<string, string | undefined>): number {
+    const [cmd0, ...args] = argv as [string, ...string[]];
+    const name = basename(cmd0);
+    const fs = this.#o.fs;
+    switch (name) {
+      case ':':
+      case 'true':
+        return 0;
+      case 'false':
+        return 1;
+      case 'exit':
+        throw new Exit(args[0] !== undefined ? toInt(args[0]) & 255 : this.#status);
+      case 'sleep': {
+        const ms = args.reduce((sum, a) => sum + sleepMs(a), 0);
+        this.#t += ms;
+        if (this.#t > (this.#o.horizonMs ?? 7 * 86_400_000)) throw new Forever();
+        return 0;
+      }
+      case 'echo': {
+        let newline = true;
+        let rest = args;
+        while (rest[0] === '-n' || rest[0] === '-e' || rest[0] === '-ne' || rest[0] === '-en') {
+          if (rest[0].includes('n')) newline = false;
+          rest = rest.slice(1);
+        }
+        io.out(`${rest.join(' ')}${newline ? '\n' : ''}`);
+        return 0;
+      }
+      case 'printf': {
+        const [fmt, ...vals] = args;
+        if (fmt === undefined) return 1;
+        let k = 0;
+        const text = fmt
+          .replace(/%[sd%]/g, (m) => (m === '%%' ? '%' : (vals[k++] ?? '')))
+          .replace(/\\n/g, '\n')
+          .replace(/\\t/g, '\t');
+        io.out(text);
+        return 0;
+      }
+      case 'cat': {
+        if (args.some((a) => a.startsWith('-'))) throw new ShellUnsupported(`cat ${args.join(' ')}`);
+        if (args.length === 0) {
+          io.out(io.stdin);
+          return 0;
+        }
+        let status = 0;
+        for (const a of args) {
+          const content = fs.read(a);
+          if (content === undefined) {
+            io.err(`cat: can't open '${a}': No such file or directory\n`);
+            status = 1;
+          } else io.out(content);
+        }
+        return status;
+      }
+      case 'touch':
+        for (const a of args) if (fs.read(a) === undefined) fs.write(a, '', true, this.#t);
+        return 0;
+      case 'rm': {
+        const files = args.filter((a) => !a.startsWith('-'));
+        const force = args.some((a) => a.startsWith('-') && a.includes('f'));
+        let status = 0;
+        for (const f of files) {
+          if (!fs.remove(f, this.#t) && !force) {
+            io.err(`rm: can't remove '${f}': No such file or directory\n`);
+            status = 1;
+          }
+        }
+        return status;
+      }
+      case 'mkdir':
+      case 'cd':
+      case 'trap':
+      case 'set':
+      case 'wait':
+      case 'sync':
+        return 0;
+      case 'export':
+      case 'readonly':
+        for (const a of args) {
+          const eq = a.indexOf('=');
+          if (eq > 0) this.#vars.set(a.slice(0, eq), a.slice(eq + 1));
+        }
+        return 0;
+      case 'test':
+        return this.#test(args) ? 0 : 1;
+      case '[':
+      case '[[': {
+        const close = name === '[' ? ']' : ']]';
+        if (args.at(-1) !== close) throw new ShellUnsupported(`${name} without ${close}`);
+        return this.#test(args.slice(0, -1)) ? 0 : 1;
+      }
+      case 'wc': {
+        if (args[0] !== '-l') throw new ShellUnsupported(`wc ${args.join(' ')}`);
+        const files = args.slice(1);
+        if (files.length === 0) {
+          io.out(`${(io.stdin.match(/\n/g) ?? []).length}\n`);
+          return 0;
+        }
+        for (const f of files) {
+          const content = fs.read(f);
+          if (content === undefined) {
+            io.err(`wc: ${f}: No such file or directory\n`);
+            return 1;
+          }
+          io.out(`${(content.match(/\n/g) ?? []).length} ${f}\n`);
+        }
+        return 0;
+      }
+      case 'awk': {
+        const m = args.length === 1 ? /^\{\s*print \$(\d+)\s*\}$/.exec(args[0]!) : null;
+        if (m === null) throw new ShellUnsupported(`awk ${args.join(' ')}`);
+        const n = Number(m[1]);
+        const lines = io.stdin.split('\n');
+        if (lines.at(-1) === '') lines.pop();
+        for (const line of lines) {
+          const fields = line.trim().split(/\s+/);
+          io.out(`${n === 0 ? line : (fields[n - 1] ?? '')}\n`);
+        }
+        return 0;
+      }
+      case 'ls': {
+        const paths = args.filter((a) => !a.startsWith('-'));
+        let status = 0;
+        for (const p of paths) {
+          if (fs.read(p) === undefined) {
+            io.err(`ls: ${p}: No such file or directory\n`);
+            status = 1;
+          } else io.out(`${p}\n`);
+        }
+        return status;
+      }
+      case 'hostname':
+        if (args.length > 0 || this.#o.hostname === undefined) throw new ShellUnsupported('hostname');
+        io.out(`${this.#o.hostname}\n`);
+        return 0;
+      case 'env':
+      case 'printenv': {
+        if (args.length > 1 || (name === 'env' && args.length > 0)) throw new ShellUnsupported(name);
+        if (args.length === 1) {
+          if (!env.has(args[0]!)) return 1;
+          io.out(`${this.#var(args[0]!)}\n`);
+          return 0;
+        }
+        for (const [k, v] of env) {
+          if (v === undefined) throw new ShellUnsupported(`$${k} is not known`);
+          io.out(`${k}=${v}\n`);
+        }
+        return 0;
+      }
+      case 'sh':
+      case 'ash':
+      case 'bash': {
+        if (args[0] !== '-c' || args[1] === undefined)
+          throw new ShellUnsupported(`${name} ${args.join(' ')}`);
+        const sub = new Shell(this.#o, new Map(env), [args[2] ?? name, ...args.slice(3)], this.#t);
+        let status: number;
+        try {
+          status = sub.#list(parseShell(args[1]), io);
+        } catch (e) {
+          if (!(e instanceof Exit)) throw e;
+          status = e.code;
+        }
+        this.#t = sub.#t;
+        this.#steps += sub.#steps;
+        return status;
+      }
+      default:
+        throw new ShellUnsupported(`command ${cmd0}`);
+    }
+  }
+}
+
+/**
+ * Runs `list` to its end (or the horizon). Throws ShellUnsupported when the script does anything
+ * the simulator does not model; partial effects already reported must then be discarded.
+ */
+export function runShell(list: List, o: ShellOptions): ShellResult {
+  const vars = new Map(o.env);
+  const start = o.startMs ?? 0;
+  const shell = new Shell(o, vars, o.args ?? ['sh'], start);
+  const io: Io = {
+    stdin: '',
+    out: (s) => o.onOutput?.(shell.t, 1, s),
+    err: (s) => o.onOutput?.(shell.t, 2, s),
+  };
+  try {
+    const code = shell.list(list, io);
+    return { code, elapsedMs: shell.t - start };
+  } catch (e) {
+    if (e instanceof Exit) return { code: e.code, elapsedMs: shell.t - start };
+    if (e instanceof Forever) return { code: undefined, elapsedMs: shell.t - start };
+    throw e;
+  }
+}

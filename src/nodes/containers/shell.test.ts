@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ShellUnsupported, parseShell } from './shell-parse.js';
+import { runShell } from './shell-run.js';
+import type { ShellFs } from './shell-run.js';
+
+function memFs(files = new Map<string, string>()): ShellFs & { files: Map<string, string>; log: string[] } {
+  const log: string[] = [];
+  return {
+    files,
+    log,
+    read: (p) => files.get(p),
+    write: (p, content, append, at) => {
+      files.set(p, append ? (files.get(p) ?? '') + content : content);
+      log.push(`${at} write ${p}`);
+    },
+    remove: (p, at) => {
+      log.push(`${at} rm ${p}`);
+      return files.delete(p);
+    },
+  };
+}
+
+function run(script: string, fs = memFs(), env = new Map<string, string | undefined>()) {
+  let out = '';
+  const r = runShell(parseShell(script), {
+    fs,
+    env,
+    onOutput: (_t, fd, s) => {
+      if (fd === 1) out += s;
+    },
+  });
+  return { ...r, out, fs };
+}
+
+describe('simulated shell', () => {
+  test('sleeps advance virtual time; files are written and removed when the script says', () => {
+    const r = run('echo ok >/tmp/health; sleep 10; rm -rf /tmp/health; sleep 600');
+    assert.equal(r.code, 0);
+    assert.equal(r.elapsedMs, 610_000);
+    assert.deepEqual(r.fs.log, ['0 write /tmp/health', '0 write /tmp/health', '10000 rm /tmp/health']);
+    assert.equal(r.fs.files.has('/tmp/health'), false);
+  });
+
+  test('exit codes: exit N, false, true, and the last status', () => {
+    assert.equal(run('exit 3').code, 3);
+    assert.equal(run('/bin/false').code, 1);
+    assert.equal(run('true').code, 0);
+    assert.equal(run('echo -n DONE; /bin/false').code, 1);
+    assert.equal(run('echo -n DONE; /bin/false').out, 'DONE');
+    assert.equal(run('exit $(( 7 / 2 ))').code, 3);
+  });
+
+  test('a loop without end runs forever', () => {
+    const r = run('while true; do sleep 1; done');
+    assert.equal(r.code, undefined);
+  });
+
+  test("the runtime spec's restart-count script fails, then succeeds, then runs forever", () => {
+    const script = `
+f=/restart-count/restartCount
+count=$(echo 'hello' >> $f ; wc -l $f | awk {'print $1'})
+if [ $count -eq 1 ]; then
+	exit 1
+fi
+if [ $count -eq 2 ]; then
+	exit 0
+fi
+while true; do sleep 1; done
+`;
+    const fs = memFs();
+    assert.equal(run(script, fs).code, 1);
+    assert.equal(run(script, fs).code, 0);
+    assert.equal(run(script, fs).code, undefined);
+  });
+
+  test("the job fixture's failOnce and notTerminateOnce scripts", () => {
+    const fs = memFs();
+    const failOnce = 'if [[ -r /data/foo ]] ; then exit 0 ; else touch /data/foo ; exit 1 ; fi';
+    assert.equal(run(failOnce, fs).code, 1);
+    assert.equal(run(failOnce, fs).code, 0);
+    const notOnce =
+      'if [[ -r /data/foo ]] ; then exit 0 ; elif [[ $JOB_COMPLETION_INDEX -eq 0 ]] ; then touch /data/foo ; sleep 1000000 ; else exit 1 ; fi';
+    assert.equal(run(notOnce, memFs(), new Map([['JOB_COMPLETION_INDEX', '1']])).code, 1);
+    const r = run(notOnce, memFs(), new Map([['JOB_COMPLETION_INDEX', '0']]));
+    // 1,000,000 s is past the horizon (a week): it does not end.
+    assert.equal(r.code, undefined);
+    assert.equal(r.fs.files.has('/data/foo'), true);
+  });
+
+  test('quoting, variables, command substitution and sh -c', () => {
+    assert.equal(run('X="a  b"; echo "$X" $X \'$X\'').out, 'a  b a b $X\n');
+    assert.equal(run('echo ${MISSING:-fallback}').out, 'fallback\n');
+    assert.equal(run('sh -c "echo inner; exit 4"; echo $?').out, 'inner\n4\n');
+    assert.equal(run('for i in 1 2 3; do echo $i; done').out, '1\n2\n3\n');
+    assert.equal(run('test -f /nope || echo missing && echo then').out, 'missing\nthen\n');
+  });
+
+  test('what is not modelled is refused, never guessed', () => {
+    assert.throws(() => run('nc -l 8080'), ShellUnsupported);
+    assert.throws(() => run('ls /tmp/*'), ShellUnsupported);
+    assert.throws(() => run('case x in x) ;; esac'), ShellUnsupported);
+    assert.throws(() => run('sleep 1 &'), ShellUnsupported);
+    assert.throws(() => run('echo $SECRET', memFs(), new Map([['SECRET', undefined]])), ShellUnsupported);
+  });
+
+  test("the kubelet's $(VAR) references in env values, commands and args", async () => {
+    const { expandReferences } = await import('./references.js');
+    const { containerProgram } = await import('./program.js');
+    const { containerEnv } = await import('./container-run.js');
+    const env = new Map([
+      ['FOO', 'foo-value'],
+      ['BAR', 'bar-value'],
+    ]);
+    assert.equal(expandReferences('$(FOO);;$(BAR)', env), 'foo-value;;bar-value');
+    assert.equal(expandReferences('$$(FOO) $(NOPE)', env), '$(FOO) $(NOPE)');
+    const container = {
+      name: 'c',
+      image: 'busybox',
+      command: ['sh', '-c', 'TEST_VAR=wrong echo "$(TEST_VAR)"'],
+      env: [
+        { name: 'TEST_VAR', value: 'test-value' },
+        { name: 'COMPOSED', value: '$(TEST_VAR)-x' },
+        { name: 'SECRET', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+      ],
+    };
+    const pod = { metadata: { name: 'p', namespace: 'ns' }, spec: { containers: [container] } };
+    const penv = containerEnv(pod, container);
+    assert.equal(penv.get('COMPOSED'), 'test-value-x');
+    const program = containerProgram(container, penv);
+    assert.equal(program.kind, 'script');
+    if (program.kind === 'script') {
+      let out = '';
+      runShell(program.list, { fs: memFs(), env: penv, onOutput: (_t, _fd, s) => (out += s) });
+      assert.equal(out, 'test-value\n');
+    }
+    assert.equal(containerProgram({ ...container, command: ['echo', '$(SECRET)'] }, penv).kind, 'unknown');
+  });
+});

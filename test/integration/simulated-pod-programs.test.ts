@@ -1,0 +1,250 @@
+/**
+ * Simulated nodes run a pod's life from its spec (the containers' commands, probes and restart
+ * policy), on a manual clock so minutes of pod life take a moment: the classes of upstream
+ * conformance specs that a fixed script could not pass. Each test names the upstream spec it
+ * guards.
+ */
+import assert from 'node:assert/strict';
+import https from 'node:https';
+import { after, before, describe, test } from 'node:test';
+import { startCluster } from '../../src/index.js';
+import type { Cluster } from '../../src/index.js';
+import type { JsonObject } from '../../src/util/json.js';
+import { waitFor } from '../support/poll.js';
+
+const busybox = 'registry.k8s.io/e2e-test-images/busybox:1.29-4';
+const agnhost = 'registry.k8s.io/e2e-test-images/agnhost:2.43';
+const ns = 'default';
+
+type Pod = {
+  status?: {
+    phase?: string;
+    conditions?: { type: string; status: string }[];
+    containerStatuses?: { restartCount: number; ready: boolean; state?: Record<string, unknown> }[];
+  };
+};
+
+describe('simulated pods follow their spec', () => {
+  let c: Cluster;
+  before(async () => {
+    c = await startCluster({ clock: 'manual' });
+  });
+  after(() => c.stop());
+
+  const createPod = async (name: string, spec: JsonObject): Promise<void> => {
+    await c.rest.request('POST', `/api/v1/namespaces/${ns}/pods`, {
+      body: { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec },
+    });
+  };
+  const getPod = async (name: string): Promise<Pod> =>
+    await c.rest.request('GET', `/api/v1/namespaces/${ns}/pods/${name}`);
+  const ready = (p: Pod): boolean => p.status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True';
+  // Scheduling and the first status write may wait on the cluster's clock (back-offs, batching):
+  // the waits move it a second at a time.
+  const running = (name: string): Promise<Pod> =>
+    waitFor(`${name} Running`, async () => {
+      const p = await getPod(name);
+      if (p.status?.phase === 'Running') return p;
+      await c.clock.advance('1s');
+      return undefined;
+    });
+
+  test('a readiness probe that always fails keeps the pod unready, without restarts', async () => {
+    // Upstream: "Probing container with readiness probe that fails should never be ready and never restart".
+    await createPod('never-ready', {
+      containers: [
+        {
+          name: 'test-webserver',
+          image: agnhost,
+          args: ['test-webserver'],
+          ports: [{ containerPort: 80 }],
+          readinessProbe: { httpGet: { path: '/', port: 81 } },
+        },
+      ],
+    });
+    await running('never-ready');
+    await c.clock.advance('2m');
+    const p = await getPod('never-ready');
+    assert.equal(p.status?.phase, 'Running');
+    assert.equal(ready(p), false);
+    assert.equal(p.status?.containerStatuses?.[0]?.restartCount, 0);
+  });
+
+  test('an exec liveness probe restarts the container once its file is gone', async () => {
+    // Upstream: 'Probing container should be restarted with a exec "cat /tmp/health" liveness probe'.
+    await createPod('liveness-exec', {
+      containers: [
+        {
+          name: 'busybox',
+          image: busybox,
+          command: ['/bin/sh', '-c', 'echo ok >/tmp/health; sleep 10; rm -rf /tmp/health; sleep 600'],
+          livenessProbe: {
+            exec: { command: ['cat', '/tmp/health'] },
+            initialDelaySeconds: 15,
+            failureThreshold: 1,
+          },
+        },
+      ],
+    });
+    await running('liveness-exec');
+    await c.clock.advance('12s');
+    assert.equal((await getPod('liveness-exec')).status?.containerStatuses?.[0]?.restartCount, 0);
+    await c.clock.advance('10s');
+    const p = await waitFor('a restart', async () => {
+      const x = await getPod('liveness-exec');
+      return x.status?.containerStatuses?.[0]?.restartCount === 1 ? x : undefined;
+    });
+    assert.ok(p.status?.containerStatuses?.[0]?.state?.['running']);
+  });
+
+  test("the runtime spec's script: restart counts and phases per restartPolicy", async () => {
+    // Upstream: "Container Runtime blackbox test when starting a container that exits should run with the expected status".
+    const script = `f=/restart-count/restartCount
+count=$(echo 'hello' >> $f ; wc -l $f | awk {'print $1'})
+if [ $count -eq 1 ]; then exit 1; fi
+if [ $count -eq 2 ]; then exit 0; fi
+while true; do sleep 1; done`;
+    const expected = { Always: ['Running', 2], OnFailure: ['Succeeded', 1], Never: ['Failed', 0] } as const;
+    for (const policy of Object.keys(expected) as (keyof typeof expected)[]) {
+      await createPod(`rc-${policy.toLowerCase()}`, {
+        restartPolicy: policy,
+        containers: [
+          {
+            name: 'c',
+            image: busybox,
+            command: ['sh', '-c', script],
+            volumeMounts: [{ name: 'restart-count', mountPath: '/restart-count' }],
+          },
+        ],
+        volumes: [{ name: 'restart-count', emptyDir: { medium: 'Memory' } }],
+      });
+    }
+    await waitFor('the pods to start', async () => {
+      for (const policy of Object.keys(expected)) {
+        if ((await getPod(`rc-${policy.toLowerCase()}`)).status?.phase === undefined) {
+          await c.clock.advance('1s');
+          return undefined;
+        }
+      }
+      return true;
+    });
+    await c.clock.advance('30s');
+    for (const [policy, [phase, restarts]] of Object.entries(expected)) {
+      await waitFor(`rc-${policy} ${phase} with ${restarts} restarts`, async () => {
+        const p = await getPod(`rc-${policy.toLowerCase()}`);
+        return p.status?.phase === phase && p.status.containerStatuses?.[0]?.restartCount === restarts
+          ? p
+          : undefined;
+      });
+    }
+  });
+
+  test('a Job whose pod sleeps stays active until the sleep ends', async () => {
+    // What CronJob "should replace jobs when ReplaceConcurrent" and "should schedule multiple jobs
+    // concurrently" need: a job that is active long enough.
+    await c.client.batch.v1.jobs.create(
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: 'sleeper' },
+        spec: {
+          template: {
+            spec: {
+              restartPolicy: 'Never',
+              containers: [{ name: 'c', image: busybox, command: ['sleep', '300'] }],
+            },
+          },
+        },
+      },
+      { namespace: ns },
+    );
+    await waitFor('the job active', async () => {
+      const j = await c.client.batch.v1.jobs.get('sleeper', { namespace: ns });
+      if ((j.status?.active ?? 0) === 1 && (j.status?.ready ?? 0) === 1) return j;
+      await c.clock.advance('1s');
+      return undefined;
+    });
+    await c.clock.advance('4m');
+    const mid = await c.client.batch.v1.jobs.get('sleeper', { namespace: ns });
+    assert.equal(mid.status?.active, 1);
+    assert.equal(mid.status?.succeeded ?? 0, 0);
+    await c.clock.advance('61s');
+    await waitFor('the job complete', async () => {
+      const j = await c.client.batch.v1.jobs.get('sleeper', { namespace: ns });
+      if (j.status?.succeeded === 1) return j;
+      await c.clock.advance('1s');
+      return undefined;
+    });
+  });
+
+  test("a followed program's output is the pod's log, with the kubelet's environment", async () => {
+    // Upstream: "Variable Expansion should allow composing env vars into new env vars", "Downward
+    // API should provide pod name, namespace and IP address as env vars", "Pods should contain
+    // environment variables for services", "Kubelet ... should print the output to logs".
+    await c.rest.request('POST', `/api/v1/namespaces/${ns}/services`, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'fooservice' },
+        spec: { selector: { name: 'x' }, ports: [{ port: 8765, targetPort: 8080 }] },
+      },
+    });
+    const svc = (await c.rest.request('GET', `/api/v1/namespaces/${ns}/services/fooservice`)) as {
+      spec: { clusterIP: string };
+    };
+    await createPod('printer', {
+      restartPolicy: 'Never',
+      containers: [
+        {
+          name: 'c',
+          image: busybox,
+          command: ['sh', '-c', "echo 'Hello World'; env"],
+          env: [
+            { name: 'FOO', value: 'foo-value' },
+            { name: 'FOOBAR', value: '$(FOO);;bar' },
+            { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+            { name: 'CPU_LIMIT', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } },
+          ],
+        },
+      ],
+    });
+    await waitFor('printer Succeeded', async () => {
+      if ((await getPod('printer')).status?.phase === 'Succeeded') return true;
+      await c.clock.advance('1s');
+      return undefined;
+    });
+    // pods/log is text: read it over HTTPS with the kubeconfig's admin certificate.
+    const user = c.kubeconfigObject.users[0]!.user;
+    const text = await new Promise<string>((resolve, reject) => {
+      const req = https.get(
+        `${c.url}/api/v1/namespaces/${ns}/pods/printer/log`,
+        {
+          ca: c.caCert,
+          cert: Buffer.from(user['client-certificate-data']!, 'base64'),
+          key: Buffer.from(user['client-key-data']!, 'base64'),
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (body += d));
+          res.on('end', () => resolve(body));
+        },
+      );
+      req.on('error', reject);
+    });
+    assert.match(text, /^Hello World\n/);
+    for (const line of [
+      'FOO=foo-value',
+      'FOOBAR=foo-value;;bar',
+      'POD_NAME=printer',
+      // No limit set: the node's allocatable (32 cores).
+      'CPU_LIMIT=32',
+      `FOOSERVICE_SERVICE_HOST=${svc.spec.clusterIP}`,
+      'FOOSERVICE_SERVICE_PORT=8765',
+      `FOOSERVICE_PORT=tcp://${svc.spec.clusterIP}:8765`,
+      'FOOSERVICE_PORT_8765_TCP_PROTO=tcp',
+      'KUBERNETES_SERVICE_PORT=443',
+    ])
+      assert.ok(text.split('\n').includes(line), `${line} in\n${text}`);
+  });
+});
