@@ -381,7 +381,7 @@ export class DeploymentController {
     signal: AbortSignal,
   ): Promise<JsonObject | undefined> {
     const existing = findNewReplicaSet(d, rsList);
-    const newRevision = String(maxRevision(oldRSs) + 1);
+    const newRevision = String(maxRevision(oldRSs) + 1n);
     const now = this.#clock.now();
     if (existing !== undefined) {
       const rsCopy = cloneJson(existing);
@@ -944,13 +944,13 @@ export class DeploymentController {
   async #rollback(d: JsonObject, rsList: readonly JsonObject[], signal: AbortSignal): Promise<void> {
     const { newRS, oldRSs } = await this.#allReplicaSetsAndSyncRevision(d, rsList, true, signal);
     const all = newRS !== undefined ? [...oldRSs, newRS] : oldRSs;
-    let target = Number(annotations(d)[rollbackToAnnotation] ?? '0');
-    if (!Number.isInteger(target)) target = 0;
-    if (target === 0) {
+    const wanted = annotations(d)[rollbackToAnnotation] ?? '0';
+    let target = /^[+-]?\d+$/.test(wanted) ? BigInt(wanted) : 0n;
+    if (target === 0n) {
       // Roll back to the last revision.
-      const revisions = all.map((rs) => revisionOf(rs) ?? 0).sort((a, b) => b - a);
-      target = revisions[1] ?? 0;
-      if (target === 0) {
+      const revisions = all.map((rs) => revisionOf(rs) ?? 0n).sort((a, b) => (b > a ? 1 : b < a ? -1 : 0));
+      target = revisions[1] ?? 0n;
+      if (target === 0n) {
         await this.#clearRollbackTo(d, signal);
         return;
       }

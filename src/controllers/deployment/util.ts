@@ -147,19 +147,23 @@ export function availableReplicaCount(rss: readonly JsonObject[]): number {
 
 // ---- revisions and annotations ----
 
-function parseRevision(v: string | undefined): number | undefined {
+/**
+ * A revision annotation's value. Revisions are int64s (an adopted ReplicaSet may carry any, the
+ * conformance specs use 3546343826724305832): bigint keeps them exact past 2^53.
+ */
+function parseRevision(v: string | undefined): bigint | undefined {
   if (v === undefined || !/^[+-]?\d+$/.test(v)) return undefined;
-  return Number(v);
+  return BigInt(v);
 }
 
-/** Revision(obj): the revision annotation as a number (0 when absent, undefined when invalid). */
-export function revisionOf(o: JsonObject): number | undefined {
+/** Revision(obj): the revision annotation (0 when absent, undefined when invalid). */
+export function revisionOf(o: JsonObject): bigint | undefined {
   const v = annotations(o)[revisionAnnotation];
-  return v === undefined ? 0 : parseRevision(v);
+  return v === undefined ? 0n : parseRevision(v);
 }
 
-export function maxRevision(rss: readonly JsonObject[]): number {
-  let max = 0;
+export function maxRevision(rss: readonly JsonObject[]): bigint {
+  let max = 0n;
   for (const rs of rss) {
     const v = revisionOf(rs);
     if (v !== undefined && v > max) max = v;
@@ -168,9 +172,9 @@ export function maxRevision(rss: readonly JsonObject[]): number {
 }
 
 /** LastRevision: the second highest revision. */
-export function lastRevision(rss: readonly JsonObject[]): number {
-  let max = 0;
-  let second = 0;
+export function lastRevision(rss: readonly JsonObject[]): bigint {
+  let max = 0n;
+  let second = 0n;
   for (const rs of rss) {
     const v = revisionOf(rs);
     if (v === undefined) continue;
@@ -236,7 +240,7 @@ export function replicasAnnotationsNeedUpdate(rs: JsonObject, desired: number, m
 function intAnnotation(rs: JsonObject, key: string): number | undefined {
   const v = annotations(rs)[key];
   const n = parseRevision(v);
-  return n !== undefined && n >= -(2 ** 31) && n <= maxInt32 ? n : undefined;
+  return n !== undefined && n >= -(2n ** 31n) && n <= BigInt(maxInt32) ? Number(n) : undefined;
 }
 
 export function desiredReplicasOf(rs: JsonObject): number | undefined {
@@ -255,7 +259,7 @@ export function setNewReplicaSetAnnotations(
   const a = annotationsOf(rs);
   const had = typeof a[revisionAnnotation] === 'string';
   const oldRevision = had ? (a[revisionAnnotation] as string) : '';
-  let oldInt = 0;
+  let oldInt = 0n;
   if (oldRevision !== '') {
     const p = parseRevision(oldRevision);
     if (p === undefined) return false;
@@ -370,9 +374,9 @@ export function bySizeNewer(a: JsonObject, b: JsonObject): number {
 
 /** ReplicaSetsByRevision: lower revision first, then older. */
 export function byRevision(a: JsonObject, b: JsonObject): number {
-  const ra = revisionOf(a) ?? 0;
-  const rb = revisionOf(b) ?? 0;
-  return ra !== rb ? ra - rb : byCreation(a, b);
+  const ra = revisionOf(a) ?? 0n;
+  const rb = revisionOf(b) ?? 0n;
+  return ra !== rb ? (ra < rb ? -1 : 1) : byCreation(a, b);
 }
 
 export function findNewReplicaSet(d: JsonObject, rss: readonly JsonObject[]): JsonObject | undefined {
