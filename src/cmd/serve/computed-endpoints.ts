@@ -139,6 +139,8 @@ export function connectEndpoints(stores: {
   readonly output?: ContainerOutputRelay;
   /** The cluster's clock (default: the wall clock). */
   readonly now?: () => number;
+  /** Told when a pods/log answer is generated lines. */
+  readonly onGeneratedLogs?: (namespace: string, pod: string, container: string) => void;
 }): VirtualEndpoint[] {
   const on = (
     info: typeof podsInfo,

@@ -36,6 +36,8 @@ export interface ContainerRun {
   readonly events: readonly FileEvent[];
   /** What it printed (stdout and stderr), ms after the start. */
   readonly output: readonly { readonly at: number; readonly text: string }[];
+  /** Whether `output` is all it prints (a script's, a server whose output is known). */
+  readonly outputKnown: boolean;
 }
 
 type Volume =
@@ -323,10 +325,20 @@ export function startRun(o: StartRunOptions): ContainerRun {
     exitCode: 0,
     events: [],
     output: [],
+    outputKnown: false,
   });
   if (o.program.kind === 'unknown') return fallback();
   if (o.program.kind === 'server') {
-    return { program: o.program, known: true, exitAfterMs: undefined, exitCode: 0, events: [], output: [] };
+    const printed = o.program.output;
+    return {
+      program: o.program,
+      known: true,
+      exitAfterMs: undefined,
+      exitCode: 0,
+      events: [],
+      output: printed === undefined ? [] : [{ at: 0, text: printed }],
+      outputKnown: printed !== undefined,
+    };
   }
   const events: FileEvent[] = [];
   const output: { at: number; text: string }[] = [];
@@ -349,6 +361,7 @@ export function startRun(o: StartRunOptions): ContainerRun {
       exitCode: r.code ?? 0,
       events,
       output,
+      outputKnown: true,
     };
   } catch (err) {
     if (err instanceof ShellUnsupported) return fallback();

@@ -331,6 +331,13 @@ while true; do sleep 1; done
       ["/bin/sh: can't create /file: Read-only file system\n"],
     );
     assert.equal(at(ro, 10_000).phase, 'Running');
+    // agnhost pause prints "Paused" (the kubectl specs wait for it); nginx's output is not known.
+    const pause = sim({ containers: [{ name: 'c', image: agnhost }] });
+    pause.advance(0);
+    assert.deepEqual(pause.output('c', false)?.chunks.map((c) => c.text), ['Paused\n']);
+    const nginx = sim({ containers: [{ name: 'c', image: 'nginx' }] });
+    nginx.advance(0);
+    assert.equal(nginx.output('c', false), undefined);
     // An unknown program has no output of its own: the node's generated lines stand in.
     const unknown = sim({ containers: [{ name: 'c', image: 'example.com/app:1' }] });
     assert.equal(unknown.output('c', false), undefined);

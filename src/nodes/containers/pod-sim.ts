@@ -564,8 +564,8 @@ export class PodSim {
     const c = this.#all().find((x) => x.name === container);
     if (c === undefined) return undefined;
     const inst = previous ? c.previousInstance : (c.current ?? c.exitedInstance);
-    // Only a script's output is known; a server's (nginx's access log...) is not.
-    if (inst === undefined || !inst.run.known || inst.run.program.kind !== 'script') return undefined;
+    // A script's output is known, a server's (nginx's access log...) mostly not.
+    if (inst === undefined || !inst.run.outputKnown) return undefined;
     const finished = inst === c.current ? undefined : previous ? c.last?.finishedAt : c.exited?.finishedAt;
     return {
       startedAt: inst.startedAt,

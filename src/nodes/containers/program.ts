@@ -20,7 +20,13 @@ export interface Listener {
 
 export type Program =
   | { readonly kind: 'script'; readonly list: List; readonly args: readonly string[] }
-  | { readonly kind: 'server'; readonly name: string; readonly listeners: ReadonlyMap<number, Listener> }
+  | {
+      readonly kind: 'server';
+      readonly name: string;
+      readonly listeners: ReadonlyMap<number, Listener>;
+      /** What it prints when it starts, when that is known (agnhost pause: `Paused`). */
+      readonly output?: string;
+    }
   | { readonly kind: 'unknown'; readonly reason: string };
 
 /** The image's name without registry, tag or digest: `registry.k8s.io/e2e-test-images/agnhost:2.43` → agnhost. */
@@ -112,8 +118,11 @@ function flagValue(args: readonly string[], flag: string, fallback: number): num
 
 const always = (): boolean => true;
 
-function server(name: string, ports: readonly [number, Listener][]): Program {
-  return { kind: 'server', name, listeners: new Map(ports.filter(([p]) => p > 0)) };
+function server(name: string, ports: readonly [number, Listener][], output?: string): Program {
+  const listeners = new Map(ports.filter(([p]) => p > 0));
+  return output === undefined
+    ? { kind: 'server', name, listeners }
+    : { kind: 'server', name, listeners, output };
 }
 
 /** agnhost's subcommands that serve until stopped, with their ports (agnhost's flag defaults). */
@@ -122,7 +131,7 @@ function agnhost(args: readonly string[], container: JsonObject): Program {
   const http: Listener = { protocol: 'http', healthy: always };
   switch (sub ?? 'pause') {
     case 'pause':
-      return server('agnhost pause', []);
+      return server('agnhost pause', [], 'Paused\n');
     case 'netexec':
       // Its UDP port (--udp-port) answers no TCP or HTTP probe.
       return server('agnhost netexec', [[flagValue(flags, 'http-port', 8080), http]]);

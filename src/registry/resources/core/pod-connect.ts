@@ -486,6 +486,8 @@ export async function podLog(
     readonly output?: ContainerOutputRelay;
     /** The cluster's clock (default: the wall clock). */
     readonly now?: () => number;
+    /** Told when the log of a container is generated lines (the node does not follow its program). */
+    readonly onGeneratedLogs?: (namespace: string, pod: string, container: string) => void;
   },
   r: ConnectRequest,
 ): Promise<ConnectAnswer> {
@@ -545,6 +547,7 @@ export async function podLog(
         ),
       };
     }
+    stores.onGeneratedLogs?.(r.namespace, r.name, container);
     return {
       status: 200,
       contentType: 'text/plain',
