@@ -35,6 +35,7 @@ import {
 import type { NodeIdentity, NodeTemplate } from './node-object.js';
 import { PodSim } from './containers/pod-sim.js';
 import type { ContainerOutput } from './containers/pod-sim.js';
+import { envSourceKeys } from './containers/container-run.js';
 import type { EnvContext } from './containers/container-run.js';
 import { serviceEnv } from './containers/service-env.js';
 import { pendingStatus, terminatedStatus } from './pod-status.js';
@@ -599,6 +600,39 @@ export class SimulatedNodes {
     };
   }
 
+  async #envSources(
+    pod: JsonObject,
+    signal: AbortSignal,
+  ): Promise<Map<string, Readonly<Record<string, string>> | null>> {
+    const spec = objAt(pod, 'spec');
+    const keys = new Set(
+      [...objsAt(spec, 'initContainers'), ...objsAt(spec, 'containers')].flatMap((c) => envSourceKeys(c)),
+    );
+    const ns = encodeURIComponent(strAt(metaOf(pod), 'namespace') ?? '');
+    const out = new Map<string, Readonly<Record<string, string>> | null>();
+    for (const key of keys) {
+      const [kind, name] = key.split('/') as [string, string];
+      try {
+        const obj = await this.#o.client.request(
+          'GET',
+          `/api/v1/namespaces/${ns}/${kind === 'secret' ? 'secrets' : 'configmaps'}/${encodeURIComponent(name)}`,
+          { signal },
+        );
+        const data: Record<string, string> = {};
+        const raw = objAt(obj, 'data') ?? {};
+        for (const [k, v] of Object.entries(raw)) {
+          if (typeof v !== 'string') continue;
+          data[k] = kind === 'secret' ? Buffer.from(v, 'base64').toString('utf8') : v;
+        }
+        out.set(key, data);
+      } catch (err) {
+        if (!isCode(err, 404)) throw err;
+        out.set(key, null);
+      }
+    }
+    return out;
+  }
+
   #jobMs(): number {
     return this.#o.jobPodDurationMs ?? 5000;
   }
@@ -701,14 +735,18 @@ export class SimulatedNodes {
     if (st.stage === 'pending' && now - st.stageAt < creating) return creating - (now - st.stageAt);
     // The containers start: their lives follow the pod's spec from here (containers/pod-sim.ts).
     if (st.sim === undefined && !this.#servicesSynced) return 200;
+    if (st.sim === undefined) {
+      // The kubelet reads the ConfigMaps and Secrets the environment names before it starts.
+      const sources = await this.#envSources(obj, signal);
+      st.sim = new PodSim({
+        pod: obj,
+        nodeFiles: n.files,
+        startAt: now,
+        defaultRunMs: this.#jobMs(),
+        envContext: { ...this.#envContext(obj, st.rt), sources },
+      });
+    }
     st.stage = 'running';
-    st.sim ??= new PodSim({
-      pod: obj,
-      nodeFiles: n.files,
-      startAt: now,
-      defaultRunMs: this.#jobMs(),
-      envContext: this.#envContext(obj, st.rt),
-    });
     const deadline = numAt(objAt(obj, 'spec'), 'activeDeadlineSeconds');
     st.sim.setActiveDeadline(deadline === undefined ? undefined : st.rt.startTime + deadline * 1000);
     st.sim.advance(now);

@@ -192,6 +192,17 @@ while true; do sleep 1; done`;
     const svc = (await c.rest.request('GET', `/api/v1/namespaces/${ns}/services/fooservice`)) as {
       spec: { clusterIP: string };
     };
+    await c.rest.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { 'data-1': 'value-1' } },
+    });
+    await c.rest.request('POST', `/api/v1/namespaces/${ns}/secrets`, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'sec' },
+        data: { 'data-1': Buffer.from('secret-1').toString('base64') },
+      },
+    });
     await createPod('printer', {
       restartPolicy: 'Never',
       containers: [
@@ -204,7 +215,14 @@ while true; do sleep 1; done`;
             { name: 'FOOBAR', value: '$(FOO);;bar' },
             { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
             { name: 'CPU_LIMIT', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } },
+            { name: 'CONFIG_DATA_1', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'data-1' } } },
+            { name: 'SECRET_DATA', valueFrom: { secretKeyRef: { name: 'sec', key: 'data-1' } } },
+            {
+              name: 'OPTIONAL',
+              valueFrom: { configMapKeyRef: { name: 'absent', key: 'k', optional: true } },
+            },
           ],
+          envFrom: [{ configMapRef: { name: 'cfg' }, prefix: 'p_' }],
         },
       ],
     });
@@ -244,7 +262,11 @@ while true; do sleep 1; done`;
       `FOOSERVICE_PORT=tcp://${svc.spec.clusterIP}:8765`,
       'FOOSERVICE_PORT_8765_TCP_PROTO=tcp',
       'KUBERNETES_SERVICE_PORT=443',
+      'CONFIG_DATA_1=value-1',
+      'SECRET_DATA=secret-1',
+      'p_data-1=value-1',
     ])
       assert.ok(text.split('\n').includes(line), `${line} in\n${text}`);
+    assert.ok(!text.includes('OPTIONAL='), text);
   });
 });

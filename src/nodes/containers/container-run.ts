@@ -197,7 +197,34 @@ export interface EnvContext {
   /** The pod's addresses, known to the kubelet before its status says them. */
   readonly hostIP?: string;
   readonly podIPs?: readonly string[];
+  /**
+   * The data of the ConfigMaps and Secrets the containers' environment names (`configmap/<name>`,
+   * `secret/<name>`; null: not found), as the kubelet reads them before it starts a container.
+   */
+  readonly sources?: ReadonlyMap<string, Readonly<Record<string, string>> | null>;
 }
+
+/** The `configmap/<name>` and `secret/<name>` keys a container's environment reads. */
+export function envSourceKeys(container: JsonObject): string[] {
+  const keys = new Set<string>();
+  for (const f of objsAt(container, 'envFrom')) {
+    const cm = strAt(objAt(f, 'configMapRef'), 'name');
+    const sec = strAt(objAt(f, 'secretRef'), 'name');
+    if (cm !== undefined) keys.add(`configmap/${cm}`);
+    if (sec !== undefined) keys.add(`secret/${sec}`);
+  }
+  for (const e of objsAt(container, 'env')) {
+    const from = objAt(e, 'valueFrom');
+    const cm = strAt(objAt(from, 'configMapKeyRef'), 'name');
+    const sec = strAt(objAt(from, 'secretKeyRef'), 'name');
+    if (cm !== undefined) keys.add(`configmap/${cm}`);
+    if (sec !== undefined) keys.add(`secret/${sec}`);
+  }
+  return [...keys];
+}
+
+/** An environment variable name the kubelet accepts from envFrom (C identifier-ish). */
+const envNamePattern = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 
 /** A resourceFieldRef's value (upstream ExtractContainerResourceValue), or undefined if unknown. */
 function resourceField(
@@ -273,12 +300,37 @@ export function containerEnv(
         return undefined;
     }
   };
+  // envFrom first (later sources win), then env, as the kubelet's makeEnvironmentVariables.
+  for (const f of objsAt(container, 'envFrom')) {
+    const cm = objAt(f, 'configMapRef');
+    const sec = objAt(f, 'secretRef');
+    const ref = cm ?? sec;
+    const key =
+      cm !== undefined ? `configmap/${strAt(cm, 'name') ?? ''}` : `secret/${strAt(sec, 'name') ?? ''}`;
+    const data = context.sources?.get(key);
+    // Not read, or missing while required (the container could not start): unknowable.
+    if (data === undefined || (data === null && ref?.['optional'] !== true)) return unknowableEnv(env);
+    for (const [k, v] of Object.entries(data ?? {})) {
+      const name = `${strAt(f, 'prefix') ?? ''}${k}`;
+      if (envNamePattern.test(name)) env.set(name, v);
+    }
+  }
   for (const e of objsAt(container, 'env')) {
     const name = strAt(e, 'name') ?? '';
     const value = strAt(e, 'value');
     const from = objAt(e, 'valueFrom');
     const fieldRef = objAt(from, 'fieldRef');
     const resourceRef = objAt(from, 'resourceFieldRef');
+    const keyRef = objAt(from, 'configMapKeyRef') ?? objAt(from, 'secretKeyRef');
+    if (keyRef !== undefined) {
+      const kind = objAt(from, 'configMapKeyRef') !== undefined ? 'configmap' : 'secret';
+      const data = context.sources?.get(`${kind}/${strAt(keyRef, 'name') ?? ''}`);
+      const v = data?.[strAt(keyRef, 'key') ?? ''];
+      // An optional reference to what is missing leaves the variable unset.
+      if (v !== undefined) env.set(name, v);
+      else if (data === undefined || keyRef['optional'] !== true) env.set(name, undefined);
+      continue;
+    }
     if (value !== undefined) {
       try {
         env.set(name, expandReferences(value, env));
@@ -292,6 +344,12 @@ export function containerEnv(
     else if (from !== undefined) env.set(name, undefined);
     else env.set(name, '');
   }
+  return env;
+}
+
+/** An environment none of whose variables can be relied on: every known one becomes unknown. */
+function unknowableEnv(env: Map<string, string | undefined>): Map<string, string | undefined> {
+  for (const k of env.keys()) env.set(k, undefined);
   return env;
 }
 

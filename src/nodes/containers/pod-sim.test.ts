@@ -334,7 +334,10 @@ while true; do sleep 1; done
     // agnhost pause prints "Paused" (the kubectl specs wait for it); nginx's output is not known.
     const pause = sim({ containers: [{ name: 'c', image: agnhost }] });
     pause.advance(0);
-    assert.deepEqual(pause.output('c', false)?.chunks.map((c) => c.text), ['Paused\n']);
+    assert.deepEqual(
+      pause.output('c', false)?.chunks.map((c) => c.text),
+      ['Paused\n'],
+    );
     const nginx = sim({ containers: [{ name: 'c', image: 'nginx' }] });
     nginx.advance(0);
     assert.equal(nginx.output('c', false), undefined);
