@@ -235,6 +235,24 @@ class Shell {
     return v;
   }
 
+  /**
+   * Runs `l` in a child shell (`( ... )`, `sh -c`): its variables are a copy and its `exit` ends
+   * only it; the time it takes and the steps it counts are the parent's too.
+   */
+  #subshell(l: List, vars: ReadonlyMap<string, string | undefined>, args: readonly string[], io: Io): number {
+    const sub = new Shell(this.#o, new Map(vars), args, this.#t);
+    let status: number;
+    try {
+      status = sub.#list(l, io);
+    } catch (e) {
+      if (!(e instanceof Exit)) throw e;
+      status = e.code;
+    }
+    this.#t = sub.#t;
+    this.#steps += sub.#steps;
+    return status;
+  }
+
   list(l: List, io: Io): number {
     return this.#list(l, io);
   }
@@ -289,20 +307,8 @@ class Shell {
         }
         return status;
       }
-      case 'group': {
-        if (!c.subshell) return this.#list(c.body, io);
-        const sub = new Shell(this.#o, new Map(this.#vars), this.#args, this.#t);
-        let status: number;
-        try {
-          status = sub.#list(c.body, io);
-        } catch (e) {
-          if (!(e instanceof Exit)) throw e;
-          status = e.code;
-        }
-        this.#t = sub.#t;
-        this.#steps += sub.#steps;
-        return status;
-      }
+      case 'group':
+        return c.subshell ? this.#subshell(c.body, this.#vars, this.#args, io) : this.#list(c.body, io);
       case 'simple':
         return this.#simple(c, io);
     }
@@ -566,17 +572,7 @@ class Shell {
       case 'bash': {
         if (args[0] !== '-c' || args[1] === undefined)
           throw new ShellUnsupported(`${name} ${args.join(' ')}`);
-        const sub = new Shell(this.#o, new Map(env), [args[2] ?? name, ...args.slice(3)], this.#t);
-        let status: number;
-        try {
-          status = sub.#list(parseShell(args[1]), io);
-        } catch (e) {
-          if (!(e instanceof Exit)) throw e;
-          status = e.code;
-        }
-        this.#t = sub.#t;
-        this.#steps += sub.#steps;
-        return status;
+        return this.#subshell(parseShell(args[1]), env, [args[2] ?? name, ...args.slice(3)], io);
       }
       default:
         throw new ShellUnsupported(`command ${cmd0}`);
