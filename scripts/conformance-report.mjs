@@ -69,7 +69,8 @@ function failureReason(log, rc, timeoutS) {
       msg += ` ${next}`;
     }
     const where = lines.slice(i).find((l) => /^\s*In \[\w+\] at: /.test(l));
-    const at = where?.match(/at: (\S+)/)?.[1];
+    // The location inside the Kubernetes tree, without the builder's checkout path.
+    const at = where?.match(/at: (\S+)/)?.[1]?.replace(/^.*?\/(test\/e2e\/)/, '$1');
     return `${msg.slice(0, 300)}${at !== undefined ? ` (${at})` : ''}`;
   }
   if (/no such host|connection refused/.test(log)) return 'could not reach the cluster';
@@ -173,7 +174,7 @@ function report(work, out, refPath) {
   lines.push(
     'To run it yourself: build `e2e.test` from a Kubernetes v1.28.7 checkout (`go test -c -o e2e.test ./test/e2e`), ' +
       'then `E2E_TEST=path/to/e2e.test scripts/conformance.sh` (an optional regexp picks specs; ' +
-      'the script says what else it reads). It needs about 40 minutes on two cores.',
+      'the script says what else it reads). It takes about an hour on two cores.',
     '',
     'A spec passes only when e2e.test says so. A spec that judged what a container printed passes "not earned" ' +
       'when that output was made up (a program the simulated node does not follow logs generated lines): ' +
