@@ -11,6 +11,7 @@ import { startCluster } from '../../src/index.js';
 import type { Cluster } from '../../src/index.js';
 import type { JsonObject } from '../../src/util/json.js';
 import { waitFor } from '../support/poll.js';
+import { restartCountPodSpec } from '../../src/nodes/containers/testing/upstream-pods.js';
 
 const busybox = 'registry.k8s.io/e2e-test-images/busybox:1.29-4';
 const agnhost = 'registry.k8s.io/e2e-test-images/agnhost:2.43';
@@ -99,25 +100,9 @@ describe('simulated pods follow their spec', () => {
 
   test("the runtime spec's script: restart counts and phases per restartPolicy", async () => {
     // Upstream: "Container Runtime blackbox test when starting a container that exits should run with the expected status".
-    const script = `f=/restart-count/restartCount
-count=$(echo 'hello' >> $f ; wc -l $f | awk {'print $1'})
-if [ $count -eq 1 ]; then exit 1; fi
-if [ $count -eq 2 ]; then exit 0; fi
-while true; do sleep 1; done`;
     const expected = { Always: ['Running', 2], OnFailure: ['Succeeded', 1], Never: ['Failed', 0] } as const;
     for (const policy of Object.keys(expected) as (keyof typeof expected)[]) {
-      await createPod(`rc-${policy.toLowerCase()}`, {
-        restartPolicy: policy,
-        containers: [
-          {
-            name: 'c',
-            image: busybox,
-            command: ['sh', '-c', script],
-            volumeMounts: [{ name: 'restart-count', mountPath: '/restart-count' }],
-          },
-        ],
-        volumes: [{ name: 'restart-count', emptyDir: { medium: 'Memory' } }],
-      });
+      await createPod(`rc-${policy.toLowerCase()}`, restartCountPodSpec(policy));
     }
     await waitFor('the pods to start', async () => {
       for (const policy of Object.keys(expected)) {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { JsonObject } from '../../util/json.js';
 import { PodSim } from './pod-sim.js';
+import { restartCountPodSpec } from './testing/upstream-pods.js';
 
 const rt = { hostIP: '172.18.0.2', podIPs: ['10.244.0.5'], startTime: 0 };
 const busybox = 'registry.k8s.io/e2e-test-images/busybox:1.29-4';
@@ -44,29 +45,7 @@ function ready(st: Status): boolean {
 
 describe('simulated pod lifecycle', () => {
   test("the runtime spec's restart-count script: Always restarts twice and runs, OnFailure succeeds after one restart, Never fails", () => {
-    const script = `
-f=/restart-count/restartCount
-count=$(echo 'hello' >> $f ; wc -l $f | awk {'print $1'})
-if [ $count -eq 1 ]; then
-	exit 1
-fi
-if [ $count -eq 2 ]; then
-	exit 0
-fi
-while true; do sleep 1; done
-`;
-    const spec = (restartPolicy: string): JsonObject => ({
-      restartPolicy,
-      containers: [
-        {
-          name: 'c',
-          image: busybox,
-          command: ['sh', '-c', script],
-          volumeMounts: [{ name: 'restart-count', mountPath: '/restart-count' }],
-        },
-      ],
-      volumes: [{ name: 'restart-count', emptyDir: { medium: 'Memory' } }],
-    });
+    const spec = restartCountPodSpec;
     const always = at(sim(spec('Always')), 60_000);
     assert.equal(always.phase, 'Running');
     assert.equal(always.containerStatuses[0]!.restartCount, 2);

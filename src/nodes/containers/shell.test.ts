@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ShellUnsupported, parseShell } from './shell-parse.js';
 import { runShell } from './shell-run.js';
+import { restartCountScript } from './testing/upstream-pods.js';
 import type { ShellFs } from './shell-run.js';
 
 function memFs(files = new Map<string, string>()): ShellFs & { files: Map<string, string>; log: string[] } {
@@ -57,17 +58,7 @@ describe('simulated shell', () => {
   });
 
   test("the runtime spec's restart-count script fails, then succeeds, then runs forever", () => {
-    const script = `
-f=/restart-count/restartCount
-count=$(echo 'hello' >> $f ; wc -l $f | awk {'print $1'})
-if [ $count -eq 1 ]; then
-	exit 1
-fi
-if [ $count -eq 2 ]; then
-	exit 0
-fi
-while true; do sleep 1; done
-`;
+    const script = restartCountScript;
     const fs = memFs();
     assert.equal(run(script, fs).code, 1);
     assert.equal(run(script, fs).code, 0);
