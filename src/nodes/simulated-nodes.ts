@@ -36,6 +36,8 @@ import type { NodeIdentity, NodeTemplate } from './node-object.js';
 import { PodSim } from './containers/pod-sim.js';
 import type { ContainerOutput } from './containers/pod-sim.js';
 import { envSourceKeys } from './containers/container-run.js';
+import { tokenRequests, volumeSourceKeys } from './containers/volume-data.js';
+import { readsApiVolumes } from './containers/volume-readers.js';
 import type { EnvContext } from './containers/container-run.js';
 import { serviceEnv } from './containers/service-env.js';
 import { pendingStatus, terminatedStatus } from './pod-status.js';
@@ -147,7 +149,15 @@ interface PodState {
   readonly containers: Map<string, ContainerRuntime>;
   /** The resize state we report (status.resize); undefined: none. */
   resize: ResizeStatus | undefined;
+  /** Tokens requested for the pod's projected serviceAccountToken sources. */
+  tokens?: Map<string, string>;
+  /** When the API volumes were last read, and the labels and annotations they were read with. */
+  volumesReadAt?: number;
+  volumesMeta?: string;
 }
+
+/** How often a running pod's API volumes are re-read while a container's output follows them. */
+const volumeSyncMs = 5000;
 
 function isCode(err: unknown, ...codes: number[]): boolean {
   return err instanceof ApiError && codes.includes(err.code);
@@ -258,7 +268,7 @@ export class SimulatedNodes {
   ): ContainerOutput | undefined {
     const st = this.#pods.get(`${pod.namespace}/${pod.name}`);
     if (st === undefined || st.uid !== pod.uid) return undefined;
-    return st.sim?.output(container, previous);
+    return st.sim?.output(container, previous, this.#clock.now());
   }
 
   /** The names of the simulated nodes. */
@@ -600,17 +610,24 @@ export class SimulatedNodes {
     };
   }
 
-  async #envSources(
+  /**
+   * The ConfigMaps and Secrets the pod's containers read — through their environment, and through
+   * their volumes when `volumes` — as the kubelet reads them before it starts the containers.
+   */
+  async #podSources(
     pod: JsonObject,
+    volumes: boolean,
     signal: AbortSignal,
   ): Promise<Map<string, Readonly<Record<string, string>> | null>> {
     const spec = objAt(pod, 'spec');
     const keys = new Set(
       [...objsAt(spec, 'initContainers'), ...objsAt(spec, 'containers')].flatMap((c) => envSourceKeys(c)),
     );
+    if (volumes) for (const k of volumeSourceKeys(pod)) keys.add(k);
+    const objects = new Set([...keys].map((k) => k.replace(/^binary\//, 'configmap/')));
     const ns = encodeURIComponent(strAt(metaOf(pod), 'namespace') ?? '');
     const out = new Map<string, Readonly<Record<string, string>> | null>();
-    for (const key of keys) {
+    for (const key of objects) {
       const [kind, name] = key.split('/') as [string, string];
       try {
         const obj = await this.#o.client.request(
@@ -618,19 +635,86 @@ export class SimulatedNodes {
           `/api/v1/namespaces/${ns}/${kind === 'secret' ? 'secrets' : 'configmaps'}/${encodeURIComponent(name)}`,
           { signal },
         );
-        const data: Record<string, string> = {};
-        const raw = objAt(obj, 'data') ?? {};
-        for (const [k, v] of Object.entries(raw)) {
-          if (typeof v !== 'string') continue;
-          data[k] = kind === 'secret' ? Buffer.from(v, 'base64').toString('utf8') : v;
-        }
-        out.set(key, data);
+        const decode = (field: string, base64: boolean): Record<string, string> => {
+          const data: Record<string, string> = {};
+          for (const [k, v] of Object.entries(objAt(obj, field) ?? {}))
+            if (typeof v === 'string') data[k] = base64 ? Buffer.from(v, 'base64').toString('utf8') : v;
+          return data;
+        };
+        out.set(key, decode('data', kind === 'secret'));
+        if (kind === 'configmap') out.set(`binary/${name}`, decode('binaryData', true));
       } catch (err) {
         if (!isCode(err, 404)) throw err;
         out.set(key, null);
+        if (kind === 'configmap') out.set(`binary/${name}`, null);
       }
     }
     return out;
+  }
+
+  /**
+   * Tokens for the pod's projected serviceAccountToken sources, requested as the kubelet does
+   * (TokenRequest bound to the pod). One that cannot be had is left out: its volume is unknowable.
+   */
+  async #podTokens(pod: JsonObject, signal: AbortSignal): Promise<Map<string, string>> {
+    const meta = metaOf(pod);
+    const ns = encodeURIComponent(strAt(meta, 'namespace') ?? '');
+    const sa = encodeURIComponent(strAt(objAt(pod, 'spec'), 'serviceAccountName') ?? 'default');
+    const out = new Map<string, string>();
+    for (const t of tokenRequests(pod)) {
+      try {
+        const res = await this.#o.client.request(
+          'POST',
+          `/api/v1/namespaces/${ns}/serviceaccounts/${sa}/token`,
+          {
+            body: {
+              kind: 'TokenRequest',
+              apiVersion: 'authentication.k8s.io/v1',
+              spec: {
+                audiences: t.audience === undefined ? [] : [t.audience],
+                expirationSeconds: t.expirationSeconds,
+                boundObjectRef: {
+                  kind: 'Pod',
+                  apiVersion: 'v1',
+                  name: strAt(meta, 'name') ?? '',
+                  uid: strAt(meta, 'uid') ?? '',
+                },
+              },
+            },
+            signal,
+          },
+        );
+        const token = strAt(objAt(res, 'status'), 'token');
+        if (token !== undefined) out.set(t.key, token);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Keeps a running pod's API volumes in step with the API when a container's output follows
+   * them: re-read every `volumeSyncMs`, and at once when the pod's labels or annotations change
+   * (downward API files). Returns the delay to the next re-read.
+   */
+  async #syncVolumes(
+    obj: JsonObject,
+    st: PodState,
+    now: number,
+    signal: AbortSignal,
+  ): Promise<number | undefined> {
+    const sim = st.sim;
+    if (sim === undefined || !sim.followsVolumes()) return undefined;
+    const meta = metaOf(obj);
+    const seen = JSON.stringify([meta['labels'] ?? null, meta['annotations'] ?? null]);
+    const due = (st.volumesReadAt ?? 0) + volumeSyncMs;
+    if (now < due && seen === st.volumesMeta) return due - now;
+    const objects = await this.#podSources(obj, true, signal);
+    sim.refreshVolumes(obj, { objects, tokens: st.tokens ?? new Map(), allocatable: this.#allocatable }, now);
+    st.volumesReadAt = now;
+    st.volumesMeta = seen;
+    return volumeSyncMs;
   }
 
   #jobMs(): number {
@@ -736,14 +820,22 @@ export class SimulatedNodes {
     // The containers start: their lives follow the pod's spec from here (containers/pod-sim.ts).
     if (st.sim === undefined && !this.#servicesSynced) return 200;
     if (st.sim === undefined) {
-      // The kubelet reads the ConfigMaps and Secrets the environment names before it starts.
-      const sources = await this.#envSources(obj, signal);
+      // The kubelet reads the ConfigMaps and Secrets the environment names before it starts the
+      // containers, and sets up their volumes. The volumes' content is read only when a program
+      // the node follows reads them: an unknown program's volumes cost no requests.
+      const context = this.#envContext(obj, st.rt);
+      const volumes = readsApiVolumes(obj, context);
+      const sources = await this.#podSources(obj, volumes, signal);
+      const tokens = volumes ? await this.#podTokens(obj, signal) : new Map<string, string>();
+      st.tokens = tokens;
+      st.volumesReadAt = now;
+      st.volumesMeta = JSON.stringify([metaOf(obj)['labels'] ?? null, metaOf(obj)['annotations'] ?? null]);
       st.sim = new PodSim({
         pod: obj,
         nodeFiles: n.files,
         startAt: now,
         defaultRunMs: this.#jobMs(),
-        envContext: { ...this.#envContext(obj, st.rt), sources },
+        envContext: { ...context, sources, tokens },
       });
     }
     st.stage = 'running';
@@ -767,7 +859,11 @@ export class SimulatedNodes {
     }
     const next = st.sim.nextEventAt();
     const delay = next === undefined ? undefined : Math.max(1, next - now);
-    if (resizeDelay === 'none' || resizeDelay === undefined) return delay;
-    return delay === undefined ? resizeDelay : Math.min(delay, resizeDelay);
+    const volumeDelay =
+      st.sim.phase() === 'Running' ? await this.#syncVolumes(obj, st, now, signal) : undefined;
+    return [delay, resizeDelay === 'none' ? undefined : resizeDelay, volumeDelay].reduce<number | undefined>(
+      (a, b) => (b === undefined ? a : a === undefined ? b : Math.min(a, b)),
+      undefined,
+    );
   }
 }

@@ -50,6 +50,28 @@ describe('simulated pods follow their spec', () => {
       return undefined;
     });
 
+  /** pods/log is text: read over HTTPS with the kubeconfig's admin certificate. */
+  const podLog = (name: string): Promise<string> => {
+    const user = c.kubeconfigObject.users[0]!.user;
+    return new Promise<string>((resolve, reject) => {
+      const req = https.get(
+        `${c.url}/api/v1/namespaces/${ns}/pods/${name}/log`,
+        {
+          ca: c.caCert,
+          cert: Buffer.from(user['client-certificate-data']!, 'base64'),
+          key: Buffer.from(user['client-key-data']!, 'base64'),
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (body += d));
+          res.on('end', () => resolve(body));
+        },
+      );
+      req.on('error', reject);
+    });
+  };
+
   test('a readiness probe that always fails keeps the pod unready, without restarts', async () => {
     // Upstream: "Probing container with readiness probe that fails should never be ready and never restart".
     await createPod('never-ready', {
@@ -216,25 +238,7 @@ describe('simulated pods follow their spec', () => {
       await c.clock.advance('1s');
       return undefined;
     });
-    // pods/log is text: read it over HTTPS with the kubeconfig's admin certificate.
-    const user = c.kubeconfigObject.users[0]!.user;
-    const text = await new Promise<string>((resolve, reject) => {
-      const req = https.get(
-        `${c.url}/api/v1/namespaces/${ns}/pods/printer/log`,
-        {
-          ca: c.caCert,
-          cert: Buffer.from(user['client-certificate-data']!, 'base64'),
-          key: Buffer.from(user['client-key-data']!, 'base64'),
-        },
-        (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (d: string) => (body += d));
-          res.on('end', () => resolve(body));
-        },
-      );
-      req.on('error', reject);
-    });
+    const text = await podLog('printer');
     assert.match(text, /^Hello World\n/);
     for (const line of [
       'FOO=foo-value',
@@ -253,5 +257,69 @@ describe('simulated pods follow their spec', () => {
     ])
       assert.ok(text.split('\n').includes(line), `${line} in\n${text}`);
     assert.ok(!text.includes('OPTIONAL='), text);
+  });
+
+  test('mounttest reads what the kubelet writes into API volumes, and follows their updates', async () => {
+    // Upstream: "ConfigMap should be consumable from pods in volume with mappings", "ConfigMap
+    // updates should be reflected in volume", "ServiceAccounts should mount projected service
+    // account token".
+    await c.rest.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'vol' }, data: { 'data-1': 'value-1' } },
+    });
+    await createPod('mounttest', {
+      restartPolicy: 'Never',
+      volumes: [
+        {
+          name: 'cm',
+          configMap: { name: 'vol', items: [{ key: 'data-1', path: 'path/to/data-1', mode: 0o400 }] },
+        },
+        { name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } },
+      ],
+      containers: [
+        {
+          name: 'c',
+          image: agnhost,
+          args: [
+            'mounttest',
+            '--file_mode=/etc/cm/path/to/data-1',
+            '--file_content=/token/token',
+            '--break_on_expected_content=false',
+            '--retry_time=120',
+            '--file_content_in_loop=/etc/cm/path/to/data-1',
+          ],
+          volumeMounts: [
+            { name: 'cm', mountPath: '/etc/cm', readOnly: true },
+            { name: 'token', mountPath: '/token' },
+          ],
+        },
+      ],
+    });
+    await running('mounttest');
+    await c.clock.advance('3s');
+    const first = await podLog('mounttest');
+    assert.match(first, /^mode of file "\/etc\/cm\/path\/to\/data-1": -r--------\n/);
+    // The token is a JWT the API server issued for the pod's service account.
+    const jwt =
+      /content of file "\/token\/token": ([A-Za-z0-9-_=]+\.[A-Za-z0-9-_=]+\.[A-Za-z0-9-_.+/=]*)\n/.exec(
+        first,
+      );
+    assert.ok(jwt, first);
+    const review = (await c.rest.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: jwt[1] } },
+    })) as { status: { authenticated?: boolean; user?: { username?: string } } };
+    assert.equal(review.status.authenticated, true);
+    assert.equal(review.status.user?.username, `system:serviceaccount:${ns}:default`);
+    assert.match(first, /content of file "\/etc\/cm\/path\/to\/data-1": value-1\n/);
+    await c.rest.request('PATCH', `/api/v1/namespaces/${ns}/configmaps/vol`, {
+      body: { data: { 'data-1': 'value-2' } },
+      contentType: 'application/merge-patch+json',
+    });
+    const updated = await waitFor('the update in the log', async () => {
+      const log = await podLog('mounttest');
+      if (log.includes('data-1": value-2')) return log;
+      await c.clock.advance('1s');
+      return undefined;
+    });
+    assert.match(updated, /value-1\n[^]*value-2\n/);
   });
 });

@@ -14,7 +14,9 @@ import { runShell } from './shell-run.js';
 import { ShellFsError } from './shell-run.js';
 import type { ShellFs } from './shell-run.js';
 import type { Program } from './program.js';
-import { amountOf } from '../resources.js';
+import { resourceField } from './resource-field.js';
+import type { PodFiles } from './pod-files.js';
+import { MounttestUnknowable, runMounttest } from './mounttest.js';
 import type { ResourceList } from '../resources.js';
 
 /** A change to a file: `content` undefined removes it. `store` undefined: the container's own. */
@@ -38,66 +40,11 @@ export interface ContainerRun {
   readonly output: readonly { readonly at: number; readonly text: string }[];
   /** Whether `output` is all it prints (a script's, a server whose output is known). */
   readonly outputKnown: boolean;
-}
-
-type Volume =
-  | { readonly kind: 'emptyDir'; readonly files: Map<string, string> }
-  | { readonly kind: 'hostPath'; readonly root: string }
-  | { readonly kind: 'opaque' };
-
-/** Where a path of a container lands. */
-type Place =
-  { readonly store: Map<string, string> | undefined; readonly key: string } | { readonly opaque: string };
-
-function normalize(path: string): string {
-  const out: string[] = [];
-  for (const seg of path.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') out.pop();
-    else out.push(seg);
-  }
-  return `/${out.join('/')}`;
-}
-
-/**
- * The files of one pod: emptyDir volumes live as long as the pod; hostPath directories are the
- * node's (`nodeFiles`, shared by its pods); volumes whose content comes from the API (ConfigMap,
- * Secret, projected, downward API) or from storage are not modelled, and touching them makes a
- * script unknowable.
- */
-export class PodFiles {
-  readonly #volumes = new Map<string, Volume>();
-  readonly #node: Map<string, string>;
-
-  constructor(pod: JsonObject, nodeFiles: Map<string, string>) {
-    this.#node = nodeFiles;
-    for (const v of objsAt(objAt(pod, 'spec'), 'volumes')) {
-      const name = strAt(v, 'name') ?? '';
-      const hostPath = objAt(v, 'hostPath');
-      if (objAt(v, 'emptyDir') !== undefined) this.#volumes.set(name, { kind: 'emptyDir', files: new Map() });
-      else if (hostPath !== undefined)
-        this.#volumes.set(name, { kind: 'hostPath', root: strAt(hostPath, 'path') ?? '/' });
-      else this.#volumes.set(name, { kind: 'opaque' });
-    }
-  }
-
-  /** Resolves `path` as `container` sees it (the longest volume mount wins). */
-  place(container: JsonObject, path: string): Place {
-    const p = normalize(path);
-    let best: { mount: string; volume: string; subPath: string } | undefined;
-    for (const m of objsAt(container, 'volumeMounts')) {
-      const mount = normalize(strAt(m, 'mountPath') ?? '/');
-      if (p !== mount && !p.startsWith(mount === '/' ? '/' : `${mount}/`)) continue;
-      if (best === undefined || mount.length > best.mount.length)
-        best = { mount, volume: strAt(m, 'name') ?? '', subPath: strAt(m, 'subPath') ?? '' };
-    }
-    if (best === undefined) return { store: undefined, key: p };
-    const rel = normalize(`${best.subPath}/${p.slice(best.mount.length)}`);
-    const v = this.#volumes.get(best.volume);
-    if (v === undefined || v.kind === 'opaque') return { opaque: `${best.volume} volume` };
-    if (v.kind === 'emptyDir') return { store: v.files, key: rel };
-    return { store: this.#node, key: normalize(`${v.root}/${rel}`) };
-  }
+  /**
+   * For a run whose output depends on what happens after it starts (a loop reading a volume
+   * that the API updates): appends to `output` what it printed up to `toMs` after its start.
+   */
+  readonly follow?: (toMs: number) => void;
 }
 
 /** The container's own files at `atMs` into a run (replaying its events). */
@@ -143,12 +90,18 @@ export function scriptFs(
   const readOnlyRoot = objAt(container, 'securityContext')?.['readOnlyRootFilesystem'] === true;
   const messagePath = strAt(container, 'terminationMessagePath') ?? '/dev/termination-log';
   const overlay = new Map<Map<string, string>, Map<string, string | undefined>>();
-  const resolve = (path: string): { store: Map<string, string> | undefined; key: string } => {
+  const resolve = (
+    path: string,
+  ): { store: Map<string, string> | undefined; key: string; readOnly?: boolean } => {
     const place = files.place(container, path);
     if ('opaque' in place) throw new ShellUnsupported(`${path} is in a ${place.opaque}`);
+    // API volumes are read-only: their files are read through `read`, never written.
+    if ('api' in place) return { store: undefined, key: place.key, readOnly: true };
     return place;
   };
   const read = (path: string): string | undefined => {
+    const place = files.place(container, path);
+    if ('api' in place) return place.api.filesAt(Infinity)?.get(place.key)?.content;
     const { store, key } = resolve(path);
     if (store === undefined) {
       if (own.has(key) || key === messagePath || emptyAtStart.some((d) => key.startsWith(d)))
@@ -159,9 +112,9 @@ export function scriptFs(
     return o?.has(key) === true ? o.get(key) : store.get(key);
   };
   const set = (path: string, content: string | undefined, at: number): void => {
-    const { store, key } = resolve(path);
+    const { store, key, readOnly } = resolve(path);
     // readOnlyRootFilesystem: only volumes (and the termination message file) can be written.
-    if (store === undefined && readOnlyRoot && key !== messagePath)
+    if (readOnly === true || (store === undefined && readOnlyRoot && key !== messagePath))
       throw new ShellFsError('Read-only file system');
     if (store === undefined) {
       if (content === undefined) own.delete(key);
@@ -202,6 +155,8 @@ export interface EnvContext {
    * `secret/<name>`; null: not found), as the kubelet reads them before it starts a container.
    */
   readonly sources?: ReadonlyMap<string, Readonly<Record<string, string>> | null>;
+  /** Tokens the node requested for projected serviceAccountToken sources (volume-data.ts tokenKey). */
+  readonly tokens?: ReadonlyMap<string, string>;
 }
 
 /** The `configmap/<name>` and `secret/<name>` keys a container's environment reads. */
@@ -225,33 +180,6 @@ export function envSourceKeys(container: JsonObject): string[] {
 
 /** An environment variable name the kubelet accepts from envFrom (C identifier-ish). */
 const envNamePattern = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
-
-/** A resourceFieldRef's value (upstream ExtractContainerResourceValue), or undefined if unknown. */
-function resourceField(
-  pod: JsonObject,
-  container: JsonObject,
-  ref: JsonObject,
-  allocatable: ResourceList | undefined,
-): string | undefined {
-  const spec = objAt(pod, 'spec');
-  const named = strAt(ref, 'containerName');
-  const target =
-    named === undefined || named === ''
-      ? container
-      : [...objsAt(spec, 'containers'), ...objsAt(spec, 'initContainers')].find(
-          (c) => strAt(c, 'name') === named,
-        );
-  const m = /^(limits|requests)\.(.+)$/.exec(strAt(ref, 'resource') ?? '');
-  if (target === undefined || m === null) return undefined;
-  const [, kind, resource] = m as unknown as [string, 'limits' | 'requests', string];
-  const set = objAt(objAt(target, 'resources'), kind)?.[resource];
-  let amount: number | undefined = set === undefined ? undefined : amountOf(resource, set);
-  // Limits not set are the node's allocatable (the kubelet merges them); requests not set are 0.
-  if (amount === undefined) amount = kind === 'limits' ? allocatable?.get(resource) : 0;
-  if (amount === undefined) return undefined;
-  const divisor = amountOf(resource, ref['divisor'] ?? '1') || (resource === 'cpu' ? 1000 : 1);
-  return String(Math.ceil(amount / divisor));
-}
 
 /** The environment a container's processes see; values from Secrets and the like are unknown. */
 export function containerEnv(
@@ -372,6 +300,8 @@ export interface StartRunOptions {
   /** The default behaviour's run time for pods that run to completion (undefined: until stopped). */
   readonly defaultRunMs: number | undefined;
   readonly envContext?: EnvContext;
+  /** When the run starts on the pod's clock (ms): API volumes are read as of then. */
+  readonly startAt?: number;
 }
 
 /** Works out a run of the container from its start. */
@@ -386,6 +316,20 @@ export function startRun(o: StartRunOptions): ContainerRun {
     outputKnown: false,
   });
   if (o.program.kind === 'unknown') return fallback();
+  if (o.program.kind === 'mounttest') {
+    try {
+      return runMounttest({
+        program: o.program,
+        pod: o.pod,
+        container: o.container,
+        files: o.files,
+        startAt: o.startAt ?? 0,
+      });
+    } catch (err) {
+      if (err instanceof MounttestUnknowable) return fallback();
+      throw err;
+    }
+  }
   if (o.program.kind === 'server') {
     const printed = o.program.output;
     return {

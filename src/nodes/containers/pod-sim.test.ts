@@ -291,7 +291,7 @@ describe('simulated pod lifecycle', () => {
     });
     hello.advance(1000);
     assert.deepEqual(
-      hello.output('c', false)?.chunks.map((c) => c.text),
+      hello.output('c', false, 1000)?.chunks.map((c) => c.text),
       ['Hello World\n'],
     );
     const ro = sim({
@@ -306,7 +306,7 @@ describe('simulated pod lifecycle', () => {
     });
     ro.advance(1000);
     assert.deepEqual(
-      ro.output('c', false)?.chunks.map((c) => c.text),
+      ro.output('c', false, 1000)?.chunks.map((c) => c.text),
       ["/bin/sh: can't create /file: Read-only file system\n"],
     );
     assert.equal(at(ro, 10_000).phase, 'Running');
@@ -314,15 +314,15 @@ describe('simulated pod lifecycle', () => {
     const pause = sim({ containers: [{ name: 'c', image: agnhost }] });
     pause.advance(0);
     assert.deepEqual(
-      pause.output('c', false)?.chunks.map((c) => c.text),
+      pause.output('c', false, 0)?.chunks.map((c) => c.text),
       ['Paused\n'],
     );
     const nginx = sim({ containers: [{ name: 'c', image: 'nginx' }] });
     nginx.advance(0);
-    assert.equal(nginx.output('c', false), undefined);
+    assert.equal(nginx.output('c', false, 0), undefined);
     // An unknown program has no output of its own: the node's generated lines stand in.
     const unknown = sim({ containers: [{ name: 'c', image: 'example.com/app:1' }] });
-    assert.equal(unknown.output('c', false), undefined);
+    assert.equal(unknown.output('c', false, 0), undefined);
   });
 
   test('a probe reading a file that may come with the image is not judged: the pod gets ready', () => {

@@ -23,7 +23,8 @@ import {
 import type { PodRuntime } from '../pod-status.js';
 import { applyShared, ownFilesAt, outputUntil, scriptFs, startRun, containerEnv } from './container-run.js';
 import type { ContainerRun, EnvContext } from './container-run.js';
-import { PodFiles } from './container-run.js';
+import { PodFiles } from './pod-files.js';
+import type { VolumeSources } from './volume-data.js';
 import { argvProgram, containerProgram, imageMissing } from './program.js';
 import type { Program } from './program.js';
 import { ShellUnsupported } from './shell-parse.js';
@@ -153,7 +154,17 @@ export class PodSim {
   constructor(o: PodSimOptions) {
     this.#o = o;
     this.#pod = o.pod;
-    this.#files = new PodFiles(o.pod, o.nodeFiles);
+    const ctx = o.envContext;
+    this.#files = new PodFiles(
+      o.pod,
+      o.nodeFiles,
+      {
+        ...(ctx?.sources !== undefined ? { objects: ctx.sources } : {}),
+        ...(ctx?.tokens !== undefined ? { tokens: ctx.tokens } : {}),
+        ...(ctx?.allocatable !== undefined ? { allocatable: ctx.allocatable } : {}),
+      },
+      o.startAt,
+    );
     const spec = objAt(o.pod, 'spec');
     this.#policy = strAt(spec, 'restartPolicy') ?? 'Always';
     const make = (c: JsonObject, init: boolean): Container => ({
@@ -199,6 +210,7 @@ export class PodSim {
       container: c.spec,
       files: this.#files,
       instance: c.restarts,
+      startAt: at,
       ...(this.#o.envContext !== undefined ? { envContext: this.#o.envContext } : {}),
       // Init containers of unknown programs finish at once; app containers keep the default.
       defaultRunMs: c.init ? 0 : this.#runsToCompletion() ? this.#o.defaultRunMs : undefined,
@@ -390,7 +402,7 @@ export class PodSim {
     if (port === undefined) return false;
     const program = inst.run.program;
     if (program.kind === 'unknown') return true;
-    if (program.kind === 'script') return false;
+    if (program.kind === 'script' || program.kind === 'mounttest') return false;
     const l = program.listeners.get(port);
     if (l === undefined) return false;
     if (grpc !== undefined) return l.protocol === 'grpc';
@@ -560,18 +572,33 @@ export class PodSim {
    * What a container printed (the kubelet's log of it): its current or last instance, or the one
    * before (`previous`); undefined when there is none or its program is not followed.
    */
-  output(container: string, previous: boolean): ContainerOutput | undefined {
+  output(container: string, previous: boolean, now: number): ContainerOutput | undefined {
     const c = this.#all().find((x) => x.name === container);
     if (c === undefined) return undefined;
     const inst = previous ? c.previousInstance : (c.current ?? c.exitedInstance);
     // A script's output is known, a server's (nginx's access log...) mostly not.
     if (inst === undefined || !inst.run.outputKnown) return undefined;
     const finished = inst === c.current ? undefined : previous ? c.last?.finishedAt : c.exited?.finishedAt;
+    inst.run.follow?.((finished ?? now) - inst.startedAt);
     return {
       startedAt: inst.startedAt,
       ...(finished !== undefined ? { finishedAt: finished } : {}),
       chunks: inst.run.output.map((o) => ({ at: inst.startedAt + o.at, text: o.text })),
     };
+  }
+
+  /**
+   * Whether a running container's output follows what its API volumes hold over time (so the
+   * node should keep them in step with the API, as the kubelet's periodic sync does).
+   */
+  followsVolumes(): boolean {
+    return this.#files.hasApiVolumes() && this.#all().some((c) => c.current?.run.follow !== undefined);
+  }
+
+  /** The kubelet's sync of the API volumes with `pod` and `sources` as they are at `at`. */
+  refreshVolumes(pod: JsonObject, sources: VolumeSources, at: number): void {
+    for (const c of this.#all()) c.current?.run.follow?.(at - c.current.startedAt);
+    this.#files.refresh(pod, sources, at);
   }
 
   /** When the status may next change (undefined: not by itself). */

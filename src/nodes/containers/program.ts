@@ -27,7 +27,81 @@ export type Program =
       /** What it prints when it starts, when that is known (agnhost pause: `Paused`). */
       readonly output?: string;
     }
+  | { readonly kind: 'mounttest'; readonly flags: MounttestFlags }
   | { readonly kind: 'unknown'; readonly reason: string };
+
+/** agnhost mounttest's flags (its defaults: retry_time 180, break_on_expected_content true). */
+export interface MounttestFlags {
+  readonly fsType?: string;
+  readonly fileMode?: string;
+  readonly filePerm?: string;
+  readonly fileOwner?: string;
+  /** Files to create with the perm (0644, 0666, 0660, 0777), in the order mounttest writes them. */
+  readonly newFiles: readonly { readonly path: string; readonly perm: number }[];
+  readonly fileContent?: string;
+  readonly fileContentInLoop?: string;
+  readonly retryTimeS: number;
+  readonly breakOnExpectedContent: boolean;
+}
+
+/** Parses mounttest's flags (pflag: `--name=value` or `--name value`); undefined if one is unknown. */
+function mounttestFlags(flags: readonly string[]): MounttestFlags | undefined {
+  const values = new Map<string, string>();
+  const known = new Set([
+    'fs_type',
+    'file_mode',
+    'file_perm',
+    'file_owner',
+    'new_file_0644',
+    'new_file_0666',
+    'new_file_0660',
+    'new_file_0777',
+    'file_content',
+    'file_content_in_loop',
+    'retry_time',
+    'break_on_expected_content',
+  ]);
+  for (let i = 0; i < flags.length; i++) {
+    const m = /^--?([^=]+)(?:=(.*))?$/s.exec(flags[i]!);
+    if (m === null || !known.has(m[1]!)) return undefined;
+    let value = m[2];
+    if (value === undefined) {
+      // A bool flag alone is true; every other flag takes the next argument.
+      if (m[1] === 'break_on_expected_content') value = 'true';
+      else if (flags[i + 1] !== undefined) value = flags[++i]!;
+      else return undefined;
+    }
+    values.set(m[1]!, value);
+  }
+  const retry = Number(values.get('retry_time') ?? '180');
+  const brk = values.get('break_on_expected_content') ?? 'true';
+  if (!Number.isInteger(retry) || !['true', 'false', '1', '0', 't', 'f', 'TRUE', 'FALSE'].includes(brk))
+    return undefined;
+  const opt = (name: string): string | undefined => {
+    const v = values.get(name);
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const newFiles: { path: string; perm: number }[] = [];
+  for (const perm of [0o644, 0o666, 0o660, 0o777]) {
+    const path = opt(`new_file_0${perm.toString(8)}`);
+    if (path !== undefined) newFiles.push({ path, perm });
+  }
+  const pick = <K extends string>(key: K, name: string): { [P in K]?: string } => {
+    const v = opt(name);
+    return (v === undefined ? {} : { [key]: v }) as { [P in K]?: string };
+  };
+  return {
+    ...pick('fsType', 'fs_type'),
+    ...pick('fileMode', 'file_mode'),
+    ...pick('filePerm', 'file_perm'),
+    ...pick('fileOwner', 'file_owner'),
+    ...pick('fileContent', 'file_content'),
+    ...pick('fileContentInLoop', 'file_content_in_loop'),
+    newFiles,
+    retryTimeS: retry,
+    breakOnExpectedContent: ['true', '1', 't', 'TRUE'].includes(brk),
+  };
+}
 
 /** The image's name without registry, tag or digest: `registry.k8s.io/e2e-test-images/agnhost:2.43` → agnhost. */
 export function imageName(image: string): string {
@@ -157,6 +231,12 @@ function agnhost(args: readonly string[], container: JsonObject): Program {
         if (m !== null) ports.push([Number(m[1]), http]);
       }
       return server('agnhost porter', ports);
+    }
+    case 'mounttest': {
+      const parsed = mounttestFlags(flags);
+      return parsed === undefined
+        ? { kind: 'unknown', reason: 'agnhost mounttest flags' }
+        : { kind: 'mounttest', flags: parsed };
     }
     default:
       return { kind: 'unknown', reason: `agnhost ${sub ?? ''}` };
