@@ -38,6 +38,11 @@ import type { ContainerOutput } from './containers/pod-sim.js';
 import { envSourceKeys } from './containers/container-run.js';
 import { tokenRequests, volumeSourceKeys } from './containers/volume-data.js';
 import { readsApiVolumes } from './containers/volume-readers.js';
+import { kubeletAdmit, rejectedStatus } from './kubelet-admission.js';
+import type { Rejection } from './kubelet-admission.js';
+import { nodeView } from './scheduler/node-info.js';
+import { parsePod } from './scheduler/pod-info.js';
+import type { PodInfo } from './scheduler/pod-info.js';
 import type { EnvContext } from './containers/container-run.js';
 import { serviceEnv } from './containers/service-env.js';
 import { pendingStatus, terminatedStatus } from './pod-status.js';
@@ -218,6 +223,7 @@ export class SimulatedNodes {
   /** Pods whose resize was Deferred: retried when a pod on their node goes away. */
   readonly #deferred = new Set<string>();
   #podInformer: SharedInformer | undefined;
+  #nodeInformer: SharedInformer | undefined;
   #serviceInformer: SharedInformer | undefined;
   #servicesSynced = false;
   #resolveRegistered: (ok: boolean) => void = () => undefined;
@@ -287,6 +293,8 @@ export class SimulatedNodes {
     const signal = stop.signal;
     const pods = this.#o.informers.informerFor(podsPath);
     this.#podInformer = pods;
+    // The kubelet admits a pod against its own Node object (labels, taints, allocatable).
+    this.#nodeInformer = this.#o.informers.informerFor(nodesPath);
     // Containers' environments carry service variables: the kubelet waits for services to sync.
     const services = this.#o.informers.informerFor(servicesPath);
     this.#serviceInformer = services;
@@ -471,6 +479,25 @@ export class SimulatedNodes {
   }
 
   /** What the node's other admitted pods hold (their allocated requests). */
+  /** The kubelet's admission of a new pod against what its node already admitted. */
+  #admit(key: string, obj: JsonObject, nodeName: string): Rejection | undefined {
+    const nodeObj = this.#nodeInformer?.store.get(nodeName);
+    if (nodeObj === undefined) return undefined;
+    const admitted: PodInfo[] = [];
+    for (const [k, other] of this.#pods) {
+      if (k === key || other.node !== nodeName || other.stage === 'terminated' || other.stage === 'deleting')
+        continue;
+      const p = this.#podInformer?.store.get(k);
+      if (p !== undefined) admitted.push(parsePod(p));
+    }
+    return kubeletAdmit({
+      pod: parsePod(obj),
+      node: nodeView(nodeObj),
+      admitted,
+      used: this.#othersRequested(nodeName, key),
+    });
+  }
+
   #othersRequested(node: string, except: string): ResourceList {
     const sum: ResourceList = new Map();
     for (const [key, st] of this.#pods) {
@@ -775,6 +802,17 @@ export class SimulatedNodes {
       st = this.#start(obj, n, now);
       if (st === undefined) return 10_000;
       this.#pods.set(key, st);
+      if (st.stage === 'new' && meta['deletionTimestamp'] == null) {
+        const rejection = this.#admit(key, obj, st.node);
+        if (rejection !== undefined) {
+          // rejectPod: the pod fails where it stands; its containers never start.
+          st.stage = 'terminated';
+          st.stageAt = now;
+          this.#release(st);
+          await this.#writeStatus(obj, st, { ...objAt(obj, 'status'), ...rejectedStatus(rejection) }, signal);
+          return undefined;
+        }
+      }
     }
     // The informer's copy may lag our last write: build on what we wrote.
     const pod: JsonObject = st.lastStatus === undefined ? obj : { ...obj, status: st.lastStatus };

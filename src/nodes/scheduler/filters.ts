@@ -113,7 +113,7 @@ function portParts(p: string): { proto: string; ip: string; port: string } {
   return { proto, ip, port };
 }
 
-function portsConflict(a: string, b: string): boolean {
+export function portsConflict(a: string, b: string): boolean {
   const x = portParts(a);
   const y = portParts(b);
   if (x.proto !== y.proto || x.port !== y.port) return false;
