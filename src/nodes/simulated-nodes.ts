@@ -38,6 +38,7 @@ import type { ContainerOutput } from './containers/pod-sim.js';
 import { envSourceKeys } from './containers/container-run.js';
 import { tokenRequests, volumeSourceKeys } from './containers/volume-data.js';
 import { readsApiVolumes } from './containers/volume-readers.js';
+import { decodeBytes } from './containers/bytes.js';
 import { kubeletAdmit, rejectedStatus } from './kubelet-admission.js';
 import type { Rejection } from './kubelet-admission.js';
 import { nodeView } from './scheduler/node-info.js';
@@ -665,7 +666,7 @@ export class SimulatedNodes {
         const decode = (field: string, base64: boolean): Record<string, string> => {
           const data: Record<string, string> = {};
           for (const [k, v] of Object.entries(objAt(obj, field) ?? {}))
-            if (typeof v === 'string') data[k] = base64 ? Buffer.from(v, 'base64').toString('utf8') : v;
+            if (typeof v === 'string') data[k] = base64 ? decodeBytes(Buffer.from(v, 'base64')) : v;
           return data;
         };
         out.set(key, decode('data', kind === 'secret'));

@@ -25,11 +25,11 @@ export interface MutatingWebhook {
 
 /** Webhooks the API server calls, in order, to change objects before they are stored. */
 export interface MutatingWebhookConfiguration {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The webhooks and the requests each is called for. */
   webhooks?: MutatingWebhook[];
@@ -37,7 +37,7 @@ export interface MutatingWebhookConfiguration {
 
 /** A list of MutatingWebhookConfiguration objects. */
 export interface MutatingWebhookConfigurationList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: MutatingWebhookConfiguration[];
@@ -78,11 +78,11 @@ export interface ValidatingWebhook {
 
 /** Webhooks the API server calls to accept or refuse requests before objects are stored. */
 export interface ValidatingWebhookConfiguration {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The webhooks and the requests each is called for. */
   webhooks?: ValidatingWebhook[];
@@ -90,7 +90,7 @@ export interface ValidatingWebhookConfiguration {
 
 /** A list of ValidatingWebhookConfiguration objects. */
 export interface ValidatingWebhookConfigurationList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ValidatingWebhookConfiguration[];

@@ -51,11 +51,11 @@ export interface TypeChecking {
 
 /** A set of CEL rules that accept or refuse requests in the API server, without a webhook (alpha). */
 export interface ValidatingAdmissionPolicy {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: ValidatingAdmissionPolicySpec;
@@ -65,11 +65,11 @@ export interface ValidatingAdmissionPolicy {
 
 /** Applies a validating admission policy to a set of resources, optionally with a parameter object (alpha). */
 export interface ValidatingAdmissionPolicyBinding {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: ValidatingAdmissionPolicyBindingSpec;
@@ -77,7 +77,7 @@ export interface ValidatingAdmissionPolicyBinding {
 
 /** A list of ValidatingAdmissionPolicyBinding objects. */
 export interface ValidatingAdmissionPolicyBindingList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items?: ValidatingAdmissionPolicyBinding[];
@@ -96,7 +96,7 @@ export interface ValidatingAdmissionPolicyBindingSpec {
 
 /** A list of ValidatingAdmissionPolicy objects. */
 export interface ValidatingAdmissionPolicyList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items?: ValidatingAdmissionPolicy[];

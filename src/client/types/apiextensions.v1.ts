@@ -19,11 +19,11 @@ export interface CustomResourceConversion {
 
 /** Defines a new resource type served by the API server: its names, versions and schema. */
 export interface CustomResourceDefinition {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: CustomResourceDefinitionSpec;
@@ -41,7 +41,7 @@ export interface CustomResourceDefinitionCondition {
 
 /** A list of CustomResourceDefinition objects. */
 export interface CustomResourceDefinitionList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: CustomResourceDefinition[];

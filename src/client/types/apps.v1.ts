@@ -8,13 +8,13 @@ import type * as utilIntstr from './util.intstr.js';
 
 /** A controller revision records one immutable state of a workload template. */
 export interface ControllerRevision {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The recorded state, usually a patch of the pod template. */
   data?: runtime.RawExtension;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The number of this revision; higher is newer. */
   revision: number;
@@ -22,7 +22,7 @@ export interface ControllerRevision {
 
 /** A list of ControllerRevision objects. */
 export interface ControllerRevisionList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ControllerRevision[];
@@ -34,11 +34,11 @@ export interface ControllerRevisionList {
 
 /** A daemon set runs one copy of a pod on each selected node. */
 export interface DaemonSet {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: DaemonSetSpec;
@@ -56,7 +56,7 @@ export interface DaemonSetCondition {
 
 /** A list of DaemonSet objects. */
 export interface DaemonSetList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: DaemonSet[];
@@ -103,11 +103,11 @@ export interface DaemonSetUpdateStrategy {
 
 /** A deployment declares a desired pod template and replica count and rolls out changes through replica sets. */
 export interface Deployment {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: DeploymentSpec;
@@ -126,7 +126,7 @@ export interface DeploymentCondition {
 
 /** A list of Deployment objects. */
 export interface DeploymentList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: Deployment[];
@@ -177,11 +177,11 @@ export interface DeploymentStrategy {
 
 /** A replica set keeps a given number of pods matching its selector running. */
 export interface ReplicaSet {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: ReplicaSetSpec;
@@ -199,7 +199,7 @@ export interface ReplicaSetCondition {
 
 /** A list of ReplicaSet objects. */
 export interface ReplicaSetList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ReplicaSet[];
@@ -256,11 +256,11 @@ export interface RollingUpdateStatefulSetStrategy {
 
 /** A stateful set runs pods with stable names, ordinals and storage. */
 export interface StatefulSet {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: StatefulSetSpec;
@@ -278,7 +278,7 @@ export interface StatefulSetCondition {
 
 /** A list of StatefulSet objects. */
 export interface StatefulSetList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: StatefulSet[];

@@ -12,11 +12,11 @@ export interface BoundObjectReference {
 
 /** Asks for a short-lived token for a service account (created through serviceaccounts/<name>/token). */
 export interface TokenRequest {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: TokenRequestSpec;
@@ -37,11 +37,11 @@ export interface TokenRequestStatus {
 
 /** Asks the API server who a bearer token belongs to; the answer is in the status. Not stored. */
 export interface TokenReview {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: TokenReviewSpec;

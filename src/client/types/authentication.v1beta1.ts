@@ -6,11 +6,11 @@ import type * as metaV1 from './meta.v1.js';
 
 /** Asks the API server who the caller is authenticated as; the answer is in the status. Not stored. */
 export interface SelfSubjectReview {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The observed state of the object, written by the system; read-only for most clients. */
   status?: SelfSubjectReviewStatus;

@@ -5,11 +5,11 @@ import type * as metaV1 from './meta.v1.js';
 
 /** Asks whether a user or group may perform an action in this namespace. Not stored. */
 export interface LocalSubjectAccessReview {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: SubjectAccessReviewSpec;
@@ -46,11 +46,11 @@ export interface ResourceRule {
 
 /** Asks whether the caller may perform an action. Not stored. */
 export interface SelfSubjectAccessReview {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: SelfSubjectAccessReviewSpec;
@@ -65,11 +65,11 @@ export interface SelfSubjectAccessReviewSpec {
 
 /** Asks which actions the caller may perform in a namespace. Not stored. */
 export interface SelfSubjectRulesReview {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: SelfSubjectRulesReviewSpec;
@@ -83,11 +83,11 @@ export interface SelfSubjectRulesReviewSpec {
 
 /** Asks whether a user or group may perform an action. Not stored. */
 export interface SubjectAccessReview {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: SubjectAccessReviewSpec;

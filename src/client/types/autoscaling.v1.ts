@@ -11,11 +11,11 @@ export interface CrossVersionObjectReference {
 
 /** Scales a workload between a minimum and maximum replica count to keep average CPU use near a target. */
 export interface HorizontalPodAutoscaler {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: HorizontalPodAutoscalerSpec;
@@ -25,7 +25,7 @@ export interface HorizontalPodAutoscaler {
 
 /** A list of HorizontalPodAutoscaler objects. */
 export interface HorizontalPodAutoscalerList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: HorizontalPodAutoscaler[];
@@ -52,11 +52,11 @@ export interface HorizontalPodAutoscalerStatus {
 
 /** The replica count of a scalable resource, read and written through its scale subresource. */
 export interface Scale {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: ScaleSpec;

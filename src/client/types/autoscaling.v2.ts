@@ -46,11 +46,11 @@ export interface HPAScalingRules {
 
 /** Scales a workload between a minimum and maximum replica count from resource, pod, object or external metrics. */
 export interface HorizontalPodAutoscaler {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: HorizontalPodAutoscalerSpec;
@@ -73,7 +73,7 @@ export interface HorizontalPodAutoscalerCondition {
 
 /** A list of HorizontalPodAutoscaler objects. */
 export interface HorizontalPodAutoscalerList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: HorizontalPodAutoscaler[];

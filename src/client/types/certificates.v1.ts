@@ -5,11 +5,11 @@ import type * as metaV1 from './meta.v1.js';
 
 /** A request for a signed X.509 certificate; it is approved or denied, then a signer issues the certificate. */
 export interface CertificateSigningRequest {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: CertificateSigningRequestSpec;
@@ -28,7 +28,7 @@ export interface CertificateSigningRequestCondition {
 
 /** A list of CertificateSigningRequest objects. */
 export interface CertificateSigningRequestList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: CertificateSigningRequest[];

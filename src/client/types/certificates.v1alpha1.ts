@@ -5,11 +5,11 @@ import type * as metaV1 from './meta.v1.js';
 
 /** A set of trusted CA certificates published cluster-wide, optionally tied to a signer (alpha). */
 export interface ClusterTrustBundle {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: ClusterTrustBundleSpec;
@@ -17,7 +17,7 @@ export interface ClusterTrustBundle {
 
 /** A list of ClusterTrustBundle objects. */
 export interface ClusterTrustBundleList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ClusterTrustBundle[];

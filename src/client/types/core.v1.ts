@@ -51,11 +51,11 @@ export interface AzureFileVolumeSource {
 
 /** A binding assigns a pod to a node; creating one is how a scheduler places a pod. */
 export interface Binding {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The node the pod is bound to (kind Node and its name). */
   target: ObjectReference;
@@ -148,19 +148,19 @@ export interface ComponentCondition {
 
 /** The health of one control-plane component (scheduler, controller manager, etcd), as probed by the API server. Deprecated upstream. */
 export interface ComponentStatus {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** Health checks of the component and their results. */
   conditions?: ComponentCondition[];
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
 }
 
 /** A list of ComponentStatus objects. */
 export interface ComponentStatusList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ComponentStatus[];
@@ -172,7 +172,7 @@ export interface ComponentStatusList {
 
 /** A config map holds non-secret configuration as string or binary key-value data. */
 export interface ConfigMap {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** Keys mapped to arbitrary bytes, base64-encoded in JSON. A key may not also appear in data. */
   binaryData?: Record<string, string>;
@@ -182,7 +182,7 @@ export interface ConfigMap {
   immutable?: boolean;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
 }
 
@@ -203,7 +203,7 @@ export interface ConfigMapKeySelector {
 
 /** A list of ConfigMap objects. */
 export interface ConfigMapList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ConfigMap[];
@@ -419,11 +419,11 @@ export interface EndpointSubset {
 
 /** Endpoints list the addresses and ports that implement a service. */
 export interface Endpoints {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** Groups of addresses that share the same ports; the full set of endpoints is the union of the groups. */
   subsets?: EndpointSubset[];
@@ -431,7 +431,7 @@ export interface Endpoints {
 
 /** A list of Endpoints objects. */
 export interface EndpointsList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: Endpoints[];
@@ -535,7 +535,7 @@ export interface EphemeralVolumeSource {
 export interface Event {
   /** What was done, or what failed, to the regarding object. */
   action?: string;
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** How many times this event has been seen. */
   count?: number;
@@ -551,7 +551,7 @@ export interface Event {
   lastTimestamp?: metaV1.Time;
   /** A readable explanation of what happened. */
   message?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata: metaV1.ObjectMeta;
   /** A short machine-readable word for why the event happened, in UpperCamelCase. */
   reason?: string;
@@ -571,7 +571,7 @@ export interface Event {
 
 /** A list of Event objects. */
 export interface EventList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: Event[];
@@ -764,11 +764,11 @@ export interface LifecycleHandler {
 
 /** A limit range sets default, minimum and maximum resource amounts for pods, containers and claims in a namespace. */
 export interface LimitRange {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: LimitRangeSpec;
@@ -785,7 +785,7 @@ export interface LimitRangeItem {
 
 /** A list of LimitRange objects. */
 export interface LimitRangeList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: LimitRange[];
@@ -832,11 +832,11 @@ export interface NFSVolumeSource {
 
 /** A namespace groups namespaced objects and scopes their names. */
 export interface Namespace {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: NamespaceSpec;
@@ -854,7 +854,7 @@ export interface NamespaceCondition {
 
 /** A list of Namespace objects. */
 export interface NamespaceList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: Namespace[];
@@ -875,11 +875,11 @@ export interface NamespaceStatus {
 
 /** A node is a machine, physical or virtual, that runs pods. */
 export interface Node {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: NodeSpec;
@@ -926,7 +926,7 @@ export interface NodeDaemonEndpoints {
 
 /** A list of Node objects. */
 export interface NodeList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: Node[];
@@ -1017,11 +1017,11 @@ export interface ObjectReference {
 
 /** A persistent volume is a piece of storage in the cluster, provisioned by an administrator or dynamically by a storage class. */
 export interface PersistentVolume {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: PersistentVolumeSpec;
@@ -1031,11 +1031,11 @@ export interface PersistentVolume {
 
 /** A persistent volume claim is a request for storage that gets bound to a matching persistent volume. */
 export interface PersistentVolumeClaim {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: PersistentVolumeClaimSpec;
@@ -1054,7 +1054,7 @@ export interface PersistentVolumeClaimCondition {
 
 /** A list of PersistentVolumeClaim objects. */
 export interface PersistentVolumeClaimList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: PersistentVolumeClaim[];
@@ -1108,7 +1108,7 @@ export interface PersistentVolumeClaimVolumeSource {
 
 /** A list of PersistentVolume objects. */
 export interface PersistentVolumeList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: PersistentVolume[];
@@ -1164,11 +1164,11 @@ export interface PhotonPersistentDiskVolumeSource {
 
 /** A pod is a group of containers scheduled together onto one node. */
 export interface Pod {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: PodSpec;
@@ -1234,7 +1234,7 @@ export interface PodIP {
 
 /** A list of Pod objects. */
 export interface PodList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: Pod[];
@@ -1393,11 +1393,11 @@ export interface PodStatus {
 
 /** A pod template is a stored pod description that other objects can copy from. */
 export interface PodTemplate {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The pod description: labels, annotations and the pod spec. */
   template?: PodTemplateSpec;
@@ -1405,7 +1405,7 @@ export interface PodTemplate {
 
 /** A list of PodTemplate objects. */
 export interface PodTemplateList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: PodTemplate[];
@@ -1508,11 +1508,11 @@ export interface RBDVolumeSource {
 
 /** A replication controller keeps a given number of pods matching its selector running; replica sets replace it. */
 export interface ReplicationController {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: ReplicationControllerSpec;
@@ -1530,7 +1530,7 @@ export interface ReplicationControllerCondition {
 
 /** A list of ReplicationController objects. */
 export interface ReplicationControllerList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ReplicationController[];
@@ -1574,11 +1574,11 @@ export interface ResourceFieldSelector {
 
 /** A resource quota caps the total resources and object counts a namespace may use. */
 export interface ResourceQuota {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: ResourceQuotaSpec;
@@ -1588,7 +1588,7 @@ export interface ResourceQuota {
 
 /** A list of ResourceQuota objects. */
 export interface ResourceQuotaList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ResourceQuota[];
@@ -1683,7 +1683,7 @@ export interface SeccompProfile {
 
 /** A secret holds sensitive key-value data such as passwords, tokens and keys. */
 export interface Secret {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** Keys mapped to secret values, base64-encoded in JSON. */
   data?: Record<string, string>;
@@ -1691,7 +1691,7 @@ export interface Secret {
   immutable?: boolean;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** Write-only convenience: plain-text values that are merged into data on write (they win over data for the same key). Never returned on read. */
   stringData?: Record<string, string>;
@@ -1716,7 +1716,7 @@ export interface SecretKeySelector {
 
 /** A list of Secret objects. */
 export interface SecretList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: Secret[];
@@ -1781,11 +1781,11 @@ export interface SecurityContext {
 
 /** A service gives a set of pods, chosen by a label selector, one stable address and port set. */
 export interface Service {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: ServiceSpec;
@@ -1795,7 +1795,7 @@ export interface Service {
 
 /** A service account is an identity for processes that run in pods. */
 export interface ServiceAccount {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** Whether pods using this account get an API token mounted by default; a pod can override it. */
   automountServiceAccountToken?: boolean;
@@ -1803,7 +1803,7 @@ export interface ServiceAccount {
   imagePullSecrets?: LocalObjectReference[];
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** Secrets pods running as this account may use. Legacy token secrets are listed here. */
   secrets?: ObjectReference[];
@@ -1811,7 +1811,7 @@ export interface ServiceAccount {
 
 /** A list of ServiceAccount objects. */
 export interface ServiceAccountList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ServiceAccount[];
@@ -1833,7 +1833,7 @@ export interface ServiceAccountTokenProjection {
 
 /** A list of Service objects. */
 export interface ServiceList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: Service[];

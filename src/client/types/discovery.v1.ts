@@ -36,13 +36,13 @@ export interface EndpointPort {
 export interface EndpointSlice {
   /** The kind of address every endpoint in the slice has: "IPv4", "IPv6" or "FQDN". Cannot change. */
   addressType: 'FQDN' | 'IPv4' | 'IPv6';
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The endpoints in this slice (at most 1000). */
   endpoints: Endpoint[];
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The ports every endpoint in the slice serves (at most 100); empty means no ports are exposed. */
   ports?: EndpointPort[];
@@ -50,7 +50,7 @@ export interface EndpointSlice {
 
 /** A list of EndpointSlice objects. */
 export interface EndpointSliceList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: EndpointSlice[];

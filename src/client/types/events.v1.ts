@@ -8,7 +8,7 @@ import type * as metaV1 from './meta.v1.js';
 export interface Event {
   /** What was done, or what failed, to the regarding object. */
   action?: string;
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The count of the core/v1 event this one was converted from. */
   deprecatedCount?: number;
@@ -22,7 +22,7 @@ export interface Event {
   eventTime: metaV1.MicroTime;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** A readable explanation of what happened (at most 1 kB). */
   note?: string;
@@ -44,7 +44,7 @@ export interface Event {
 
 /** A list of Event objects. */
 export interface EventList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: Event[];

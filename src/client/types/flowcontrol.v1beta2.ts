@@ -9,11 +9,11 @@ export interface FlowDistinguisherMethod {
 
 /** Sorts incoming requests into flows and picks the priority level that serves them (API priority and fairness). */
 export interface FlowSchema {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: FlowSchemaSpec;
@@ -31,7 +31,7 @@ export interface FlowSchemaCondition {
 
 /** A list of FlowSchema objects. */
 export interface FlowSchemaList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: FlowSchema[];
@@ -81,11 +81,11 @@ export interface PolicyRulesWithSubjects {
 
 /** A share of the API server's concurrency, and how requests queue for it (API priority and fairness). */
 export interface PriorityLevelConfiguration {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: PriorityLevelConfigurationSpec;
@@ -103,7 +103,7 @@ export interface PriorityLevelConfigurationCondition {
 
 /** A list of PriorityLevelConfiguration objects. */
 export interface PriorityLevelConfigurationList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: PriorityLevelConfiguration[];

@@ -5,7 +5,7 @@ import type * as runtime from './runtime.js';
 
 /** One API group and the versions it serves, as discovery lists it. */
 export interface APIGroup {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
@@ -21,7 +21,7 @@ export interface APIGroup {
 
 /** The API groups the server serves, listed at /apis. */
 export interface APIGroupList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The groups, each with its versions. */
   groups: APIGroup[];
@@ -44,7 +44,7 @@ export interface APIResource {
 
 /** The resources one group-version serves, listed at its discovery path (e.g. /apis/apps/v1). */
 export interface APIResourceList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The group-version, e.g. "apps/v1". */
   groupVersion: string;
@@ -56,7 +56,7 @@ export interface APIResourceList {
 
 /** The versions of the core (legacy) API, listed at /api. */
 export interface APIVersions {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
@@ -77,7 +77,7 @@ export interface Condition {
 
 /** Options for a delete request. */
 export interface DeleteOptions {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** Set to ["All"] to have the request checked but nothing deleted. */
   dryRun?: string[];
@@ -142,7 +142,7 @@ export type MicroTime = string;
 export interface ObjectMeta {
   /** Key-value pairs of arbitrary, non-identifying data for tools and controllers; not used for selection. */
   annotations?: Record<string, string>;
-  /** When the server created the object (UTC, RFC 3339). Read-only. */
+  /** CreationTimestamp is a timestamp of when the server created the object (UTC, RFC 3339). Read-only. */
   creationTimestamp?: Time;
   /** The grace period, in seconds, the object was given when its deletion was requested. Read-only. */
   deletionGracePeriodSeconds?: number;
@@ -202,7 +202,7 @@ export interface ServerAddressByClientCIDR {
 
 /** The result of a request that does not return an object, most often an error. */
 export interface Status {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The HTTP status code of this answer. */
   code?: number;

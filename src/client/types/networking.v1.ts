@@ -22,11 +22,11 @@ export interface IPBlock {
 
 /** Routes external HTTP(S) traffic by host and path to services; an ingress controller implements it. */
 export interface Ingress {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: IngressSpec;
@@ -41,11 +41,11 @@ export interface IngressBackend {
 
 /** Names an ingress controller and its settings; ingresses choose one through spec.ingressClassName. */
 export interface IngressClass {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: IngressClassSpec;
@@ -53,7 +53,7 @@ export interface IngressClass {
 
 /** A list of IngressClass objects. */
 export interface IngressClassList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: IngressClass[];
@@ -78,7 +78,7 @@ export interface IngressClassSpec {
 
 /** A list of Ingress objects. */
 export interface IngressList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: Ingress[];
@@ -132,11 +132,11 @@ export interface IngressTLS {
 
 /** Restricts which traffic may reach, or leave, the pods it selects. */
 export interface NetworkPolicy {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: NetworkPolicySpec;
@@ -156,7 +156,7 @@ export interface NetworkPolicyIngressRule {
 
 /** A list of NetworkPolicy objects. */
 export interface NetworkPolicyList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: NetworkPolicy[];

@@ -6,11 +6,11 @@ import type * as metaV1 from './meta.v1.js';
 
 /** Address ranges from which pod CIDRs are handed to the nodes it selects (alpha). */
 export interface ClusterCIDR {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: ClusterCIDRSpec;
@@ -18,7 +18,7 @@ export interface ClusterCIDR {
 
 /** A list of ClusterCIDR objects. */
 export interface ClusterCIDRList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ClusterCIDR[];
@@ -37,11 +37,11 @@ export interface ClusterCIDRSpec {
 
 /** Records that one IP address is allocated, and to which object (alpha); the name is the address. */
 export interface IPAddress {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: IPAddressSpec;
@@ -49,7 +49,7 @@ export interface IPAddress {
 
 /** A list of IPAddress objects. */
 export interface IPAddressList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: IPAddress[];

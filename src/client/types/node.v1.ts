@@ -11,13 +11,13 @@ export interface Overhead {
 
 /** Names a container runtime configuration that pods can select through spec.runtimeClassName. */
 export interface RuntimeClass {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The runtime configuration the node's container runtime should use; must be a lowercase DNS label. Cannot change. */
   handler: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** Resources a pod using this class consumes beyond its containers' own requests. */
   overhead?: Overhead;
@@ -27,7 +27,7 @@ export interface RuntimeClass {
 
 /** A list of RuntimeClass objects. */
 export interface RuntimeClassList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: RuntimeClass[];

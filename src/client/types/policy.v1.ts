@@ -6,23 +6,23 @@ import type * as utilIntstr from './util.intstr.js';
 
 /** Asks to evict a pod while respecting its disruption budgets (created through pods/<name>/eviction). */
 export interface Eviction {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** Options for the deletion of the pod, e.g. a grace period or preconditions. */
   deleteOptions?: metaV1.DeleteOptions;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
 }
 
 /** Limits how many pods of a set may be down at once from voluntary disruptions such as evictions. */
 export interface PodDisruptionBudget {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec?: PodDisruptionBudgetSpec;
@@ -32,7 +32,7 @@ export interface PodDisruptionBudget {
 
 /** A list of PodDisruptionBudget objects. */
 export interface PodDisruptionBudgetList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: PodDisruptionBudget[];

@@ -11,11 +11,11 @@ export interface AggregationRule {
 export interface ClusterRole {
   /** When set, the rules are kept equal to the union of the cluster roles these selectors match (the controller overwrites them). */
   aggregationRule?: AggregationRule;
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The permissions this role grants. */
   rules?: PolicyRule[];
@@ -23,11 +23,11 @@ export interface ClusterRole {
 
 /** Grants the permissions of a cluster role to users, groups or service accounts across the whole cluster. */
 export interface ClusterRoleBinding {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The cluster role granted. Cannot change: delete and create the binding instead. */
   roleRef: RoleRef;
@@ -37,7 +37,7 @@ export interface ClusterRoleBinding {
 
 /** A list of ClusterRoleBinding objects. */
 export interface ClusterRoleBindingList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ClusterRoleBinding[];
@@ -49,7 +49,7 @@ export interface ClusterRoleBindingList {
 
 /** A list of ClusterRole objects. */
 export interface ClusterRoleList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ClusterRole[];
@@ -69,11 +69,11 @@ export interface PolicyRule {
 
 /** A set of permissions within one namespace, granted through role bindings. */
 export interface Role {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The permissions this role grants. */
   rules?: PolicyRule[];
@@ -81,11 +81,11 @@ export interface Role {
 
 /** Grants the permissions of a role, or of a cluster role, within the binding's namespace. */
 export interface RoleBinding {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The role or cluster role granted. Cannot change: delete and create the binding instead. */
   roleRef: RoleRef;
@@ -95,7 +95,7 @@ export interface RoleBinding {
 
 /** A list of RoleBinding objects. */
 export interface RoleBindingList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: RoleBinding[];
@@ -107,7 +107,7 @@ export interface RoleBindingList {
 
 /** A list of Role objects. */
 export interface RoleList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: Role[];

@@ -12,11 +12,11 @@ export interface AllocationResult {
 
 /** Coordinates node choice between the scheduler and resource drivers for a pod with resource claims (alpha). */
 export interface PodSchedulingContext {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: PodSchedulingContextSpec;
@@ -26,7 +26,7 @@ export interface PodSchedulingContext {
 
 /** A list of PodSchedulingContext objects. */
 export interface PodSchedulingContextList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: PodSchedulingContext[];
@@ -47,11 +47,11 @@ export interface PodSchedulingContextStatus {
 
 /** A request for a resource managed by a resource driver, which pods can then use (alpha). */
 export interface ResourceClaim {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: ResourceClaimSpec;
@@ -68,7 +68,7 @@ export interface ResourceClaimConsumerReference {
 
 /** A list of ResourceClaim objects. */
 export interface ResourceClaimList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ResourceClaim[];
@@ -104,11 +104,11 @@ export interface ResourceClaimStatus {
 
 /** A template from which a resource claim is created for each pod that refers to it (alpha). */
 export interface ResourceClaimTemplate {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: ResourceClaimTemplateSpec;
@@ -116,7 +116,7 @@ export interface ResourceClaimTemplate {
 
 /** A list of ResourceClaimTemplate objects. */
 export interface ResourceClaimTemplateList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ResourceClaimTemplate[];
@@ -133,13 +133,13 @@ export interface ResourceClaimTemplateSpec {
 
 /** A kind of resource a driver offers, with common parameters for the claims that use it (alpha). */
 export interface ResourceClass {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The resource driver that handles claims of this class. */
   driverName: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** An object with driver-specific parameters for claims of this class. */
   parametersRef?: ResourceClassParametersReference;
@@ -149,7 +149,7 @@ export interface ResourceClass {
 
 /** A list of ResourceClass objects. */
 export interface ResourceClassList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: ResourceClass[];

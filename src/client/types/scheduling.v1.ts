@@ -5,7 +5,7 @@ import type * as metaV1 from './meta.v1.js';
 
 /** Maps a priority class name to an integer priority that pods get through spec.priorityClassName. */
 export interface PriorityClass {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** Free text saying when this class should be used. */
   description?: string;
@@ -13,7 +13,7 @@ export interface PriorityClass {
   globalDefault?: boolean;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** Whether pods of this class may preempt lower-priority pods: "PreemptLowerPriority" (default) or "Never". */
   preemptionPolicy?: 'Never' | 'PreemptLowerPriority';
@@ -23,7 +23,7 @@ export interface PriorityClass {
 
 /** A list of PriorityClass objects. */
 export interface PriorityClassList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: PriorityClass[];

@@ -7,11 +7,11 @@ import type * as metaV1 from './meta.v1.js';
 
 /** Tells the cluster how a CSI volume driver installed on the nodes behaves. */
 export interface CSIDriver {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: CSIDriverSpec;
@@ -19,7 +19,7 @@ export interface CSIDriver {
 
 /** A list of CSIDriver objects. */
 export interface CSIDriverList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: CSIDriver[];
@@ -42,11 +42,11 @@ export interface CSIDriverSpec {
 
 /** The CSI drivers installed on one node, named after the node. */
 export interface CSINode {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: CSINodeSpec;
@@ -61,7 +61,7 @@ export interface CSINodeDriver {
 
 /** A list of CSINode objects. */
 export interface CSINodeList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: CSINode[];
@@ -77,7 +77,7 @@ export interface CSINodeSpec {
 
 /** How much storage a storage class can still provide in one topology segment, as reported by a CSI driver. */
 export interface CSIStorageCapacity {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The capacity still available; unset means unknown. */
   capacity?: apiResource.Quantity;
@@ -85,7 +85,7 @@ export interface CSIStorageCapacity {
   kind?: string;
   /** The largest single volume that could be created now; unset means capacity applies. */
   maximumVolumeSize?: apiResource.Quantity;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The nodes this capacity is reachable from; unset means none. */
   nodeTopology?: metaV1.LabelSelector;
@@ -95,7 +95,7 @@ export interface CSIStorageCapacity {
 
 /** A list of CSIStorageCapacity objects. */
 export interface CSIStorageCapacityList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: CSIStorageCapacity[];
@@ -111,11 +111,11 @@ export interface StorageClass {
   allowVolumeExpansion?: boolean;
   /** Where volumes may be provisioned; anywhere when empty. */
   allowedTopologies?: coreV1.TopologySelectorTerm[];
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** Mount options given to the volumes this class provisions, e.g. "ro". */
   mountOptions?: string[];
@@ -131,7 +131,7 @@ export interface StorageClass {
 
 /** A list of StorageClass objects. */
 export interface StorageClassList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: StorageClass[];
@@ -148,11 +148,11 @@ export interface TokenRequest {
 
 /** Asks for a volume to be attached to, or detached from, a node. */
 export interface VolumeAttachment {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The kind of object this is, e.g. "Pod"; fixed for each endpoint. */
   kind?: string;
-  /** The object's name, namespace, labels, annotations and system-managed fields. */
+  /** Standard object's metadata: its name, namespace, labels, annotations and system-managed fields. */
   metadata?: metaV1.ObjectMeta;
   /** The desired state of the object, written by its users. */
   spec: VolumeAttachmentSpec;
@@ -162,7 +162,7 @@ export interface VolumeAttachment {
 
 /** A list of VolumeAttachment objects. */
 export interface VolumeAttachmentList {
-  /** The API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
+  /** APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1". */
   apiVersion?: string;
   /** The objects in the list. */
   items: VolumeAttachment[];

@@ -152,6 +152,7 @@ const builtins = new Set([
   'echo',
   'printf',
   'cat',
+  'hexdump',
   'touch',
   'rm',
   'ls',

@@ -8,6 +8,7 @@
  * A script still running after `horizonMs` of virtual time, or after `maxSteps` commands, is
  * reported as never ending (`while true; do sleep 1; done`).
  */
+import { encodeBytes, hexdumpCanonical } from './bytes.js';
 import { ShellUnsupported, parseShell } from './shell-parse.js';
 import type { Command, List, Word, WordPart } from './shell-parse.js';
 
@@ -471,6 +472,17 @@ class Shell {
           } else io.out(content);
         }
         return status;
+      }
+      case 'hexdump': {
+        if (args[0] !== '-C' || args.length > 2) throw new ShellUnsupported(`hexdump ${args.join(' ')}`);
+        const file = args[1];
+        const content = file === undefined ? io.stdin : fs.read(file);
+        if (content === undefined) {
+          io.err(`hexdump: ${file ?? ''}: No such file or directory\n`);
+          return 1;
+        }
+        io.out(hexdumpCanonical(encodeBytes(content)));
+        return 0;
       }
       case 'touch':
         for (const a of args) if (fs.read(a) === undefined) fs.write(a, '', true, this.#t);

@@ -264,8 +264,14 @@ function typeMetaProperty(text: string): JsonObject {
   return { description: text, type: 'string' };
 }
 
+/**
+ * A property that refers to a definition, with its own description: a sibling of `$ref` in v2; in
+ * v3, where siblings of `$ref` are ignored, the reference is wrapped in `allOf` (as upstream's
+ * documents have it, and as `kubectl explain` reads the field's description from).
+ */
 function refProperty(name: string, doc: Doc, text: string): JsonObject {
-  return { description: text, $ref: prefix(doc) + name };
+  const ref = { $ref: prefix(doc) + name };
+  return doc === 2 ? { description: text, ...ref } : { description: text, allOf: [ref] };
 }
 
 function setProperty(s: JsonObject, name: string, value: JsonObject): void {
