@@ -4,7 +4,7 @@
  * DenyServiceExternalIPs — and the start-up errors of the flags and the configuration file.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,6 +15,8 @@ import { startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'admission-flags-'));
+// Every suite below writes here: removed once the file's tests are done.
+after(() => rmSync(dir, { recursive: true, force: true }));
 const configPath = join(dir, 'admission.yaml');
 writeFileSync(
   join(dir, 'events.yaml'),

@@ -8,7 +8,8 @@ import type { DescriptionTable } from './table.js';
 
 /** The top-level fields of every kind (a kind's own entry in ./kinds.ts may override them). */
 export const standardFieldTexts: Readonly<Record<string, string>> = {
-  apiVersion: 'APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1".',
+  apiVersion:
+    'APIVersion defines the API group and version of this representation of the object, e.g. "v1" or "apps/v1".',
   kind: 'The kind of object this is, e.g. "Pod"; fixed for each endpoint.',
   metadata: "Standard object's metadata: its name, namespace, labels, annotations and system-managed fields.",
   spec: 'The desired state of the object, written by its users.',
@@ -44,7 +45,8 @@ export const metaTexts: DescriptionTable = {
         'An opaque version string that changes on every write. Send it back on update to make the write conditional; use it to list or watch from a point in time. Read-only.',
       generation:
         'A number the server increments whenever the desired state (usually spec) changes. Read-only.',
-      creationTimestamp: 'CreationTimestamp is a timestamp of when the server created the object (UTC, RFC 3339). Read-only.',
+      creationTimestamp:
+        'CreationTimestamp is a timestamp of when the server created the object (UTC, RFC 3339). Read-only.',
       deletionTimestamp:
         'When deletion was requested, set by the server once a graceful deletion starts or while finalizers remain. Read-only.',
       deletionGracePeriodSeconds:
