@@ -15,6 +15,7 @@ import { ShellFsError } from './shell-run.js';
 import type { ShellFs } from './shell-run.js';
 import type { Program } from './program.js';
 import { resourceField } from './resource-field.js';
+import { metadataFieldPath } from './field-path.js';
 import type { PodFiles } from './pod-files.js';
 import { MounttestUnknowable, runMounttest } from './mounttest.js';
 import type { ResourceList } from '../resources.js';
@@ -197,18 +198,9 @@ export function containerEnv(
     ...(context.services ?? new Map<string, string>()),
   ]);
   const field = (path: string): string | undefined => {
-    const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
-    if (m !== null) {
-      const map = objAt(meta, m[1]!);
-      return map === undefined ? '' : (strAt(map, m[2]!) ?? '');
-    }
+    const fromMeta = metadataFieldPath(pod, path);
+    if (fromMeta !== undefined) return fromMeta;
     switch (path) {
-      case 'metadata.name':
-        return strAt(meta, 'name') ?? '';
-      case 'metadata.namespace':
-        return strAt(meta, 'namespace') ?? '';
-      case 'metadata.uid':
-        return strAt(meta, 'uid') ?? '';
       case 'spec.nodeName':
         return strAt(spec, 'nodeName') ?? '';
       case 'spec.serviceAccountName':

@@ -198,36 +198,26 @@ export function runMounttest(o: MounttestOptions): ContainerRun {
   const print = (text: string, t = 0): void => {
     output.push({ at: t, text });
   };
-  const step = (fn: () => void): void => {
+  /** Runs one of mounttest's steps: a Go error is printed after `prefix` and fails the run. */
+  const step = (fn: () => void, prefix = ''): boolean => {
     try {
       fn();
+      return true;
     } catch (err) {
       if (!(err instanceof FsError)) throw err;
       failed = true;
-      print(`${err.message}\n`);
+      print(`${prefix}${err.message}\n`);
+      return false;
     }
   };
   const q = goQuote;
   if (f.fsType !== undefined) {
     const p = f.fsType;
-    try {
-      print(`mount type of ${q(p)}: ${fs.fsType(p, at)}\n`);
-    } catch (err) {
-      if (!(err instanceof FsError)) throw err;
-      failed = true;
-      print(`error from statfs(${q(p)}): ${err.message}\n`);
-    }
+    step(() => print(`mount type of ${q(p)}: ${fs.fsType(p, at)}\n`), `error from statfs(${q(p)}): `);
   }
   for (const { path, perm } of f.newFiles) {
-    try {
-      fs.write(path, perm, at);
-    } catch (err) {
-      if (!(err instanceof FsError)) throw err;
-      failed = true;
-      print(`error writing new file ${q(path)}: ${err.message}\n`);
-      continue;
-    }
-    step(() => print(`content of file ${q(path)}: ${fs.read(path, at)}\n`));
+    if (step(() => fs.write(path, perm, at), `error writing new file ${q(path)}: `))
+      step(() => print(`content of file ${q(path)}: ${fs.read(path, at)}\n`));
   }
   const statOrFail = (p: string, what: (st: Stat) => string, fail: string): void => {
     const st = fs.stat(p, at);
@@ -262,13 +252,10 @@ export function runMounttest(o: MounttestOptions): ContainerRun {
   }
   if (f.fileContent !== undefined) {
     const p = f.fileContent;
-    try {
-      print(`content of file ${q(p)}: ${fs.read(p, at)}\n`);
-    } catch (err) {
-      if (!(err instanceof FsError)) throw err;
-      failed = true;
-      print(`error reading file content for ${q(p)}: ${err.message}\n`);
-    }
+    step(
+      () => print(`content of file ${q(p)}: ${fs.read(p, at)}\n`),
+      `error reading file content for ${q(p)}: `,
+    );
   }
   const loopPath = f.fileContentInLoop;
   if (loopPath === undefined) {

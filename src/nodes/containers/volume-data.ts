@@ -5,8 +5,10 @@
  * the pod's fsGroup with read for the group added (the volumes are read-only, SetVolumeOwnership).
  */
 import type { JsonObject } from '../../util/json.js';
-import { numAt, objAt, objsAt, stringMap, strAt } from '../json.js';
+import { numAt, objAt, objsAt, strAt } from '../json.js';
 import { resourceField } from './resource-field.js';
+import { metadataFieldPath } from './field-path.js';
+export { formatMap, goQuote } from './field-path.js';
 import type { ResourceList } from '../resources.js';
 
 /** A file of a simulated volume. */
@@ -84,52 +86,11 @@ export function tokenRequests(pod: JsonObject): TokenRequestSpec[] {
   return out;
 }
 
-/** Go's strconv.Quote for the strings labels and annotations hold. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0) ?? 0;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\x07') out += '\\a';
-    else if (ch === '\b') out += '\\b';
-    else if (ch === '\f') out += '\\f';
-    else if (ch === '\v') out += '\\v';
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
-
-/** fieldpath.FormatMap: `key="value"` lines in key order. */
-export function formatMap(m: Readonly<Record<string, string>>): string {
-  return Object.keys(m)
-    .sort()
-    .map((k) => `${k}=${goQuote(m[k] ?? '')}`)
-    .join('\n');
-}
-
-/** fieldpath.ExtractFieldPathAsString for the metadata fields a downward API volume offers. */
+/** A metadata field of the pod for a downward API file; unsupported paths cannot be set up. */
 function metadataField(pod: JsonObject, path: string): string {
-  const meta = objAt(pod, 'metadata');
-  const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
-  if (m !== null) return stringMap(meta, m[1]!)[m[2]!] ?? '';
-  switch (path) {
-    case 'metadata.annotations':
-      return formatMap(stringMap(meta, 'annotations'));
-    case 'metadata.labels':
-      return formatMap(stringMap(meta, 'labels'));
-    case 'metadata.name':
-      return strAt(meta, 'name') ?? '';
-    case 'metadata.namespace':
-      return strAt(meta, 'namespace') ?? '';
-    case 'metadata.uid':
-      return strAt(meta, 'uid') ?? '';
-    default:
-      throw new VolumeSetupError(`unsupported fieldPath: ${path}`);
-  }
+  const v = metadataFieldPath(pod, path);
+  if (v === undefined) throw new VolumeSetupError(`unsupported fieldPath: ${path}`);
+  return v;
 }
 
 interface Payload {
@@ -212,60 +173,39 @@ export function apiVolumeFiles(
   const payload: Payload = { files: new Map() };
   const objects = sources.objects ?? new Map<string, Readonly<Record<string, string>> | null>();
   const name = strAt(volume, 'name') ?? '';
-  const cm = objAt(volume, 'configMap');
-  const secret = objAt(volume, 'secret');
-  const downward = objAt(volume, 'downwardAPI');
   const projected = objAt(volume, 'projected');
-  const source = cm ?? secret ?? downward ?? projected ?? {};
+  const source =
+    projected ?? objAt(volume, 'configMap') ?? objAt(volume, 'secret') ?? objAt(volume, 'downwardAPI') ?? {};
   const defaultMode = numAt(source, 'defaultMode') ?? 0o644;
   const fsGroup = numAt(objAt(objAt(pod, 'spec'), 'securityContext'), 'fsGroup');
-  if (cm !== undefined) {
-    const n = strAt(cm, 'name') ?? '';
-    keyToPath(
-      payload,
-      `configmap ${n}`,
-      objects.get(`configmap/${n}`),
-      objects.get(`binary/${n}`),
-      cm,
-      defaultMode,
-    );
-  } else if (secret !== undefined) {
-    const n = strAt(secret, 'secretName') ?? '';
-    keyToPath(payload, `secret ${n}`, objects.get(`secret/${n}`), undefined, secret, defaultMode);
-  } else if (downward !== undefined) {
-    downwardItems(payload, pod, objsAt(downward, 'items'), defaultMode, sources.allocatable);
-  } else if (projected !== undefined) {
-    objsAt(projected, 'sources').forEach((s, i) => {
-      const pcm = objAt(s, 'configMap');
-      const psec = objAt(s, 'secret');
-      const pdown = objAt(s, 'downwardAPI');
-      const token = objAt(s, 'serviceAccountToken');
-      if (pcm !== undefined) {
-        const n = strAt(pcm, 'name') ?? '';
-        keyToPath(
-          payload,
-          `configmap ${n}`,
-          objects.get(`configmap/${n}`),
-          objects.get(`binary/${n}`),
-          pcm,
-          defaultMode,
-        );
-      } else if (psec !== undefined) {
-        const n = strAt(psec, 'name') ?? '';
-        keyToPath(payload, `secret ${n}`, objects.get(`secret/${n}`), undefined, psec, defaultMode);
-      } else if (pdown !== undefined) {
-        downwardItems(payload, pod, objsAt(pdown, 'items'), defaultMode, sources.allocatable);
-      } else if (token !== undefined) {
-        const t = sources.tokens?.get(tokenKey(name, i));
-        if (t === undefined) throw new VolumeSetupError(`token of ${name} was not requested`);
-        // The kubelet writes a token that a pod with fsGroup may share 0600.
-        payload.files.set(strAt(token, 'path') ?? 'token', {
-          content: t,
-          mode: fsGroup === undefined ? defaultMode : 0o600,
-        });
-      } else throw new VolumeSetupError(`projected source ${i} of ${name} is not simulated`);
-    });
-  }
+  // A volume of one source and a projection source name the same parts (a Secret volume's name
+  // is secretName, a projected Secret's name); `index` is the projection's, for its token.
+  const project = (s: JsonObject, index: number | undefined): void => {
+    const cm = objAt(s, 'configMap');
+    const secret = objAt(s, 'secret');
+    const downward = objAt(s, 'downwardAPI');
+    const token = objAt(s, 'serviceAccountToken');
+    if (cm !== undefined) {
+      const n = strAt(cm, 'name') ?? '';
+      const [data, binary] = [objects.get(`configmap/${n}`), objects.get(`binary/${n}`)];
+      keyToPath(payload, `configmap ${n}`, data, binary, cm, defaultMode);
+    } else if (secret !== undefined) {
+      const n = strAt(secret, index === undefined ? 'secretName' : 'name') ?? '';
+      keyToPath(payload, `secret ${n}`, objects.get(`secret/${n}`), undefined, secret, defaultMode);
+    } else if (downward !== undefined) {
+      downwardItems(payload, pod, objsAt(downward, 'items'), defaultMode, sources.allocatable);
+    } else if (token !== undefined && index !== undefined) {
+      const t = sources.tokens?.get(tokenKey(name, index));
+      if (t === undefined) throw new VolumeSetupError(`token of ${name} was not requested`);
+      // The kubelet writes a token that a pod with fsGroup may share 0600.
+      payload.files.set(strAt(token, 'path') ?? 'token', {
+        content: t,
+        mode: fsGroup === undefined ? defaultMode : 0o600,
+      });
+    } else throw new VolumeSetupError(`a source of ${name} is not simulated`);
+  };
+  if (projected !== undefined) objsAt(projected, 'sources').forEach((s, i) => project(s, i));
+  else project(volume, undefined);
   const out = new Map<string, FileNode>();
   for (const [path, f] of payload.files) {
     out.set(path.replace(/^\/+/, ''), {
