@@ -16,6 +16,8 @@ import type { ShellFs } from './shell-run.js';
 import type { Program } from './program.js';
 import { resourceField } from './resource-field.js';
 import { metadataFieldPath } from './field-path.js';
+import { identityOf } from './identity.js';
+import { managedEtcHosts } from './etc-hosts.js';
 import type { PodFiles } from './pod-files.js';
 import { MounttestUnknowable, runMounttest } from './mounttest.js';
 import type { ResourceList } from '../resources.js';
@@ -296,6 +298,12 @@ export interface StartRunOptions {
   readonly startAt?: number;
 }
 
+/** The files the kubelet puts into every container of the pod (/etc/hosts), by path. */
+function kubeletFiles(pod: JsonObject, context: EnvContext | undefined): Map<string, string> {
+  const hosts = managedEtcHosts(pod, context?.podIPs ?? []);
+  return new Map(hosts === undefined ? [] : [['/etc/hosts', hosts]]);
+}
+
 /** Works out a run of the container from its start. */
 export function startRun(o: StartRunOptions): ContainerRun {
   const fallback = (): ContainerRun => ({
@@ -338,13 +346,15 @@ export function startRun(o: StartRunOptions): ContainerRun {
   const output: { at: number; text: string }[] = [];
   const uid = strAt(objAt(o.pod, 'metadata'), 'uid') ?? '';
   const name = strAt(o.container, 'name') ?? '';
+  const identity = identityOf(o.pod, o.container);
   try {
     const r = runShell(o.program.list, {
-      fs: scriptFs(o.files, o.container, new Map(), events),
+      fs: scriptFs(o.files, o.container, kubeletFiles(o.pod, o.envContext), events),
       env: containerEnv(o.pod, o.container, o.envContext),
       openEnv: true,
       args: o.program.args,
       hostname: strAt(objAt(o.pod, 'spec'), 'hostname') ?? strAt(objAt(o.pod, 'metadata'), 'name') ?? '',
+      ...(identity.explicit ? { identity } : {}),
       random: randomSource(`${uid}/${name}/${o.instance}`),
       onOutput: (at, _fd, text) => output.push({ at, text }),
     });

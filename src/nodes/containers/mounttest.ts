@@ -6,12 +6,13 @@
  * answer the node cannot know (a file that may come with the image) makes the run unknowable.
  */
 import type { JsonObject } from '../../util/json.js';
-import { numAt, objAt } from '../json.js';
+import { objAt } from '../json.js';
 import type { ContainerRun, FileEvent } from './container-run.js';
 import { normalize } from './pod-files.js';
 import type { PodFiles } from './pod-files.js';
 import type { MounttestFlags, Program } from './program.js';
 import { goQuote } from './volume-data.js';
+import { identityOf } from './identity.js';
 
 /** The run cannot be known (the caller falls back to the default behaviour). */
 export class MounttestUnknowable extends Error {}
@@ -49,26 +50,18 @@ export function goFileMode(dir: boolean, mode: number): string {
   return s;
 }
 
-/** Who the container's processes run as (agnhost's image runs as root). */
-interface Identity {
+/** Who the container's processes run as (agnhost's image runs as root), for permission checks. */
+interface Who {
   readonly uid: number;
   readonly groups: ReadonlySet<number>;
 }
 
-function identity(pod: JsonObject, container: JsonObject): Identity {
-  const podSc = objAt(objAt(pod, 'spec'), 'securityContext');
-  const sc = objAt(container, 'securityContext');
-  const uid = numAt(sc, 'runAsUser') ?? numAt(podSc, 'runAsUser') ?? 0;
-  const gid = numAt(sc, 'runAsGroup') ?? numAt(podSc, 'runAsGroup') ?? 0;
-  const groups = new Set<number>([gid]);
-  const fsGroup = numAt(podSc, 'fsGroup');
-  if (fsGroup !== undefined) groups.add(fsGroup);
-  const sup = podSc?.['supplementalGroups'];
-  if (Array.isArray(sup)) for (const g of sup) if (typeof g === 'number') groups.add(g);
-  return { uid, groups };
+function identity(pod: JsonObject, container: JsonObject): Who {
+  const id = identityOf(pod, container);
+  return { uid: id.uid, groups: new Set(id.groups) };
 }
 
-function allowed(who: Identity, st: Stat, bit: 4 | 2): boolean {
+function allowed(who: Who, st: Stat, bit: 4 | 2): boolean {
   if (who.uid === 0) return true;
   const shift = who.uid === st.uid ? 6 : who.groups.has(st.gid) ? 3 : 0;
   return ((st.mode >> shift) & bit) !== 0;
@@ -78,7 +71,7 @@ function allowed(who: Identity, st: Stat, bit: 4 | 2): boolean {
 class MountFs {
   readonly #files: PodFiles;
   readonly #container: JsonObject;
-  readonly #who: Identity;
+  readonly #who: Who;
   /** Files this run created: their metadata (the shared stores hold only content). */
   readonly #created = new Map<string, Stat>();
   readonly #events: FileEvent[];

@@ -353,4 +353,68 @@ describe('simulated pod lifecycle', () => {
     assert.equal(st.containerStatuses[0]!.state.terminated?.exitCode, 137);
     assert.equal(s.nextEventAt(), undefined);
   });
+
+  test("agnhost entrypoint-tester prints its argv; id prints the pod's user and group", () => {
+    // Upstream: "Containers should be able to override the image's default command and arguments",
+    // "Security Context should support pod.Spec.SecurityContext.RunAsUser And ...RunAsGroup".
+    const log = (spec: JsonObject): string | undefined => {
+      const s = sim({ restartPolicy: 'Never', ...spec });
+      s.advance(0);
+      return s
+        .output('c', false, 0)
+        ?.chunks.map((c) => c.text)
+        .join('');
+    };
+    const tester = (extra: JsonObject): JsonObject => ({
+      containers: [
+        { name: 'c', image: agnhost, args: ['entrypoint-tester', 'override', 'arguments'], ...extra },
+      ],
+    });
+    assert.equal(log(tester({})), '[/agnhost entrypoint-tester override arguments]\n');
+    assert.equal(
+      log(tester({ command: ['/agnhost-2'] })),
+      '[/agnhost-2 entrypoint-tester override arguments]\n',
+    );
+    const id = (sc: JsonObject, csc: JsonObject = {}): string | undefined =>
+      log({
+        securityContext: sc,
+        containers: [{ name: 'c', image: busybox, command: ['sh', '-c', 'id'], securityContext: csc }],
+      });
+    assert.equal(id({ runAsUser: 1001, runAsGroup: 2002 }), 'uid=1001 gid=2002 groups=2002\n');
+    assert.equal(
+      id({ runAsUser: 1001, runAsGroup: 2002 }, { runAsUser: 1002, runAsGroup: 2003 }),
+      'uid=1002 gid=2003 groups=2003\n',
+    );
+    assert.equal(id({ runAsUser: 1001, fsGroup: 3000 }), 'uid=1001 gid=0(root) groups=0(root),3000\n');
+    // Root's groups come from the image: not followed.
+    assert.equal(id({}), undefined);
+  });
+
+  test('the kubelet-managed /etc/hosts: localhost, the pod address and name, hostAliases', () => {
+    // Upstream: "Kubelet when scheduling an agnhost Pod with hostAliases should write entries to /etc/hosts".
+    const s = new PodSim({
+      pod: pod({
+        restartPolicy: 'Never',
+        hostname: 'web',
+        subdomain: 'sub',
+        hostAliases: [{ ip: '123.45.67.89', hostnames: ['foo', 'bar'] }],
+        containers: [{ name: 'c', image: agnhost, args: ['etc-hosts'] }],
+      }),
+      nodeFiles: new Map(),
+      startAt: 0,
+      defaultRunMs: 5000,
+      envContext: { podIPs: ['10.244.0.5'] },
+    });
+    s.advance(0);
+    const text = s
+      .output('c', false, 0)
+      ?.chunks.map((c) => c.text)
+      .join('');
+    assert.equal(
+      text,
+      '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' +
+        'fe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n' +
+        '10.244.0.5\tweb.sub.ns.svc.cluster.local\tweb\n\n# Entries added by HostAliases.\n123.45.67.89\tfoo\tbar\n\n',
+    );
+  });
 });

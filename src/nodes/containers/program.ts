@@ -158,6 +158,7 @@ const builtins = new Set([
   'ls',
   'test',
   'hostname',
+  'id',
   'printenv',
   'env',
   'sh',
@@ -201,7 +202,7 @@ function server(name: string, ports: readonly [number, Listener][], output?: str
 }
 
 /** agnhost's subcommands that serve until stopped, with their ports (agnhost's flag defaults). */
-function agnhost(args: readonly string[], container: JsonObject): Program {
+function agnhost(args: readonly string[], container: JsonObject, argv0 = '/agnhost'): Program {
   const [sub, ...flags] = args;
   const http: Listener = { protocol: 'http', healthy: always };
   switch (sub ?? 'pause') {
@@ -233,6 +234,16 @@ function agnhost(args: readonly string[], container: JsonObject): Program {
       }
       return server('agnhost porter', ports);
     }
+    case 'etc-hosts':
+      // Prints /etc/hosts (with Println's newline) and exits.
+      return { kind: 'script', list: parseShell('cat /etc/hosts; echo'), args: ['sh'] };
+    case 'entrypoint-tester':
+      // Prints its whole argv (Go's fmt of os.Args) and exits 0.
+      return {
+        kind: 'script',
+        list: argvCommand(['echo', `[${[argv0, ...args].join(' ')}]`]),
+        args: ['echo'],
+      };
     case 'mounttest': {
       const parsed = mounttestFlags(flags);
       return parsed === undefined
@@ -267,7 +278,10 @@ export function containerProgram(
   const hasArgs = container['args'] !== undefined;
   if (hasCommand) {
     const argv = [...command, ...args];
-    if (basename(command[0]!) === 'agnhost') return agnhost(argv.slice(1), container);
+    // The agnhost image has /agnhost and /agnhost-2, a link to it (its entrypoint specs use both).
+    const bin = basename(command[0]!);
+    if (bin === 'agnhost' || (bin === 'agnhost-2' && image === 'agnhost'))
+      return agnhost(argv.slice(1), container, command[0]);
     return argvProgram(argv);
   }
   switch (image) {

@@ -34,6 +34,11 @@ export interface ShellOptions {
   /** `$0`, `$1`, ... */
   readonly args?: readonly string[];
   readonly hostname?: string;
+  /**
+   * Who the processes run as, when the pod says it: a user id other than 0 (root's groups come
+   * from the image, which the simulator does not know), its group and supplementary groups.
+   */
+  readonly identity?: { readonly uid: number; readonly gid: number; readonly groups: readonly number[] };
   /** A number in 0..32767 (`$RANDOM`). */
   readonly random?: () => number;
   readonly horizonMs?: number;
@@ -560,6 +565,14 @@ class Shell {
           } else io.out(`${p}\n`);
         }
         return status;
+      }
+      case 'id': {
+        // busybox id for a numeric user the image does not name; gid 0 is root's group.
+        const who = this.#o.identity;
+        if (args.length > 0 || who === undefined || who.uid === 0) throw new ShellUnsupported('id');
+        const group = (g: number): string => (g === 0 ? '0(root)' : String(g));
+        io.out(`uid=${who.uid} gid=${group(who.gid)} groups=${who.groups.map(group).join(',')}\n`);
+        return 0;
       }
       case 'hostname':
         if (args.length > 0 || this.#o.hostname === undefined) throw new ShellUnsupported('hostname');
