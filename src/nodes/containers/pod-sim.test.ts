@@ -417,4 +417,38 @@ describe('simulated pod lifecycle', () => {
         '10.244.0.5\tweb.sub.ns.svc.cluster.local\tweb\n\n# Entries added by HostAliases.\n123.45.67.89\tfoo\tbar\n\n',
     );
   });
+
+  test('a subPathExpr that expands to an absolute path or .. keeps the container in CreateContainerConfigError', () => {
+    // Upstream: "Variable Expansion should fail substituting values in a volume subpath with
+    // absolute path" and "... with backticks".
+    const failing = (value: string): Status =>
+      at(
+        sim({
+          restartPolicy: 'Never',
+          volumes: [{ name: 'workdir1', emptyDir: {} }],
+          containers: [
+            {
+              name: 'dapi-container',
+              image: busybox,
+              command: ['sh', '-c', 'sleep 1'],
+              env: [{ name: 'POD_NAME', value }],
+              volumeMounts: [{ name: 'workdir1', mountPath: '/logscontainer', subPathExpr: '$(POD_NAME)' }],
+            },
+          ],
+        }),
+        10_000,
+      );
+    const abs = failing('/tmp');
+    assert.equal(abs.phase, 'Pending');
+    assert.deepEqual(abs.containerStatuses[0]!.state.waiting, {
+      reason: 'CreateContainerConfigError',
+      message: 'error SubPath `/tmp` must not be an absolute path',
+    });
+    assert.equal(
+      failing('..').containerStatuses[0]!.state.waiting?.message,
+      "unable to provision SubPath `..`: must not contain '..'",
+    );
+    assert.equal(failing('').containerStatuses[0]!.state.waiting?.message, 'missing value for POD_NAME');
+    assert.equal(failing('logs').phase, 'Succeeded');
+  });
 });

@@ -24,6 +24,7 @@ import type { PodRuntime } from '../pod-status.js';
 import { applyShared, ownFilesAt, outputUntil, scriptFs, startRun, containerEnv } from './container-run.js';
 import type { ContainerRun, EnvContext } from './container-run.js';
 import { PodFiles } from './pod-files.js';
+import { subPathConfigError } from './subpath-expr.js';
 import type { VolumeSources } from './volume-data.js';
 import { argvProgram, containerProgram, imageMissing } from './program.js';
 import type { Program } from './program.js';
@@ -87,6 +88,8 @@ interface Container {
   done: boolean;
   /** Since when its image fails to pull (it never starts). */
   pullFailedAt: number | undefined;
+  /** Why the container cannot be created (CreateContainerConfigError); it never starts. */
+  configError: string | undefined;
 }
 
 /** A container instance's output, at absolute times (ms). */
@@ -187,6 +190,7 @@ export class PodSim {
       waiting: undefined,
       done: false,
       pullFailedAt: undefined,
+      configError: undefined,
     });
     this.#init = o.adopted === true ? [] : objsAt(spec, 'initContainers').map((c) => make(c, true));
     this.#app = objsAt(spec, 'containers').map((c) => make(c, false));
@@ -202,6 +206,12 @@ export class PodSim {
     if (imageMissing(strAt(c.spec, 'image') ?? '')) {
       // ErrImagePull, then ImagePullBackOff for ever: the container never starts.
       c.pullFailedAt = at;
+      return;
+    }
+    const configError = subPathConfigError(c.spec, containerEnv(this.#pod, c.spec, this.#o.envContext));
+    if (configError !== undefined) {
+      // The kubelet retries at every sync and fails the same way: the container stays waiting.
+      c.configError = configError;
       return;
     }
     const run = startRun({
@@ -696,6 +706,10 @@ export class PodSim {
         state: { terminated: this.#terminatedJson(c.exited) },
         lastState,
       };
+    }
+    if (c.configError !== undefined) {
+      const waiting = { reason: 'CreateContainerConfigError', message: c.configError };
+      return { ...base, ready: false, started: false, state: { waiting }, lastState };
     }
     if (c.pullFailedAt !== undefined) {
       const ref = normalizeImage(image);
