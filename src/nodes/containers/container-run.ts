@@ -18,6 +18,7 @@ import { resourceField } from './resource-field.js';
 import { metadataFieldPath } from './field-path.js';
 import { identityOf } from './identity.js';
 import { managedEtcHosts } from './etc-hosts.js';
+import { logsGeneratorOutput } from './logs-generator.js';
 import type { PodFiles } from './pod-files.js';
 import { MounttestUnknowable, runMounttest } from './mounttest.js';
 import type { ResourceList } from '../resources.js';
@@ -329,6 +330,18 @@ export function startRun(o: StartRunOptions): ContainerRun {
       if (err instanceof MounttestUnknowable) return fallback();
       throw err;
     }
+  }
+  if (o.program.kind === 'logs-generator') {
+    const seed = `${strAt(objAt(o.pod, 'metadata'), 'uid') ?? ''}/${strAt(o.container, 'name') ?? ''}/${o.instance}`;
+    return {
+      program: o.program,
+      known: true,
+      exitAfterMs: o.program.flags.durationMs,
+      exitCode: 0,
+      events: [],
+      output: logsGeneratorOutput(o.program.flags, o.startAt ?? 0, randomSource(seed)),
+      outputKnown: true,
+    };
   }
   if (o.program.kind === 'server') {
     const printed = o.program.output;

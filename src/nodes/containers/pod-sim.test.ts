@@ -451,4 +451,32 @@ describe('simulated pod lifecycle', () => {
     assert.equal(failing('').containerStatuses[0]!.state.waiting?.message, 'missing value for POD_NAME');
     assert.equal(failing('logs').phase, 'Succeeded');
   });
+
+  test('agnhost logs-generator prints its lines evenly over the run, in klog format, then exits 0', () => {
+    // Upstream: "Kubectl logs logs should be able to retrieve and filter logs".
+    const s = sim({
+      restartPolicy: 'Never',
+      containers: [
+        {
+          name: 'c',
+          image: agnhost,
+          args: ['logs-generator', '--log-lines-total', '100', '--run-duration', '20s'],
+        },
+      ],
+    });
+    assert.equal(at(s, 10_000).phase, 'Running');
+    const half = s.output('c', false, 10_000)!.chunks.filter((c) => c.at <= 10_000);
+    assert.equal(half.length, 51, 'one line every 200 ms');
+    assert.match(
+      half[0]!.text,
+      /^I\d{4} \d\d:\d\d:\d\d\.\d{6} {7}1 logs_generator\.go:76\] 0 (GET|POST|PUT) \/api\/v1\/namespaces\/(kube-system|default|ns)\/pods\/[a-z0-9]{3,4} \d{3}\n$/,
+    );
+    assert.equal(at(s, 21_000).phase, 'Succeeded');
+    const all = s
+      .output('c', false, 21_000)!
+      .chunks.map((c) => c.text)
+      .join('');
+    assert.equal(all.split('\n').length - 1, 100);
+    assert.ok(all.includes('/api/v1/namespaces/kube-system/'));
+  });
 });

@@ -412,7 +412,7 @@ export class PodSim {
     if (port === undefined) return false;
     const program = inst.run.program;
     if (program.kind === 'unknown') return true;
-    if (program.kind === 'script' || program.kind === 'mounttest') return false;
+    if (program.kind !== 'server') return false;
     const l = program.listeners.get(port);
     if (l === undefined) return false;
     if (grpc !== undefined) return l.protocol === 'grpc';

@@ -10,6 +10,8 @@ import { objsAt, strAt, strsAt } from '../json.js';
 import { UnknownReference, expandReferences } from './references.js';
 import { ShellUnsupported, argvCommand, parseShell } from './shell-parse.js';
 import type { List } from './shell-parse.js';
+import { logsGeneratorFlags } from './logs-generator.js';
+import type { LogsGeneratorFlags } from './logs-generator.js';
 
 /** A port a server listens on: HTTP answers per path and time since start; gRPC health. */
 export interface Listener {
@@ -28,6 +30,7 @@ export type Program =
       readonly output?: string;
     }
   | { readonly kind: 'mounttest'; readonly flags: MounttestFlags }
+  | { readonly kind: 'logs-generator'; readonly flags: LogsGeneratorFlags }
   | { readonly kind: 'unknown'; readonly reason: string };
 
 /** agnhost mounttest's flags (its defaults: retry_time 180, break_on_expected_content true). */
@@ -233,6 +236,12 @@ function agnhost(args: readonly string[], container: JsonObject, argv0 = '/agnho
         if (m !== null) ports.push([Number(m[1]), http]);
       }
       return server('agnhost porter', ports);
+    }
+    case 'logs-generator': {
+      const parsed = logsGeneratorFlags(flags);
+      return parsed === undefined
+        ? { kind: 'unknown', reason: 'agnhost logs-generator flags' }
+        : { kind: 'logs-generator', flags: parsed };
     }
     case 'etc-hosts':
       // Prints /etc/hosts (with Println's newline) and exits.
