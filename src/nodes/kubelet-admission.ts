@@ -20,8 +20,9 @@ export interface Rejection {
 export interface AdmissionInput {
   readonly pod: PodInfo;
   readonly node: NodeSpecView;
-  /** The pods the node admitted and that have not finished. */
-  readonly admitted: readonly PodInfo[];
+  /** How many pods the node admitted that have not finished, and their host ports. */
+  readonly admittedPods: number;
+  readonly usedPorts: readonly string[];
   /** What those pods request (their allocated resources). */
   readonly used: ResourceList;
 }
@@ -44,7 +45,7 @@ export function kubeletAdmit(o: AdmissionInput): Rejection | undefined {
   const { pod, node } = o;
   // noderesources.Fits: the pod count, then each requested resource.
   const maxPods = node.allocatable.get('pods') ?? 0;
-  if (o.admitted.length + 1 > maxPods) return outOf('pods', 1, o.admitted.length, maxPods);
+  if (o.admittedPods + 1 > maxPods) return outOf('pods', 1, o.admittedPods, maxPods);
   const req = pod.resources.requests;
   const names = [
     ...ordered.filter((r) => req.has(r)),
@@ -59,10 +60,8 @@ export function kubeletAdmit(o: AdmissionInput): Rejection | undefined {
     if (want > cap - used) return outOf(name, want, used, cap);
   }
   if (!podMatchesNodeAffinity(pod, node)) return predicate('NodeAffinity');
-  if (pod.hostPorts.length > 0) {
-    const used = o.admitted.flatMap((p) => p.hostPorts);
-    if (pod.hostPorts.some((want) => used.some((u) => portsConflict(want, u)))) return predicate('NodePorts');
-  }
+  if (pod.hostPorts.some((want) => o.usedPorts.some((u) => portsConflict(want, u))))
+    return predicate('NodePorts');
   if (firstUntoleratedTaint(node.taints, pod.tolerations, ['NoExecute']) !== undefined)
     return predicate('TaintToleration');
   return undefined;

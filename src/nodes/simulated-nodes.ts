@@ -42,8 +42,7 @@ import { decodeBytes } from './containers/bytes.js';
 import { kubeletAdmit, rejectedStatus } from './kubelet-admission.js';
 import type { Rejection } from './kubelet-admission.js';
 import { nodeView } from './scheduler/node-info.js';
-import { parsePod } from './scheduler/pod-info.js';
-import type { PodInfo } from './scheduler/pod-info.js';
+import { hostPortsOf, parsePod } from './scheduler/pod-info.js';
 import type { EnvContext } from './containers/container-run.js';
 import { serviceEnv } from './containers/service-env.js';
 import { pendingStatus, terminatedStatus } from './pod-status.js';
@@ -164,6 +163,12 @@ interface PodState {
 
 /** How often a running pod's API volumes are re-read while a container's output follows them. */
 const volumeSyncMs = 5000;
+
+/** What downward API volumes show of a pod's metadata, as one comparable string. */
+function labelsAndAnnotations(pod: JsonObject): string {
+  const meta = metaOf(pod);
+  return JSON.stringify([meta['labels'] ?? null, meta['annotations'] ?? null]);
+}
 
 function isCode(err: unknown, ...codes: number[]): boolean {
   return err instanceof ApiError && codes.includes(err.code);
@@ -479,26 +484,29 @@ export class SimulatedNodes {
     for (const key of this.#deferred) if (this.#pods.get(key)?.node === node) this.#queue.add(key);
   }
 
-  /** What the node's other admitted pods hold (their allocated requests). */
   /** The kubelet's admission of a new pod against what its node already admitted. */
   #admit(key: string, obj: JsonObject, nodeName: string): Rejection | undefined {
     const nodeObj = this.#nodeInformer?.store.get(nodeName);
     if (nodeObj === undefined) return undefined;
-    const admitted: PodInfo[] = [];
+    let admittedPods = 0;
+    const usedPorts: string[] = [];
     for (const [k, other] of this.#pods) {
       if (k === key || other.node !== nodeName || other.stage === 'terminated' || other.stage === 'deleting')
         continue;
+      admittedPods++;
       const p = this.#podInformer?.store.get(k);
-      if (p !== undefined) admitted.push(parsePod(p));
+      if (p !== undefined) usedPorts.push(...hostPortsOf(objAt(p, 'spec')));
     }
     return kubeletAdmit({
       pod: parsePod(obj),
       node: nodeView(nodeObj),
-      admitted,
+      admittedPods,
+      usedPorts,
       used: this.#othersRequested(nodeName, key),
     });
   }
 
+  /** What the node's other admitted pods hold (their allocated requests). */
   #othersRequested(node: string, except: string): ResourceList {
     const sum: ResourceList = new Map();
     for (const [key, st] of this.#pods) {
@@ -639,23 +647,18 @@ export class SimulatedNodes {
   }
 
   /**
-   * The ConfigMaps and Secrets the pod's containers read — through their environment, and through
-   * their volumes when `volumes` — as the kubelet reads them before it starts the containers.
+   * The ConfigMaps and Secrets named by `keys` (`configmap/<name>`, `secret/<name>`), as the
+   * kubelet reads them: Secret values decoded, a ConfigMap's binaryData under `binary/<name>`,
+   * null for what is not found.
    */
-  async #podSources(
+  async #readSources(
     pod: JsonObject,
-    volumes: boolean,
+    keys: Iterable<string>,
     signal: AbortSignal,
   ): Promise<Map<string, Readonly<Record<string, string>> | null>> {
-    const spec = objAt(pod, 'spec');
-    const keys = new Set(
-      [...objsAt(spec, 'initContainers'), ...objsAt(spec, 'containers')].flatMap((c) => envSourceKeys(c)),
-    );
-    if (volumes) for (const k of volumeSourceKeys(pod)) keys.add(k);
-    const objects = new Set([...keys].map((k) => k.replace(/^binary\//, 'configmap/')));
     const ns = encodeURIComponent(strAt(metaOf(pod), 'namespace') ?? '');
     const out = new Map<string, Readonly<Record<string, string>> | null>();
-    for (const key of objects) {
+    for (const key of new Set(keys)) {
       const [kind, name] = key.split('/') as [string, string];
       try {
         const obj = await this.#o.client.request(
@@ -734,11 +737,10 @@ export class SimulatedNodes {
   ): Promise<number | undefined> {
     const sim = st.sim;
     if (sim === undefined || !sim.followsVolumes()) return undefined;
-    const meta = metaOf(obj);
-    const seen = JSON.stringify([meta['labels'] ?? null, meta['annotations'] ?? null]);
+    const seen = labelsAndAnnotations(obj);
     const due = (st.volumesReadAt ?? 0) + volumeSyncMs;
     if (now < due && seen === st.volumesMeta) return due - now;
-    const objects = await this.#podSources(obj, true, signal);
+    const objects = await this.#readSources(obj, volumeSourceKeys(obj), signal);
     sim.refreshVolumes(obj, { objects, tokens: st.tokens ?? new Map(), allocatable: this.#allocatable }, now);
     st.volumesReadAt = now;
     st.volumesMeta = seen;
@@ -864,11 +866,14 @@ export class SimulatedNodes {
       // the node follows reads them: an unknown program's volumes cost no requests.
       const context = this.#envContext(obj, st.rt);
       const volumes = readsApiVolumes(obj, context);
-      const sources = await this.#podSources(obj, volumes, signal);
+      const spec = objAt(obj, 'spec');
+      const keys = [...objsAt(spec, 'initContainers'), ...objsAt(spec, 'containers')].flatMap(envSourceKeys);
+      if (volumes) keys.push(...volumeSourceKeys(obj));
+      const sources = await this.#readSources(obj, keys, signal);
       const tokens = volumes ? await this.#podTokens(obj, signal) : new Map<string, string>();
       st.tokens = tokens;
       st.volumesReadAt = now;
-      st.volumesMeta = JSON.stringify([metaOf(obj)['labels'] ?? null, metaOf(obj)['annotations'] ?? null]);
+      st.volumesMeta = labelsAndAnnotations(obj);
       st.sim = new PodSim({
         pod: obj,
         nodeFiles: n.files,

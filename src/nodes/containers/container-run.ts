@@ -331,8 +331,9 @@ export function startRun(o: StartRunOptions): ContainerRun {
       throw err;
     }
   }
+  // $RANDOM and logs-generator's random parts: one seed per pod, container and restart.
+  const seed = `${strAt(objAt(o.pod, 'metadata'), 'uid') ?? ''}/${strAt(o.container, 'name') ?? ''}/${o.instance}`;
   if (o.program.kind === 'logs-generator') {
-    const seed = `${strAt(objAt(o.pod, 'metadata'), 'uid') ?? ''}/${strAt(o.container, 'name') ?? ''}/${o.instance}`;
     return {
       program: o.program,
       known: true,
@@ -357,8 +358,6 @@ export function startRun(o: StartRunOptions): ContainerRun {
   }
   const events: FileEvent[] = [];
   const output: { at: number; text: string }[] = [];
-  const uid = strAt(objAt(o.pod, 'metadata'), 'uid') ?? '';
-  const name = strAt(o.container, 'name') ?? '';
   const identity = identityOf(o.pod, o.container);
   try {
     const r = runShell(o.program.list, {
@@ -368,7 +367,7 @@ export function startRun(o: StartRunOptions): ContainerRun {
       args: o.program.args,
       hostname: strAt(objAt(o.pod, 'spec'), 'hostname') ?? strAt(objAt(o.pod, 'metadata'), 'name') ?? '',
       ...(identity.explicit ? { identity } : {}),
-      random: randomSource(`${uid}/${name}/${o.instance}`),
+      random: randomSource(seed),
       onOutput: (at, _fd, text) => output.push({ at, text }),
     });
     return {

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { JsonObject } from '../../util/json.js';
 import { goFileMode } from './mounttest.js';
 import { PodSim } from './pod-sim.js';
-import { formatMap } from './volume-data.js';
+import { formatMap } from './field-path.js';
 
 const agnhost = 'registry.k8s.io/e2e-test-images/agnhost:2.43';
 

@@ -11,7 +11,7 @@ import type { ContainerRun, FileEvent } from './container-run.js';
 import { normalize } from './pod-files.js';
 import type { PodFiles } from './pod-files.js';
 import type { MounttestFlags, Program } from './program.js';
-import { goQuote } from './volume-data.js';
+import { goQuote } from './field-path.js';
 import { identityOf } from './identity.js';
 
 /** The run cannot be known (the caller falls back to the default behaviour). */

@@ -208,7 +208,8 @@ export class PodSim {
       c.pullFailedAt = at;
       return;
     }
-    const configError = subPathConfigError(c.spec, containerEnv(this.#pod, c.spec, this.#o.envContext));
+    // The environment is worked out only for a container with a subPathExpr.
+    const configError = subPathConfigError(c.spec, () => containerEnv(this.#pod, c.spec, this.#o.envContext));
     if (configError !== undefined) {
       // The kubelet retries at every sync and fails the same way: the container stays waiting.
       c.configError = configError;

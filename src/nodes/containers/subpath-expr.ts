@@ -26,7 +26,7 @@ function expandSubPath(
 /** The error that keeps the container from being created, if the spec says there is one. */
 export function subPathConfigError(
   container: JsonObject,
-  env: ReadonlyMap<string, string | undefined>,
+  envOf: () => ReadonlyMap<string, string | undefined>,
 ): string | undefined {
   for (const m of objsAt(container, 'volumeMounts')) {
     let subPath = strAt(m, 'subPath') ?? '';
@@ -34,7 +34,7 @@ export function subPathConfigError(
     if (expr !== '') {
       const missing = new Set<string>();
       try {
-        subPath = expandSubPath(expr, env, missing);
+        subPath = expandSubPath(expr, envOf(), missing);
       } catch (err) {
         // A variable from a Secret the node did not read: whether it fails is not known.
         if (err instanceof UnknownReference) return undefined;

@@ -8,7 +8,6 @@ import type { JsonObject } from '../../util/json.js';
 import { numAt, objAt, objsAt, strAt } from '../json.js';
 import { resourceField } from './resource-field.js';
 import { metadataFieldPath } from './field-path.js';
-export { formatMap, goQuote } from './field-path.js';
 import type { ResourceList } from '../resources.js';
 
 /** A file of a simulated volume. */
@@ -47,21 +46,21 @@ export function tokenKey(volume: string, index: number): string {
   return `${volume}/${index}`;
 }
 
-/** The `configmap/<name>`, `binary/<name>` and `secret/<name>` keys the pod's volumes read. */
+/**
+ * The `configmap/<name>` and `secret/<name>` keys the pod's volumes read (reading a ConfigMap
+ * also gives its `binary/<name>`).
+ */
 export function volumeSourceKeys(pod: JsonObject): string[] {
   const keys = new Set<string>();
-  const configMap = (name: string | undefined): void => {
-    if (name === undefined) return;
-    keys.add(`configmap/${name}`);
-    keys.add(`binary/${name}`);
-  };
   for (const v of objsAt(objAt(pod, 'spec'), 'volumes')) {
-    configMap(strAt(objAt(v, 'configMap'), 'name'));
+    const cm = strAt(objAt(v, 'configMap'), 'name');
     const secret = strAt(objAt(v, 'secret'), 'secretName');
+    if (cm !== undefined) keys.add(`configmap/${cm}`);
     if (secret !== undefined) keys.add(`secret/${secret}`);
     for (const s of objsAt(objAt(v, 'projected'), 'sources')) {
-      configMap(strAt(objAt(s, 'configMap'), 'name'));
+      const pcm = strAt(objAt(s, 'configMap'), 'name');
       const ps = strAt(objAt(s, 'secret'), 'name');
+      if (pcm !== undefined) keys.add(`configmap/${pcm}`);
       if (ps !== undefined) keys.add(`secret/${ps}`);
     }
   }

@@ -168,6 +168,18 @@ function timeMs(v: string | undefined): number {
   return Number.isNaN(t) ? 0 : t;
 }
 
+/** `protocol/hostIP/hostPort` of every container port of the pod spec with a hostPort. */
+export function hostPortsOf(spec: JsonObject | undefined): string[] {
+  const out: string[] = [];
+  for (const c of [...objsAt(spec, 'initContainers'), ...objsAt(spec, 'containers')]) {
+    for (const p of objsAt(c, 'ports')) {
+      const hostPort = numAt(p, 'hostPort') ?? 0;
+      if (hostPort > 0) out.push(`${strAt(p, 'protocol') ?? 'TCP'}/${strAt(p, 'hostIP') ?? ''}/${hostPort}`);
+    }
+  }
+  return out;
+}
+
 export function parsePod(pod: JsonObject): PodInfo {
   const meta = metaOf(pod);
   const spec = objAt(pod, 'spec');
@@ -181,14 +193,7 @@ export function parsePod(pod: JsonObject): PodInfo {
   const podAff = objAt(affinity, 'podAffinity');
   const podAnti = objAt(affinity, 'podAntiAffinity');
   const phase = strAt(status, 'phase');
-  const hostPorts: string[] = [];
-  for (const c of [...objsAt(spec, 'initContainers'), ...objsAt(spec, 'containers')]) {
-    for (const p of objsAt(c, 'ports')) {
-      const hostPort = numAt(p, 'hostPort') ?? 0;
-      if (hostPort <= 0) continue;
-      hostPorts.push(`${strAt(p, 'protocol') ?? 'TCP'}/${strAt(p, 'hostIP') ?? ''}/${hostPort}`);
-    }
-  }
+  const hostPorts = hostPortsOf(spec);
   const ns = { namespace };
   return {
     key: namespace === '' ? name : `${namespace}/${name}`,
