@@ -1,16 +1,20 @@
 /** What both event recorders share: event names that never repeat, and writes sent in order. */
 
+/** The last nanosecond stamp handed out by any namer of this process. */
+let lastNs = 0n;
+
 /**
- * `<name>.<hex nanoseconds>` (client-go's event names); the nanoseconds only move forward, so two
- * events of one millisecond (or of a frozen test clock) never share a name.
+ * `<name>.<hex nanoseconds>` (client-go's event names). The stamp is the clock's millisecond plus
+ * the sub-millisecond part of the process's high-resolution timer, and only moves forward across
+ * every recorder of the process: the scheduler's and a kubelet's events about one pod in the same
+ * millisecond (or under a frozen test clock) never share a name, and another process's are as
+ * unlikely to as client-go's.
  */
 export class EventNamer {
-  #lastNs = 0n;
-
   next(name: string, nowMs: number): string {
-    const ns = BigInt(nowMs) * 1_000_000n;
-    this.#lastNs = ns > this.#lastNs ? ns : this.#lastNs + 1n;
-    return `${name}.${this.#lastNs.toString(16)}`;
+    const ns = BigInt(nowMs) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
+    lastNs = ns > lastNs ? ns : lastNs + 1n;
+    return `${name}.${lastNs.toString(16)}`;
   }
 }
 

@@ -18,6 +18,7 @@ import type { SharedInformerFactory } from '../client/informer-factory.js';
 import type { RestClient } from '../client/rest-client.js';
 import type { SharedInformer } from '../client/shared-informer.js';
 import { WorkQueue } from '../client/workqueue.js';
+import { LegacyEventRecorder } from '../client/legacy-event-recorder.js';
 import { realClock } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
 import type { JsonObject } from '../util/json.js';
@@ -98,6 +99,11 @@ export interface SimulatedNodesOptions {
   readonly workers?: number;
   /** Parallel node registrations and heartbeats (default 16). */
   readonly concurrency?: number;
+  /**
+   * The kubelet's container events (Pulled, Created, Started, Killing, BackOff, Failed) as core/v1
+   * Events from `kubelet` on the node (default true; about three writes per container start).
+   */
+  readonly recordEvents?: boolean;
   readonly clock?: Clock;
   readonly onError?: (err: unknown) => void;
 }
@@ -129,6 +135,8 @@ interface SimNode {
   gone: boolean;
   /** The node's hostPath files, which its pods' scripts write and read. */
   readonly files: Map<string, string>;
+  /** The kubelet's event recorder (source.host is the node); undefined when events are off. */
+  readonly events: LegacyEventRecorder | undefined;
 }
 
 type Stage = 'new' | 'pending' | 'running' | 'terminated' | 'deleting';
@@ -256,6 +264,21 @@ export class SimulatedNodes {
         registered: false,
         gone: false,
         files: new Map(),
+        events:
+          o.recordEvents === false
+            ? undefined
+            : new LegacyEventRecorder({
+                client: o.client,
+                component: 'kubelet',
+                host: id.name,
+                clock: this.#clock,
+                onError: (err) => {
+                  // A namespace being deleted refuses new events (403), as upstream's kubelet is
+                  // told; that is not an error of the node.
+                  if (err instanceof ApiError && (err.code === 403 || err.code === 404)) return;
+                  o.onError?.(err);
+                },
+              }),
       });
     }
     const onError = o.onError;
@@ -781,6 +804,22 @@ export class SimulatedNodes {
     return true;
   }
 
+  /** Writes (without waiting) the container events the pod's simulation recorded. */
+  #recordEvents(pod: JsonObject, n: SimNode, st: PodState): void {
+    const events = st.sim?.takeEvents() ?? [];
+    if (n.events === undefined || events.length === 0) return;
+    const meta = metaOf(pod);
+    const ref = {
+      kind: 'Pod',
+      apiVersion: 'v1',
+      namespace: strAt(meta, 'namespace') ?? '',
+      name: strAt(meta, 'name') ?? '',
+      uid: strAt(meta, 'uid') ?? '',
+      resourceVersion: strAt(meta, 'resourceVersion') ?? '',
+    };
+    for (const e of events) n.events.event({ ...ref, fieldPath: e.fieldPath }, e.type, e.reason, e.message);
+  }
+
   /** One step of a pod's lifecycle; resolves the delay before the next step, if one is due. */
   async #sync(key: string, signal: AbortSignal): Promise<number | undefined> {
     const obj = this.#podInformer?.store.get(key);
@@ -825,6 +864,7 @@ export class SimulatedNodes {
       if (st.stage !== 'terminated') {
         // The containers are stopped (exit code 0, as the default behaviour has it).
         st.sim?.stop(now);
+        this.#recordEvents(obj, n, st);
         if (!(await this.#writeStatus(pod, st, this.#simStatus(pod, st, now), signal))) return undefined;
       }
       st.stage = 'deleting';
@@ -885,7 +925,9 @@ export class SimulatedNodes {
     st.stage = 'running';
     const deadline = numAt(objAt(obj, 'spec'), 'activeDeadlineSeconds');
     st.sim.setActiveDeadline(deadline === undefined ? undefined : st.rt.startTime + deadline * 1000);
+    st.sim.retryConfigErrors(obj, now);
     st.sim.advance(now);
+    this.#recordEvents(obj, n, st);
     // In-place resize (AM-01) of a running pod: its own writes, and maybe a sooner wake-up.
     const resizeDelay =
       st.sim.phase() === 'Running' ? await this.#resize(key, obj, pod, st, now, signal) : 'none';

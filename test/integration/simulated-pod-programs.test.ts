@@ -322,4 +322,88 @@ describe('simulated pods follow their spec', () => {
     });
     assert.match(updated, /value-1\n[^]*value-2\n/);
   });
+
+  test("the kubelet's container events: Pulled, Created, Started, then Killing on deletion", async () => {
+    // Upstream: "Sysctls should support sysctls" waits for the Started event (or an error event).
+    await createPod('events', {
+      containers: [{ name: 'main', image: busybox, command: ['sleep', '3600'] }],
+    });
+    type Event = {
+      reason: string;
+      message: string;
+      type: string;
+      source?: { component?: string; host?: string };
+      involvedObject: { kind: string; name: string; fieldPath?: string };
+    };
+    const events = async (): Promise<Event[]> =>
+      (
+        (await c.rest.request(
+          'GET',
+          `/api/v1/namespaces/${ns}/events?fieldSelector=involvedObject.name%3Devents`,
+        )) as { items: Event[] }
+      ).items.filter((e) => e.source?.component === 'kubelet');
+    const started = await waitFor('the Started event', async () => {
+      const list = await events();
+      if (list.some((e) => e.reason === 'Started')) return list;
+      await c.clock.advance('1s');
+      return undefined;
+    });
+    assert.deepEqual(
+      started.map((e) => [e.reason, e.message, e.involvedObject.fieldPath]),
+      [
+        ['Pulled', `Container image "${busybox}" already present on machine`, 'spec.containers{main}'],
+        ['Created', 'Created container main', 'spec.containers{main}'],
+        ['Started', 'Started container main', 'spec.containers{main}'],
+      ],
+    );
+    assert.match(started[0]!.source?.host ?? '', /^nanokube-node-/);
+    await c.rest.request('DELETE', `/api/v1/namespaces/${ns}/pods/events`);
+    const killing = await waitFor('the Killing event', async () => {
+      const list = await events();
+      const k = list.find((e) => e.reason === 'Killing');
+      if (k !== undefined) return k;
+      await c.clock.advance('1s');
+      return undefined;
+    });
+    assert.equal(killing.message, 'Stopping container main');
+  });
+
+  test('a container waiting on a subPathExpr starts once the annotation it names is set', async () => {
+    // Upstream: "Variable Expansion should verify that a failing subpath expansion can be
+    // modified during the lifecycle of a container".
+    await createPod('subpath-later', {
+      volumes: [{ name: 'workdir1', emptyDir: {} }],
+      containers: [
+        {
+          name: 'dapi-container',
+          image: busybox,
+          command: ['sh', '-c', 'tail -f /dev/null'],
+          env: [
+            { name: 'POD_NAME', value: 'foo' },
+            {
+              name: 'ANNOTATION',
+              valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['mysubpath']" } },
+            },
+          ],
+          volumeMounts: [
+            { name: 'workdir1', mountPath: '/subpath_mount', subPathExpr: '$(ANNOTATION)/$(POD_NAME)' },
+            { name: 'workdir1', mountPath: '/volume_mount' },
+          ],
+        },
+      ],
+    });
+    const waiting = await waitFor('CreateContainerConfigError', async () => {
+      const p = await getPod('subpath-later');
+      const w = p.status?.containerStatuses?.[0]?.state?.['waiting'] as { reason?: string } | undefined;
+      if (w?.reason === 'CreateContainerConfigError') return p;
+      await c.clock.advance('1s');
+      return undefined;
+    });
+    assert.equal(waiting.status?.phase, 'Pending');
+    await c.rest.request('PATCH', `/api/v1/namespaces/${ns}/pods/subpath-later`, {
+      body: { metadata: { annotations: { mysubpath: 'mypath' } } },
+      contentType: 'application/merge-patch+json',
+    });
+    await running('subpath-later');
+  });
 });

@@ -300,6 +300,16 @@ export interface StartRunOptions {
 }
 
 /** The files the kubelet puts into every container of the pod (/etc/hosts), by path. */
+/** The sysctls the pod sets (the runtime applies them in the pod's namespaces before it starts). */
+function podSysctls(pod: JsonObject): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of objsAt(objAt(objAt(pod, 'spec'), 'securityContext'), 'sysctls')) {
+    const name = strAt(s, 'name');
+    if (name !== undefined) out.set(name.replaceAll('/', '.'), strAt(s, 'value') ?? '');
+  }
+  return out;
+}
+
 function kubeletFiles(pod: JsonObject, context: EnvContext | undefined): Map<string, string> {
   const hosts = managedEtcHosts(pod, context?.podIPs ?? []);
   return new Map(hosts === undefined ? [] : [['/etc/hosts', hosts]]);
@@ -367,6 +377,7 @@ export function startRun(o: StartRunOptions): ContainerRun {
       args: o.program.args,
       hostname: strAt(objAt(o.pod, 'spec'), 'hostname') ?? strAt(objAt(o.pod, 'metadata'), 'name') ?? '',
       ...(identity.explicit ? { identity } : {}),
+      sysctls: podSysctls(o.pod),
       random: randomSource(seed),
       onOutput: (at, _fd, text) => output.push({ at, text }),
     });

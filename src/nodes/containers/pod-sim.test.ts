@@ -452,6 +452,74 @@ describe('simulated pod lifecycle', () => {
     assert.equal(failing('logs').phase, 'Succeeded');
   });
 
+  test("sysctl prints the pod's namespaced sysctls; one the pod does not set is left unknown", () => {
+    // Upstream: "Sysctls should support sysctls".
+    const withSysctl = (command: string[]): PodSim =>
+      sim({
+        restartPolicy: 'Never',
+        securityContext: { sysctls: [{ name: 'kernel.shm_rmid_forced', value: '1' }] },
+        containers: [{ name: 'test-container', image: busybox, command }],
+      });
+    const s = withSysctl(['/bin/sysctl', 'kernel.shm_rmid_forced']);
+    assert.equal(at(s, 1000).phase, 'Succeeded');
+    assert.equal(
+      s
+        .output('test-container', false, 1000)
+        ?.chunks.map((c) => c.text)
+        .join(''),
+      'kernel.shm_rmid_forced = 1\n',
+    );
+    const slash = withSysctl(['sh', '-c', 'sysctl -n kernel/shm_rmid_forced']);
+    at(slash, 1000);
+    assert.equal(
+      slash
+        .output('test-container', false, 1000)
+        ?.chunks.map((c) => c.text)
+        .join(''),
+      '1\n',
+    );
+    const other = withSysctl(['/bin/sysctl', 'kernel.msgmax']);
+    at(other, 1000);
+    assert.equal(other.output('test-container', false, 1000), undefined);
+  });
+
+  test('a subPathExpr that failed for a missing annotation expands once the annotation is set', () => {
+    // Upstream: "Variable Expansion should verify that a failing subpath expansion can be
+    // modified during the lifecycle of a container".
+    const spec: JsonObject = {
+      volumes: [{ name: 'workdir1', emptyDir: {} }],
+      containers: [
+        {
+          name: 'dapi-container',
+          image: busybox,
+          command: ['sh', '-c', 'tail -f /dev/null'],
+          env: [
+            { name: 'POD_NAME', value: 'foo' },
+            {
+              name: 'ANNOTATION',
+              valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['mysubpath']" } },
+            },
+          ],
+          volumeMounts: [
+            { name: 'workdir1', mountPath: '/subpath_mount', subPathExpr: '$(ANNOTATION)/$(POD_NAME)' },
+            { name: 'workdir1', mountPath: '/volume_mount' },
+          ],
+        },
+      ],
+    };
+    const s = sim(spec);
+    const before = at(s, 5000);
+    assert.equal(before.phase, 'Pending');
+    assert.equal(before.containerStatuses[0]!.state.waiting?.reason, 'CreateContainerConfigError');
+    const annotated = pod(spec);
+    (annotated['metadata'] as JsonObject)['annotations'] = { mysubpath: 'mypath' };
+    s.retryConfigErrors(annotated, 6000);
+    s.advance(6000);
+    const after = s.status(rt, 6000) as unknown as Status;
+    assert.equal(after.phase, 'Running');
+    assert.ok(after.containerStatuses[0]!.state.running !== undefined);
+  });
+
   test('agnhost logs-generator prints its lines evenly over the run, in klog format, then exits 0', () => {
     // Upstream: "Kubectl logs logs should be able to retrieve and filter logs".
     const s = sim({

@@ -25,6 +25,14 @@ import { applyShared, ownFilesAt, outputUntil, scriptFs, startRun, containerEnv 
 import type { ContainerRun, EnvContext } from './container-run.js';
 import { PodFiles } from './pod-files.js';
 import { subPathConfigError } from './subpath-expr.js';
+import {
+  backOffEvent,
+  containerFieldPath,
+  failedEvent,
+  killingEvent,
+  startEvents,
+} from './kubelet-events.js';
+import type { KubeletEvent } from './kubelet-events.js';
 import type { VolumeSources } from './volume-data.js';
 import { argvProgram, containerProgram, imageMissing } from './program.js';
 import type { Program } from './program.js';
@@ -135,7 +143,9 @@ function num(probe: JsonObject, key: string, fallback: number): number {
 }
 
 export class PodSim {
-  readonly #pod: JsonObject;
+  #pod: JsonObject;
+  /** Events the kubelet would have recorded since the last takeEvents(). */
+  #events: KubeletEvent[] = [];
   readonly #files: PodFiles;
   readonly #o: PodSimOptions;
   readonly #init: Container[];
@@ -213,8 +223,10 @@ export class PodSim {
     if (configError !== undefined) {
       // The kubelet retries at every sync and fails the same way: the container stays waiting.
       c.configError = configError;
+      this.#events.push(failedEvent(containerFieldPath(c.name, c.init), configError));
       return;
     }
+    this.#events.push(...startEvents(c.spec, containerFieldPath(c.name, c.init)));
     const run = startRun({
       program: c.program,
       pod: this.#pod,
@@ -346,10 +358,12 @@ export class PodSim {
       c.restartAt = at;
     } else {
       const meta = metaOf(this.#pod);
+      const pod = `${strAt(meta, 'name') ?? ''}_${strAt(meta, 'namespace') ?? ''}(${strAt(meta, 'uid') ?? ''})`;
       c.waiting = {
         reason: 'CrashLoopBackOff',
-        message: `back-off ${goDuration(c.backoffMs)} restarting failed container=${c.name} pod=${strAt(meta, 'name') ?? ''}_${strAt(meta, 'namespace') ?? ''}(${strAt(meta, 'uid') ?? ''})`,
+        message: `back-off ${goDuration(c.backoffMs)} restarting failed container=${c.name} pod=${pod}`,
       };
+      this.#events.push(backOffEvent(containerFieldPath(c.name, c.init), c.name, pod));
       c.restartAt = at + c.backoffMs;
     }
   }
@@ -575,7 +589,9 @@ export class PodSim {
     for (const c of this.#all()) {
       c.restartAt = undefined;
       c.waiting = undefined;
-      if (c.current !== undefined) this.#exit(c, at, exitCode);
+      if (c.current === undefined) continue;
+      this.#events.push(killingEvent(containerFieldPath(c.name, c.init), c.name));
+      this.#exit(c, at, exitCode);
     }
   }
 
@@ -610,6 +626,32 @@ export class PodSim {
   refreshVolumes(pod: JsonObject, sources: VolumeSources, at: number): void {
     for (const c of this.#all()) c.current?.run.follow?.(at - c.current.startedAt);
     this.#files.refresh(pod, sources, at);
+  }
+
+  /**
+   * The kubelet's retry, at a sync, of containers it could not create for their configuration
+   * (CreateContainerConfigError): with the pod as it is now, a subPathExpr whose variables came
+   * from labels or annotations that have since been set may now expand, and the container starts.
+   */
+  retryConfigErrors(pod: JsonObject, at: number): void {
+    const failed = this.#all().filter((c) => c.configError !== undefined);
+    if (failed.length === 0) return;
+    this.#pod = pod;
+    for (const c of failed) {
+      const before = c.configError;
+      const recorded = this.#events.length;
+      c.configError = undefined;
+      this.#start(c, at);
+      // The same failure again is not news (the kubelet's would only bump the event's count).
+      if (c.configError === before) this.#events.length = recorded;
+    }
+  }
+
+  /** The events recorded since the last call (the caller writes them), oldest first. */
+  takeEvents(): KubeletEvent[] {
+    const out = this.#events;
+    this.#events = [];
+    return out;
   }
 
   /** When the status may next change (undefined: not by itself). */

@@ -162,6 +162,7 @@ const builtins = new Set([
   'test',
   'hostname',
   'id',
+  'sysctl',
   'printenv',
   'env',
   'sh',

@@ -39,6 +39,11 @@ export interface ShellOptions {
    * from the image, which the simulator does not know), its group and supplementary groups.
    */
   readonly identity?: { readonly uid: number; readonly gid: number; readonly groups: readonly number[] };
+  /**
+   * The namespaced sysctls the pod sets (spec.securityContext.sysctls): `sysctl NAME` prints
+   * these; any other key's value is the node's, which the simulator does not know.
+   */
+  readonly sysctls?: ReadonlyMap<string, string>;
   /** A number in 0..32767 (`$RANDOM`). */
   readonly random?: () => number;
   readonly horizonMs?: number;
@@ -572,6 +577,19 @@ class Shell {
         if (args.length > 0 || who === undefined || who.uid === 0) throw new ShellUnsupported('id');
         const group = (g: number): string => (g === 0 ? '0(root)' : String(g));
         io.out(`uid=${who.uid} gid=${group(who.gid)} groups=${who.groups.map(group).join(',')}\n`);
+        return 0;
+      }
+      case 'sysctl': {
+        // busybox sysctl: `NAME = VALUE`, or only the value with -n; names may use / for .
+        const valueOnly = args[0] === '-n';
+        const names = valueOnly ? args.slice(1) : args;
+        if (names.length === 0 || names.some((n) => n.startsWith('-'))) throw new ShellUnsupported('sysctl');
+        for (const n of names) {
+          const key = n.replaceAll('/', '.');
+          const value = this.#o.sysctls?.get(key);
+          if (value === undefined) throw new ShellUnsupported(`sysctl ${key}`);
+          io.out(valueOnly ? `${value}\n` : `${key} = ${value}\n`);
+        }
         return 0;
       }
       case 'hostname':

@@ -16,17 +16,24 @@ import { numFeasibleNodesToFind } from './scheduler.js';
 import { balancedAllocationScore, leastAllocatedScore, selectHost } from './score.js';
 import { SchedulingQueue } from './queue.js';
 import { preempt } from './preemption.js';
+import { Nominator, runFiltersWithNominated } from './nominator.js';
 
 function node(
   name: string,
-  extra: { labels?: JsonObject; spec?: JsonObject; cpu?: string; ready?: string } = {},
+  extra: {
+    labels?: JsonObject;
+    spec?: JsonObject;
+    cpu?: string;
+    ready?: string;
+    allocatable?: JsonObject;
+  } = {},
 ): NodeInfo {
   const info = new NodeInfo(name);
   info.node = nodeView({
     metadata: { name, labels: { 'kubernetes.io/hostname': name, ...(extra.labels ?? {}) } },
     spec: extra.spec ?? {},
     status: {
-      allocatable: { cpu: extra.cpu ?? '2', memory: '4Gi', pods: '3' },
+      allocatable: { cpu: extra.cpu ?? '2', memory: '4Gi', pods: '3', ...(extra.allocatable ?? {}) },
       conditions: [{ type: 'Ready', status: extra.ready ?? 'True' }],
     },
   });
@@ -359,6 +366,8 @@ describe('scheduling queue', () => {
   });
 });
 
+const noNominations = { nodeOf: () => '', ahead: () => [] };
+
 describe('preemption', () => {
   it('picks victims of lower priority, reprieving what it can; explains when it cannot help', () => {
     const n1 = node('n1');
@@ -372,7 +381,7 @@ describe('preemption', () => {
       ['n1', { plugin: 'NodeResourcesFit', reasons: ['Insufficient cpu'], unresolvable: false }],
       ['n2', { plugin: 'NodeResourcesFit', reasons: ['Insufficient cpu'], unresolvable: false }],
     ]);
-    const r = preempt(vip, [n1, n2], failures, state, () => undefined);
+    const r = preempt(vip, [n1, n2], failures, state, () => undefined, noNominations);
     assert.equal(r.candidate?.node, 'n1');
     assert.deepEqual(
       r.candidate?.victims.map((v) => v.name),
@@ -384,6 +393,7 @@ describe('preemption', () => {
       failures,
       state,
       () => undefined,
+      noNominations,
     );
     assert.equal(never.message, 'preemption: not eligible due to preemptionPolicy=Never.');
     const equal = preempt(
@@ -392,10 +402,67 @@ describe('preemption', () => {
       new Map([...failures, ['n2', { plugin: 'TaintToleration', reasons: ['t'], unresolvable: true }]]),
       state,
       () => undefined,
+      noNominations,
     );
     assert.equal(
       equal.message,
       'preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
+    );
+  });
+
+  it('keeps the room it freed for the preemptor and does not preempt twice (the e2e PreemptionExecutionPath)', () => {
+    // A node with 1000 of an extended resource, three pods of priorities 1..3 using 200/300/450.
+    const n = node('n1', { allocatable: { 'example.com/fakecpu': '1000', pods: '10' } });
+    const want = (q: string, priority: number): JsonObject => ({
+      priority,
+      containers: [{ name: 'c', resources: { requests: { 'example.com/fakecpu': q } } }],
+    });
+    const p1 = { ...pod('p1', want('200', 1)), nodeName: 'n1' };
+    const p2 = { ...pod('p2', want('300', 2)), nodeName: 'n1' };
+    const p3 = { ...pod('p3', want('450', 3)), nodeName: 'n1' };
+    for (const p of [p1, p2, p3]) n.addPod(p);
+    const p4 = pod('p4', want('500', 4));
+    const nominator = new Nominator();
+    const nominated = {
+      nodeOf: (p: ReturnType<typeof parsePod>) => nominator.nodeOf(p.key) ?? p.nominatedNodeName,
+      ahead: (p: ReturnType<typeof parsePod>, at: string) => nominator.ahead(p, at),
+    };
+    const state = prepareCycle(p4, cluster([n]));
+    const failures = new Map([
+      [
+        'n1',
+        { plugin: 'NodeResourcesFit', reasons: ['Insufficient example.com/fakecpu'], unresolvable: false },
+      ],
+    ]);
+    const r = preempt(p4, [n], failures, state, () => undefined, nominated);
+    assert.deepEqual(r.candidate?.victims.map((v) => v.name).sort(), ['p1', 'p2']);
+    nominator.set(p4, 'n1');
+    // While the victims terminate, the preemptor waits instead of choosing more victims.
+    n.addPod({ ...p1, terminating: true });
+    n.addPod({ ...p2, terminating: true });
+    const again = preempt(p4, [n], failures, state, () => undefined, nominated);
+    assert.equal(again.message, 'preemption: not eligible due to a terminating pod on the nominated node.');
+    // Once they are gone, their ReplicaSets' replacements do not fit in the room kept for p4...
+    n.removePod(p1.key);
+    n.removePod(p2.key);
+    const replacement = pod('p1-again', want('200', 1));
+    const rstate = prepareCycle(replacement, cluster([n]));
+    const blocked = runFiltersWithNominated(
+      replacement,
+      n,
+      rstate,
+      () => undefined,
+      nominator.ahead(replacement, 'n1'),
+    );
+    assert.deepEqual(blocked?.reasons, ['Insufficient example.com/fakecpu']);
+    assert.equal(
+      runFiltersWithNominated(replacement, n, rstate, () => undefined, []),
+      undefined,
+    );
+    // ...while p4 itself fits.
+    assert.equal(
+      runFiltersWithNominated(p4, n, state, () => undefined, nominator.ahead(p4, 'n1')),
+      undefined,
     );
   });
 });

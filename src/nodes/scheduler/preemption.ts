@@ -5,11 +5,15 @@
  * still let it fit (highest priority first). The candidate with the lowest highest-victim
  * priority, then the lowest priority sum, then the fewest victims, then the first name wins.
  * Messages are upstream's (`preemption: 0/3 nodes are available: 3 No preemption victims found
- * for incoming pod.`).
+ * for incoming pod.`). Filters count the pods nominated to a node ahead of this one (nominator.ts),
+ * and a pod whose earlier preemption is still in progress (a lower-priority pod on its nominated
+ * node is terminating) waits for it instead of preempting again, as upstream's
+ * PodEligibleToPreemptOthers.
  */
-import { fitErrorMessage, runFilters } from './filters.js';
+import { fitErrorMessage } from './filters.js';
 import type { CycleState, FilterFailure, NamespaceLabels } from './filters.js';
 import { NodeInfo } from './node-info.js';
+import { runFiltersWithNominated } from './nominator.js';
 import type { PodInfo } from './pod-info.js';
 
 export interface PreemptionResult {
@@ -43,9 +47,25 @@ export function preempt(
   failures: ReadonlyMap<string, FilterFailure>,
   state: CycleState,
   nsLabels: NamespaceLabels,
+  nominated: {
+    readonly nodeOf: (pod: PodInfo) => string;
+    readonly ahead: (pod: PodInfo, node: string) => PodInfo[];
+  },
 ): PreemptionResult {
   if (pod.preemptionPolicy === 'Never') {
     return { message: 'preemption: not eligible due to preemptionPolicy=Never.' };
+  }
+  const nominatedNode = nominated.nodeOf(pod);
+  if (nominatedNode !== '') {
+    const failure = failures.get(nominatedNode);
+    const info = nodes.find((n) => n.name === nominatedNode);
+    if (
+      info !== undefined &&
+      !(failure?.unresolvable ?? false) &&
+      [...info.pods.values()].some((p) => p.terminating && p.priority < pod.priority)
+    ) {
+      return { message: 'preemption: not eligible due to a terminating pod on the nominated node.' };
+    }
   }
   const statuses: FilterFailure[] = [];
   const candidates: { node: string; victims: PodInfo[] }[] = [];
@@ -60,8 +80,9 @@ export function preempt(
       statuses.push(noVictims);
       continue;
     }
+    const ahead = nominated.ahead(pod, info.name);
     const trial = copyWithout(info, new Set(lower.map((p) => p.key)));
-    const still = runFilters(pod, trial, state, nsLabels);
+    const still = runFiltersWithNominated(pod, trial, state, nsLabels, ahead);
     if (still !== undefined) {
       statuses.push(still);
       continue;
@@ -71,7 +92,7 @@ export function preempt(
     const victims: PodInfo[] = [];
     for (const p of lower) {
       trial.addPod(p);
-      if (runFilters(pod, trial, state, nsLabels) !== undefined) {
+      if (runFiltersWithNominated(pod, trial, state, nsLabels, ahead) !== undefined) {
         trial.removePod(p.key);
         victims.push(p);
       }

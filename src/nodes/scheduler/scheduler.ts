@@ -9,7 +9,8 @@
  * Pods with schedulingGates are left alone until every gate is removed (AM-10; the API server
  * set their PodScheduled=False/SchedulingGated condition at creation). A pod no node fits gets
  * PodScheduled=False, reason Unschedulable, with upstream's FitError message, a FailedScheduling
- * event, and (basic preemption) lower-priority victims deleted and status.nominatedNodeName set.
+ * event, and (basic preemption) lower-priority victims deleted and status.nominatedNodeName set;
+ * the room freed is kept for it (nominator.ts) until it is bound.
  * It waits until a cluster event may help (a node added or changed, a pod removed...) and its
  * backoff has passed.
  */
@@ -26,9 +27,10 @@ import type { Clock } from '../../util/clock.js';
 import type { JsonObject } from '../../util/json.js';
 import { jsonEqual } from '../../util/json.js';
 import { metaOf, objAt, rfc3339, strAt, stringMap } from '../json.js';
-import { fitErrorMessage, prepareCycle, runFilters } from './filters.js';
+import { fitErrorMessage, prepareCycle } from './filters.js';
 import type { ClusterView, FilterFailure } from './filters.js';
 import { NodeInfo, nodeView, nodeViewChanged } from './node-info.js';
+import { Nominator, runFiltersWithNominated } from './nominator.js';
 import { parsePod } from './pod-info.js';
 import type { PodInfo } from './pod-info.js';
 import { preempt } from './preemption.js';
@@ -86,6 +88,7 @@ export class Scheduler {
   readonly #assumed = new Set<string>();
   readonly #antiAffinityPods = new Map<string, { pod: PodInfo; node: NodeInfo }>();
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #nominator = new Nominator();
   readonly #recorder: EventRecorder | undefined;
   #nextStart = 0;
   #cluster: ClusterView;
@@ -205,6 +208,7 @@ export class Scheduler {
   #onPod(oldObj: JsonObject | undefined, obj: JsonObject): void {
     const p = parsePod(obj);
     if (p.nodeName !== '') {
+      this.#nominator.delete(p.key);
       this.#queue.delete(p.key);
       const wasAssumed = this.#assumed.delete(p.key);
       if (p.terminal) {
@@ -218,15 +222,19 @@ export class Scheduler {
     }
     if (this.#assumed.has(p.key)) return;
     if (!this.#responsible(p)) {
+      this.#nominator.delete(p.key);
       this.#queue.delete(p.key);
       return;
     }
+    // An update that does not (yet) show the nomination made in memory keeps it, as upstream.
+    this.#nominator.set(p, p.nominatedNodeName || (this.#nominator.nodeOf(p.key) ?? ''));
     if (this.#queue.has(p.key) && oldObj !== undefined && !specChanged(oldObj, obj)) this.#queue.update(p);
     else this.#queue.add(p);
   }
 
   #onPodDelete(obj: JsonObject): void {
     const p = parsePod(obj);
+    this.#nominator.delete(p.key);
     this.#queue.delete(p.key);
     this.#assumed.delete(p.key);
     if (this.#removeFromCache(p.key)) this.#queue.moveOnEvent('AssignedPodDelete');
@@ -287,7 +295,8 @@ export class Scheduler {
     for (let i = 0; i < nodes.length && feasible.length < want; i++) {
       const info = nodes[(start + i) % nodes.length]!;
       processed++;
-      const failure = runFilters(pod, info, state, nsLabels);
+      const ahead = this.#nominator.ahead(pod, info.name);
+      const failure = runFiltersWithNominated(pod, info, state, nsLabels, ahead);
       if (failure === undefined) feasible.push(info);
       else failures.set(info.name, failure);
     }
@@ -311,10 +320,14 @@ export class Scheduler {
     let postFilter = '';
     let nominate: string | undefined;
     if (this.#o.preemption !== false) {
-      const result = preempt(pod, nodes, failures, state, this.#cluster.namespaceLabels);
+      const result = preempt(pod, nodes, failures, state, this.#cluster.namespaceLabels, {
+        nodeOf: (p) => this.#nominator.nodeOf(p.key) ?? p.nominatedNodeName,
+        ahead: (p, node) => this.#nominator.ahead(p, node),
+      });
       postFilter = result.message;
       if (result.candidate !== undefined) {
         nominate = result.candidate.node;
+        this.#nominator.set(pod, nominate);
         for (const v of result.candidate.victims) this.#track(this.#deleteVictim(v, pod, signal));
         // The victims' deletions bring the pod back.
         plugins.add('NodeResourcesFit');
@@ -327,6 +340,7 @@ export class Scheduler {
 
   async #assumeAndBind(pod: PodInfo, node: NodeInfo, signal: AbortSignal): Promise<void> {
     const assumed: PodInfo = { ...pod, nodeName: node.name };
+    this.#nominator.delete(pod.key);
     this.#assumed.add(pod.key);
     this.#addToCache(assumed);
     this.#queue.done(pod.key);
