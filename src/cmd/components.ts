@@ -63,7 +63,7 @@ interface Parsed {
 }
 
 /** `--name value`, `--name=value`, and bare boolean `--name`. */
-function parseFlags(
+export function parseFlags(
   args: readonly string[],
   known: ReadonlySet<string>,
   booleans: ReadonlySet<string>,
@@ -85,7 +85,7 @@ function parseFlags(
   return { values };
 }
 
-function bool(v: string | undefined, name: string, dflt: boolean): boolean {
+export function bool(v: string | undefined, name: string, dflt: boolean): boolean {
   if (v === undefined) return dflt;
   if (v === 'true') return true;
   if (v === 'false') return false;
@@ -94,7 +94,7 @@ function bool(v: string | undefined, name: string, dflt: boolean): boolean {
   );
 }
 
-function waitForSignal(stop: () => Promise<void>): void {
+export function waitForSignal(stop: () => Promise<void>): void {
   let stopping = false;
   const onSignal = (signal: string): void => {
     if (stopping) return;

@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --max-semi-space-size=32
-/** The `nanokube` command: `serve`, `controller-manager`, `nodes`, `snapshot`. */
+/** The `nanokube` command: `serve`, `controller-manager`, `nodes`, `proxy`, `snapshot`. */
 import { performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import { FlagError, parseServeFlags, serveUsage } from './serve/flags.js';
@@ -7,6 +7,7 @@ import { startServer } from './serve/start.js';
 import { controllerManagerCommand, controllerManagerUsage, nodesCommand, nodesUsage } from './components.js';
 import { KubeconfigError } from './kubeconfig-credentials.js';
 import { snapshotCommand, snapshotUsage } from './snapshot-command.js';
+import { proxyCommand, proxyUsage } from './proxy-command.js';
 import { FaultRuleError } from '../apiserver/faults/fault-rule.js';
 import { FeatureGateError } from '../machinery/features.js';
 import { DatabaseInUseError } from '../storage/kv/sqlite/schema.js';
@@ -42,14 +43,16 @@ async function main(argv: readonly string[]): Promise<void> {
   if (command === 'controller-manager') return controllerManagerCommand(rest);
   if (command === 'nodes') return nodesCommand(rest);
   if (command === 'snapshot') return snapshotCommand(rest);
+  if (command === 'proxy') return proxyCommand(rest);
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(
       'nanokube: a Kubernetes v1.27 control plane\n\nCommands:\n' +
         '  serve                the API server, with controllers and simulated nodes in-process\n' +
         '  controller-manager   the controllers, against any API server\n' +
         '  nodes                simulated nodes and the scheduler, against any API server\n' +
+        "  proxy                kube-proxy's iptables mode for one node, against any API server\n" +
         '  snapshot             save a running cluster to a file, or restore it\n\n' +
-        `${serveUsage}\n${controllerManagerUsage}\n${nodesUsage}\n${snapshotUsage}`,
+        `${serveUsage}\n${controllerManagerUsage}\n${nodesUsage}\n${proxyUsage}\n${snapshotUsage}`,
     );
     return;
   }

@@ -1,0 +1,324 @@
+/**
+ * The proxy's sync loop (upstream pkg/proxy/iptables Proxier): it follows Services,
+ * EndpointSlices and its own Node through the client's informers, notes which Services changed,
+ * and turns the state into iptables rules (iptables/rules.ts) written through a backend.
+ *
+ * MinimizeIPTablesRestore (NW-06, on by default as in v1.27): the first sync, a sync after a
+ * failure, a change of the node's labels (topology) and one every `syncPeriodMs` are full; the
+ * others are partial and write only the chains of Services that changed since the last good sync
+ * (plus the chains every sync rewrites, and the deletion of stale ones). Syncs are at least
+ * `minSyncPeriodMs` apart, so a burst of changes is one write. A failed partial restore counts
+ * `kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total` and the next sync is full.
+ * The full sync also makes sure of the jumps from the built-in chains.
+ */
+import type { SharedInformerFactory } from '../client/informer-factory.js';
+import type { HandlerRegistration } from '../client/shared-informer.js';
+import type { ReadonlyStore } from '../client/informer-store.js';
+import { realClock } from '../util/clock.js';
+import type { Clock } from '../util/clock.js';
+import type { JsonObject } from '../util/json.js';
+import { serviceEndpoints, serviceOfSlice } from './endpoints.js';
+import type { EndpointWithChain } from './endpoints.js';
+import { buildRules } from './iptables/rules.js';
+import type { RulesOptions, RulesResult } from './iptables/rules.js';
+import { obj, objs, str, stringMap } from './json.js';
+import type { ProxyMetrics } from './metrics.js';
+import { ofFamily, servicePorts } from './service-port.js';
+import type { IpFamily, ServicePort } from './service-port.js';
+
+/** Where the rules go: iptables-restore and iptables-save, or a test double. */
+export interface IptablesBackend {
+  /** `iptables-restore --noflush --counters` of `text`; rejects when it fails. */
+  restore(text: string, signal: AbortSignal): Promise<void>;
+  /** The chains of the nat table as they are now. */
+  natChains(signal: AbortSignal): Promise<Set<string>>;
+  /** The proxy's chains exist and the built-in chains jump to them (full syncs). */
+  ensureJumps(signal: AbortSignal): Promise<void>;
+}
+
+export interface ProxierOptions {
+  readonly informers: SharedInformerFactory;
+  /** The node the proxy runs for: its endpoints are local, its labels give the zone. */
+  readonly nodeName: string;
+  readonly backend: IptablesBackend;
+  readonly family?: IpFamily;
+  readonly rules?: Partial<Omit<RulesOptions, 'nodeLabels' | 'family'>>;
+  /** A full sync at least this often (`--iptables-sync-period`, default 30 s). */
+  readonly syncPeriodMs?: number;
+  /** Syncs at most this often (`--iptables-min-sync-period`, default 1 s). */
+  readonly minSyncPeriodMs?: number;
+  readonly metrics?: ProxyMetrics;
+  readonly clock?: Clock;
+  readonly onError?: (err: unknown) => void;
+  /** Told after every sync (tests, --dry-run). */
+  readonly onSync?: (result: SyncResult) => void;
+}
+
+export interface SyncResult {
+  readonly full: boolean;
+  readonly ok: boolean;
+  /** The restore input's size. */
+  readonly bytes: number;
+  readonly rules: RulesResult | undefined;
+  readonly changedServices: number;
+  readonly ms: number;
+  readonly error?: unknown;
+}
+
+const servicesPath = '/api/v1/services';
+const slicesPath = '/apis/discovery.k8s.io/v1/endpointslices';
+const nodesPath = '/api/v1/nodes';
+
+function keyOf(o: JsonObject): string {
+  const meta = obj(o['metadata']);
+  return `${str(meta['namespace'])}/${str(meta['name'])}`;
+}
+
+export class Proxier {
+  readonly #o: ProxierOptions;
+  readonly #clock: Clock;
+  readonly #family: IpFamily;
+  /** Services (`ns/name`) changed since the last successful sync. */
+  #changed = new Set<string>();
+  #needFull = true;
+  #nodeLabels: Record<string, string> = {};
+  #nodeIP = '';
+  /** Each Service's slices by slice key, kept from the informer's events. */
+  readonly #slices = new Map<string, Map<string, JsonObject>>();
+  /** Per Service: its ports and their endpoints as of the last sync that looked at it. */
+  readonly #ports = new Map<string, ServicePort[]>();
+  readonly #endpoints = new Map<string, Map<string, EndpointWithChain[]>>();
+  #services: ReadonlyStore | undefined;
+  #lastSyncAt = 0;
+  #lastFullAt = 0;
+  /** When the oldest change not yet written was queued (healthz). */
+  #oldestPending: number | undefined;
+  #lastUpdated: number | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(o: ProxierOptions) {
+    this.#o = o;
+    this.#clock = o.clock ?? realClock;
+    this.#family = o.family ?? 'IPv4';
+  }
+
+  /** The proxy's health as kube-proxy's /healthz judges it (v1.27). */
+  health(): { healthy: boolean; lastUpdated: number | undefined; now: number } {
+    const now = this.#clock.now();
+    const timeout = 2 * (this.#o.syncPeriodMs ?? 30_000);
+    const healthy = this.#oldestPending === undefined || now - this.#oldestPending < timeout;
+    return { healthy, lastUpdated: this.#lastUpdated, now };
+  }
+
+  #queue(service: string): void {
+    this.#changed.add(service);
+    this.#oldestPending ??= this.#clock.now();
+    this.#o.metrics?.lastQueued.set(this.#clock.now() / 1000);
+    this.#wake?.();
+  }
+
+  #onSlice(slice: JsonObject, deleted: boolean): void {
+    const svc = serviceOfSlice(slice);
+    if (svc === undefined) return;
+    let slices = this.#slices.get(svc);
+    if (slices === undefined) {
+      slices = new Map();
+      this.#slices.set(svc, slices);
+    }
+    if (deleted) slices.delete(keyOf(slice));
+    else slices.set(keyOf(slice), slice);
+    if (slices.size === 0) this.#slices.delete(svc);
+    this.#o.metrics?.endpointChanges.inc();
+    this.#queue(svc);
+  }
+
+  #onNode(node: JsonObject): void {
+    if (str(obj(node['metadata'])['name']) !== this.#o.nodeName) return;
+    const labels = stringMap(obj(node['metadata'])['labels']);
+    const ip = objs(obj(node['status'])['addresses']).find(
+      (a) => str(a['type']) === 'InternalIP' && ofFamily(str(a['address']), this.#family),
+    );
+    this.#nodeIP = str(ip?.['address']);
+    if (JSON.stringify(labels) !== JSON.stringify(this.#nodeLabels)) {
+      // Topology hints depend on the node's zone: every Service may change.
+      this.#nodeLabels = labels;
+      this.#needFull = true;
+      this.#oldestPending ??= this.#clock.now();
+      this.#wake?.();
+    }
+  }
+
+  /** Subscribes to the informers; returns what stops it. */
+  #watch(): HandlerRegistration[] {
+    const services = this.#o.informers.informerFor(servicesPath);
+    const slices = this.#o.informers.informerFor(slicesPath);
+    const nodes = this.#o.informers.informerFor(nodesPath);
+    this.#services = services.store;
+    const onService = (s: JsonObject): void => {
+      this.#o.metrics?.serviceChanges.inc();
+      this.#queue(keyOf(s));
+    };
+    return [
+      services.addEventHandler({ onAdd: onService, onUpdate: (_, s) => onService(s), onDelete: onService }),
+      slices.addEventHandler({
+        onAdd: (s) => this.#onSlice(s, false),
+        onUpdate: (_, s) => this.#onSlice(s, false),
+        onDelete: (s) => this.#onSlice(s, true),
+      }),
+      nodes.addEventHandler({ onAdd: (n) => this.#onNode(n), onUpdate: (_, n) => this.#onNode(n) }),
+    ];
+  }
+
+  #serviceKeys(): string[] {
+    return (this.#services?.list() ?? []).map(keyOf);
+  }
+
+  /** Brings the per-Service ports and endpoints of `services` up to date. */
+  #refresh(services: Iterable<string>): void {
+    const hostname = this.#o.nodeName;
+    for (const key of services) {
+      const svc = this.#services?.get(key);
+      const ports = svc === undefined ? [] : servicePorts(svc, this.#family);
+      if (ports.length === 0) {
+        this.#ports.delete(key);
+        this.#endpoints.delete(key);
+        continue;
+      }
+      this.#ports.set(key, ports);
+      this.#endpoints.set(
+        key,
+        serviceEndpoints(key, this.#slices.get(key)?.values() ?? [], { family: this.#family, hostname }),
+      );
+    }
+  }
+
+  /** One sync: full when due (or `full`), else partial. */
+  async sync(signal: AbortSignal, full = false): Promise<SyncResult> {
+    const start = this.#clock.now();
+    const started = performance.now();
+    const isFull = full || this.#needFull || start - this.#lastFullAt >= (this.#o.syncPeriodMs ?? 30_000);
+    const changed = this.#changed;
+    this.#changed = new Set();
+    const pendingSince = this.#oldestPending;
+    this.#oldestPending = undefined;
+    this.#refresh(isFull ? new Set([...this.#serviceKeys(), ...this.#ports.keys(), ...changed]) : changed);
+    const endpoints = new Map<string, EndpointWithChain[]>();
+    for (const m of this.#endpoints.values()) for (const [k, v] of m) endpoints.set(k, v);
+    const r = this.#o.rules ?? {};
+    let rules: RulesResult | undefined;
+    try {
+      if (isFull) await this.#o.backend.ensureJumps(signal);
+      const existing = await this.#o.backend.natChains(signal);
+      rules = buildRules(
+        { ports: [...this.#ports.values()].flat(), endpoints },
+        {
+          family: this.#family,
+          masqueradeMark: r.masqueradeMark ?? '0x00004000',
+          masqueradeAll: r.masqueradeAll ?? false,
+          ...(r.clusterCIDR !== undefined ? { clusterCIDR: r.clusterCIDR } : {}),
+          localhostNodePorts: r.localhostNodePorts ?? true,
+          nodeIP: r.nodeIP ?? this.#nodeIP,
+          ...(r.nodePortIPs !== undefined ? { nodePortIPs: r.nodePortIPs } : {}),
+          randomFully: r.randomFully ?? true,
+          nodeLabels: this.#nodeLabels,
+        },
+        isFull ? { existingNatChains: existing } : { changedServices: changed, existingNatChains: existing },
+      );
+      await this.#o.backend.restore(rules.text, signal);
+    } catch (err) {
+      // Changes not written wait for the next sync, which is full.
+      for (const s of changed) this.#changed.add(s);
+      this.#oldestPending = pendingSince ?? this.#clock.now();
+      this.#needFull = true;
+      this.#o.metrics?.restoreFailures.inc();
+      if (!isFull) this.#o.metrics?.partialRestoreFailures.inc();
+      this.#observe(isFull, started);
+      const result: SyncResult = {
+        full: isFull,
+        ok: false,
+        bytes: rules?.text.length ?? 0,
+        rules,
+        changedServices: changed.size,
+        ms: performance.now() - started,
+        error: err,
+      };
+      this.#o.onError?.(err);
+      this.#o.onSync?.(result);
+      return result;
+    }
+    const now = this.#clock.now();
+    this.#needFull = false;
+    this.#lastSyncAt = now;
+    if (isFull) this.#lastFullAt = now;
+    this.#lastUpdated = now;
+    const m = this.#o.metrics;
+    if (m !== undefined) {
+      m.lastSync.set(now / 1000);
+      m.rulesTotal.set({ table: 'filter' }, rules.filterRules);
+      m.rulesTotal.set({ table: 'nat' }, rules.natRules);
+      m.noLocalEndpoints.set({ traffic_policy: 'internal' }, rules.noLocalEndpoints.internal);
+      m.noLocalEndpoints.set({ traffic_policy: 'external' }, rules.noLocalEndpoints.external);
+    }
+    this.#observe(isFull, started);
+    const result: SyncResult = {
+      full: isFull,
+      ok: true,
+      bytes: Buffer.byteLength(rules.text),
+      rules,
+      changedServices: changed.size,
+      ms: performance.now() - started,
+    };
+    this.#o.onSync?.(result);
+    return result;
+  }
+
+  #observe(full: boolean, started: number): void {
+    const seconds = (performance.now() - started) / 1000;
+    this.#o.metrics?.syncDuration.observe(seconds);
+    (full ? this.#o.metrics?.fullSyncDuration : this.#o.metrics?.partialSyncDuration)?.observe(seconds);
+  }
+
+  /** Subscribes to the informers (call before they start) and resolves when they have synced. */
+  async start(): Promise<boolean> {
+    this.#registrations = this.#watch();
+    const informers = [servicesPath, slicesPath, nodesPath].map((p) => this.#o.informers.informerFor(p));
+    const synced = await Promise.all(informers.map((i) => i.synced));
+    return synced.every(Boolean);
+  }
+
+  #registrations: HandlerRegistration[] = [];
+
+  /** Syncs until `signal` aborts: at once after start, then as changes come, within the periods. */
+  async run(signal: AbortSignal): Promise<void> {
+    try {
+      if (!(await this.start())) return;
+      const period = this.#o.syncPeriodMs ?? 30_000;
+      const minPeriod = this.#o.minSyncPeriodMs ?? 1000;
+      while (!signal.aborted) {
+        const result = await this.sync(signal);
+        if (signal.aborted) return;
+        // After a failure, try again after the sync period (upstream RetryAfter).
+        const next = result.ok ? this.#lastSyncAt + period : this.#clock.now() + period;
+        await this.#clock.sleep(minPeriod, signal);
+        while (!signal.aborted && !this.#pendingWork() && this.#clock.now() < next) {
+          const woken = new Promise<void>((resolve) => {
+            this.#wake = resolve;
+          });
+          const wait = new AbortController();
+          const onAbort = (): void => wait.abort();
+          signal.addEventListener('abort', onAbort, { once: true });
+          await Promise.race([woken, this.#clock.sleep(next - this.#clock.now(), wait.signal)]);
+          wait.abort();
+          signal.removeEventListener('abort', onAbort);
+          this.#wake = undefined;
+        }
+      }
+    } finally {
+      for (const r of this.#registrations) r.remove();
+    }
+  }
+
+  #pendingWork(): boolean {
+    return this.#changed.size > 0 || this.#needFull;
+  }
+}

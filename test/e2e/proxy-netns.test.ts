@@ -1,0 +1,243 @@
+/**
+ * `nanokube proxy` on real iptables (NW-06, NW-12), as root, inside network namespaces this test
+ * makes and removes: a "node" namespace where the proxy programs its tables, two "pod"
+ * namespaces joined to it by veth pairs, each running a small HTTP server that says which pod it
+ * is. The Service and its EndpointSlice live in `nanokube serve`. From the node namespace,
+ * requests to the cluster IP and to the node port reach both pods; once the EndpointSlice drops
+ * one, traffic reaches only the other, and the proxy's metrics show that change was written by a
+ * partial restore. Only loopback and the test's own namespaces are ever addressed.
+ *
+ * Skips (saying why) when not root, without `ip` or `iptables-restore`, or where network
+ * namespaces cannot be made (an unprivileged container).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { RestClient } from '../../src/client/rest-client.js';
+import { credentialsFromKubeconfig } from '../../src/cmd/kubeconfig-credentials.js';
+import { cliPath, startNanokube } from './support/nanokube-process.js';
+import type { NanokubeProcess } from './support/nanokube-process.js';
+
+const tag = `nk${process.pid % 100000}`;
+const nodeNs = `${tag}-node`;
+const podNs = [`${tag}-pod1`, `${tag}-pod2`];
+
+function sh(args: readonly string[]): string {
+  return execFileSync(args[0]!, args.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function skipReason(): string | false {
+  if (process.platform !== 'linux') return 'network namespaces are Linux only';
+  if (process.getuid?.() !== 0) return 'needs root (iptables in network namespaces)';
+  for (const tool of ['ip', 'iptables-restore', 'iptables-save']) {
+    try {
+      sh(['sh', '-c', `command -v ${tool}`]);
+    } catch {
+      return `${tool} is not installed (apt-get install iptables iproute2)`;
+    }
+  }
+  const probe = `${tag}-probe`;
+  try {
+    sh(['ip', 'netns', 'add', probe]);
+    sh(['ip', 'netns', 'exec', probe, 'iptables-save', '-t', 'nat']);
+  } catch (err) {
+    return `cannot make a network namespace with iptables here: ${String((err as { stderr?: string }).stderr ?? err).trim()}`;
+  } finally {
+    try {
+      sh(['ip', 'netns', 'del', probe]);
+    } catch {
+      // It was never made.
+    }
+  }
+  return false;
+}
+
+const skip = skipReason();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a !== null ? a.port : 0));
+    });
+  });
+}
+
+/** An HTTP GET from inside the node namespace (node's http client; no curl needed). */
+function getFromNode(url: string): string {
+  const script = `require('http').get(${JSON.stringify(url)}, {timeout: 2000}, (r) => { let b=''; r.on('data', d => b += d); r.on('end', () => process.stdout.write(b)); }).on('error', (e) => { process.stdout.write('ERR ' + e.code); }).on('timeout', function () { this.destroy(); });`;
+  try {
+    return sh(['ip', 'netns', 'exec', nodeNs, process.execPath, '-e', script]).trim();
+  } catch {
+    return 'ERR';
+  }
+}
+
+function who(url: string, n: number): Map<string, number> {
+  const seen = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const w = getFromNode(url);
+    seen.set(w, (seen.get(w) ?? 0) + 1);
+  }
+  return seen;
+}
+
+describe('nanokube proxy on real iptables in network namespaces', { skip }, () => {
+  let server: NanokubeProcess;
+  let client: RestClient;
+  let proxy: ChildProcess;
+  const pods: ChildProcess[] = [];
+  let metricsPort = 0;
+  let proxyLog = '';
+
+  before(async () => {
+    // The node and two pods, 10.244.N.1 (node side) — 10.244.N.2 (pod N).
+    for (const ns of [nodeNs, ...podNs]) {
+      sh(['ip', 'netns', 'add', ns]);
+      sh(['ip', '-n', ns, 'link', 'set', 'lo', 'up']);
+    }
+    podNs.forEach((ns, i) => {
+      const n = i + 1;
+      sh([
+        'ip',
+        'link',
+        'add',
+        `${tag}v${n}`,
+        'netns',
+        nodeNs,
+        'type',
+        'veth',
+        'peer',
+        'name',
+        'eth0',
+        'netns',
+        ns,
+      ]);
+      sh(['ip', '-n', nodeNs, 'addr', 'add', `10.244.${n}.1/24`, 'dev', `${tag}v${n}`]);
+      sh(['ip', '-n', nodeNs, 'link', 'set', `${tag}v${n}`, 'up']);
+      sh(['ip', '-n', ns, 'addr', 'add', `10.244.${n}.2/24`, 'dev', 'eth0']);
+      sh(['ip', '-n', ns, 'link', 'set', 'eth0', 'up']);
+      sh(['ip', '-n', ns, 'route', 'add', 'default', 'via', `10.244.${n}.1`]);
+      const script = `require('http').createServer((q, s) => s.end('pod${n}')).listen(8080, '0.0.0.0')`;
+      pods.push(spawn('ip', ['netns', 'exec', ns, process.execPath, '-e', script], { stdio: 'ignore' }));
+    });
+    // Cluster IPs need a route to be sent at all (a real node has a default route).
+    sh(['ip', '-n', nodeNs, 'route', 'add', 'default', 'via', '10.244.1.2']);
+
+    server = await startNanokube({ args: ['--nodes', '1'] });
+    client = new RestClient(credentialsFromKubeconfig(server.kubeconfigPath, undefined));
+    await client.request('POST', '/api/v1/namespaces/default/services', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'echo' },
+        spec: {
+          type: 'NodePort',
+          clusterIP: '10.96.100.100',
+          ports: [{ name: 'http', port: 80, targetPort: 8080, nodePort: 30080 }],
+        },
+      },
+    });
+    await client.request('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
+      body: {
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: { name: 'echo-1', labels: { 'kubernetes.io/service-name': 'echo' } },
+        addressType: 'IPv4',
+        ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+        endpoints: [{ addresses: ['10.244.1.2'] }, { addresses: ['10.244.2.2'] }],
+      },
+    });
+    metricsPort = await freePort();
+    proxy = spawn(
+      process.execPath,
+      [
+        cliPath,
+        'proxy',
+        '--kubeconfig',
+        server.kubeconfigPath,
+        '--node-name',
+        'nanokube-node-0',
+        '--cluster-cidr',
+        '10.244.0.0/16',
+        '--netns',
+        nodeNs,
+        '--iptables-min-sync-period',
+        '100ms',
+        '--healthz-bind-address',
+        '',
+        '--metrics-bind-address',
+        `127.0.0.1:${metricsPort}`,
+        '-v',
+        '2',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    proxy.stdout?.setEncoding('utf8').on('data', (d: string) => (proxyLog += d));
+    proxy.stderr?.setEncoding('utf8').on('data', (d: string) => (proxyLog += d));
+  });
+
+  after(async () => {
+    proxy?.kill('SIGTERM');
+    for (const p of pods) p.kill('SIGTERM');
+    client?.close();
+    await server?.stop();
+    for (const ns of [nodeNs, ...podNs]) {
+      try {
+        sh(['ip', 'netns', 'del', ns]);
+      } catch {
+        // Not made.
+      }
+    }
+  });
+
+  const metric = async (name: string): Promise<number> => {
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+    return m === null ? Number.NaN : Number(m[1]);
+  };
+
+  const until = async (what: string, ok: () => boolean | Promise<boolean>): Promise<void> => {
+    for (let i = 0; i < 100; i++) {
+      if (await ok()) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.fail(`timed out waiting for ${what}\nproxy log:\n${proxyLog}`);
+  };
+
+  it('the cluster IP and the node port reach both pods', async () => {
+    await until('the first sync', () => getFromNode('http://10.96.100.100/').startsWith('pod'));
+    const viaClusterIP = who('http://10.96.100.100/', 16);
+    assert.ok(
+      (viaClusterIP.get('pod1') ?? 0) > 0 && (viaClusterIP.get('pod2') ?? 0) > 0,
+      JSON.stringify([...viaClusterIP]),
+    );
+    const viaNodePort = who('http://10.244.1.1:30080/', 16);
+    assert.ok(
+      (viaNodePort.get('pod1') ?? 0) > 0 && (viaNodePort.get('pod2') ?? 0) > 0,
+      JSON.stringify([...viaNodePort]),
+    );
+    assert.equal(await metric('kubeproxy_sync_full_proxy_rules_duration_seconds_count'), 1);
+  });
+
+  it('an endpoint taken out of the EndpointSlice gets no more traffic, by a partial restore', async () => {
+    const partialBefore = await metric('kubeproxy_sync_partial_proxy_rules_duration_seconds_count');
+    await client.request('PATCH', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/echo-1', {
+      body: { endpoints: [{ addresses: ['10.244.1.2'] }] },
+      contentType: 'application/merge-patch+json',
+    });
+    await until(
+      'a partial sync',
+      async () => (await metric('kubeproxy_sync_partial_proxy_rules_duration_seconds_count')) > partialBefore,
+    );
+    assert.deepEqual([...who('http://10.96.100.100/', 12)], [['pod1', 12]]);
+    assert.deepEqual([...who('http://10.244.1.1:30080/', 6)], [['pod1', 6]]);
+    assert.equal(await metric('kubeproxy_sync_full_proxy_rules_duration_seconds_count'), 1);
+    assert.equal(await metric('kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total'), 0);
+    // The removed endpoint's chain is gone from the node's nat table.
+    const nat = sh(['ip', 'netns', 'exec', nodeNs, 'iptables-save', '-t', 'nat']);
+    assert.doesNotMatch(nat, /10\.244\.2\.2/);
+  });
+});
