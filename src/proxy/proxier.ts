@@ -95,6 +95,8 @@ export class Proxier {
   #oldestPending: number | undefined;
   #lastUpdated: number | undefined;
   #wake: (() => void) | undefined;
+  /** The fixed chains' rules as the last successful restore left them (partial syncs skip the same). */
+  #written: ReadonlyMap<string, string> | undefined;
 
   constructor(o: ProxierOptions) {
     this.#o = o;
@@ -222,7 +224,9 @@ export class Proxier {
           randomFully: r.randomFully ?? true,
           nodeLabels: this.#nodeLabels,
         },
-        isFull ? { existingNatChains: existing } : { changedServices: changed, existingNatChains: existing },
+        isFull || this.#written === undefined
+          ? { existingNatChains: existing }
+          : { changedServices: changed, existingNatChains: existing, written: this.#written },
       );
       await this.#o.backend.restore(rules.text, signal);
     } catch (err) {
@@ -230,6 +234,7 @@ export class Proxier {
       for (const s of changed) this.#changed.add(s);
       this.#oldestPending = pendingSince ?? this.#clock.now();
       this.#needFull = true;
+      this.#written = undefined;
       this.#o.metrics?.restoreFailures.inc();
       if (!isFull) this.#o.metrics?.partialRestoreFailures.inc();
       this.#observe(isFull, started);
@@ -248,6 +253,7 @@ export class Proxier {
     }
     const now = this.#clock.now();
     this.#needFull = false;
+    this.#written = rules.fixedChains;
     this.#lastSyncAt = now;
     if (isFull) this.#lastFullAt = now;
     this.#lastUpdated = now;

@@ -299,6 +299,60 @@ describe('iptables rules (our order and details)', () => {
     );
   });
 
+  test('a partial sync after a written one leaves out the fixed chains whose rules are the same (NW-06)', () => {
+    const svcs = [1, 2, 3].map((n) =>
+      service(`ns${n}`, `svc${n}`, { clusterIP: `172.30.0.4${n}`, ports: p80() }),
+    );
+    const eps = (last: number): JsonObject[] =>
+      [1, 2, 3].map((n) => slice(`ns${n}`, `svc${n}`, [{ addresses: [`10.0.${n}.${n === 2 ? last : 1}`] }]));
+    const build = (slices: JsonObject[], plan?: SyncPlan): ReturnType<typeof buildRules> => {
+      const ports = svcs.flatMap((s) => servicePorts(s, 'IPv4'));
+      const endpoints = new Map<string, EndpointWithChain[]>();
+      for (const s of slices) {
+        for (const [k, v] of serviceEndpoints(serviceOfSlice(s)!, [s], { family: 'IPv4', hostname }))
+          endpoints.set(k, v);
+      }
+      return buildRules({ ports, endpoints }, options, plan);
+    };
+    const full = build(eps(1));
+    const partial = build(eps(9), {
+      changedServices: new Set(['ns2/svc2']),
+      existingNatChains: chainsOf(full.text, 'nat'),
+      written: full.fixedChains,
+    });
+    const tables = parseDump(partial.text);
+    assert.deepEqual(tables.find((t) => t.name === 'filter')?.chains, []);
+    const nat = tables.find((t) => t.name === 'nat')!;
+    assert.deepEqual(nat.chains.map((c) => c.name.replace(/-[A-Z0-9]{16}$/, '')).sort(), [
+      'KUBE-SEP',
+      'KUBE-SEP',
+      'KUBE-SVC',
+    ]);
+    assert.match(partial.text, /--to-destination 10\.0\.2\.9:80/);
+    assert.match(partial.text, /^-X KUBE-SEP-/m);
+    assert.ok(partial.text.length * 5 < full.text.length);
+    // A change to a Service's entry rules rewrites KUBE-SERVICES after all.
+    const svcs2 = svcs.map((s, i) =>
+      i === 1 ? service('ns2', 'svc2', { clusterIP: '172.30.0.99', ports: p80() }) : s,
+    );
+    const moved = buildRules(
+      {
+        ports: svcs2.flatMap((s) => servicePorts(s, 'IPv4')),
+        endpoints: new Map(
+          eps(1).flatMap((s) => [...serviceEndpoints(serviceOfSlice(s)!, [s], { family: 'IPv4', hostname })]),
+        ),
+      },
+      options,
+      {
+        changedServices: new Set(['ns2/svc2']),
+        existingNatChains: chainsOf(full.text, 'nat'),
+        written: full.fixedChains,
+      },
+    );
+    assert.match(moved.text, /^:KUBE-SERVICES - \[0:0\]$/m);
+    assert.match(moved.text, /-d 172\.30\.0\.99 --dport 80/);
+  });
+
   test('probabilities as Go prints %0.10f (ties round to even)', () => {
     assert.equal(probability(1), '1.0000000000');
     assert.equal(probability(2), '0.5000000000');

@@ -58,6 +58,14 @@ export interface SyncPlan {
   readonly changedServices?: ReadonlySet<string>;
   /** The nat chains that exist now (from iptables-save); unused service chains among them go. */
   readonly existingNatChains?: ReadonlySet<string>;
+  /**
+   * The rules of the proxy's fixed chains (KUBE-SERVICES, KUBE-NODEPORTS, KUBE-FORWARD...) as the
+   * last successful restore wrote them (RulesResult.fixedChains). A partial sync leaves out a
+   * fixed chain whose rules are the same (--noflush keeps it as it is), so a change to one
+   * Service's endpoints writes only that Service's chains (NW-06: only the chains that changed).
+   * Without it a partial sync rewrites every fixed chain, as upstream v1.27 does.
+   */
+  readonly written?: ReadonlyMap<string, string>;
 }
 
 export interface RulesResult {
@@ -74,6 +82,65 @@ export interface RulesResult {
   readonly noLocalEndpoints: { readonly internal: number; readonly external: number };
   /** Endpoints in all (more than 1000: rule comments on endpoint rules are left out, as upstream). */
   readonly totalEndpoints: number;
+  /** The rules of each fixed chain (`table/chain` → lines) this sync's tables hold (see SyncPlan.written). */
+  readonly fixedChains: ReadonlyMap<string, string>;
+}
+
+const fixedChains: Readonly<Record<string, readonly string[]>> = {
+  filter: [
+    'KUBE-SERVICES',
+    'KUBE-EXTERNAL-SERVICES',
+    'KUBE-FORWARD',
+    'KUBE-NODEPORTS',
+    'KUBE-PROXY-FIREWALL',
+    'KUBE-FIREWALL',
+  ],
+  nat: ['KUBE-SERVICES', 'KUBE-NODEPORTS', 'KUBE-POSTROUTING', 'KUBE-MARK-MASQ'],
+};
+
+/** The chain a `-A CHAIN ...` line appends to. */
+function chainOfRule(line: string): string | undefined {
+  if (!line.startsWith('-A ')) return undefined;
+  const end = line.indexOf(' ', 3);
+  return end < 0 ? line.slice(3) : line.slice(3, end);
+}
+
+const declaredName = (chainDecl: string): string => chainDecl.slice(1, chainDecl.indexOf(' '));
+
+/**
+ * The table's section: its chain declarations and rules, less the fixed chains whose rules are
+ * those already written (`skip`); records every fixed chain's rules in `contents`.
+ */
+function section(
+  table: string,
+  chains: readonly string[],
+  rules: readonly string[],
+  contents: Map<string, string>,
+  skip: ((key: string, rules: string) => boolean) | undefined,
+): string[] {
+  const fixed = new Set(fixedChains[table]);
+  const byChain = new Map<string, string[]>();
+  for (const c of chains) if (fixed.has(declaredName(c))) byChain.set(declaredName(c), []);
+  for (const r of rules) {
+    const c = chainOfRule(r);
+    if (c !== undefined) byChain.get(c)?.push(r);
+  }
+  const left = new Set<string>();
+  for (const [c, lines] of byChain) {
+    const text = lines.join('\n');
+    contents.set(`${table}/${c}`, text);
+    if (skip?.(`${table}/${c}`, text) === true) left.add(c);
+  }
+  if (left.size === 0) return [`*${table}`, ...chains, ...rules, 'COMMIT'];
+  return [
+    `*${table}`,
+    ...chains.filter((c) => !left.has(declaredName(c))),
+    ...rules.filter((r) => {
+      const c = chainOfRule(r);
+      return c === undefined || !left.has(c);
+    }),
+    'COMMIT',
+  ];
 }
 
 const maxEndpointsWithComments = 1000;
@@ -328,10 +395,17 @@ export function buildRules(state: ProxyState, o: RulesOptions, plan: SyncPlan = 
     '-A KUBE-FORWARD -m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT',
   );
 
+  const contents = new Map<string, string>();
+  const written = plan.written;
+  const skip =
+    plan.changedServices === undefined || written === undefined
+      ? undefined
+      : (key: string, rules: string): boolean => written.get(key) === rules;
   const text =
-    ['*filter', ...filterChains, ...filterRules, 'COMMIT', '*nat', ...natChains, ...natRules, 'COMMIT'].join(
-      '\n',
-    ) + '\n';
+    [
+      ...section('filter', filterChains, filterRules, contents, skip),
+      ...section('nat', natChains, natRules, contents, skip),
+    ].join('\n') + '\n';
   return {
     text,
     activeNatChains: active,
@@ -340,6 +414,7 @@ export function buildRules(state: ProxyState, o: RulesOptions, plan: SyncPlan = 
     deletedChains: deleted,
     noLocalEndpoints: { internal: noLocalInternal, external: noLocalExternal },
     totalEndpoints,
+    fixedChains: contents,
   };
 }
 
