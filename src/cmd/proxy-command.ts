@@ -12,6 +12,7 @@ import { ProxyMetrics } from '../proxy/metrics.js';
 import { Proxier } from '../proxy/proxier.js';
 import type { IptablesBackend } from '../proxy/proxier.js';
 import { healthServer, metricsServer, splitHostPort } from '../proxy/servers.js';
+import { ServiceHealthServers } from '../proxy/service-health.js';
 import { GoDurationError, parseGoDuration } from '../util/go-duration.js';
 import { createLogger } from '../util/log.js';
 import { bool, parseFlags, waitForSignal } from './components.js';
@@ -35,7 +36,9 @@ Flags:
                                       node ports answer on 127.0.0.1 too (default true)
   --healthz-bind-address HOST:PORT    /healthz (default 0.0.0.0:10256; empty: off)
   --metrics-bind-address HOST:PORT    /metrics (default 127.0.0.1:10249; empty: off)
-  --netns NAME                        run iptables in this network namespace
+  --netns NAME                        run iptables in this network namespace (the health check
+                                      node ports of ETP Local load balancers are served in the
+                                      proxy's own, on 0.0.0.0)
   --dry-run                           sync once, print the iptables-restore input, exit
   -v N                                log verbosity (default 0)
 `;
@@ -124,6 +127,9 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
   const metrics = new ProxyMetrics();
   const printing = new PrintingBackend();
   const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+  const serviceHealth = dryRun
+    ? undefined
+    : new ServiceHealthServers({ onError: (err) => log.error(`proxy: ${message(err)}`) });
   const proxier = new Proxier({
     informers,
     nodeName,
@@ -141,6 +147,7 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
       ),
       ...(clusterCIDR !== undefined && clusterCIDR !== '' ? { clusterCIDR } : {}),
     },
+    ...(serviceHealth !== undefined ? { serviceHealth } : {}),
     onError: (err) => log.error(`proxy: sync failed: ${message(err)}`),
     onSync: (r) =>
       log.v(
@@ -185,6 +192,7 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
     await running;
     await informers.stopped();
     for (const s of servers) s.close();
+    serviceHealth?.close();
     client.close();
   });
 }

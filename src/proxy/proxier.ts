@@ -23,6 +23,7 @@ import { buildRules } from './iptables/rules.js';
 import type { RulesOptions, RulesResult } from './iptables/rules.js';
 import { obj, objs, str, stringMap } from './json.js';
 import type { ProxyMetrics } from './metrics.js';
+import type { HealthCheckTarget, ServiceHealthServers } from './service-health.js';
 import { ofFamily, servicePorts } from './service-port.js';
 import type { IpFamily, ServicePort } from './service-port.js';
 
@@ -52,6 +53,11 @@ export interface ProxierOptions {
   readonly onError?: (err: unknown) => void;
   /** Told after every sync (tests, --dry-run). */
   readonly onSync?: (result: SyncResult) => void;
+  /**
+   * Told after every successful sync which health check node ports to serve (ETP Local load
+   * balancers) and each Service's count of ready endpoints on this node (service-health.ts).
+   */
+  readonly serviceHealth?: Pick<ServiceHealthServers, 'sync'>;
 }
 
 export interface SyncResult {
@@ -266,6 +272,7 @@ export class Proxier {
       m.noLocalEndpoints.set({ traffic_policy: 'external' }, rules.noLocalEndpoints.external);
     }
     this.#observe(isFull, started);
+    this.#syncServiceHealth();
     const result: SyncResult = {
       full: isFull,
       ok: true,
@@ -276,6 +283,25 @@ export class Proxier {
     };
     this.#o.onSync?.(result);
     return result;
+  }
+
+  /** The health check node ports and local ready endpoint counts (distinct IPs per Service). */
+  #syncServiceHealth(): void {
+    const health = this.#o.serviceHealth;
+    if (health === undefined) return;
+    const targets: HealthCheckTarget[] = [];
+    const counts = new Map<string, number>();
+    for (const [service, ports] of this.#ports) {
+      const port = ports.find((p) => p.healthCheckNodePort !== 0)?.healthCheckNodePort;
+      if (port === undefined) continue;
+      targets.push({ service, port });
+      const ips = new Set<string>();
+      for (const eps of this.#endpoints.get(service)?.values() ?? []) {
+        for (const e of eps) if (e.local && e.ready) ips.add(e.ip);
+      }
+      counts.set(service, ips.size);
+    }
+    health.sync(targets, counts);
   }
 
   #observe(full: boolean, started: number): void {

@@ -13,6 +13,7 @@ import { chainsOf, parseDump } from '../../src/proxy/iptables/dump.js';
 import { ProxyMetrics } from '../../src/proxy/metrics.js';
 import { Proxier } from '../../src/proxy/proxier.js';
 import type { IptablesBackend, SyncResult } from '../../src/proxy/proxier.js';
+import type { HealthCheckTarget } from '../../src/proxy/service-health.js';
 import type { JsonObject } from '../../src/util/json.js';
 import { adminClient, startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
@@ -52,6 +53,7 @@ describe('the proxy syncs Services and EndpointSlices into iptables rules (NW-06
   const backend = new RecordingBackend();
   const metrics = new ProxyMetrics();
   const syncs: SyncResult[] = [];
+  const health: { targets: HealthCheckTarget[]; counts: ReadonlyMap<string, number> }[] = [];
   let informers: SharedInformerFactory;
   let proxier: Proxier;
 
@@ -96,6 +98,7 @@ describe('the proxy syncs Services and EndpointSlices into iptables rules (NW-06
       metrics,
       rules: { clusterCIDR: '10.244.0.0/16' },
       onSync: (r) => syncs.push(r),
+      serviceHealth: { sync: (targets, counts) => health.push({ targets: [...targets], counts }) },
     });
     const started = proxier.start();
     informers.start(abort.signal);
@@ -167,5 +170,46 @@ describe('the proxy syncs Services and EndpointSlices into iptables rules (NW-06
     assert.match(text, new RegExp(`^-X ${bChain}$`, 'm'));
     assert.ok(!backend.nat.has(bChain));
     assert.ok(backend.nat.has(serviceChains('default/a:http', 'tcp').svc));
+  });
+
+  test('an ETP Local load balancer: its health check node port counts the ready endpoints on this node (NW-13)', async () => {
+    const lb = (await client.request('POST', '/api/v1/namespaces/default/services', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'lb' },
+        spec: { type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ name: 'http', port: 80 }] },
+      },
+    })) as { spec: { healthCheckNodePort: number } };
+    assert.ok(lb.spec.healthCheckNodePort > 0);
+    await client.request('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
+      body: {
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: { name: 'lb-1', labels: { 'kubernetes.io/service-name': 'lb' } },
+        addressType: 'IPv4',
+        endpoints: [
+          { addresses: ['10.244.0.8'], nodeName: 'node-0', conditions: { ready: true } },
+          { addresses: ['10.244.1.8'], nodeName: 'node-1', conditions: { ready: true } },
+          { addresses: ['10.244.0.9'], nodeName: 'node-0', conditions: { ready: false } },
+        ],
+        ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+      },
+    });
+    await settle();
+    const r = await proxier.sync(abort.signal);
+    assert.equal(r.ok, true);
+    const last = health.at(-1)!;
+    assert.deepEqual(last.targets, [{ service: 'default/lb', port: lb.spec.healthCheckNodePort }]);
+    assert.equal(last.counts.get('default/lb'), 1);
+    // Only the local endpoint is reached from outside: KUBE-EXT goes to KUBE-SVL.
+    const chains = serviceChains('default/lb:http', 'tcp');
+    assert.match(backend.restores.at(-1)!, new RegExp(`^-A ${chains.ext} -j ${chains.svl}$`, 'm'));
+    assert.match(
+      backend.restores.at(-1)!,
+      new RegExp(
+        `-A KUBE-NODEPORTS -m comment --comment "default/lb:http health check node port" -m tcp -p tcp --dport ${lb.spec.healthCheckNodePort} -j ACCEPT`,
+      ),
+    );
   });
 });

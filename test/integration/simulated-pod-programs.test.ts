@@ -11,7 +11,10 @@ import { startCluster } from '../../src/index.js';
 import type { Cluster } from '../../src/index.js';
 import type { JsonObject } from '../../src/util/json.js';
 import { waitFor } from '../support/poll.js';
-import { restartCountPodSpec } from '../../src/nodes/containers/testing/upstream-pods.js';
+import {
+  restartCountPodSpec,
+  subpathAnnotationPodSpec,
+} from '../../src/nodes/containers/testing/upstream-pods.js';
 
 const busybox = 'registry.k8s.io/e2e-test-images/busybox:1.29-4';
 const agnhost = 'registry.k8s.io/e2e-test-images/agnhost:2.43';
@@ -371,27 +374,7 @@ describe('simulated pods follow their spec', () => {
   test('a container waiting on a subPathExpr starts once the annotation it names is set', async () => {
     // Upstream: "Variable Expansion should verify that a failing subpath expansion can be
     // modified during the lifecycle of a container".
-    await createPod('subpath-later', {
-      volumes: [{ name: 'workdir1', emptyDir: {} }],
-      containers: [
-        {
-          name: 'dapi-container',
-          image: busybox,
-          command: ['sh', '-c', 'tail -f /dev/null'],
-          env: [
-            { name: 'POD_NAME', value: 'foo' },
-            {
-              name: 'ANNOTATION',
-              valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['mysubpath']" } },
-            },
-          ],
-          volumeMounts: [
-            { name: 'workdir1', mountPath: '/subpath_mount', subPathExpr: '$(ANNOTATION)/$(POD_NAME)' },
-            { name: 'workdir1', mountPath: '/volume_mount' },
-          ],
-        },
-      ],
-    });
+    await createPod('subpath-later', subpathAnnotationPodSpec);
     const waiting = await waitFor('CreateContainerConfigError', async () => {
       const p = await getPod('subpath-later');
       const w = p.status?.containerStatuses?.[0]?.state?.['waiting'] as { reason?: string } | undefined;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { JsonObject } from '../../util/json.js';
 import { PodSim } from './pod-sim.js';
-import { restartCountPodSpec } from './testing/upstream-pods.js';
+import { restartCountPodSpec, subpathAnnotationPodSpec } from './testing/upstream-pods.js';
 
 const rt = { hostIP: '172.18.0.2', podIPs: ['10.244.0.5'], startTime: 0 };
 const busybox = 'registry.k8s.io/e2e-test-images/busybox:1.29-4';
@@ -486,27 +486,7 @@ describe('simulated pod lifecycle', () => {
   test('a subPathExpr that failed for a missing annotation expands once the annotation is set', () => {
     // Upstream: "Variable Expansion should verify that a failing subpath expansion can be
     // modified during the lifecycle of a container".
-    const spec: JsonObject = {
-      volumes: [{ name: 'workdir1', emptyDir: {} }],
-      containers: [
-        {
-          name: 'dapi-container',
-          image: busybox,
-          command: ['sh', '-c', 'tail -f /dev/null'],
-          env: [
-            { name: 'POD_NAME', value: 'foo' },
-            {
-              name: 'ANNOTATION',
-              valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['mysubpath']" } },
-            },
-          ],
-          volumeMounts: [
-            { name: 'workdir1', mountPath: '/subpath_mount', subPathExpr: '$(ANNOTATION)/$(POD_NAME)' },
-            { name: 'workdir1', mountPath: '/volume_mount' },
-          ],
-        },
-      ],
-    };
+    const spec = subpathAnnotationPodSpec;
     const s = sim(spec);
     const before = at(s, 5000);
     assert.equal(before.phase, 'Pending');

@@ -27,127 +27,28 @@ export interface IptablesRunnerOptions {
 
 const wait = ['-w', '5', '-W', '100000'];
 
-/** Jumps into the proxy's chains (upstream iptablesJumpChains and the KUBE-FIREWALL ones). */
-const jumps: readonly { table: string; from: string; args: readonly string[]; to: string }[] = [
-  {
-    table: 'filter',
-    from: 'INPUT',
-    to: 'KUBE-EXTERNAL-SERVICES',
-    args: [
-      '-m',
-      'conntrack',
-      '--ctstate',
-      'NEW',
-      '-m',
-      'comment',
-      '--comment',
-      'kubernetes externally-visible service portals',
-    ],
-  },
-  {
-    table: 'filter',
-    from: 'FORWARD',
-    to: 'KUBE-EXTERNAL-SERVICES',
-    args: [
-      '-m',
-      'conntrack',
-      '--ctstate',
-      'NEW',
-      '-m',
-      'comment',
-      '--comment',
-      'kubernetes externally-visible service portals',
-    ],
-  },
-  {
-    table: 'filter',
-    from: 'INPUT',
-    to: 'KUBE-NODEPORTS',
-    args: ['-m', 'comment', '--comment', 'kubernetes health check service ports'],
-  },
-  {
-    table: 'filter',
-    from: 'FORWARD',
-    to: 'KUBE-SERVICES',
-    args: ['-m', 'conntrack', '--ctstate', 'NEW', '-m', 'comment', '--comment', 'kubernetes service portals'],
-  },
-  {
-    table: 'filter',
-    from: 'OUTPUT',
-    to: 'KUBE-SERVICES',
-    args: ['-m', 'conntrack', '--ctstate', 'NEW', '-m', 'comment', '--comment', 'kubernetes service portals'],
-  },
-  {
-    table: 'filter',
-    from: 'FORWARD',
-    to: 'KUBE-FORWARD',
-    args: ['-m', 'comment', '--comment', 'kubernetes forwarding rules'],
-  },
-  {
-    table: 'filter',
-    from: 'INPUT',
-    to: 'KUBE-PROXY-FIREWALL',
-    args: [
-      '-m',
-      'conntrack',
-      '--ctstate',
-      'NEW',
-      '-m',
-      'comment',
-      '--comment',
-      'kubernetes load balancer firewall',
-    ],
-  },
-  {
-    table: 'filter',
-    from: 'OUTPUT',
-    to: 'KUBE-PROXY-FIREWALL',
-    args: [
-      '-m',
-      'conntrack',
-      '--ctstate',
-      'NEW',
-      '-m',
-      'comment',
-      '--comment',
-      'kubernetes load balancer firewall',
-    ],
-  },
-  {
-    table: 'filter',
-    from: 'FORWARD',
-    to: 'KUBE-PROXY-FIREWALL',
-    args: [
-      '-m',
-      'conntrack',
-      '--ctstate',
-      'NEW',
-      '-m',
-      'comment',
-      '--comment',
-      'kubernetes load balancer firewall',
-    ],
-  },
-  {
-    table: 'nat',
-    from: 'OUTPUT',
-    to: 'KUBE-SERVICES',
-    args: ['-m', 'comment', '--comment', 'kubernetes service portals'],
-  },
-  {
-    table: 'nat',
-    from: 'PREROUTING',
-    to: 'KUBE-SERVICES',
-    args: ['-m', 'comment', '--comment', 'kubernetes service portals'],
-  },
-  {
-    table: 'nat',
-    from: 'POSTROUTING',
-    to: 'KUBE-POSTROUTING',
-    args: ['-m', 'comment', '--comment', 'kubernetes postrouting rules'],
-  },
-  { table: 'filter', from: 'INPUT', to: 'KUBE-FIREWALL', args: [] },
-  { table: 'filter', from: 'OUTPUT', to: 'KUBE-FIREWALL', args: [] },
+const newOnly = ['-m', 'conntrack', '--ctstate', 'NEW'];
+const comment = (text: string): string[] => ['-m', 'comment', '--comment', text];
+const portals = comment('kubernetes service portals');
+const external = [...newOnly, ...comment('kubernetes externally-visible service portals')];
+const firewall = [...newOnly, ...comment('kubernetes load balancer firewall')];
+
+/** Jumps into the proxy's chains (upstream iptablesJumpChains and the KUBE-FIREWALL ones), in order. */
+const jumps: readonly (readonly [table: string, from: string, to: string, args: readonly string[]])[] = [
+  ['filter', 'INPUT', 'KUBE-EXTERNAL-SERVICES', external],
+  ['filter', 'FORWARD', 'KUBE-EXTERNAL-SERVICES', external],
+  ['filter', 'INPUT', 'KUBE-NODEPORTS', comment('kubernetes health check service ports')],
+  ['filter', 'FORWARD', 'KUBE-SERVICES', [...newOnly, ...portals]],
+  ['filter', 'OUTPUT', 'KUBE-SERVICES', [...newOnly, ...portals]],
+  ['filter', 'FORWARD', 'KUBE-FORWARD', comment('kubernetes forwarding rules')],
+  ['filter', 'INPUT', 'KUBE-PROXY-FIREWALL', firewall],
+  ['filter', 'OUTPUT', 'KUBE-PROXY-FIREWALL', firewall],
+  ['filter', 'FORWARD', 'KUBE-PROXY-FIREWALL', firewall],
+  ['nat', 'OUTPUT', 'KUBE-SERVICES', portals],
+  ['nat', 'PREROUTING', 'KUBE-SERVICES', portals],
+  ['nat', 'POSTROUTING', 'KUBE-POSTROUTING', comment('kubernetes postrouting rules')],
+  ['filter', 'INPUT', 'KUBE-FIREWALL', []],
+  ['filter', 'OUTPUT', 'KUBE-FIREWALL', []],
 ];
 
 export class IptablesRunner implements IptablesBackend {
@@ -200,21 +101,18 @@ export class IptablesRunner implements IptablesBackend {
 
   async ensureJumps(signal: AbortSignal): Promise<void> {
     const tool = this.#tool('iptables');
-    for (const j of jumps) {
+    for (const [table, from, to, args] of jumps) {
       // -N: exit 1 means the chain exists.
-      const made = await this.#run(tool, [...wait, '-N', j.to, '-t', j.table], signal);
+      const made = await this.#run(tool, [...wait, '-N', to, '-t', table], signal);
       if (made.code !== 0 && made.code !== 1) {
-        throw new IptablesError(`${tool} -N ${j.to} failed: ${made.stderr.trim()}`, made.code);
+        throw new IptablesError(`${tool} -N ${to} failed: ${made.stderr.trim()}`, made.code);
       }
-      const rule = [...j.args, '-j', j.to];
-      const check = await this.#run(tool, [...wait, '-C', j.from, '-t', j.table, ...rule], signal);
+      const rule = [...args, '-j', to];
+      const check = await this.#run(tool, [...wait, '-C', from, '-t', table, ...rule], signal);
       if (check.code === 0) continue;
-      const insert = await this.#run(tool, [...wait, '-I', j.from, '-t', j.table, ...rule], signal);
+      const insert = await this.#run(tool, [...wait, '-I', from, '-t', table, ...rule], signal);
       if (insert.code !== 0) {
-        throw new IptablesError(
-          `${tool} -I ${j.from} -j ${j.to} failed: ${insert.stderr.trim()}`,
-          insert.code,
-        );
+        throw new IptablesError(`${tool} -I ${from} -j ${to} failed: ${insert.stderr.trim()}`, insert.code);
       }
     }
   }

@@ -38,3 +38,30 @@ export function restartCountPodSpec(restartPolicy: string): JsonObject {
     volumes: [{ name: 'restart-count', emptyDir: { medium: 'Memory' } }],
   };
 }
+
+/**
+ * Upstream "Variable Expansion should verify that a failing subpath expansion can be modified
+ * during the lifecycle of a container": the subPathExpr reads an annotation the pod does not have
+ * yet (so it expands to the absolute `/foo`).
+ */
+export const subpathAnnotationPodSpec: JsonObject = {
+  volumes: [{ name: 'workdir1', emptyDir: {} }],
+  containers: [
+    {
+      name: 'dapi-container',
+      image: busyboxImage,
+      command: ['sh', '-c', 'tail -f /dev/null'],
+      env: [
+        { name: 'POD_NAME', value: 'foo' },
+        {
+          name: 'ANNOTATION',
+          valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['mysubpath']" } },
+        },
+      ],
+      volumeMounts: [
+        { name: 'workdir1', mountPath: '/subpath_mount', subPathExpr: '$(ANNOTATION)/$(POD_NAME)' },
+        { name: 'workdir1', mountPath: '/volume_mount' },
+      ],
+    },
+  ],
+};

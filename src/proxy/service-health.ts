@@ -1,0 +1,85 @@
+/**
+ * The health check node ports of LoadBalancer Services with `externalTrafficPolicy: Local`
+ * (upstream pkg/proxy/healthcheck service_health.go, v1.27): one HTTP server per port, on any
+ * path, answering 200 while this node has a ready endpoint of the Service and 503 otherwise, so
+ * a load balancer sends traffic only to nodes that can serve it locally. The body is kube-proxy's:
+ *
+ *     {
+ *     	"service": {
+ *     		"namespace": "ns",
+ *     		"name": "name"
+ *     	},
+ *     	"localEndpoints": 1
+ *     }
+ */
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+
+export interface HealthCheckTarget {
+  /** `ns/name`. */
+  readonly service: string;
+  readonly port: number;
+}
+
+interface Listener {
+  readonly service: string;
+  readonly server: Server;
+}
+
+export class ServiceHealthServers {
+  readonly #host: string;
+  readonly #listeners = new Map<number, Listener>();
+  #counts: ReadonlyMap<string, number> = new Map();
+  readonly #onError: ((err: unknown) => void) | undefined;
+
+  constructor(o: { readonly host?: string; readonly onError?: (err: unknown) => void } = {}) {
+    this.#host = o.host ?? '0.0.0.0';
+    this.#onError = o.onError;
+  }
+
+  /** The ports to serve now, and each Service's local ready endpoint count. */
+  sync(targets: readonly HealthCheckTarget[], counts: ReadonlyMap<string, number>): void {
+    this.#counts = counts;
+    const want = new Map(targets.map((t) => [t.port, t.service]));
+    for (const [port, l] of this.#listeners) {
+      if (want.get(port) !== l.service) {
+        l.server.close();
+        this.#listeners.delete(port);
+      }
+    }
+    for (const [port, service] of want) {
+      if (this.#listeners.has(port)) continue;
+      const server = createServer((_req, res) => {
+        const count = this.#counts.get(service) ?? 0;
+        const slash = service.indexOf('/');
+        const body = [
+          '{',
+          '\t"service": {',
+          `\t\t"namespace": ${JSON.stringify(service.slice(0, slash))},`,
+          `\t\t"name": ${JSON.stringify(service.slice(slash + 1))}`,
+          '\t},',
+          `\t"localEndpoints": ${count}`,
+          '}',
+        ].join('\n');
+        res
+          .writeHead(count > 0 ? 200 : 503, {
+            'Content-Type': 'application/json',
+            'X-Content-Type-Options': 'nosniff',
+          })
+          .end(body);
+      });
+      server.on('error', (err) => {
+        this.#listeners.delete(port);
+        this.#onError?.(new Error(`health check node port ${port} of ${service}: ${err.message}`));
+      });
+      server.listen(port, this.#host);
+      this.#listeners.set(port, { service, server });
+    }
+  }
+
+  /** Closes every server. */
+  close(): void {
+    for (const l of this.#listeners.values()) l.server.close();
+    this.#listeners.clear();
+  }
+}
