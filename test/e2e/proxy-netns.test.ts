@@ -13,6 +13,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { RestClient } from '../../src/client/rest-client.js';
@@ -194,7 +195,15 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
   });
 
   const metric = async (name: string): Promise<number> => {
-    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    // A new connection each time (no pooled socket the server may have closed meanwhile).
+    const text = await new Promise<string>((resolve, reject) => {
+      get(`http://127.0.0.1:${metricsPort}/metrics`, { agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve(body));
+      }).on('error', reject);
+    });
     const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
     return m === null ? Number.NaN : Number(m[1]);
   };
