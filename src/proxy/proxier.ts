@@ -95,7 +95,6 @@ export class Proxier {
   readonly #ports = new Map<string, ServicePort[]>();
   readonly #endpoints = new Map<string, Map<string, EndpointWithChain[]>>();
   #services: ReadonlyStore | undefined;
-  #lastSyncAt = 0;
   #lastFullAt = 0;
   /** When the oldest change not yet written was queued (healthz). */
   #oldestPending: number | undefined;
@@ -260,7 +259,6 @@ export class Proxier {
     const now = this.#clock.now();
     this.#needFull = false;
     this.#written = rules.fixedChains;
-    this.#lastSyncAt = now;
     if (isFull) this.#lastFullAt = now;
     this.#lastUpdated = now;
     const m = this.#o.metrics;
@@ -329,8 +327,9 @@ export class Proxier {
       while (!signal.aborted) {
         const result = await this.sync(signal);
         if (signal.aborted) return;
-        // After a failure, try again after the sync period (upstream RetryAfter).
-        const next = result.ok ? this.#lastSyncAt + period : this.#clock.now() + period;
+        // The next full sync is due a period after the last one; after a failure, try again after
+        // the sync period (upstream RetryAfter).
+        const next = result.ok ? this.#lastFullAt + period : this.#clock.now() + period;
         await this.#clock.sleep(minPeriod, signal);
         while (!signal.aborted && !this.#pendingWork() && this.#clock.now() < next) {
           const woken = new Promise<void>((resolve) => {
