@@ -31,6 +31,8 @@ export interface VirtualConnect {
   readonly query: URLSearchParams;
   /** The request asks to switch protocols (`Connection: Upgrade`), as SPDY and WebSocket clients do. */
   readonly upgrade: boolean;
+  /** A proxy subresource's path after `proxy` (`/healthz` of `nodes/n:10256/proxy/healthz`; '' when none). */
+  readonly path: string;
   /** Who asks (after impersonation); CONNECT admission sees it. */
   readonly user: UserInfo;
   readonly signal: AbortSignal;
@@ -41,7 +43,7 @@ export interface VirtualConnectAnswer {
   readonly status: number;
   readonly contentType?: string;
   /** Chunks written as they come; the stream ends when it does or the request's signal aborts. */
-  readonly body?: AsyncIterable<string>;
+  readonly body?: AsyncIterable<string> | Iterable<string>;
 }
 
 export interface VirtualConnectEndpoint {

@@ -40,6 +40,12 @@ export interface ClusterOptions {
   readonly controllers?: boolean | string;
   /** Simulated nodes, run with the scheduler (default 1; 0 runs neither). */
   readonly nodes?: number;
+  /**
+   * `'iptables'`: every simulated node runs kube-proxy's iptables mode in-process, its rules kept
+   * in memory (`cluster.iptablesSave(node)`), its health and metrics ports reached through
+   * `nodes/{name}:{port}/proxy` (default: no proxy).
+   */
+  readonly proxyMode?: 'iptables';
   /** Feature gates on top of v1.27's defaults, e.g. `{ WatchList: true }`. */
   readonly featureGates?: Readonly<Record<string, boolean>>;
   /** Admission plugins beyond or instead of the defaults, and a plugin configuration file. */
@@ -107,6 +113,12 @@ export interface Cluster extends AsyncDisposable {
    * compaction), so informers and controllers pick the restored state up by themselves.
    */
   restore(snapshot: ClusterSnapshot | Uint8Array): Promise<void>;
+  /**
+   * A simulated node's iptables as `iptables-save` prints them, as its proxy last wrote them
+   * (`proxyMode: 'iptables'`; the proxy syncs within a second of a change). Throws for a node
+   * without a proxy.
+   */
+  iptablesSave(node: string): string;
   /** Stops controllers, nodes and the server, ends watches and removes the temporary directory. */
   stop(): Promise<void>;
 }
@@ -167,6 +179,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     controllers: options.controllers !== false,
     ...(typeof options.controllers === 'string' ? { controllerSelection: options.controllers } : {}),
     ...(options.nodes !== undefined ? { nodes: options.nodes } : {}),
+    ...(options.proxyMode !== undefined ? { proxyMode: options.proxyMode } : {}),
     ...(options.featureGates !== undefined ? { featureGates: options.featureGates } : {}),
     ...(options.admission !== undefined ? { admission: options.admission } : {}),
     ...(options.authorizationModes !== undefined ? { authorizationModes: options.authorizationModes } : {}),
@@ -234,6 +247,17 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       get injected() {
         return injector.injected;
       },
+    },
+    iptablesSave(node) {
+      const text = server.nodeProxies?.iptablesSave(node);
+      if (text === undefined) {
+        throw new Error(
+          server.nodeProxies === undefined
+            ? 'no proxies run: start the cluster with proxyMode: "iptables"'
+            : `no simulated node ${JSON.stringify(node)} runs a proxy (they are ${server.nodeProxies.nodeNames().join(', ')})`,
+        );
+      }
+      return text;
     },
     snapshot: async () => new ClusterSnapshot(await server.snapshot()),
     async restore(snapshot) {

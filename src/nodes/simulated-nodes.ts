@@ -226,6 +226,11 @@ export function planNodes(
   }));
 }
 
+/** The names `count` simulated nodes get when not given theirs: `nanokube-node-0`, `-1`, ... */
+export function simulatedNodeNames(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `nanokube-node-${i}`);
+}
+
 export class SimulatedNodes {
   readonly #o: SimulatedNodesOptions;
   readonly #clock: Clock;
@@ -250,7 +255,7 @@ export class SimulatedNodes {
     this.#template = o.nodeTemplate ?? {};
     const capacity = { ...defaultCapacity, ...(this.#template.capacity ?? {}) };
     this.#allocatable = resourceList({ ...capacity, ...(this.#template.allocatable ?? {}) });
-    const names = o.names ?? Array.from({ length: o.count ?? 1 }, (_, i) => `nanokube-node-${i}`);
+    const names = o.names ?? simulatedNodeNames(o.count ?? 1);
     for (const id of planNodes(names, o)) {
       this.#nodes.set(id.name, {
         id,

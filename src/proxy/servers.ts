@@ -18,34 +18,57 @@ export function goTime(ms: number | undefined): string {
 }
 
 const json = { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' };
+const text = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
+
+/** An answer of one of kube-proxy's HTTP endpoints. */
+export interface ProxyAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+const notFound: ProxyAnswer = { status: 404, headers: text, body: '404 page not found\n' };
+
+/** What the health address answers on `path`. */
+export function healthAnswer(proxier: Pick<Proxier, 'health'>, path: string): ProxyAnswer {
+  if (path !== '/healthz') return notFound;
+  const h = proxier.health();
+  const current = goTime(h.now);
+  const last = h.healthy ? current : goTime(h.lastUpdated);
+  return {
+    status: h.healthy ? 200 : 503,
+    headers: json,
+    body: `{"lastUpdated": ${JSON.stringify(last)},"currentTime": ${JSON.stringify(current)}}`,
+  };
+}
+
+/** What the metrics address answers on `path`. */
+export async function metricsAnswer(metrics: ProxyMetrics, path: string): Promise<ProxyAnswer> {
+  if (path === '/healthz') return { status: 200, headers: text, body: 'ok' };
+  if (path === '/proxyMode') return { status: 200, headers: text, body: 'iptables' };
+  if (path !== '/metrics') return notFound;
+  try {
+    const body = await metrics.registry.metrics();
+    return { status: 200, headers: { 'Content-Type': metrics.registry.contentType }, body };
+  } catch (err) {
+    return { status: 500, headers: text, body: String(err) };
+  }
+}
+
+function pathOf(url: string | undefined): string {
+  return new URL(url ?? '/', 'http://x').pathname;
+}
 
 export function healthServer(proxier: Pick<Proxier, 'health'>): Server {
   return createServer((req, res) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== '/healthz') {
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('404 page not found\n');
-      return;
-    }
-    const h = proxier.health();
-    const current = goTime(h.now);
-    const last = h.healthy ? current : goTime(h.lastUpdated);
-    res
-      .writeHead(h.healthy ? 200 : 503, json)
-      .end(`{"lastUpdated": ${JSON.stringify(last)},"currentTime": ${JSON.stringify(current)}}`);
+    const a = healthAnswer(proxier, pathOf(req.url));
+    res.writeHead(a.status, a.headers).end(a.body);
   });
 }
 
 export function metricsServer(metrics: ProxyMetrics): Server {
   return createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const text = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
-    if (path === '/healthz') res.writeHead(200, text).end('ok');
-    else if (path === '/proxyMode') res.writeHead(200, text).end('iptables');
-    else if (path === '/metrics') {
-      metrics.registry.metrics().then(
-        (body) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(body),
-        (err: unknown) => res.writeHead(500, text).end(String(err)),
-      );
-    } else res.writeHead(404, text).end('404 page not found\n');
+    void metricsAnswer(metrics, pathOf(req.url)).then((a) => res.writeHead(a.status, a.headers).end(a.body));
   });
 }
 

@@ -21,15 +21,66 @@ export interface HealthCheckTarget {
   readonly port: number;
 }
 
+/** What a health check node port answers: kube-proxy's status and body for the Service. */
+export interface HealthAnswer {
+  readonly status: number;
+  readonly body: string;
+}
+
+export const healthAnswerHeaders = {
+  'Content-Type': 'application/json',
+  'X-Content-Type-Options': 'nosniff',
+} as const;
+
+/**
+ * The health check node ports of one node and what they answer, without listening: the state
+ * the listening servers below answer from, and all the in-process proxies of simulated nodes
+ * have (their ports are reached through nodes/{name}:{port}/proxy).
+ */
+export class ServiceHealth {
+  #ports: ReadonlyMap<number, string> = new Map();
+  #counts: ReadonlyMap<string, number> = new Map();
+
+  /** The ports to serve now, and each Service's local ready endpoint count. */
+  sync(targets: readonly HealthCheckTarget[], counts: ReadonlyMap<string, number>): void {
+    this.#counts = counts;
+    this.#ports = new Map(targets.map((t) => [t.port, t.service]));
+  }
+
+  /** The ports served, each with its Service (`ns/name`). */
+  ports(): ReadonlyMap<number, string> {
+    return this.#ports;
+  }
+
+  /** What `port` answers on any path; undefined when no Service has it. */
+  answer(port: number): HealthAnswer | undefined {
+    const service = this.#ports.get(port);
+    if (service === undefined) return undefined;
+    const count = this.#counts.get(service) ?? 0;
+    const slash = service.indexOf('/');
+    const body = [
+      '{',
+      '\t"service": {',
+      `\t\t"namespace": ${JSON.stringify(service.slice(0, slash))},`,
+      `\t\t"name": ${JSON.stringify(service.slice(slash + 1))}`,
+      '\t},',
+      `\t"localEndpoints": ${count}`,
+      '}',
+    ].join('\n');
+    return { status: count > 0 ? 200 : 503, body };
+  }
+}
+
 interface Listener {
   readonly service: string;
   readonly server: Server;
 }
 
+/** The health check node ports as HTTP servers on the proxy's host. */
 export class ServiceHealthServers {
   readonly #host: string;
   readonly #listeners = new Map<number, Listener>();
-  #counts: ReadonlyMap<string, number> = new Map();
+  readonly #state = new ServiceHealth();
   readonly #onError: ((err: unknown) => void) | undefined;
 
   constructor(o: { readonly host?: string; readonly onError?: (err: unknown) => void } = {}) {
@@ -39,8 +90,8 @@ export class ServiceHealthServers {
 
   /** The ports to serve now, and each Service's local ready endpoint count. */
   sync(targets: readonly HealthCheckTarget[], counts: ReadonlyMap<string, number>): void {
-    this.#counts = counts;
-    const want = new Map(targets.map((t) => [t.port, t.service]));
+    this.#state.sync(targets, counts);
+    const want = this.#state.ports();
     for (const [port, l] of this.#listeners) {
       if (want.get(port) !== l.service) {
         l.server.close();
@@ -50,23 +101,8 @@ export class ServiceHealthServers {
     for (const [port, service] of want) {
       if (this.#listeners.has(port)) continue;
       const server = createServer((_req, res) => {
-        const count = this.#counts.get(service) ?? 0;
-        const slash = service.indexOf('/');
-        const body = [
-          '{',
-          '\t"service": {',
-          `\t\t"namespace": ${JSON.stringify(service.slice(0, slash))},`,
-          `\t\t"name": ${JSON.stringify(service.slice(slash + 1))}`,
-          '\t},',
-          `\t"localEndpoints": ${count}`,
-          '}',
-        ].join('\n');
-        res
-          .writeHead(count > 0 ? 200 : 503, {
-            'Content-Type': 'application/json',
-            'X-Content-Type-Options': 'nosniff',
-          })
-          .end(body);
+        const a = this.#state.answer(port) ?? { status: 503, body: '' };
+        res.writeHead(a.status, healthAnswerHeaders).end(a.body);
       });
       server.on('error', (err) => {
         this.#listeners.delete(port);

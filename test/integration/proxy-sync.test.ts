@@ -9,40 +9,32 @@ import { after, before, describe, test } from 'node:test';
 import { SharedInformerFactory } from '../../src/client/informer-factory.js';
 import type { RestClient } from '../../src/client/rest-client.js';
 import { serviceChains } from '../../src/proxy/chain-names.js';
-import { chainsOf, parseDump } from '../../src/proxy/iptables/dump.js';
+import { chainsOf } from '../../src/proxy/iptables/dump.js';
+import { MemoryTables } from '../../src/proxy/iptables/memory-tables.js';
 import { ProxyMetrics } from '../../src/proxy/metrics.js';
 import { Proxier } from '../../src/proxy/proxier.js';
-import type { IptablesBackend, SyncResult } from '../../src/proxy/proxier.js';
+import type { SyncResult } from '../../src/proxy/proxier.js';
 import type { HealthCheckTarget } from '../../src/proxy/service-health.js';
 import type { JsonObject } from '../../src/util/json.js';
 import { adminClient, startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 
-/** A nat table in memory: restores declare, flush and delete chains as iptables-restore --noflush does. */
-class RecordingBackend implements IptablesBackend {
+/** iptables in memory (applied and checked as iptables-restore --noflush does), recording what it is given. */
+class RecordingBackend extends MemoryTables {
   readonly restores: string[] = [];
-  readonly nat = new Set<string>();
   jumps = 0;
   failNext = false;
-  restore(text: string): Promise<void> {
+  override async restore(text: string): Promise<void> {
     if (this.failNext) {
       this.failNext = false;
-      return Promise.reject(new Error('iptables-restore: line 12 failed'));
+      throw new Error('iptables-restore: line 12 failed');
     }
+    await super.restore(text);
     this.restores.push(text);
-    const nat = parseDump(text).find((t) => t.name === 'nat');
-    for (const c of nat?.chains ?? []) {
-      if (c.deleted) this.nat.delete(c.name);
-      else this.nat.add(c.name);
-    }
-    return Promise.resolve();
   }
-  natChains(): Promise<Set<string>> {
-    return Promise.resolve(new Set(this.nat));
-  }
-  ensureJumps(): Promise<void> {
+  override ensureJumps(): Promise<void> {
     this.jumps++;
-    return Promise.resolve();
+    return super.ensureJumps();
   }
 }
 
@@ -168,8 +160,9 @@ describe('the proxy syncs Services and EndpointSlices into iptables rules (NW-06
     // Service b's chains are deleted (the API server's own `kubernetes` Service stays).
     const bChain = serviceChains('default/b:http', 'tcp').svc;
     assert.match(text, new RegExp(`^-X ${bChain}$`, 'm'));
-    assert.ok(!backend.nat.has(bChain));
-    assert.ok(backend.nat.has(serviceChains('default/a:http', 'tcp').svc));
+    const nat = await backend.natChains();
+    assert.ok(!nat.has(bChain));
+    assert.ok(nat.has(serviceChains('default/a:http', 'tcp').svc));
   });
 
   test('an ETP Local load balancer: its health check node port counts the ready endpoints on this node (NW-13)', async () => {

@@ -112,6 +112,7 @@ async function answerConnect(
     name: request.name,
     query: ctx.url.searchParams,
     upgrade: hasToken(ctx.req.headers.connection, 'upgrade'),
+    path: request.subresource.slice(request.subresource.split('/', 1)[0]?.length ?? 0),
     user: ctx.user,
     signal: ctx.signal,
   });

@@ -31,7 +31,7 @@ import {
   podStream,
   serviceProxy,
 } from '../../registry/resources/core/pod-connect.js';
-import type { ContainerOutputRelay } from '../../registry/resources/core/pod-connect.js';
+import type { ContainerOutputRelay, NodePortsRelay } from '../../registry/resources/core/pod-connect.js';
 import { requestToken } from '../../registry/resources/core/serviceaccount-token.js';
 import type { BoundTokenIssuer } from '../../registry/resources/core/serviceaccount-token.js';
 import type { FeatureGateReader } from '../../registry/strategy.js';
@@ -137,6 +137,8 @@ export function connectEndpoints(stores: {
   readonly endpoints: GenericStore;
   /** The in-process simulated nodes' container output, for pods/log. */
   readonly output?: ContainerOutputRelay;
+  /** What the in-process simulated nodes serve on their ports, for nodes/proxy. */
+  readonly nodePorts?: NodePortsRelay;
   /** The cluster's clock (default: the wall clock). */
   readonly now?: () => number;
   /** Told when a pods/log answer is generated lines. */
@@ -159,7 +161,7 @@ export function connectEndpoints(stores: {
     on(podsInfo, 'attach', streams, (r) => podStream('attach', stores, r)),
     on(podsInfo, 'portforward', streams, (r) => podStream('portforward', stores, r)),
     on(podsInfo, 'proxy', proxyVerbs, (r) => podProxy(stores.pods, r)),
-    on(nodesInfo, 'proxy', proxyVerbs, (r) => nodeProxy(stores.nodes, r)),
+    on(nodesInfo, 'proxy', proxyVerbs, (r) => nodeProxy(stores.nodes, r, stores.nodePorts)),
     on(servicesInfo, 'proxy', proxyVerbs, (r) => serviceProxy(stores, r)),
   ];
 }

@@ -50,6 +50,18 @@ test('bad flags and gates are refused with clear errors', () => {
   assert.throws(() => parseServeFlags(['--feature-gates=CronJobTimeZone=false']), FeatureGateError);
 });
 
+test("--proxy-mode: iptables runs the simulated nodes' proxies; none (the default) does not; others are refused", () => {
+  assert.equal(parseServeFlags([]).proxyMode, undefined);
+  assert.equal(parseServeFlags(['--proxy-mode', 'none']).proxyMode, undefined);
+  assert.equal(parseServeFlags(['--proxy-mode=iptables']).proxyMode, 'iptables');
+  assert.throws(() => parseServeFlags(['--proxy-mode', 'ipvs']), {
+    message: `invalid argument "ipvs" for "--proxy-mode" flag: nanokube's proxy has only the iptables mode`,
+  });
+  assert.throws(() => parseServeFlags(['--proxy-mode', 'userspace']), {
+    message: 'invalid argument "userspace" for "--proxy-mode" flag: must be iptables or none',
+  });
+});
+
 test('--components-thread: on by default from 100 simulated nodes; an explicit value wins', () => {
   assert.equal(parseServeFlags([]).componentsThread, false);
   assert.equal(parseServeFlags(['--nodes', '99']).componentsThread, false);

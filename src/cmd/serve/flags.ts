@@ -86,6 +86,10 @@ Flags:
   --node-capacity k=v,...     the simulated nodes' capacity, e.g. cpu=4,memory=16Gi,pods=110
                               (default cpu=32,memory=256Gi,pods=110,ephemeral-storage=1Ti)
   --node-labels k=v,...       labels every simulated node carries
+  --proxy-mode MODE           iptables: every simulated node runs kube-proxy's iptables mode
+                              in-process, its rules kept in memory, its health (10256), metrics
+                              (10249) and health check node ports reached through
+                              nodes/NAME:PORT/proxy; none: no proxy (default none)
   --node-ip IP[,IP]           the first simulated node's InternalIP, or a dual-stack pair (IPv4
                               and IPv6, the primary first); node i gets each address + i. Pod
                               CIDRs follow the families (10.244.0.0/16, fd00:10:244::/56)
@@ -277,6 +281,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let nodeCapacity: string | undefined;
   let nodeLabels: string | undefined;
   let nodeIP: string | undefined;
+  let proxyMode: 'iptables' | undefined;
   let encryptionConfig: string | undefined;
   let encryptionReload = false;
   const ipam: Record<string, string> = {};
@@ -490,6 +495,19 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       case 'node-ip':
         nodeIP = value();
         break;
+      case 'proxy-mode': {
+        const v = value();
+        if (v === 'ipvs' || v === 'kernelspace') {
+          throw new FlagError(
+            `invalid argument "${v}" for "--proxy-mode" flag: nanokube's proxy has only the iptables mode`,
+          );
+        }
+        if (v !== 'iptables' && v !== 'none') {
+          throw new FlagError(`invalid argument "${v}" for "--proxy-mode" flag: must be iptables or none`);
+        }
+        proxyMode = v === 'iptables' ? v : undefined;
+        break;
+      }
       case 'encryption-provider-config':
         encryptionConfig = value();
         break;
@@ -604,6 +622,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     ...(nodes !== undefined ? { nodes } : {}),
     ...(nodeTemplate !== undefined ? { nodeTemplate } : {}),
     ...(nodeIPs !== undefined ? { nodeIPs } : {}),
+    ...(proxyMode !== undefined ? { proxyMode } : {}),
     ...(kubeconfigPath !== undefined ? { kubeconfigPath } : {}),
     ...(synchronous !== undefined ? { synchronous } : {}),
     ...(serviceClusterIPRange !== undefined ? { serviceClusterIPRange } : {}),

@@ -44,7 +44,9 @@ import type { Clock } from '../../util/clock.js';
 import { createLogger } from '../../util/log.js';
 import type { NodeTemplate } from '../../nodes/index.js';
 import { startControllers } from './controllers.js';
-import type { ContainerOutputRelay } from '../../registry/resources/core/pod-connect.js';
+import type { ContainerOutputRelay, NodePortsRelay } from '../../registry/resources/core/pod-connect.js';
+import { startNodeProxies } from './node-proxies.js';
+import type { NodeProxies } from '../../proxy/node-proxies.js';
 import { startComponentsThread } from './components-thread.js';
 import type { ThreadFlags } from './components-thread.js';
 import type { NodeIpamFlags } from '../node-ipam-flags.js';
@@ -117,6 +119,8 @@ export interface ServerOptions {
   readonly nodeTemplate?: NodeTemplate;
   /** `--node-ip`: the first simulated node's InternalIP per family, the primary first (NW-08). */
   readonly nodeIPs?: readonly string[];
+  /** `--proxy-mode iptables`: every simulated node runs the proxy in-process (proxy/node-proxies.ts). */
+  readonly proxyMode?: 'iptables';
   /** `--runtime-config`: group-versions to serve beyond (or instead of) the v1.27 defaults. */
   readonly runtimeConfig?: string;
   /** An audit policy and sink given in code (tests); the flags' policy file and log otherwise. */
@@ -204,6 +208,8 @@ export interface RunningServer {
   };
   /** The faults injected into requests: add rules from code; `--faults` rules are here too. */
   readonly faults: FaultInjector;
+  /** The simulated nodes' proxies (`--proxy-mode iptables`). */
+  readonly nodeProxies?: NodeProxies;
   /** The whole cluster's storage at its current revision (see snapshot.ts). */
   snapshot(): Promise<KvSnapshot>;
   /**
@@ -401,6 +407,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   };
   // The in-process simulated nodes' container output, for pods/log (set once they run).
   const containerOutput: ContainerOutputRelay = {};
+  // What the simulated nodes' proxies serve on their ports, for nodes/proxy (set once they run).
+  const nodePorts: NodePortsRelay = {};
   const virtualEndpoints = [
     ...reviewEndpoints(authorizer, {
       authenticator: authentication.authenticator,
@@ -418,6 +426,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       services: storeOf('', 'services'),
       endpoints: storeOf('', 'endpoints'),
       output: containerOutput,
+      nodePorts,
       ...(clockNow !== undefined ? { now: clockNow } : {}),
       // Which logs were made up, for whoever must tell (scripts/conformance.sh reads it at -v 2).
       onGeneratedLogs: (ns, pod, container) =>
@@ -645,6 +654,16 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
             containerOutput,
           );
   if ('started' in controllers) await controllers.started;
+  const nodeProxies =
+    o.proxyMode === 'iptables' && o.controllers !== false && (o.nodes ?? 1) > 0
+      ? startNodeProxies({
+          transport: inProcessTransports(server)('kube-proxy'),
+          nodes: o.nodes ?? 1,
+          relay: nodePorts,
+          log,
+          ...(o.clock !== undefined ? { clock: o.clock } : {}),
+        })
+      : undefined;
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -657,11 +676,13 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       remove: (resource, definitions = []) => removeResource(resource, definitions),
     },
     faults,
+    ...(nodeProxies !== undefined ? { nodeProxies: nodeProxies.proxies } : {}),
     snapshot: () => kv.snapshot(),
     restore,
     close() {
       closing ??= (async () => {
         stopFaultsFile?.();
+        await nodeProxies?.stop();
         await controllers.stop();
         await customResources?.stop();
         await flowcontrolConfig?.stop();

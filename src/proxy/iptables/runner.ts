@@ -34,7 +34,12 @@ const external = [...newOnly, ...comment('kubernetes externally-visible service 
 const firewall = [...newOnly, ...comment('kubernetes load balancer firewall')];
 
 /** Jumps into the proxy's chains (upstream iptablesJumpChains and the KUBE-FIREWALL ones), in order. */
-const jumps: readonly (readonly [table: string, from: string, to: string, args: readonly string[]])[] = [
+export const proxyJumps: readonly (readonly [
+  table: string,
+  from: string,
+  to: string,
+  args: readonly string[],
+])[] = [
   ['filter', 'INPUT', 'KUBE-EXTERNAL-SERVICES', external],
   ['filter', 'FORWARD', 'KUBE-EXTERNAL-SERVICES', external],
   ['filter', 'INPUT', 'KUBE-NODEPORTS', comment('kubernetes health check service ports')],
@@ -101,7 +106,7 @@ export class IptablesRunner implements IptablesBackend {
 
   async ensureJumps(signal: AbortSignal): Promise<void> {
     const tool = this.#tool('iptables');
-    for (const [table, from, to, args] of jumps) {
+    for (const [table, from, to, args] of proxyJumps) {
       // -N: exit 1 means the chain exists.
       const made = await this.#run(tool, [...wait, '-N', to, '-t', table], signal);
       if (made.code !== 0 && made.code !== 1) {

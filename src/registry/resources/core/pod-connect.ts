@@ -48,6 +48,26 @@ export interface ContainerOutputRelay {
   source?: ContainerOutputSource;
 }
 
+/**
+ * What simulated nodes of this process serve on their ports over HTTP (the in-process proxies'
+ * health and metrics addresses and health check node ports): undefined where nothing listens.
+ */
+export interface NodePortsSource {
+  answer(
+    node: string,
+    port: number,
+    path: string,
+  ): Promise<
+    | { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string }
+    | undefined
+  >;
+}
+
+/** Where the node ports are found once the nodes' proxies run. */
+export interface NodePortsRelay {
+  source?: NodePortsSource;
+}
+
 /** The output's lines as the kubelet's log has them: each with the time it was written. */
 function outputLines(out: ContainerOutput): { at: number; text: string }[] {
   const lines: { at: number; text: string }[] = [];
@@ -254,7 +274,7 @@ async function* simulatedLogStream(
 export interface ConnectAnswer {
   readonly status: number;
   readonly contentType?: string;
-  readonly body?: AsyncIterable<string>;
+  readonly body?: AsyncIterable<string> | Iterable<string>;
 }
 
 export interface ConnectRequest {
@@ -264,6 +284,8 @@ export interface ConnectRequest {
   readonly query: URLSearchParams;
   /** The request asks for a protocol upgrade (`Connection: Upgrade`: SPDY, WebSocket). */
   readonly upgrade: boolean;
+  /** A proxy's path after `proxy` (`/healthz` of `nodes/n:10256/proxy/healthz`; '' when none). */
+  readonly path: string;
   readonly signal: AbortSignal;
 }
 
@@ -620,14 +642,33 @@ export async function podProxy(pods: GenericStore, r: ConnectRequest): Promise<C
   return proxyTo(ip, port === '' ? defaultPort(id.scheme) : port, r);
 }
 
-/** nodes/{name}/proxy (upstream node ResourceLocation). */
-export async function nodeProxy(nodes: GenericStore, r: ConnectRequest): Promise<ConnectAnswer> {
+/**
+ * nodes/{name}/proxy (upstream node ResourceLocation). A port a simulated node of this process
+ * serves over HTTP (`inProcess`) is answered here, as the node would answer the proxied request.
+ */
+export async function nodeProxy(
+  nodes: GenericStore,
+  r: ConnectRequest,
+  inProcess?: NodePortsRelay,
+): Promise<ConnectAnswer> {
   const id = splitSchemeNamePort(r.name);
   if (id === undefined) throw apiErrors.badRequest(`invalid node request ${JSON.stringify(r.name)}`);
   const kubelet = await kubeletOf(nodes, id.name);
   // isProxyableHostname: an IP must be global unicast; a name must resolve to such addresses.
   if (isGlobalUnicast(kubelet.host) === false) throw apiErrors.badRequest('address not allowed');
   const port = id.port === '' || id.port === kubelet.port ? kubelet.port : id.port;
+  const source = inProcess?.source;
+  if (source !== undefined && id.scheme !== 'https' && !r.upgrade) {
+    const a = await source.answer(id.name, Number(port), r.path === '' ? '/' : r.path);
+    if (a !== undefined) {
+      const contentType = a.headers['Content-Type'];
+      return {
+        status: a.status,
+        ...(contentType !== undefined ? { contentType } : {}),
+        body: [a.body],
+      };
+    }
+  }
   return proxyTo(kubelet.host, port, r);
 }
 
