@@ -7,6 +7,18 @@ export interface OpenKvOptions {
   readonly watchMaxQueuedEvents?: number;
 }
 
+/** What a backend cannot do, so the cases that need it are left out (with the reason in the name). */
+export interface KvCapabilities {
+  /** `restore()` of a snapshot, keys keeping their revisions (not etcd: it assigns revisions). */
+  readonly restore?: boolean;
+  /**
+   * Concurrent writes through one store apply in the order they were called (a single writer:
+   * SQLite, memory). etcd applies concurrent requests in whatever order they reach its leader;
+   * the cases then check only what any order gives.
+   */
+  readonly callOrder?: boolean;
+}
+
 export type OpenKv = (options?: OpenKvOptions) => Promise<KvStore>;
 
 const encoder = new TextEncoder();

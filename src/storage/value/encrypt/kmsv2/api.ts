@@ -5,7 +5,11 @@
  * API server's client and test plugins use.
  */
 import type { ServiceDefinition } from '@grpc/grpc-js';
-import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import type { BinaryReader } from '@bufbuild/protobuf/wire';
+import { readFields } from '../../../../machinery/protobuf/read-fields.js';
+
+export { readFields };
 
 /** What a healthy v1.27 plugin answers in StatusResponse.version. */
 export const kmsAPIVersion = 'v2beta1';
@@ -61,18 +65,6 @@ export function readBytesMapEntry(r: BinaryReader, into: Map<string, Uint8Array>
     else r.skip(wt, no);
   }
   into.set(key, value);
-}
-
-/** Reads a message's fields, handing each to `field` (which returns false to skip it). */
-export function readFields(
-  bytes: Uint8Array,
-  field: (no: number, wt: WireType, r: BinaryReader) => boolean,
-): void {
-  const r = new BinaryReader(bytes);
-  while (r.pos < r.len) {
-    const [no, wt] = r.tag();
-    if (!field(no, wt, r)) r.skip(wt, no);
-  }
 }
 
 const ld = WireType.LengthDelimited;
