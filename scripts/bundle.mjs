@@ -68,7 +68,10 @@ for (const name of readdirSync('dist')) if (chunk.test(name)) rmSync(`dist/${nam
 writeFileSync('dist/bundle-entries/x509.js', "import 'reflect-metadata';\nexport * from '@peculiar/x509';\n");
 // Named re-exports: `export *` of a CommonJS package would re-export nothing. These are the names
 // src/storage/value/encrypt/kmsv2/grpc-service.ts and src/storage/kv/etcd/client.ts use.
-writeFileSync('dist/bundle-entries/grpc.js', "export { Client, Metadata, credentials } from '@grpc/grpc-js';\n");
+writeFileSync(
+  'dist/bundle-entries/grpc.js',
+  "export { Client, Metadata, credentials } from '@grpc/grpc-js';\n",
+);
 
 await Promise.all([
   build({

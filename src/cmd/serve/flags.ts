@@ -19,9 +19,10 @@ import { validateCorsAllowedOrigins } from '../../apiserver/filters/cors.js';
 import type { ServiceAccountTokenFlags } from '../serviceaccount-tokens.js';
 import { parseGoDuration } from '../../util/go-duration.js';
 
-export class FlagError extends Error {
-  override readonly name = 'FlagError';
-}
+import { FlagError } from './flag-error.js';
+import { etcdFlagNames, etcdFlagsOf, etcdUsage } from './etcd-flags.js';
+
+export { FlagError };
 
 export const serveUsage = `Usage: nanokube serve [flags]
 
@@ -30,8 +31,10 @@ Flags:
   --bind-address ADDR         address to listen on (default 127.0.0.1)
   --secure-port N             HTTPS port; 0 picks a free one and prints it (default 6443)
   --write-kubeconfig FILE     kubeconfig to write (default DIR/kubeconfig)
-  --storage sqlite|memory     storage backend (default sqlite)
-  --sqlite-synchronous MODE   SQLite synchronous setting: FULL (default, durable), NORMAL, OFF
+  --storage sqlite|memory|etcd
+                              storage backend (default sqlite); etcd: several servers can share
+                              one etcd cluster (--etcd-servers)
+${etcdUsage}  --sqlite-synchronous MODE   SQLite synchronous setting: FULL (default, durable), NORMAL, OFF
   --feature-gates k=v,...     Kubernetes v1.27 feature gates
   --runtime-config k=v,...    group-versions to serve, e.g. certificates.k8s.io/v1alpha1=true, api/alpha=true
   --anonymous-auth[=BOOL]     requests without credentials are system:anonymous (default false:
@@ -255,7 +258,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let bindAddress = '127.0.0.1';
   let securePort = 6443;
   let kubeconfigPath: string | undefined;
-  let storage: 'sqlite' | 'memory' = 'sqlite';
+  let storage: 'sqlite' | 'memory' | 'etcd' = 'sqlite';
+  const etcdValues = new Map<string, string>();
   let featureGates: Record<string, boolean> = {};
   let verbosity = 0;
   let synchronous: 'FULL' | 'NORMAL' | 'OFF' | undefined;
@@ -333,8 +337,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         break;
       case 'storage': {
         const v = value();
-        if (v !== 'sqlite' && v !== 'memory')
-          throw new FlagError(`invalid argument "${v}" for "--storage" flag: must be sqlite or memory`);
+        if (v !== 'sqlite' && v !== 'memory' && v !== 'etcd')
+          throw new FlagError(`invalid argument "${v}" for "--storage" flag: must be sqlite, memory or etcd`);
         storage = v;
         break;
       }
@@ -545,11 +549,16 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         break;
       default: {
         const flag = name.replace(/^--?/, '');
+        if (etcdFlagNames.has(flag)) {
+          etcdValues.set(flag, value());
+          break;
+        }
         if (!auditFlagNames.has(flag)) throw new FlagError(`unknown flag: ${name}`);
         audit.set(flag, value());
       }
     }
   }
+  const etcd = etcdFlagsOf(etcdValues, storage);
   if (encryptionReload && encryptionConfig === undefined) {
     throw new FlagError(
       '--encryption-provider-config-automatic-reload must be set with --encryption-provider-config',
@@ -610,6 +619,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     ...(Object.keys(serviceAccountTokens).length > 0 ? { serviceAccountTokens } : {}),
     securePort,
     storage,
+    ...(etcd !== undefined ? { etcd } : {}),
     featureGates,
     verbosity,
     anonymousAuth,

@@ -35,6 +35,8 @@ import { VersionedStore, servedVersionsOf } from '../../registry/versioned-store
 import { KvObjectStore } from '../../storage/object-store.js';
 import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
 import { openSqliteKv } from '../../storage/kv/sqlite/sqlite-kv.js';
+import type { EtcdFlags } from './etcd-flags.js';
+import { openEtcdStorage } from './etcd-storage.js';
 import type { KvSnapshot, KvStore } from '../../storage/kv/types.js';
 import { restoreSnapshot, snapshotOperation } from './snapshot.js';
 import { FaultInjector } from '../../apiserver/faults/fault-injector.js';
@@ -93,7 +95,9 @@ import { parseAuthorizationModes } from './authorization-modes.js';
 
 export interface ServerOptions {
   readonly dataDir: string;
-  readonly storage: 'sqlite' | 'memory';
+  readonly storage: 'sqlite' | 'memory' | 'etcd';
+  /** `--etcd-*`: the etcd cluster of `--storage etcd`. */
+  readonly etcd?: EtcdFlags;
   readonly bindAddress: string;
   /** 0 picks a free port. */
   readonly securePort: number;
@@ -292,21 +296,29 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     throw err;
   });
   const rawKv: KvStore =
-    o.storage === 'memory'
-      ? createMemoryKv({
+    o.storage === 'etcd'
+      ? await openEtcdStorage(o.etcd, {
           ...(o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {}),
-          ...(clockNow !== undefined ? { now: clockNow } : {}),
-        })
-      : await openSqliteKv({
-          path: join(dataDir, 'state.db'),
-          ...(o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {}),
-          ...(o.synchronous !== undefined ? { synchronous: o.synchronous } : {}),
-          ...(clockNow !== undefined ? { now: clockNow } : {}),
-          onError: (err) => log.error(`storage: ${err instanceof Error ? err.message : String(err)}`),
+          log,
         }).catch((err: unknown) => {
           encryptionStop.abort();
           throw err;
-        });
+        })
+      : o.storage === 'memory'
+        ? createMemoryKv({
+            ...(o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {}),
+            ...(clockNow !== undefined ? { now: clockNow } : {}),
+          })
+        : await openSqliteKv({
+            path: join(dataDir, 'state.db'),
+            ...(o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {}),
+            ...(o.synchronous !== undefined ? { synchronous: o.synchronous } : {}),
+            ...(clockNow !== undefined ? { now: clockNow } : {}),
+            onError: (err) => log.error(`storage: ${err instanceof Error ? err.message : String(err)}`),
+          }).catch((err: unknown) => {
+            encryptionStop.abort();
+            throw err;
+          });
   const kv = encryption.wrap(rawKv);
   if (o.initialState !== undefined) await kv.restore(o.initialState);
   const storage = new KvObjectStore(kv, clockNow !== undefined ? { now: clockNow } : {});

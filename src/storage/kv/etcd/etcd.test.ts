@@ -9,6 +9,8 @@ import { runKvConformance } from '../testing/conformance.js';
 import { bytes, text } from '../testing/helpers.js';
 import { prefixEnd } from '../types.js';
 import { EtcdClient } from './client.js';
+import { KvCompactedError } from '../errors.js';
+import { compactRound } from './compactor.js';
 import { EtcdKv } from './etcd-kv.js';
 import { EtcdCluster, etcdSkip } from './testing/etcd-cluster.js';
 
@@ -37,6 +39,37 @@ if (etcdSkip !== false) {
 } else {
   runKvConformance('etcd (one member)', openOnNewEtcd, { restore: false, callOrder: false });
   runKvConformance('etcd (three members)', (o) => openOnNewEtcd(o, 3), { restore: false, callOrder: false });
+
+  void describe('etcd kv: compaction shared by several servers', () => {
+    let cluster: EtcdCluster | undefined;
+    after(() => cluster?.stop());
+    it('one CAS on compact_rev_key wins each round; the history of the last round stays', async () => {
+      cluster = await EtcdCluster.start(1);
+      const [c1, c2] = await Promise.all(
+        [1, 2].map(() => EtcdClient.open({ endpoints: cluster!.endpoints })),
+      );
+      const kv = new EtcdKv({ client: c1! });
+      await kv.create('/a', bytes('1'));
+      // Round one: server 1 records the current revision and compacts nothing; server 2 loses the CAS.
+      const first = await compactRound(c1!, 0, 0);
+      assert.deepEqual([first.version, first.compacted], [1, false]);
+      const lost = await compactRound(c2!, 0, 0);
+      assert.deepEqual([lost.version, lost.compacted], [1, false]);
+      for (let i = 0; i < 5; i++)
+        await kv.update('/a', bytes(String(i)), (await kv.range({ key: '/a' })).kvs[0]!.modRevision);
+      // Round two: server 2 (now knowing the version) wins and compacts what round one recorded.
+      const second = await compactRound(c2!, lost.version, lost.revision);
+      assert.deepEqual([second.version, second.compacted], [2, true]);
+      assert.equal(await kv.compactedRevision(), lost.revision);
+      await assert.rejects(kv.range({ key: '/a', revision: lost.revision - 1 }), KvCompactedError);
+      assert.equal((await kv.range({ key: '/a', revision: lost.revision })).count, 1);
+      // Server 1, a round behind, loses and learns the version.
+      const behind = await compactRound(c1!, first.version, first.revision);
+      assert.deepEqual([behind.version, behind.compacted], [2, false]);
+      await kv.close();
+      c2!.close();
+    });
+  });
 
   void describe('etcd kv: a member dies', () => {
     let cluster: EtcdCluster | undefined;
