@@ -7,6 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { EtcdClient } from '../../src/storage/kv/etcd/client.js';
+import { EtcdKv } from '../../src/storage/kv/etcd/etcd-kv.js';
 import { EtcdCluster, etcdSkip } from '../../src/storage/kv/etcd/testing/etcd-cluster.js';
 import { startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
@@ -22,12 +24,15 @@ describe('two nanokube servers over one etcd (AM-13)', { skip: etcdSkip }, () =>
     const storage = {
       storage: 'etcd' as const,
       etcd: { servers: etcd.endpoints, prefix: '/registry', compactionIntervalMs: 0 },
-      // Small ranges, so the two servers pick the same free address or port again and again.
-      serviceClusterIPRange: '10.0.0.0/27',
-      serviceNodePortRange: '30000-30029',
+      // Small ranges (62 addresses, 60 ports for 24 Services), so the two servers often pick the same
+      // free address or port at once.
+      serviceClusterIPRange: '10.0.0.0/26',
+      serviceNodePortRange: '30000-30059',
     };
-    a = await startTestServer({ ...storage, nodes: 1 });
-    b = await startTestServer({ ...storage, nodes: 0 });
+    // Each server advertises its own address; the lease reconciler renews every 300 ms, TTL 1 s.
+    const reconciler = { endpointReconciler: { intervalMs: 300, ttlSeconds: 1 } };
+    a = await startTestServer({ ...storage, ...reconciler, nodes: 1, advertiseAddress: '192.0.2.10' });
+    b = await startTestServer({ ...storage, ...reconciler, nodes: 0, advertiseAddress: '192.0.2.11' });
   });
   after(async () => {
     await b?.stop();
@@ -129,9 +134,46 @@ describe('two nanokube servers over one etcd (AM-13)', { skip: etcdSkip }, () =>
     assert.deepEqual(phases, ['Running', 'Running']);
   });
 
+  const endpointIPs = async (s: TestServer): Promise<string[]> => {
+    const e = (await s.request('GET', '/api/v1/namespaces/default/endpoints/kubernetes')).json();
+    const subsets = (e['subsets'] ?? []) as { addresses?: { ip: string }[] }[];
+    return (subsets[0]?.addresses ?? []).map((x) => x.ip).sort();
+  };
+  const until = async (what: string, ok: () => Promise<boolean>): Promise<void> => {
+    const deadline = Date.now() + 15_000;
+    while (!(await ok())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  it('the kubernetes Endpoints list every live server; one that stops renewing drops out', async () => {
+    await until('both servers listed', async () => (await endpointIPs(a)).join() === '192.0.2.10,192.0.2.11');
+    const slice = (
+      await b.request('GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes')
+    ).json();
+    assert.deepEqual((slice['endpoints'] as { addresses: string[] }[]).map((e) => e.addresses[0]).sort(), [
+      '192.0.2.10',
+      '192.0.2.11',
+    ]);
+    // A third server's record that is never renewed (as if it died): listed, then gone after its TTL.
+    const client = await EtcdClient.open({ endpoints: etcd.endpoints });
+    const kv = new EtcdKv({ client, prefix: { local: '/registry', remote: '/registry' } });
+    const lease = await kv.grantLease(1);
+    await kv.create('/registry/masterleases/192.0.2.12', new TextEncoder().encode('{}'), { lease: lease.id });
+    await until('the third listed', async () => (await endpointIPs(b)).length === 3);
+    await until('the third dropped', async () => (await endpointIPs(b)).join() === '192.0.2.10,192.0.2.11');
+    await kv.close();
+  });
+
   it('/readyz reports etcd', async () => {
     const r = await b.request('GET', '/readyz?verbose');
     assert.equal(r.status, 200);
     assert.match(r.text, /^\[\+\]etcd ok$/m);
+  });
+
+  it('a server that shuts down takes itself out of the kubernetes Endpoints', async () => {
+    await b.stop();
+    await until('only a listed', async () => (await endpointIPs(a)).join() === '192.0.2.10');
   });
 });

@@ -14,7 +14,6 @@ import { SharedInformerFactory } from '../../client/informer-factory.js';
 import { stripManagedFields } from '../../client/shared-informer.js';
 import type { Transport } from '../../client/transport.js';
 import { RestClient } from '../../client/rest-client.js';
-import { ApiserverServiceController } from '../../controllers/apiserver-service/controller.js';
 import { Scheduler, SimulatedNodes } from '../../nodes/index.js';
 import type { NodeTemplate } from '../../nodes/index.js';
 import { realClock } from '../../util/clock.js';
@@ -25,7 +24,6 @@ import type { NodeIpamFlags } from '../node-ipam-flags.js';
 import { ipv6PodCIDRFor, podCIDRsFor } from '../node-ip.js';
 import { parseControllers } from '../controller-manager/selection.js';
 import type { ContainerOutputRelay } from '../../registry/resources/core/pod-connect.js';
-import { defaultAdvertiseAddress, defaultServiceClusterIPRange, firstServiceIP } from './flags.js';
 
 export interface RunningControllers {
   stop(): Promise<void>;
@@ -139,29 +137,6 @@ export function startControllers(
           informers,
         });
   const running: Promise<unknown>[] = [];
-  const range = flags.serviceClusterIPRange ?? defaultServiceClusterIPRange;
-  const serviceIP = firstServiceIP(range);
-  const endpointIP = flags.advertiseAddress ?? defaultAdvertiseAddress(flags.bindAddress);
-  if (serviceIP === undefined) {
-    log.error(`--service-cluster-ip-range ${range}: not a valid CIDR; not keeping the kubernetes Service`);
-  } else {
-    if (endpointIP === undefined) {
-      log.error(
-        'no non-loopback IPv4 address to advertise: the kubernetes Service is kept without Endpoints',
-      );
-    }
-    running.push(
-      new ApiserverServiceController({
-        client,
-        informers,
-        clock,
-        serviceIP,
-        ...(endpointIP !== undefined ? { endpointIP } : {}),
-        endpointPort: flags.securePort,
-        onError: (err) => log.v(2, `kubernetes-service-controller: ${message(err)}`),
-      }).run(abort.signal),
-    );
-  }
   const nodes = flags.nodes ?? 1;
   if (nodes > 0) {
     const simulated = new SimulatedNodes({

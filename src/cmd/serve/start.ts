@@ -48,6 +48,7 @@ import type { NodeTemplate } from '../../nodes/index.js';
 import { startControllers } from './controllers.js';
 import type { ContainerOutputRelay, NodePortsRelay } from '../../registry/resources/core/pod-connect.js';
 import { startNodeProxies } from './node-proxies.js';
+import { startApiserverService } from './apiserver-service.js';
 import type { NodeProxies } from '../../proxy/node-proxies.js';
 import { startComponentsThread } from './components-thread.js';
 import type { ThreadFlags } from './components-thread.js';
@@ -98,6 +99,8 @@ export interface ServerOptions {
   readonly storage: 'sqlite' | 'memory' | 'etcd';
   /** `--etcd-*`: the etcd cluster of `--storage etcd`. */
   readonly etcd?: EtcdFlags;
+  /** The lease endpoint reconciler's period and record TTL (default 10 s and 15 s; tests shorten them). */
+  readonly endpointReconciler?: { readonly intervalMs?: number; readonly ttlSeconds?: number };
   readonly bindAddress: string;
   /** 0 picks a free port. */
   readonly securePort: number;
@@ -666,6 +669,29 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
             containerOutput,
           );
   if ('started' in controllers) await controllers.started;
+  // The kubernetes Service and its Endpoints: part of the API server (its lease reconciler keeps
+  // a record in storage), in this thread whether or not the components have one of their own.
+  const apiserverService =
+    o.controllers === false
+      ? undefined
+      : startApiserverService({
+          transport: inProcessTransports(server)('kube-apiserver'),
+          kv,
+          securePort: port,
+          bindAddress: o.bindAddress,
+          ...(o.serviceClusterIPRange !== undefined
+            ? { serviceClusterIPRange: o.serviceClusterIPRange }
+            : {}),
+          ...(o.advertiseAddress !== undefined ? { advertiseAddress: o.advertiseAddress } : {}),
+          ...(o.endpointReconciler?.intervalMs !== undefined
+            ? { intervalMs: o.endpointReconciler.intervalMs }
+            : {}),
+          ...(o.endpointReconciler?.ttlSeconds !== undefined
+            ? { leaseTTLSeconds: o.endpointReconciler.ttlSeconds }
+            : {}),
+          ...(o.clock !== undefined ? { clock: o.clock } : {}),
+          log,
+        });
   const nodeProxies =
     o.proxyMode === 'iptables' && o.controllers !== false && (o.nodes ?? 1) > 0
       ? startNodeProxies({
@@ -695,6 +721,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       closing ??= (async () => {
         stopFaultsFile?.();
         await nodeProxies?.stop();
+        await apiserverService?.stop();
         await controllers.stop();
         await customResources?.stop();
         await flowcontrolConfig?.stop();

@@ -28,6 +28,17 @@ import {
 } from './desired.js';
 import type { ApiserverServiceSpec } from './desired.js';
 
+/**
+ * Upstream's master leases (the lease endpoint reconciler's storage): each API server renews a
+ * short-lived record of its address, and the Endpoints list every address with a live record.
+ */
+export interface EndpointLeases {
+  /** Renews this server's record and returns every live server's address, in a stable order. */
+  renewAndList(signal: AbortSignal): Promise<string[]>;
+  /** Removes this server's record (shutdown) and returns the addresses left. */
+  remove(): Promise<string[]>;
+}
+
 export interface ApiserverServiceOptions extends Omit<ApiserverServiceSpec, 'servicePort' | 'endpointIP'> {
   readonly client: RestClient;
   /** The advertise address; without one only the Service is kept (no loopback in Endpoints). */
@@ -40,6 +51,8 @@ export interface ApiserverServiceOptions extends Omit<ApiserverServiceSpec, 'ser
   readonly onError?: (err: unknown) => void;
   /** What the periodic resync and retries wait on (default: the real clock). */
   readonly clock?: Clock;
+  /** Several API servers: the Endpoints list every one with a live lease (default: this one only). */
+  readonly leases?: EndpointLeases;
 }
 
 const namespacesPath = '/api/v1/namespaces';
@@ -101,6 +114,31 @@ export class ApiserverServiceController {
       }, signal);
     } finally {
       for (const r of registrations) r.remove();
+      await this.#leave();
+    }
+  }
+
+  /**
+   * RemoveEndpoints on shutdown: this server's lease goes and the Endpoints list the servers left
+   * (none left: they are kept, as upstream refuses to erase every endpoint).
+   */
+  async #leave(): Promise<void> {
+    const leases = this.#o.leases;
+    if (leases === undefined || !this.#hasEndpoints) return;
+    const signal = AbortSignal.timeout(2000);
+    try {
+      const left = await leases.remove();
+      if (left.length === 0) return;
+      const current = this.#informer(endpointsPath).store.get(key);
+      const repaired = endpointsRepair(current, this.#spec, true, left);
+      if (repaired === undefined || current === undefined) return;
+      const written = await this.#o.client.request('PUT', `${endpointsPath}/${serviceName}`, {
+        body: repaired,
+        signal,
+      });
+      await this.#ensureSlice(this.#informer(slicesPath), written, signal);
+    } catch (err) {
+      this.#o.onError?.(err);
     }
   }
 
@@ -145,9 +183,15 @@ export class ApiserverServiceController {
       this.#reconcile = false;
       return;
     }
+    const ips = this.#o.leases === undefined ? undefined : await this.#o.leases.renewAndList(signal);
+    if (ips !== undefined && ips.length === 0) {
+      throw new Error(
+        'no API server IP addresses were listed in storage, refusing to erase all endpoints for the kubernetes service',
+      );
+    }
     const current = endpoints.store.get(key);
     let written = current;
-    const repaired = endpointsRepair(current, this.#spec, this.#reconcile);
+    const repaired = endpointsRepair(current, this.#spec, this.#reconcile, ips);
     if (repaired !== undefined) {
       if (current === undefined) {
         try {

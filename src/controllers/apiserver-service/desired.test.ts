@@ -68,6 +68,19 @@ test('Endpoints: created, left alone when right, repaired as the lease reconcile
   assert.deepEqual(endpointsRepair(twoSubsets, spec, false)?.['subsets'], created['subsets']);
 });
 
+test('Endpoints of several servers: every address with a live lease, in any order (AM-13)', () => {
+  const both = endpointsRepair(undefined, spec, true, ['192.168.1.5', '192.168.1.6'])!;
+  assert.deepEqual(both['subsets'], [
+    { addresses: [{ ip: '192.168.1.5' }, { ip: '192.168.1.6' }], ports: [https] },
+  ]);
+  // The same set in another order is right as it is; one server gone is repaired.
+  assert.equal(endpointsRepair(both, spec, false, ['192.168.1.6', '192.168.1.5']), undefined);
+  assert.deepEqual(endpointsRepair(both, spec, false, ['192.168.1.6'])?.['subsets'], [
+    { addresses: [{ ip: '192.168.1.6' }], ports: [https] },
+  ]);
+  assert.equal(endpointSliceFor(both)['endpoints'] !== undefined, true);
+});
+
 test('the EndpointSlice follows the Endpoints (endpointSliceFromEndpoints)', () => {
   const ep = endpointsRepair(undefined, spec, true)!;
   const slice = endpointSliceFor(ep);

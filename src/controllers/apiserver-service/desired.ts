@@ -108,14 +108,16 @@ function sameEndpointPort(want: JsonObject, got: JsonObject): boolean {
 }
 
 /**
- * The lease reconciler's doReconcileEndpoints for a single API server: `current` (undefined when
- * there is none) as it should be, or undefined when it is right. Ports are only reset when
- * `reconcilePorts` (the first run), as upstream.
+ * The lease reconciler's doReconcileEndpoints: `current` (undefined when there is none) as it
+ * should be with the addresses `ips` (every API server with a live lease; by default this one's),
+ * or undefined when it is right. Ports are only reset when `reconcilePorts` (the first run), as
+ * upstream.
  */
 export function endpointsRepair(
   current: JsonObject | undefined,
   s: ApiserverServiceSpec,
   reconcilePorts: boolean,
+  ips: readonly string[] = [s.endpointIP],
 ): JsonObject | undefined {
   const e: JsonObject =
     current !== undefined
@@ -143,8 +145,12 @@ export function endpointsRepair(
     if (reconcilePorts) {
       portsCorrect = ports.length === want.length && want.every((p, i) => sameEndpointPort(p, ports[i]!));
     }
+    // checkEndpointSubsetFormatWithLease: the same addresses, in any order.
     const addresses = objectsAt(sub, 'addresses');
-    ipsCorrect = addresses.length === 1 && addresses[0]!['ip'] === s.endpointIP;
+    const live = new Set(ips);
+    ipsCorrect =
+      addresses.length === ips.length &&
+      addresses.every((a) => typeof a['ip'] === 'string' && live.has(a['ip']));
   }
   if (current !== undefined && !skipMirrorChanged && formatCorrect && ipsCorrect && portsCorrect) {
     return undefined;
@@ -153,7 +159,7 @@ export function endpointsRepair(
   // Something is egregiously wrong: remake the record.
   if (!formatCorrect) out = [{ addresses: [], ports: want }];
   const first = out[0]!;
-  if (!formatCorrect || !ipsCorrect) first['addresses'] = [{ ip: s.endpointIP }];
+  if (!formatCorrect || !ipsCorrect) first['addresses'] = ips.map((ip) => ({ ip }));
   if (!portsCorrect) first['ports'] = want;
   e['subsets'] = out;
   return e;
