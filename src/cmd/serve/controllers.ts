@@ -14,6 +14,7 @@ import { SharedInformerFactory } from '../../client/informer-factory.js';
 import { stripManagedFields } from '../../client/shared-informer.js';
 import type { Transport } from '../../client/transport.js';
 import { RestClient } from '../../client/rest-client.js';
+import { LeaderElector } from '../../client/leader-election.js';
 import { Scheduler, SimulatedNodes } from '../../nodes/index.js';
 import type { NodeTemplate } from '../../nodes/index.js';
 import { realClock } from '../../util/clock.js';
@@ -68,6 +69,9 @@ export interface ApiserverServiceFlags {
 export function podCIDRFor(nodes: number): string {
   return nodes <= 256 ? '10.244.0.0/16' : '10.0.0.0/8';
 }
+
+/** The Lease the simulated nodes of several servers campaign for (the scheduler's is kube-scheduler). */
+export const simulatedNodesLease = 'nanokube-simulated-nodes';
 
 /**
  * A leader-election identity stable across restarts of one installation (hostname and data dir),
@@ -138,27 +142,51 @@ export function startControllers(
         });
   const running: Promise<unknown>[] = [];
   const nodes = flags.nodes ?? 1;
+  // The terms the scheduler and the nodes ran while leading (awaited on stop).
+  const terms: Promise<unknown>[] = [];
   if (nodes > 0) {
-    const simulated = new SimulatedNodes({
-      client,
-      informers,
-      clock,
-      count: nodes,
-      podCIDRs: podCIDRsFor(flags.nodeIPs, podCIDRFor(nodes), ipv6PodCIDRFor(nodes)),
-      ...(flags.nodeIPs !== undefined ? { nodeIPs: flags.nodeIPs } : {}),
-      ...(flags.nodeTemplate !== undefined ? { nodeTemplate: flags.nodeTemplate } : {}),
-      onError: (err) => log.v(2, `simulated nodes: ${message(err)}`),
-    });
-    // pods/log in this process reads the output of the programs the nodes follow.
-    if (output !== undefined) output.source = simulated;
-    running.push(
-      simulated.run(abort.signal),
-      new Scheduler({
+    // Like kube-scheduler (--leader-elect, on by default), the scheduler and the simulated nodes
+    // run only while this server holds their Lease: of several servers on one etcd, one runs them,
+    // and another takes over within the lease duration when it dies.
+    const identity = flags.identity ?? installationIdentity(flags.dataDir);
+    const lead = (name: string, start: (signal: AbortSignal) => Promise<unknown>): Promise<void> =>
+      new LeaderElector({
         client,
-        informers,
+        namespace: 'kube-system',
+        name,
+        identity,
         clock,
-        onError: (err) => log.v(2, `scheduler: ${message(err)}`),
-      }).run(abort.signal),
+        onStartedLeading: (signal) => {
+          log.v(1, `${name}: leading as ${identity}`);
+          terms.push(start(signal));
+        },
+        onStoppedLeading: () => log.v(1, `${name}: lost the lease; stopped`),
+        onError: (err) => log.v(2, `${name} leader election: ${message(err)}`),
+      }).run(abort.signal);
+    running.push(
+      lead(simulatedNodesLease, (signal) => {
+        const simulated = new SimulatedNodes({
+          client,
+          informers,
+          clock,
+          count: nodes,
+          podCIDRs: podCIDRsFor(flags.nodeIPs, podCIDRFor(nodes), ipv6PodCIDRFor(nodes)),
+          ...(flags.nodeIPs !== undefined ? { nodeIPs: flags.nodeIPs } : {}),
+          ...(flags.nodeTemplate !== undefined ? { nodeTemplate: flags.nodeTemplate } : {}),
+          onError: (err) => log.v(2, `simulated nodes: ${message(err)}`),
+        });
+        // pods/log in this process reads the output of the programs the nodes follow.
+        if (output !== undefined) output.source = simulated;
+        return simulated.run(signal);
+      }),
+      lead('kube-scheduler', (signal) =>
+        new Scheduler({
+          client,
+          informers,
+          clock,
+          onError: (err) => log.v(2, `scheduler: ${message(err)}`),
+        }).run(signal),
+      ),
     );
   }
   informers.start(abort.signal);
@@ -166,6 +194,7 @@ export function startControllers(
     async stop() {
       abort.abort();
       await Promise.allSettled([...running, ...(manager !== undefined ? [manager.stop()] : [])]);
+      await Promise.allSettled(terms);
       await informers.stopped();
       client.close();
     },

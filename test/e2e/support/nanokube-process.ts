@@ -39,6 +39,8 @@ export interface NanokubeProcess {
   readonly readyLine: string;
   /** Sends SIGTERM, waits for exit and removes the temp folders. */
   stop(): Promise<ExitInfo>;
+  /** Kills the process with SIGKILL (a crash: nothing is released); `stop()` still cleans up. */
+  kill(): void;
 }
 
 const readyPattern = /^nanokube ready in \d+\.\d{3}s: serving (https:\/\/\S+) /m;
@@ -108,6 +110,9 @@ export async function startNanokube(o: StartOptions = {}): Promise<NanokubeProce
     dataDir,
     workDir,
     readyLine: ready.line,
+    kill() {
+      child.kill('SIGKILL');
+    },
     stop() {
       stopped ??= (async () => {
         const t0 = performance.now();

@@ -459,12 +459,17 @@ export class EtcdKv implements KvStore {
     this.#open();
     const start = options.startRevision ?? 0;
     checkWatchStart(start, this.#compacted);
+    // "From now" is when watch() is called, not when etcd gets round to registering the watch: a
+    // write answered before this call is not seen, one answered after it is. So it starts after
+    // the latest revision this client has seen (etcd's own "now" only while it has seen none).
+    const seen = this.#client.seenRevision;
+    const from = start > 0 ? this.#in(start) : seen > 0 ? seen + 1 : 0;
     const end = this.#end(options.end);
     const w = new EtcdWatch({
       client: this.#client,
       key: this.#key(options.key),
       ...(end !== undefined ? { rangeEnd: end } : {}),
-      startRevision: this.#in(start),
+      startRevision: from,
       revisionOut: (rev) => this.#out(rev),
       prevKv: options.prevKv === true,
       maxQueued: this.watchMaxQueuedEvents,

@@ -26,6 +26,8 @@ async function openOnNewEtcd(options: { watchMaxQueuedEvents?: number } = {}, si
       ? { watchMaxQueuedEvents: options.watchMaxQueuedEvents }
       : {}),
   });
+  // As the server does at the start: the client then knows a revision ("now" for watches).
+  await kv.currentRevision();
   const close = kv.close.bind(kv);
   kv.close = async () => {
     await close();
