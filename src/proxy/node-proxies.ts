@@ -83,11 +83,6 @@ export class NodeProxies {
     return this.#nodes.get(node)?.tables.save();
   }
 
-  /** A node's proxy metrics in the Prometheus text format. */
-  async metricsText(node: string): Promise<string | undefined> {
-    return this.#nodes.get(node)?.metrics.registry.metrics();
-  }
-
   /**
    * What `node:port` answers on `path` (HTTP): kube-proxy's health and metrics addresses and the
    * node's health check node ports; undefined when nothing of the proxy listens there.

@@ -1,11 +1,9 @@
 /**
- * `--storage etcd`: the etcd KvStore for the server's flags, with the shared compactor
- * (`--etcd-compaction-interval`) running until the store closes. The TLS files are read once,
- * at the start.
+ * `--storage etcd`: the etcd KvStore for the server's flags, taking part in the shared compaction
+ * (`--etcd-compaction-interval`) until it closes. The TLS files are read once, at the start.
  */
 import { readFileSync } from 'node:fs';
 import { EtcdClient } from '../../storage/kv/etcd/client.js';
-import { runCompactor } from '../../storage/kv/etcd/compactor.js';
 import { EtcdKv } from '../../storage/kv/etcd/etcd-kv.js';
 import type { KvStore } from '../../storage/kv/types.js';
 import type { Logger } from '../../util/log.js';
@@ -41,6 +39,10 @@ export async function openEtcdStorage(
     client,
     prefix: { local: '/registry', remote: flags.prefix },
     ...(o.watchMaxQueuedEvents !== undefined ? { watchMaxQueuedEvents: o.watchMaxQueuedEvents } : {}),
+    compactionIntervalMs: flags.compactionIntervalMs,
+    onCompacted: (rev) => o.log.v(2, `etcd: compacted to revision ${rev}`),
+    onCompactionError: (err) =>
+      o.log.error(`etcd compaction: ${err instanceof Error ? err.message : String(err)}`),
   });
   // Fail the start (not the first request) when no member answers.
   try {
@@ -49,20 +51,5 @@ export async function openEtcdStorage(
     await kv.close();
     throw new Error(`etcd ${flags.servers.join(',')}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (flags.compactionIntervalMs <= 0) return kv;
-  const stop = new AbortController();
-  const compacting = runCompactor({
-    client,
-    intervalMs: flags.compactionIntervalMs,
-    signal: stop.signal,
-    onCompacted: (rev) => o.log.v(2, `etcd: compacted to revision ${rev}`),
-    onError: (err) => o.log.error(`etcd compaction: ${err instanceof Error ? err.message : String(err)}`),
-  });
-  const close = kv.close.bind(kv);
-  kv.close = async () => {
-    stop.abort();
-    await compacting;
-    await close();
-  };
   return kv;
 }

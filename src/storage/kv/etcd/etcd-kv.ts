@@ -42,6 +42,7 @@ import type {
 import { prefixEnd } from '../types.js';
 import { EtcdError } from './client.js';
 import type { EtcdClient } from './client.js';
+import { runCompactor } from './compactor.js';
 import { EtcdWatch } from './etcd-watch.js';
 import { CompareResult, CompareTarget, EventType } from './proto.js';
 import type { Compare, EtcdKeyValue, RequestOp, ResponseOp, WatchEvent } from './proto.js';
@@ -60,6 +61,14 @@ export interface EtcdKvOptions {
    * contract's empty store is at 0: the conformance suite, which counts from 0, opens with 1.
    */
   readonly revisionBase?: number;
+  /**
+   * Take part in the compaction shared by every server on the etcd (compactor.ts) every this
+   * many ms until the store closes (default 0: none).
+   */
+  readonly compactionIntervalMs?: number;
+  /** Told when this store compacted etcd, or a compaction round failed. */
+  readonly onCompacted?: (revision: number) => void;
+  readonly onCompactionError?: (err: unknown) => void;
 }
 
 const encoder = new TextEncoder();
@@ -83,6 +92,8 @@ export class EtcdKv implements KvStore {
   readonly #remote: string;
   readonly #watches = new Set<EtcdWatch>();
   readonly #base: number;
+  readonly #stopCompactor = new AbortController();
+  readonly #compactor: Promise<void> | undefined;
   #closed = false;
   /** The compaction revision as far as this store knows (its own compactions, etcd's answers). */
   #compacted = 0;
@@ -96,6 +107,16 @@ export class EtcdKv implements KvStore {
     this.#remote = o.prefix?.remote ?? '';
     this.watchMaxQueuedEvents = o.watchMaxQueuedEvents ?? 10_000;
     this.#base = o.revisionBase ?? 0;
+    this.#compactor =
+      (o.compactionIntervalMs ?? 0) > 0
+        ? runCompactor({
+            client: o.client,
+            intervalMs: o.compactionIntervalMs ?? 0,
+            signal: this.#stopCompactor.signal,
+            ...(o.onCompacted !== undefined ? { onCompacted: o.onCompacted } : {}),
+            ...(o.onCompactionError !== undefined ? { onError: o.onCompactionError } : {}),
+          })
+        : undefined;
   }
 
   /** etcd's revision as this store shows it (0, "none", stays 0). */
@@ -335,17 +356,13 @@ export class EtcdKv implements KvStore {
     const key = this.#key(c.key);
     if (c.target === 'value') return { key, result, target: CompareTarget.VALUE, value: c.value };
     if (c.target === 'lease')
-      return { key, result, target: CompareTarget.LEASE, value: this.#leaseIdOrZero(c.value) };
+      return { key, result, target: CompareTarget.LEASE, value: this.#leaseId(c.value) };
     return {
       key,
       result,
       target: c.target === 'mod' ? CompareTarget.MOD : CompareTarget.CREATE,
       value: this.#in(c.value),
     };
-  }
-
-  #leaseIdOrZero(n: number): bigint {
-    return n === 0 ? 0n : (this.#foreignNumbers.get(n) ?? BigInt(n));
   }
 
   #op(op: TxnOp): RequestOp {
@@ -552,12 +569,13 @@ export class EtcdKv implements KvStore {
     );
   }
 
-  close(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
+  async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
+    this.#stopCompactor.abort();
+    await this.#compactor;
     for (const w of [...this.#watches]) w.close();
     this.#watches.clear();
     this.#client.close();
-    return Promise.resolve();
   }
 }

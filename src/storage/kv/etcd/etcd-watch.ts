@@ -130,20 +130,25 @@ export class EtcdWatch implements AsyncIterableIterator<KvEvent> {
       else this.#progressAt = at;
       return;
     }
-    // Checked before taking these events, so one large commit alone never cuts a consumer off.
-    if (this.#queue.length - this.#head > this.#o.maxQueued) {
-      this.#finish();
-      this.#o.onStalled?.();
-      return;
-    }
+    // A response may hold several revisions (etcd batches a watcher that is catching up). The
+    // bound is checked before each revision is taken, so one large commit alone never cuts a
+    // consumer off, and a batch cuts it off where a revision at a time would have.
+    let revision = 0;
     for (const ev of res.events) {
       if (ev.kv.modRevision < this.#nextRev) continue;
+      if (ev.kv.modRevision !== revision) {
+        revision = ev.kv.modRevision;
+        if (this.#queue.length - this.#head > this.#o.maxQueued) {
+          this.#finish();
+          this.#o.onStalled?.();
+          return;
+        }
+      }
       this.#queue.push(this.#o.toEvent(ev));
     }
+    // Without fragmenting (never asked for), a response holds whole revisions.
     const last = res.events[res.events.length - 1]!;
-    // A revision's events may be split over responses (fragments): the revision is complete only
-    // when a later one starts; resuming from it again skips nothing, and what it repeats is dropped.
-    this.#nextRev = Math.max(this.#nextRev, last.kv.modRevision + (res.fragment ? 0 : 1));
+    this.#nextRev = Math.max(this.#nextRev, last.kv.modRevision + 1);
     this.#wake();
   }
 

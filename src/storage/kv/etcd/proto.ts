@@ -145,7 +145,6 @@ export interface WatchResponse {
   readonly canceled: boolean;
   readonly compactRevision: number;
   readonly cancelReason: string;
-  readonly fragment: boolean;
   readonly events: WatchEvent[];
 }
 
@@ -475,7 +474,6 @@ export const decode = {
     let canceled = false;
     let compactRevision = 0;
     let cancelReason = '';
-    let fragment = false;
     const events: WatchEvent[] = [];
     readFields(bytes, (no, wt, r) => {
       if (no === 1 && wt === ld) header = readHeader(sub(r));
@@ -484,12 +482,11 @@ export const decode = {
       else if (no === 4 && wt === vi) canceled = r.bool();
       else if (no === 5 && wt === vi) compactRevision = num(r.int64());
       else if (no === 6 && wt === ld) cancelReason = r.string();
-      else if (no === 7 && wt === vi) fragment = r.bool();
       else if (no === 11 && wt === ld) events.push(readWatchEvent(sub(r)));
       else return false;
       return true;
     });
-    return { header, watchId, created, canceled, compactRevision, cancelReason, fragment, events };
+    return { header, watchId, created, canceled, compactRevision, cancelReason, events };
   },
   leaseGrant: (bytes: Uint8Array): LeaseGrantResponse => {
     let header = noHeader;
