@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --max-semi-space-size=32
-/** The `nanokube` command: `serve`, `controller-manager`, `nodes`, `proxy`, `snapshot`. */
+/** The `nanokube` command: `serve`, `controller-manager`, `nodes`, `proxy`, `snapshot`, `storage`. */
 import { performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import { FlagError, parseServeFlags, serveUsage } from './serve/flags.js';
@@ -8,9 +8,11 @@ import { controllerManagerCommand, controllerManagerUsage, nodesCommand, nodesUs
 import { KubeconfigError } from './kubeconfig-credentials.js';
 import { snapshotCommand, snapshotUsage } from './snapshot-command.js';
 import { proxyCommand, proxyUsage } from './proxy-command.js';
+import { storageCommand, storageUsage } from './storage-command.js';
 import { FaultRuleError } from '../apiserver/faults/fault-rule.js';
 import { FeatureGateError } from '../machinery/features.js';
 import { DatabaseInUseError } from '../storage/kv/sqlite/schema.js';
+import { MigrationError } from '../storage/kv/migrate.js';
 
 async function serve(args: readonly string[]): Promise<void> {
   const options = parseServeFlags(args);
@@ -44,6 +46,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (command === 'nodes') return nodesCommand(rest);
   if (command === 'snapshot') return snapshotCommand(rest);
   if (command === 'proxy') return proxyCommand(rest);
+  if (command === 'storage') return storageCommand(rest);
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(
       'nanokube: a Kubernetes v1.27 control plane\n\nCommands:\n' +
@@ -51,8 +54,9 @@ async function main(argv: readonly string[]): Promise<void> {
         '  controller-manager   the controllers, against any API server\n' +
         '  nodes                simulated nodes and the scheduler, against any API server\n' +
         "  proxy                kube-proxy's iptables mode for one node, against any API server\n" +
-        '  snapshot             save a running cluster to a file, or restore it\n\n' +
-        `${serveUsage}\n${controllerManagerUsage}\n${nodesUsage}\n${proxyUsage}\n${snapshotUsage}`,
+        '  snapshot             save a running cluster to a file, or restore it\n' +
+        '  storage migrate      copy a stopped cluster from a data dir into etcd, or back\n\n' +
+        `${serveUsage}\n${controllerManagerUsage}\n${nodesUsage}\n${proxyUsage}\n${snapshotUsage}\n${storageUsage}`,
     );
     return;
   }
@@ -65,7 +69,7 @@ if (isMainThread) void run();
 
 function run(): Promise<void> {
   return main(process.argv.slice(2)).catch((err: unknown) => {
-    if (err instanceof DatabaseInUseError) {
+    if (err instanceof DatabaseInUseError || err instanceof MigrationError) {
       process.stderr.write(`Error: ${err.message}\n`);
       process.exit(1);
     }

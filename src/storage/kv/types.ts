@@ -268,6 +268,11 @@ export interface KvStore {
   /** The whole keyspace at the current revision. */
   snapshot(): Promise<KvSnapshot>;
   /**
+   * The database's size in bytes on disk by where it lives (an etcd member's URL, a SQLite
+   * file), -1 for one that cannot be asked; absent for a store kept in memory.
+   */
+  storageSizes?(): Promise<ReadonlyMap<string, number>>;
+  /**
    * Replaces the whole keyspace (and the leases) with a snapshot's. Keys keep their revisions;
    * the store's revision moves one past both the snapshot's and its own, and everything before
    * it is compacted: watches open now fail with KvCompactedError, so their consumers list again

@@ -105,6 +105,10 @@ export class TransformingKvStore implements KvStore {
     return this.#inner.restore(snapshot);
   }
 
+  storageSizes(): Promise<ReadonlyMap<string, number>> {
+    return this.#inner.storageSizes?.() ?? Promise.resolve(new Map());
+  }
+
   /** The plaintext of a stored key-value, or the same object when nothing is to be done. */
   #read(kv: KeyValue, list: boolean): KeyValue | Promise<KeyValue> {
     const t = this.#transformerFor(kv.key);

@@ -18,6 +18,7 @@ import type {
   RangeResponse,
   ResponseHeader,
   StatusResponse,
+  LeaseTimeToLiveResponse,
   TxnRequest,
   TxnResponse,
   WatchRequest,
@@ -240,9 +241,47 @@ export class EtcdClient {
     });
   }
 
+  /** A lease's granted TTL and the seconds it has left (-1 when it does not exist). */
+  leaseTimeToLive(id: bigint): Promise<LeaseTimeToLiveResponse> {
+    return this.#unary(
+      '/etcdserverpb.Lease/LeaseTimeToLive',
+      { id },
+      encode.leaseId,
+      decode.leaseTimeToLive,
+      true,
+    );
+  }
+
   /** The current endpoint's member status (`/readyz`'s etcd check). */
   status(): Promise<StatusResponse> {
     return this.#unary('/etcdserverpb.Maintenance/Status', {}, encode.empty, decode.status, true);
+  }
+
+  /**
+   * Every member's status, each asked of that member alone (the storage size metric): undefined
+   * for a member that does not answer within the deadline.
+   */
+  statusOfEach(): Promise<{ readonly endpoint: string; readonly status: StatusResponse | undefined }[]> {
+    return Promise.all(
+      this.#endpoints.map(
+        (ep) =>
+          new Promise<{ endpoint: string; status: StatusResponse | undefined }>((resolve) => {
+            if (this.#closed) {
+              resolve({ endpoint: ep.url, status: undefined });
+              return;
+            }
+            ep.client.makeUnaryRequest<Record<string, never>, StatusResponse>(
+              '/etcdserverpb.Maintenance/Status',
+              encode.empty,
+              decode.status,
+              {},
+              { deadline: Date.now() + this.#timeoutMs },
+              (err: ServiceError | null, value?: StatusResponse) =>
+                resolve({ endpoint: ep.url, status: err === null ? value : undefined }),
+            );
+          }),
+      ),
+    );
   }
 
   /** A Watch stream to the current endpoint; `hasleader` makes a member without a leader end it. */

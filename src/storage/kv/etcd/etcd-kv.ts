@@ -26,6 +26,7 @@ import type {
   KeyValue,
   KvEvent,
   KvSnapshot,
+  SnapshotLease,
   KvStore,
   Lease,
   PutOptions,
@@ -558,7 +559,32 @@ export class EtcdKv implements KvStore {
       key: encoder.encode(this.#remote === '' ? '\0' : this.#remote),
       rangeEnd: encoder.encode(this.#remote === '' ? '\0' : prefixEnd(this.#remote)),
     });
-    return { revision: this.#out(all.header.revision), kvs: all.kvs.map((kv) => this.#kv(kv)), leases: [] };
+    // Each lease the keys are attached to, with its granted TTL and what is left of it; keys
+    // whose lease has just expired are left out (etcd is deleting them).
+    const leases = new Map<bigint, SnapshotLease | undefined>();
+    for (const kv of all.kvs) {
+      if (kv.lease === 0n || leases.has(kv.lease)) continue;
+      const t = await this.#client.leaseTimeToLive(kv.lease);
+      leases.set(
+        kv.lease,
+        t.ttl < 0
+          ? undefined
+          : { id: this.#leaseNumber(kv.lease), ttlSeconds: t.grantedTtl, remainingMs: t.ttl * 1000 },
+      );
+    }
+    return {
+      revision: this.#out(all.header.revision),
+      kvs: all.kvs
+        .filter((kv) => kv.lease === 0n || leases.get(kv.lease) !== undefined)
+        .map((kv) => this.#kv(kv)),
+      leases: [...leases.values()].filter((l): l is SnapshotLease => l !== undefined),
+    };
+  }
+
+  /** Each member's database size in bytes (-1 for one that does not answer), by endpoint URL. */
+  async storageSizes(): Promise<ReadonlyMap<string, number>> {
+    const each = await this.#client.statusOfEach();
+    return new Map(each.map((e) => [e.endpoint, e.status?.dbSize ?? -1]));
   }
 
   restore(): Promise<number> {

@@ -161,6 +161,14 @@ export interface LeaseKeepAliveResponse {
   readonly ttl: number;
 }
 
+/** LeaseTimeToLive without keys: `ttl` is the seconds left (-1 for a lease that does not exist). */
+export interface LeaseTimeToLiveResponse {
+  readonly header: ResponseHeader;
+  readonly id: bigint;
+  readonly ttl: number;
+  readonly grantedTtl: number;
+}
+
 export interface StatusResponse {
   readonly header: ResponseHeader;
   readonly version: string;
@@ -515,6 +523,21 @@ export const decode = {
       return true;
     });
     return { header, id, ttl };
+  },
+  leaseTimeToLive: (bytes: Uint8Array): LeaseTimeToLiveResponse => {
+    let header = noHeader;
+    let id = 0n;
+    let ttl = 0;
+    let grantedTtl = 0;
+    readFields(bytes, (no, wt, r) => {
+      if (no === 1 && wt === ld) header = readHeader(sub(r));
+      else if (no === 2 && wt === vi) id = big(r.int64());
+      else if (no === 3 && wt === vi) ttl = num(r.int64());
+      else if (no === 4 && wt === vi) grantedTtl = num(r.int64());
+      else return false;
+      return true;
+    });
+    return { header, id, ttl, grantedTtl };
   },
   status: (bytes: Uint8Array): StatusResponse => {
     let header = noHeader;

@@ -106,9 +106,11 @@ class SqliteKv implements KvStore {
 
   readonly #onError: (error: unknown) => void;
   readonly #now: () => number;
+  readonly #path: string;
 
   constructor(db: Database.Database, options: SqliteKvOptions, walSync?: WalSync) {
     this.#db = db;
+    this.#path = options.path;
     this.#walSync = walSync;
     this.#stmts = new SqliteStatements(db);
     this.#hub = new WatchHub({
@@ -258,6 +260,14 @@ class SqliteKv implements KvStore {
     return this.#enqueue(() => {
       if (!this.#revoke(id)) throw new KvLeaseNotFoundError(id);
     });
+  }
+
+  /** The database file's allocated pages (the WAL aside), as etcd reports its db size. */
+  storageSizes(): Promise<ReadonlyMap<string, number>> {
+    if (this.#path === ':memory:' || this.#path === '') return Promise.resolve(new Map());
+    const pages = Number(this.#db.pragma('page_count', { simple: true }));
+    const size = Number(this.#db.pragma('page_size', { simple: true }));
+    return Promise.resolve(new Map([[this.#path, pages * size]]));
   }
 
   snapshot(): Promise<KvSnapshot> {
