@@ -113,4 +113,6 @@ export interface ObjectStore {
   readonly watchMaxQueuedEvents?: number | undefined;
   currentRevision(): Promise<number>;
   count(prefix: string): Promise<number>;
+  /** The same store as one resource sees it, its requests measured under that resource's name. */
+  forResource?(resource: string): ObjectStore;
 }

@@ -18,6 +18,8 @@ import type {
 import { KvCompactedError, KvFutureRevisionError } from './kv/errors.js';
 import type { KeyValue, KvEvent, KvStore } from './kv/types.js';
 import { prefixEnd } from './kv/types.js';
+import { ResourceMeter, etcdLeaseObjectCounts, timeCount } from './metrics.js';
+import type { StorageOperation } from './metrics.js';
 
 const maxUpdateAttempts = 64;
 /** Rows read per range call of a paged list. */
@@ -115,8 +117,11 @@ export class KvObjectStore implements ObjectStore {
    * watcher of its key, so they all receive the same object (and the API server can serialize it
    * once). Watchers must treat event objects as read-only.
    */
-  readonly #decoded = new WeakMap<KvEvent, ObjectWatchEvent | null>();
-  readonly #leases = new Map<number, { readonly id: number; readonly until: number }>();
+  #decoded = new WeakMap<KvEvent, ObjectWatchEvent | null>();
+  /** Shared with the per-resource views (forResource): one lease per TTL for the whole server. */
+  #leases = new Map<number, { readonly id: number; readonly until: number; objects: number }>();
+  /** Set on a per-resource view: its storage requests and lists are measured. */
+  #meter: ResourceMeter | undefined;
 
   /**
    * `now`: milliseconds since the epoch that leases are timed in (default Date.now); the same
@@ -127,6 +132,23 @@ export class KvObjectStore implements ObjectStore {
   constructor(kv: KvStore, options: { readonly now?: () => number } = {}) {
     this.#kv = kv;
     this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * The same store as seen by one resource ("pods", "deployments.apps"), whose requests feed
+   * etcd_request_duration_seconds and the apiserver_storage_list_* metrics under that name.
+   */
+  forResource(resource: string): KvObjectStore {
+    const view = new KvObjectStore(this.#kv, { now: this.#now });
+    view.#decoded = this.#decoded;
+    view.#leases = this.#leases;
+    view.#meter = new ResourceMeter(resource);
+    return view;
+  }
+
+  /** `call` measured as one storage request of `op` when this is a resource's view. */
+  #timed<T>(op: StorageOperation, call: Promise<T>): Promise<T> {
+    return this.#meter === undefined ? call : this.#meter.time(op, call);
   }
 
   async create(
@@ -148,17 +170,20 @@ export class KvObjectStore implements ObjectStore {
         : 0;
     const side = options.sideWrites;
     if (side === undefined) {
-      const r = await this.#kv.create(key, bytes, lease > 0 ? { lease } : {});
+      const r = await this.#timed('create', this.#kv.create(key, bytes, lease > 0 ? { lease } : {}));
       if (!r.ok) throw new StorageError('KeyExists', key, `key exists: ${key}`);
       // The stored bytes are this object: hand it back with its revision instead of re-parsing.
       obj.metadata.resourceVersion = String(r.kv.modRevision);
       return obj;
     }
-    const r = await this.#kv.txn({
-      compare: [{ key, target: 'create', operator: '=', value: 0 }, ...(side.compare ?? [])],
-      success: [{ type: 'put', key, value: bytes, ...(lease > 0 ? { lease } : {}) }, ...(side.ops ?? [])],
-      failure: [{ type: 'range', key, countOnly: true }],
-    });
+    const r = await this.#timed(
+      'create',
+      this.#kv.txn({
+        compare: [{ key, target: 'create', operator: '=', value: 0 }, ...(side.compare ?? [])],
+        success: [{ type: 'put', key, value: bytes, ...(lease > 0 ? { lease } : {}) }, ...(side.ops ?? [])],
+        failure: [{ type: 'range', key, countOnly: true }],
+      }),
+    );
     if (!r.succeeded) {
       const exists = r.responses[0]?.type === 'range' && r.responses[0].count > 0;
       if (exists) throw new StorageError('KeyExists', key, `key exists: ${key}`);
@@ -183,15 +208,18 @@ export class KvObjectStore implements ObjectStore {
     side: SideWrites,
   ): Promise<number | undefined> {
     const lease = expected !== undefined && expected.lease > 0 ? { lease: expected.lease } : {};
-    const r = await this.#kv.txn({
-      compare: [
-        expected === undefined
-          ? { key, target: 'create', operator: '=', value: 0 }
-          : { key, target: 'mod', operator: '=', value: expected.modRevision },
-        ...(side.compare ?? []),
-      ],
-      success: [{ type: 'put', key, value: bytes, ...lease }, ...(side.ops ?? [])],
-    });
+    const r = await this.#timed(
+      'update',
+      this.#kv.txn({
+        compare: [
+          expected === undefined
+            ? { key, target: 'create', operator: '=', value: 0 }
+            : { key, target: 'mod', operator: '=', value: expected.modRevision },
+          ...(side.compare ?? []),
+        ],
+        success: [{ type: 'put', key, value: bytes, ...lease }, ...(side.ops ?? [])],
+      }),
+    );
     return r.succeeded ? r.revision : undefined;
   }
 
@@ -199,20 +227,25 @@ export class KvObjectStore implements ObjectStore {
   async #leaseFor(ttl: number): Promise<number> {
     const now = this.#now();
     const cached = this.#leases.get(ttl);
-    if (cached !== undefined && now < cached.until) return cached.id;
+    if (cached !== undefined && now < cached.until) {
+      cached.objects++;
+      return cached.id;
+    }
     const { id } = await this.#kv.grantLease(ttl + leaseReuseSeconds);
-    this.#leases.set(ttl, { id, until: now + leaseReuseSeconds * 1000 });
+    // Upstream's lease manager reports how many objects the lease it stops reusing carried.
+    if (cached !== undefined) etcdLeaseObjectCounts.cell().observe(cached.objects);
+    this.#leases.set(ttl, { id, until: now + leaseReuseSeconds * 1000, objects: 1 });
     return id;
   }
 
   async get(key: string): Promise<KubeObject | undefined> {
-    const r = await this.#kv.range({ key });
+    const r = await this.#timed('get', this.#kv.range({ key }));
     const kv = r.kvs[0];
     return kv === undefined ? undefined : decodeObject(kv);
   }
 
   async #getKv(key: string): Promise<KeyValue | undefined> {
-    return (await this.#kv.range({ key })).kvs[0];
+    return (await this.#timed('get', this.#kv.range({ key }))).kvs[0];
   }
 
   async list(options: ObjectListOptions): Promise<ObjectList> {
@@ -228,12 +261,16 @@ export class KvObjectStore implements ObjectStore {
     const predicate = options.predicate;
     const items: KubeObject[] = [];
     let served = revision;
+    let fetched = 0;
+    let evaluated = 0;
     try {
       if (limit <= 0) {
-        const r = await this.#kv.range({ key: start, end, revision });
+        const r = await this.#timed('list', this.#kv.range({ key: start, end, revision }));
         served = r.revision;
+        fetched = r.kvs.length;
         for (const kv of r.kvs) {
           const obj = decodeObject(kv);
+          evaluated++;
           if (predicate === undefined || predicate(obj)) items.push(obj);
         }
         return { items, revision: served };
@@ -245,7 +282,11 @@ export class KvObjectStore implements ObjectStore {
       let more = false;
       let total = 0;
       for (;;) {
-        const r = await this.#kv.range({ key: start, end, limit: chunk, revision: served });
+        const r = await this.#timed(
+          'list',
+          this.#kv.range({ key: start, end, limit: chunk, revision: served }),
+        );
+        fetched += r.kvs.length;
         if (served === 0) served = r.revision;
         if (total === 0) total = r.count;
         let i = 0;
@@ -253,6 +294,7 @@ export class KvObjectStore implements ObjectStore {
           const kv = r.kvs[i]!;
           lastKey = kv.key;
           const obj = decodeObject(kv);
+          evaluated++;
           if (predicate === undefined || predicate(obj)) items.push(obj);
         }
         if (items.length >= limit) {
@@ -275,7 +317,10 @@ export class KvObjectStore implements ObjectStore {
       }
       return result;
     } catch (err) {
-      translateKvError(err, options.prefix);
+      return translateKvError(err, options.prefix);
+    } finally {
+      // Recorded for failed lists too: they cost the same reads.
+      this.#meter?.listed(fetched, evaluated, items.length);
     }
   }
 
@@ -321,7 +366,7 @@ export class KvObjectStore implements ObjectStore {
       }
       if (kv === undefined) {
         delete updated.metadata.resourceVersion;
-        const r = await this.#kv.create(key, encodeObject(key, updated));
+        const r = await this.#timed('update', this.#kv.create(key, encodeObject(key, updated)));
         if (r.ok) return withRevision(updated, r.kv.modRevision);
         continue;
       }
@@ -330,7 +375,10 @@ export class KvObjectStore implements ObjectStore {
         if (fromCache) continue;
         return withRevision(updated, kv.modRevision);
       }
-      const r = await this.#kv.update(key, bytes, kv.modRevision, kv.lease > 0 ? { lease: kv.lease } : {});
+      const r = await this.#timed(
+        'update',
+        this.#kv.update(key, bytes, kv.modRevision, kv.lease > 0 ? { lease: kv.lease } : {}),
+      );
       if (r.ok) return withRevision(updated, r.kv.modRevision);
     }
     throw new StorageError('ResourceVersionConflicts', key, `too many concurrent updates of ${key}`);
@@ -352,14 +400,17 @@ export class KvObjectStore implements ObjectStore {
       await options.validateDeletion?.(current);
       const side = await options.sideWrites?.(current, undefined);
       if (side !== undefined) {
-        const r = await this.#kv.txn({
-          compare: [{ key, target: 'mod', operator: '=', value: kv.modRevision }, ...(side.compare ?? [])],
-          success: [{ type: 'delete', key }, ...(side.ops ?? [])],
-        });
+        const r = await this.#timed(
+          'delete',
+          this.#kv.txn({
+            compare: [{ key, target: 'mod', operator: '=', value: kv.modRevision }, ...(side.compare ?? [])],
+            success: [{ type: 'delete', key }, ...(side.ops ?? [])],
+          }),
+        );
         if (r.succeeded) return decodeObject(kv);
         continue;
       }
-      const r = await this.#kv.delete(key, kv.modRevision);
+      const r = await this.#timed('delete', this.#kv.delete(key, kv.modRevision));
       if (r.ok) {
         const last = decodeObject(r.prevKv);
         return last;
@@ -406,6 +457,7 @@ export class KvObjectStore implements ObjectStore {
   }
 
   async count(prefix: string): Promise<number> {
-    return (await this.#kv.range({ key: prefix, end: prefixEnd(prefix), countOnly: true })).count;
+    const r = this.#kv.range({ key: prefix, end: prefixEnd(prefix), countOnly: true });
+    return (await (this.#meter === undefined ? r : timeCount(prefix, r))).count;
   }
 }

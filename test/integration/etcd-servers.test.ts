@@ -3,7 +3,8 @@
  * other reads and watches, with one resourceVersion order; Services created through both at once
  * never share a cluster IP or node port (the allocation keys are in each Service's transaction);
  * the controllers and simulated nodes of one server run the Deployment whose pods the other
- * reports Running; /readyz reports etcd. Skips, saying why, without the etcd binary.
+ * reports Running; /readyz and /livez report etcd, /metrics the members' sizes. Skips, saying
+ * why, without the etcd binary.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -166,10 +167,25 @@ describe('two nanokube servers over one etcd (AM-13)', { skip: etcdSkip }, () =>
     await kv.close();
   });
 
-  it('/readyz reports etcd', async () => {
-    const r = await b.request('GET', '/readyz?verbose');
-    assert.equal(r.status, 200);
-    assert.match(r.text, /^\[\+\]etcd ok$/m);
+  it("/readyz and /livez report etcd; /metrics has each member's database size and the etcd requests", async () => {
+    for (const path of ['/readyz?verbose', '/livez?verbose']) {
+      const r = await b.request('GET', path);
+      assert.equal(r.status, 200);
+      assert.match(r.text, /^\[\+\]etcd ok$/m);
+    }
+    const m = await b.request('GET', '/metrics', { accept: '*/*' });
+    assert.equal(m.status, 200);
+    for (const url of etcd.endpoints) {
+      const line = new RegExp(
+        `^apiserver_storage_db_total_size_in_bytes\\{endpoint="${url}"\\} (\\d+)$`,
+        'm',
+      ).exec(m.text);
+      assert.ok(line !== null && Number(line[1]) > 0, `the size of ${url}`);
+    }
+    assert.match(
+      m.text,
+      /^etcd_request_duration_seconds_count\{operation="create",type="services"\} [1-9]\d*$/m,
+    );
   });
 
   it('a server that shuts down takes itself out of the kubernetes Endpoints', async () => {

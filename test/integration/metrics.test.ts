@@ -320,6 +320,65 @@ describe('/metrics', () => {
     assert.ok(sample(e, 'apiserver_storage_objects', { resource: 'leases.coordination.k8s.io' }));
   });
 
+  test('storage requests by operation and resource, lists from storage, the database size (AM-13)', async () => {
+    const before = await scrape();
+    const requests = (e: Exposition, operation: string): number =>
+      value(e, 'etcd_request_duration_seconds_count', { operation, type: 'configmaps' });
+    const list = (e: Exposition, what: string): number =>
+      value(e, `apiserver_storage_list_${what}`, { resource: 'configmaps' });
+    for (const name of ['st-1', 'st-2', 'st-3']) {
+      assert.equal((await server.request('POST', ns, { body: cm(name) })).status, 201);
+    }
+    const got = await server.request('GET', `${ns}/st-1`);
+    assert.equal(got.status, 200);
+    const updated = { ...got.json(), data: { a: 'c' } };
+    assert.equal((await server.request('PUT', `${ns}/st-1`, { body: updated })).status, 200);
+    assert.equal((await server.request('DELETE', `${ns}/st-3`)).status, 200);
+    // A list without a resourceVersion reads storage; the name selector tests every ConfigMap.
+    const listed = await server.request('GET', `${ns}?fieldSelector=metadata.name%3Dst-2`);
+    assert.equal(listed.status, 200);
+    const after = await scrape();
+    assert.equal(after.types.get('etcd_request_duration_seconds'), 'histogram');
+    assert.equal(requests(after, 'create') - requests(before, 'create'), 3);
+    assert.equal(requests(after, 'update') - requests(before, 'update'), 1);
+    assert.equal(requests(after, 'delete') - requests(before, 'delete'), 1);
+    assert.ok(
+      requests(after, 'get') - requests(before, 'get') >= 2,
+      'the reads before the update and delete',
+    );
+    assert.ok(requests(after, 'list') - requests(before, 'list') >= 1);
+    assert.deepEqual(
+      after.samples
+        .filter((x) =>
+          matches(x, 'etcd_request_duration_seconds_bucket', { operation: 'create', type: 'configmaps' }),
+        )
+        .map((x) => x.labels['le']),
+      upstreamBuckets,
+    );
+    assert.equal(after.types.get('apiserver_storage_list_total'), 'counter');
+    assert.ok(list(after, 'total') - list(before, 'total') >= 1);
+    const fetched = list(after, 'fetched_objects_total') - list(before, 'fetched_objects_total');
+    const evaluated = list(after, 'evaluated_objects_total') - list(before, 'evaluated_objects_total');
+    const returned = list(after, 'returned_objects_total') - list(before, 'returned_objects_total');
+    assert.ok(fetched >= 2 && evaluated === fetched, `fetched ${fetched}, evaluated ${evaluated}`);
+    assert.ok(returned >= 1 && returned < evaluated, `returned ${returned} of ${evaluated}`);
+    // The object count poll: listWithCount, labelled with the key prefix as upstream does.
+    const counted = await waitFor('a count', async () => {
+      const m = await scrape();
+      return value(m, 'etcd_request_duration_seconds_count', {
+        operation: 'listWithCount',
+        type: '/registry/configmaps/',
+      }) > 0
+        ? m
+        : undefined;
+    });
+    // SQLite reports its file's size under its path, as etcd members under their URLs.
+    const size = counted.samples.filter((x) => x.name === 'apiserver_storage_db_total_size_in_bytes');
+    assert.equal(size.length, 1);
+    assert.match(size[0]!.labels['endpoint'] ?? '', /state\.db$/);
+    assert.ok(size[0]!.value > 4096, String(size[0]!.value));
+  });
+
   test('apiserver_watch_cache_* follow the watch caches (events received, initializations)', async () => {
     // A list at resourceVersion 0 is served by (and so starts) the ConfigMaps' watch cache.
     assert.equal((await server.request('GET', `${ns}?resourceVersion=0`)).status, 200);

@@ -35,6 +35,7 @@ import { VersionedStore, servedVersionsOf } from '../../registry/versioned-store
 import { KvObjectStore } from '../../storage/object-store.js';
 import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
 import { openSqliteKv } from '../../storage/kv/sqlite/sqlite-kv.js';
+import { pollStorageSizes } from '../../storage/size-poll.js';
 import type { EtcdFlags } from './etcd-flags.js';
 import { openEtcdStorage } from './etcd-storage.js';
 import type { KvSnapshot, KvStore } from '../../storage/kv/types.js';
@@ -327,6 +328,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const storage = new KvObjectStore(kv, clockNow !== undefined ? { now: clockNow } : {});
   const storeOf = (group: string, resource: string): GenericStore => stores.get(`${group}/${resource}`)!;
   const background = new AbortController();
+  pollStorageSizes(kv, { signal: background.signal });
   // Services take cluster IPs and node ports in the same transaction as their writes (NW-03).
   const serviceAllocators = serviceAllocatorFactory({
     serviceClusterIPRange: o.serviceClusterIPRange ?? defaultServiceClusterIPRange,
@@ -532,6 +534,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
 
   const restore = (snapshot: KvSnapshot): Promise<number> =>
     restoreSnapshot({ kv, snapshot, stores: () => [...stores.values(), ...runtimeStores.values()] });
+  const storageCheck = {
+    name: 'etcd',
+    check: async (): Promise<void> => {
+      await kv.currentRevision();
+    },
+  };
   const server = new ApiServer({
     operations: [snapshotOperation({ save: () => kv.snapshot(), restore })],
     faults,
@@ -553,16 +561,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ...(o.storageCountPollMs !== undefined ? { storageCountPollMs: o.storageCountPollMs } : {}),
     version: versionInfo(),
     health: {
-      livez: [...encryption.healthChecks],
-      readyz: [
-        {
-          name: 'etcd',
-          check: async () => {
-            await kv.currentRevision();
-          },
-        },
-        ...encryption.healthChecks,
-      ],
+      // Upstream's etcd check is on /livez as well as /readyz: a server that cannot reach its
+      // storage is restarted by a supervisor watching /livez.
+      livez: [storageCheck, ...encryption.healthChecks],
+      readyz: [storageCheck, ...encryption.healthChecks],
     },
     log,
   });

@@ -157,7 +157,10 @@ export class GenericStore {
 
   constructor(o: GenericStoreOptions) {
     this.resource = o.resource;
-    this.#storage = o.storage;
+    const { group, resource } = o.resource.info;
+    // Upstream's group-resource string labels the storage metrics: "pods", "deployments.apps".
+    const storage = o.storage.forResource?.(group === '' ? resource : `${resource}.${group}`) ?? o.storage;
+    this.#storage = storage;
     this.#features = o.features;
     this.#admission = o.admission;
     this.#mutating = o.mutatingAdmission;
@@ -169,7 +172,7 @@ export class GenericStore {
       o.watchCache === false
         ? undefined
         : new WatchCache({
-            storage: o.storage,
+            storage,
             prefix: resourcePrefix(o.resource.info),
             ...(o.watchCache?.capacity !== undefined ? { capacity: o.watchCache.capacity } : {}),
           });
