@@ -5,16 +5,19 @@
 // resourceVersion=0). Setups: SQLite, one server on etcd, two servers on one etcd. It starts a
 // single-member etcd on loopback ports (Debian's etcd-server; ETCD names another binary), with
 // its data in /dev/shm where there is one, so the figures are the servers' and not the disk's.
-// Upstream kube-apiserver over the same etcd is not measured here (see docs/BENCHMARKS.md).
+// Where the reference build is (../shared/docs/reference-build.md: $REF_DIR, default ~/ref, with
+// bin/kube-apiserver and the PKI start.sh made in pki/), upstream kube-apiserver is measured the
+// same way over a fresh etcd of its own, one and two servers; elsewhere those setups are skipped,
+// saying so.
 //
 //   npm run build && node bench/etcd.mjs                       2,000 creates, 32 in flight
 //   node bench/etcd.mjs --objects 500 --concurrency 8          a smaller run
 //
-// Flags: --objects N, --concurrency N, --lists N, --out FILE
+// Flags: --objects N, --concurrency N, --lists N, --out FILE, --no-upstream
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, homedir, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   cleanupTempDirs,
@@ -32,7 +35,13 @@ import {
 } from './lib.mjs';
 
 function parseArgs(argv) {
-  const o = { objects: 2000, concurrency: 32, lists: 20, out: join(root, 'bench', 'etcd-results.json') };
+  const o = {
+    objects: 2000,
+    concurrency: 32,
+    lists: 20,
+    upstream: true,
+    out: join(root, 'bench', 'etcd-results.json'),
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => argv[++i];
@@ -40,6 +49,7 @@ function parseArgs(argv) {
     else if (a === '--concurrency') o.concurrency = Number(next());
     else if (a === '--lists') o.lists = Number(next());
     else if (a === '--out') o.out = next();
+    else if (a === '--no-upstream') o.upstream = false;
     else throw new Error(`unknown flag ${a}`);
   }
   return o;
@@ -97,6 +107,80 @@ async function startEtcd() {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+const refDir = process.env.REF_DIR ?? join(homedir(), 'ref');
+const refPki = join(refDir, 'pki');
+
+/** Why upstream cannot be measured here, or undefined when it can. */
+function upstreamMissing() {
+  const need = [join(refDir, 'bin', 'kube-apiserver')].concat(
+    ['ca.crt', 'apiserver.crt', 'apiserver.key', 'admin.crt', 'admin.key', 'sa.pub', 'sa.key'].map((f) =>
+      join(refPki, f),
+    ),
+  );
+  const missing = need.filter((f) => !existsSync(f));
+  return missing.length === 0
+    ? undefined
+    : `no ${missing.join(', ')} (see ../shared/docs/reference-build.md)`;
+}
+
+/** Upstream kube-apiserver over `etcdUrl` on a free port, with the reference PKI; resolves when ready. */
+async function startUpstream(etcdUrl, index) {
+  const port = await freePort();
+  const dir = freshDir();
+  const b64 = (f) => readFileSync(join(refPki, f)).toString('base64');
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  writeFileSync(
+    kubeconfigPath,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      `- name: ref\n  cluster:\n    server: https://127.0.0.1:${port}\n    certificate-authority-data: ${b64('ca.crt')}`,
+      'users:',
+      `- name: admin\n  user:\n    client-certificate-data: ${b64('admin.crt')}\n    client-key-data: ${b64('admin.key')}`,
+      'contexts:',
+      '- name: ref\n  context:\n    cluster: ref\n    user: admin',
+      'current-context: ref',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(
+    join(refDir, 'bin', 'kube-apiserver'),
+    [
+      `--advertise-address=192.0.2.${40 + index}`,
+      '--bind-address=127.0.0.1',
+      `--secure-port=${port}`,
+      `--etcd-servers=${etcdUrl}`,
+      '--service-cluster-ip-range=10.96.0.0/12',
+      `--client-ca-file=${join(refPki, 'ca.crt')}`,
+      `--tls-cert-file=${join(refPki, 'apiserver.crt')}`,
+      `--tls-private-key-file=${join(refPki, 'apiserver.key')}`,
+      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+      `--service-account-key-file=${join(refPki, 'sa.pub')}`,
+      `--service-account-signing-key-file=${join(refPki, 'sa.key')}`,
+      '--authorization-mode=Node,RBAC',
+    ],
+    { stdio: 'ignore' },
+  );
+  live.add(child);
+  child.on('exit', () => live.delete(child));
+  const server = { child, kubeconfigPath };
+  const probe = clientFor(server, 1);
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`kube-apiserver exited (${child.exitCode})`);
+    if (i > 1200) throw new Error('kube-apiserver not ready in 120 s');
+    try {
+      const r = await probe.send('GET', '/readyz', undefined, 2000);
+      if (r.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  probe.close?.();
+  return server;
 }
 
 const pct = (sorted, q) =>
@@ -186,6 +270,16 @@ async function main() {
         );
       }
       results.push(await measure(`etcd-${count}-server${count > 1 ? 's' : ''}`, servers, o));
+      for (const s of servers) await stopServer(s.child);
+      await etcd.stop();
+    }
+    const missing = o.upstream ? upstreamMissing() : 'not asked (--no-upstream)';
+    if (missing !== undefined) log(`upstream kube-apiserver not measured: ${missing}`);
+    for (const count of missing === undefined ? [1, 2] : []) {
+      const etcd = await startEtcd();
+      const servers = [];
+      for (let i = 0; i < count; i++) servers.push(await startUpstream(etcd.client, i));
+      results.push(await measure(`upstream-etcd-${count}-server${count > 1 ? 's' : ''}`, servers, o));
       for (const s of servers) await stopServer(s.child);
       await etcd.stop();
     }
