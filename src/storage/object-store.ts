@@ -1,6 +1,7 @@
 /** ObjectStore over any KvStore: the one place objects become bytes and revisions become resourceVersions. */
 import type { KubeObject } from '../machinery/object.js';
-import { decodeObject, encodeObject } from './codec.js';
+import { jsonStorageCodec } from './codec.js';
+import type { StorageCodec } from './codec.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { StorageError } from './errors.js';
 import type {
@@ -75,35 +76,35 @@ function translateKvError(err: unknown, key: string): never {
  * without selectors never look at it (only selector filtering does), and decoding it was a second
  * JSON parse for every change.
  */
-function withPrev(ev: ObjectWatchEvent, prevKv: KeyValue): ObjectWatchEvent {
+function withPrev(ev: ObjectWatchEvent, prevKv: KeyValue, codec: StorageCodec): ObjectWatchEvent {
   let prev: KubeObject | undefined;
   return Object.defineProperty(ev, 'prevObject', {
     enumerable: true,
-    get: () => (prev ??= decodeObject(prevKv)),
+    get: () => (prev ??= codec.decode(prevKv)),
   });
 }
 
-function decodeEvent(ev: KvEvent): ObjectWatchEvent | null {
+function decodeEvent(ev: KvEvent, codec: StorageCodec): ObjectWatchEvent | null {
   if (ev.type === 'put') {
-    const object = decodeObject(ev.kv);
+    const object = codec.decode(ev.kv);
     if (ev.prevKv === undefined) return { type: 'ADDED', object };
-    return withPrev({ type: 'MODIFIED', object }, ev.prevKv);
+    return withPrev({ type: 'MODIFIED', object }, ev.prevKv, codec);
   }
   if (ev.prevKv === undefined) return null;
-  const object = decodeObject(ev.prevKv);
+  const object = codec.decode(ev.prevKv);
   object.metadata.resourceVersion = String(ev.kv.modRevision);
-  return withPrev({ type: 'DELETED', object }, ev.prevKv);
+  return withPrev({ type: 'DELETED', object }, ev.prevKv, codec);
 }
 
 /**
  * The key as a cache last saw it: the object's bytes at its resourceVersion. The copy carries no
  * lease, so only objects stored without one may be passed (the registry passes none for TTL kinds).
  */
-function cachedKv(key: string, obj: KubeObject): KeyValue {
+function cachedKv(key: string, obj: KubeObject, codec: StorageCodec): KeyValue {
   const modRevision = Number(obj.metadata.resourceVersion);
-  const meta = { ...obj.metadata };
-  delete meta.resourceVersion;
-  const value = Buffer.from(JSON.stringify({ ...obj, metadata: meta }), 'utf8');
+  // Encoded as storage would hold it (the codec leaves resourceVersion out), so an update that
+  // changes nothing compares equal.
+  const value = codec.encode(key, { ...obj, metadata: { ...obj.metadata } });
   return { key, value, createRevision: 0, modRevision, lease: 0 };
 }
 
@@ -129,9 +130,13 @@ export class KvObjectStore implements ObjectStore {
    */
   readonly #now: () => number;
 
-  constructor(kv: KvStore, options: { readonly now?: () => number } = {}) {
+  readonly #codec: StorageCodec;
+
+  /** `codec`: how objects are stored (default JSON). */
+  constructor(kv: KvStore, options: { readonly now?: () => number; readonly codec?: StorageCodec } = {}) {
     this.#kv = kv;
     this.#now = options.now ?? Date.now;
+    this.#codec = options.codec ?? jsonStorageCodec;
   }
 
   /**
@@ -139,7 +144,7 @@ export class KvObjectStore implements ObjectStore {
    * etcd_request_duration_seconds and the apiserver_storage_list_* metrics under that name.
    */
   forResource(resource: string): KvObjectStore {
-    const view = new KvObjectStore(this.#kv, { now: this.#now });
+    const view = new KvObjectStore(this.#kv, { now: this.#now, codec: this.#codec });
     view.#decoded = this.#decoded;
     view.#leases = this.#leases;
     view.#meter = new ResourceMeter(resource);
@@ -163,7 +168,7 @@ export class KvObjectStore implements ObjectStore {
         'resourceVersion should not be set on objects to be created',
       );
     }
-    const bytes = encodeObject(key, obj);
+    const bytes = this.#codec.encode(key, obj);
     const lease =
       options.ttlSeconds !== undefined && options.ttlSeconds > 0
         ? await this.#leaseFor(options.ttlSeconds)
@@ -241,7 +246,7 @@ export class KvObjectStore implements ObjectStore {
   async get(key: string): Promise<KubeObject | undefined> {
     const r = await this.#timed('get', this.#kv.range({ key }));
     const kv = r.kvs[0];
-    return kv === undefined ? undefined : decodeObject(kv);
+    return kv === undefined ? undefined : this.#codec.decode(kv);
   }
 
   async #getKv(key: string): Promise<KeyValue | undefined> {
@@ -269,7 +274,7 @@ export class KvObjectStore implements ObjectStore {
         served = r.revision;
         fetched = r.kvs.length;
         for (const kv of r.kvs) {
-          const obj = decodeObject(kv);
+          const obj = this.#codec.decode(kv);
           evaluated++;
           if (predicate === undefined || predicate(obj)) items.push(obj);
         }
@@ -293,7 +298,7 @@ export class KvObjectStore implements ObjectStore {
         for (; i < r.kvs.length && items.length < limit; i++) {
           const kv = r.kvs[i]!;
           lastKey = kv.key;
-          const obj = decodeObject(kv);
+          const obj = this.#codec.decode(kv);
           evaluated++;
           if (predicate === undefined || predicate(obj)) items.push(obj);
         }
@@ -332,12 +337,13 @@ export class KvObjectStore implements ObjectStore {
     // Upstream's etcd3 GuaranteedUpdate with cachedExistingObject: the first attempt may start
     // from the cache's copy (saving a read); whatever goes wrong with a possibly stale copy (a
     // failed precondition or update function, nothing to write, a lost compare) reads storage.
-    let cached = options.cachedExisting !== undefined ? cachedKv(key, options.cachedExisting) : undefined;
+    let cached =
+      options.cachedExisting !== undefined ? cachedKv(key, options.cachedExisting, this.#codec) : undefined;
     for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
       const fromCache = cached !== undefined;
       const kv = cached ?? (await this.#getKv(key));
       cached = undefined;
-      const current = kv === undefined ? undefined : decodeObject(kv);
+      const current = kv === undefined ? undefined : this.#codec.decode(kv);
       if (current === undefined && options.ignoreNotFound !== true) {
         throw new StorageError('NotFound', key, `key not found: ${key}`);
       }
@@ -353,7 +359,7 @@ export class KvObjectStore implements ObjectStore {
       }
       if (side !== undefined) {
         if (kv === undefined) delete updated.metadata.resourceVersion;
-        const bytes = encodeObject(key, updated);
+        const bytes = this.#codec.encode(key, updated);
         // A stale value (read with an older encryption key) is rewritten even when unchanged.
         const unchanged = kv !== undefined && kv.stale !== true && bytesEqual(bytes, kv.value);
         if (unchanged && (side.ops ?? []).length === 0) {
@@ -366,11 +372,11 @@ export class KvObjectStore implements ObjectStore {
       }
       if (kv === undefined) {
         delete updated.metadata.resourceVersion;
-        const r = await this.#timed('update', this.#kv.create(key, encodeObject(key, updated)));
+        const r = await this.#timed('update', this.#kv.create(key, this.#codec.encode(key, updated)));
         if (r.ok) return withRevision(updated, r.kv.modRevision);
         continue;
       }
-      const bytes = encodeObject(key, updated);
+      const bytes = this.#codec.encode(key, updated);
       if (kv.stale !== true && bytesEqual(bytes, kv.value)) {
         if (fromCache) continue;
         return withRevision(updated, kv.modRevision);
@@ -395,7 +401,7 @@ export class KvObjectStore implements ObjectStore {
     for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
       const kv = await this.#getKv(key);
       if (kv === undefined) throw new StorageError('NotFound', key, `key not found: ${key}`);
-      const current = decodeObject(kv);
+      const current = this.#codec.decode(kv);
       checkPreconditions(key, current, options.preconditions);
       await options.validateDeletion?.(current);
       const side = await options.sideWrites?.(current, undefined);
@@ -407,12 +413,12 @@ export class KvObjectStore implements ObjectStore {
             success: [{ type: 'delete', key }, ...(side.ops ?? [])],
           }),
         );
-        if (r.succeeded) return decodeObject(kv);
+        if (r.succeeded) return this.#codec.decode(kv);
         continue;
       }
       const r = await this.#timed('delete', this.#kv.delete(key, kv.modRevision));
       if (r.ok) {
-        const last = decodeObject(r.prevKv);
+        const last = this.#codec.decode(r.prevKv);
         return last;
       }
     }
@@ -438,7 +444,7 @@ export class KvObjectStore implements ObjectStore {
       for await (const ev of events) {
         let decoded = this.#decoded.get(ev);
         if (decoded === undefined) {
-          decoded = decodeEvent(ev);
+          decoded = decodeEvent(ev, this.#codec);
           this.#decoded.set(ev, decoded);
         }
         if (decoded !== null) yield decoded;

@@ -328,3 +328,19 @@ test('AM-17: audit flags as kube-apiserver v1.27, checked only with --audit-log-
     'invalid argument "ten" for "--audit-log-maxsize" flag: strconv.ParseInt: parsing "ten": invalid syntax',
   );
 });
+
+test('--storage-media-type: JSON (the default) or protobuf; YAML and others are refused', () => {
+  assert.equal(parseServeFlags([]).storageMediaType, undefined);
+  assert.equal(
+    parseServeFlags(['--storage-media-type=application/vnd.kubernetes.protobuf']).storageMediaType,
+    'application/vnd.kubernetes.protobuf',
+  );
+  assert.equal(
+    parseServeFlags(['--storage-media-type', 'application/json']).storageMediaType,
+    'application/json',
+  );
+  assert.throws(
+    () => parseServeFlags(['--storage-media-type', 'application/yaml']),
+    /invalid argument "application\/yaml" for "--storage-media-type" flag: nanokube stores application\/json or application\/vnd\.kubernetes\.protobuf/,
+  );
+});

@@ -20,6 +20,7 @@ import type { ServiceAccountTokenFlags } from '../serviceaccount-tokens.js';
 import { parseGoDuration } from '../../util/go-duration.js';
 
 import { FlagError } from './flag-error.js';
+import type { StorageMediaType } from './storage-media-type.js';
 import { etcdFlagNames, etcdFlagsOf, etcdUsage } from './etcd-flags.js';
 
 export { FlagError };
@@ -34,7 +35,10 @@ Flags:
   --storage sqlite|memory|etcd
                               storage backend (default sqlite); etcd: several servers can share
                               one etcd cluster (--etcd-servers)
-${etcdUsage}  --sqlite-synchronous MODE   SQLite synchronous setting: FULL (default, durable), NORMAL, OFF
+${etcdUsage}  --storage-media-type TYPE    how objects are stored: application/json (default) or
+                              application/vnd.kubernetes.protobuf (built-in kinds; custom
+                              resources stay JSON); either form is read whatever this says
+  --sqlite-synchronous MODE   SQLite synchronous setting: FULL (default, durable), NORMAL, OFF
   --feature-gates k=v,...     Kubernetes v1.27 feature gates
   --runtime-config k=v,...    group-versions to serve, e.g. certificates.k8s.io/v1alpha1=true, api/alpha=true
   --anonymous-auth[=BOOL]     requests without credentials are system:anonymous (default false:
@@ -259,6 +263,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let securePort = 6443;
   let kubeconfigPath: string | undefined;
   let storage: 'sqlite' | 'memory' | 'etcd' = 'sqlite';
+  let storageMediaType: StorageMediaType | undefined;
   const etcdValues = new Map<string, string>();
   let featureGates: Record<string, boolean> = {};
   let verbosity = 0;
@@ -340,6 +345,16 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         if (v !== 'sqlite' && v !== 'memory' && v !== 'etcd')
           throw new FlagError(`invalid argument "${v}" for "--storage" flag: must be sqlite, memory or etcd`);
         storage = v;
+        break;
+      }
+      case 'storage-media-type': {
+        const v = value();
+        if (v !== 'application/json' && v !== 'application/vnd.kubernetes.protobuf') {
+          throw new FlagError(
+            `invalid argument "${v}" for "--storage-media-type" flag: nanokube stores application/json or application/vnd.kubernetes.protobuf`,
+          );
+        }
+        storageMediaType = v;
         break;
       }
       case 'sqlite-synchronous': {
@@ -620,6 +635,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     securePort,
     storage,
     ...(etcd !== undefined ? { etcd } : {}),
+    ...(storageMediaType !== undefined ? { storageMediaType } : {}),
     featureGates,
     verbosity,
     anonymousAuth,

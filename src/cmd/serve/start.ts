@@ -36,6 +36,9 @@ import { KvObjectStore } from '../../storage/object-store.js';
 import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
 import { openSqliteKv } from '../../storage/kv/sqlite/sqlite-kv.js';
 import { pollStorageSizes } from '../../storage/size-poll.js';
+import { storageCodec } from '../../storage/codec.js';
+import { builtinStorageProtobuf } from './storage-media-type.js';
+import type { StorageMediaType } from './storage-media-type.js';
 import type { EtcdFlags } from './etcd-flags.js';
 import { openEtcdStorage } from './etcd-storage.js';
 import type { KvSnapshot, KvStore } from '../../storage/kv/types.js';
@@ -98,6 +101,8 @@ import { parseAuthorizationModes } from './authorization-modes.js';
 export interface ServerOptions {
   readonly dataDir: string;
   readonly storage: 'sqlite' | 'memory' | 'etcd';
+  /** `--storage-media-type`: how built-in objects are stored (default JSON; both are read). */
+  readonly storageMediaType?: StorageMediaType;
   /** `--etcd-*`: the etcd cluster of `--storage etcd`. */
   readonly etcd?: EtcdFlags;
   /** The lease endpoint reconciler's period and record TTL (default 10 s and 15 s; tests shorten them). */
@@ -325,7 +330,11 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
           });
   const kv = encryption.wrap(rawKv);
   if (o.initialState !== undefined) await kv.restore(o.initialState);
-  const storage = new KvObjectStore(kv, clockNow !== undefined ? { now: clockNow } : {});
+  const codec = storageCodec({
+    protobuf: builtinStorageProtobuf,
+    writeProtobuf: o.storageMediaType === 'application/vnd.kubernetes.protobuf',
+  });
+  const storage = new KvObjectStore(kv, { codec, ...(clockNow !== undefined ? { now: clockNow } : {}) });
   const storeOf = (group: string, resource: string): GenericStore => stores.get(`${group}/${resource}`)!;
   const background = new AbortController();
   pollStorageSizes(kv, { signal: background.signal });
@@ -498,6 +507,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ipRecords: ipRecords(),
     staleIPRecords: ipAddressMode() ? rangeKeyRecords : ipAddressRecords,
     log: (message: string) => log.info(`service allocation repair: ${message}`),
+    codec,
   };
   await repairAllocations(repairOptions).catch((err: unknown) =>
     log.error(`service allocation repair: ${err instanceof Error ? err.message : String(err)}`),

@@ -12,7 +12,8 @@
  */
 import type { KvStore, KeyValue, TxnCompare } from '../../storage/kv/types.js';
 import { prefixEnd } from '../../storage/kv/types.js';
-import { decodeObject } from '../../storage/codec.js';
+import { jsonStorageCodec } from '../../storage/codec.js';
+import type { StorageCodec } from '../../storage/codec.js';
 import type { JsonObject } from '../../util/json.js';
 import { realClock } from '../../util/clock.js';
 import type { Clock } from '../../util/clock.js';
@@ -35,6 +36,8 @@ export interface RepairOptions {
   readonly staleIPRecords?: IPRecords;
   /** Upstream's event texts (ClusterIPOutOfRange, ...) go here. */
   readonly log?: (message: string) => void;
+  /** How stored Services are read (default: JSON only); the store's codec. */
+  readonly codec?: StorageCodec;
 }
 
 export interface RepairReport {
@@ -73,7 +76,7 @@ export async function repairAllocations(o: RepairOptions): Promise<RepairReport>
   for (const kv of services.kvs) {
     let svc;
     try {
-      svc = decodeObject(kv);
+      svc = (o.codec ?? jsonStorageCodec).decode(kv);
     } catch {
       continue;
     }
