@@ -92,6 +92,11 @@ export async function storageCommand(args: readonly string[]): Promise<void> {
   const source = await open(from, etcdFlags, 'from');
   let target: KvStore | undefined;
   try {
+    if ((source.keyLayout?.() ?? 2) < 2) {
+      throw new MigrationError(
+        `${from} holds nanokube's first key layout: serve it once with this nanokube (which moves the keys) before migrating it`,
+      );
+    }
     target = await open(to, etcdFlags, 'to');
     const started = Date.now();
     const r = await migrateKv(source, target, {

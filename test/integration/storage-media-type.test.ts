@@ -121,7 +121,7 @@ describe('--storage-media-type (AM-13)', () => {
     await s.stop({ keep: true });
     server = undefined;
 
-    const dep = stored(dataDir, '/registry/apps/deployments/default/web');
+    const dep = stored(dataDir, '/registry/deployments/default/web');
     assert.deepEqual(dep.subarray(0, 4), magic);
     const decoded = builtinProtobuf.decode(dep);
     assert.deepEqual([decoded.apiVersion, decoded.kind], ['apps/v1', 'Deployment']);
@@ -143,6 +143,6 @@ describe('--storage-media-type (AM-13)', () => {
     assert.equal(patched.status, 200, patched.text);
     await server.stop({ keep: true });
     server = undefined;
-    assert.equal(stored(dataDir, '/registry/apps/deployments/default/web').subarray(0, 1).toString(), '{');
+    assert.equal(stored(dataDir, '/registry/deployments/default/web').subarray(0, 1).toString(), '{');
   });
 });

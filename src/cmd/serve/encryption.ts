@@ -17,6 +17,7 @@ import type { Transformer } from '../../storage/value/transformer.js';
 import type { Clock } from '../../util/clock.js';
 import { realClock } from '../../util/clock.js';
 import { servedResources } from './resources.js';
+import { etcdResourcePath } from '../../registry/generic/keys.js';
 
 export interface EncryptionOptions {
   /** `--encryption-provider-config`. */
@@ -34,19 +35,28 @@ export interface EncryptionAtRest {
 }
 
 /**
- * The group resource a storage key belongs to (`/registry/<resource>/...` for the core group,
- * `/registry/<group>/<resource>/...` otherwise). Groups are told apart from core resources by a
- * dot (every CRD group has one) or by being one of the built-in groups without one (apps, batch...).
+ * The group resource a storage key belongs to, by the resources' paths under /registry/
+ * (`deployments` → apps/deployments, `services/specs` → services; see registry/generic/keys.ts).
+ * A path not served is a custom resource's `<group>/<resource>` when its first segment has a dot
+ * (every CRD group does), else a core resource of that name.
  */
-export function keyResource(key: string, undottedGroups: ReadonlySet<string>): GroupResource | undefined {
+export function keyResource(
+  key: string,
+  byPath: ReadonlyMap<string, GroupResource>,
+): GroupResource | undefined {
   if (!key.startsWith('/registry/')) return undefined;
   const parts = key.slice('/registry/'.length).split('/');
   const first = parts[0] ?? '';
   if (first === '') return undefined;
-  if (first.includes('.') || undottedGroups.has(first)) {
-    const resource = parts[1];
-    return resource === undefined || resource === '' ? undefined : { group: first, resource };
+  const second = parts[1];
+  if (second !== undefined) {
+    const two = byPath.get(`${first}/${second}`);
+    if (two !== undefined) return two;
   }
+  const one = byPath.get(first);
+  if (one !== undefined) return one;
+  if (first.includes('.'))
+    return second === undefined || second === '' ? undefined : { group: first, resource: second };
   return { group: '', resource: first };
 }
 
@@ -93,13 +103,14 @@ export async function encryptionAtRest(options: {
     });
     providers = loaded.providers;
   }
-  const undotted = new Set(
-    servedResources()
-      .map((r) => r.info.group)
-      .filter((g) => g !== '' && !g.includes('.')),
+  const byPath = new Map<string, GroupResource>(
+    servedResources().map((r) => [
+      etcdResourcePath(r.info),
+      { group: r.info.group, resource: r.info.resource },
+    ]),
   );
   const transformerFor = (key: string): Transformer | undefined => {
-    const gr = keyResource(key, undotted);
+    const gr = keyResource(key, byPath);
     if (gr === undefined) return undefined;
     const k = `${gr.group}/${gr.resource}`;
     if (byResource.has(k)) return byResource.get(k);

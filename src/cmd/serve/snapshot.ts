@@ -6,6 +6,8 @@
  * its client watches again from its last resourceVersion, gets 410 Gone (everything before the
  * restore is compacted) and relists, as after an etcd compaction.
  */
+import { moveKeys } from '../../storage/kv/relayout.js';
+import type { KeyMove } from '../../storage/kv/relayout.js';
 import type { ServerRequest } from '../../apiserver/body.js';
 import { readBody } from '../../apiserver/body.js';
 import type { ServerResponseLike } from '../../apiserver/response.js';
@@ -31,7 +33,9 @@ export class SnapshotFormatError extends Error {
  * key its name, revisions, lease and value, lengths as 32-bit and numbers as 64-bit big-endian.
  */
 export function encodeSnapshot(s: KvSnapshot): Uint8Array {
-  const header = Buffer.from(JSON.stringify({ revision: s.revision, leases: s.leases, keys: s.kvs.length }));
+  const header = Buffer.from(
+    JSON.stringify({ revision: s.revision, leases: s.leases, keys: s.kvs.length, layout: s.keyLayout ?? 2 }),
+  );
   const keys = s.kvs.map((kv) => Buffer.from(kv.key));
   let size = magic.length + 4 + header.length;
   for (let i = 0; i < s.kvs.length; i++) size += 4 + keys[i]!.length + 24 + 4 + s.kvs[i]!.value.length;
@@ -111,7 +115,9 @@ export function decodeSnapshot(bytes: Uint8Array): KvSnapshot {
       at += valueLength;
     }
     if (at !== buf.length) throw bad('there are bytes after the last key');
-    return { revision, kvs, leases };
+    // Files from before the layout was recorded hold nanokube's first layout.
+    const layout = h['layout'];
+    return { revision, kvs, leases, keyLayout: typeof layout === 'number' ? layout : 1 };
   } catch (err) {
     if (err instanceof SnapshotFormatError) throw err;
     throw bad(err instanceof Error ? err.message : String(err));
@@ -127,8 +133,18 @@ export async function restoreSnapshot(o: {
   readonly stores: () => readonly GenericStore[];
   readonly snapshot: KvSnapshot;
   readonly timeoutMs?: number;
+  /** The moves to kube-apiserver's key layout, for a snapshot saved in nanokube's first one. */
+  readonly firstLayoutMoves?: readonly KeyMove[];
 }): Promise<number> {
-  const revision = await o.kv.restore(o.snapshot);
+  let revision = await o.kv.restore(o.snapshot);
+  if ((o.snapshot.keyLayout ?? 2) < 2 && o.firstLayoutMoves !== undefined) {
+    // As a data dir of that layout is moved on start: every key to its new place, then history
+    // compacted so no client watches the move.
+    if ((await moveKeys(o.kv, o.firstLayoutMoves)) > 0) {
+      revision = await o.kv.currentRevision();
+      await o.kv.compact(revision);
+    }
+  }
   await Promise.all(
     o.stores().map(async (store) => {
       const cache = await store.watchCache();

@@ -69,6 +69,7 @@ import { writeKubeconfig } from './kubeconfig.js';
 import { ensurePki } from './pki.js';
 import type { Pki } from './pki.js';
 import { servedResources } from './resources.js';
+import { firstLayoutMoves, upgradeKeyLayout } from './key-layout.js';
 import { serveAuthentication } from './authentication.js';
 import type { ServiceAccountTokenFlags } from '../serviceaccount-tokens.js';
 import { encryptionAtRest } from './encryption.js';
@@ -330,6 +331,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
           });
   const kv = encryption.wrap(rawKv);
   if (o.initialState !== undefined) await kv.restore(o.initialState);
+  const relaid = await upgradeKeyLayout(kv, servedResources()).catch(async (err: unknown) => {
+    await kv.close();
+    encryptionStop.abort();
+    throw err;
+  });
+  if (relaid > 0) log.info(`storage: moved ${relaid} keys to kube-apiserver's key layout`);
   const codec = storageCodec({
     protobuf: builtinStorageProtobuf,
     writeProtobuf: o.storageMediaType === 'application/vnd.kubernetes.protobuf',
@@ -543,7 +550,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   });
 
   const restore = (snapshot: KvSnapshot): Promise<number> =>
-    restoreSnapshot({ kv, snapshot, stores: () => [...stores.values(), ...runtimeStores.values()] });
+    restoreSnapshot({
+      kv,
+      snapshot,
+      stores: () => [...stores.values(), ...runtimeStores.values()],
+      firstLayoutMoves: firstLayoutMoves(servedResources()),
+    });
   const storageCheck = {
     name: 'etcd',
     check: async (): Promise<void> => {

@@ -7,7 +7,8 @@ import type { KubeObject } from '../../machinery/object.js';
 import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
 import { KvObjectStore } from '../../storage/object-store.js';
 import { configMapsResource } from '../resources/core/configmaps.js';
-import { GenericStore, upstreamEtcdKey } from './store.js';
+import { GenericStore } from './store.js';
+import { objectKey } from './keys.js';
 import { openWatch } from './watch.js';
 
 function store(generateName?: (base: string) => string): GenericStore {
@@ -152,9 +153,9 @@ test('a uid precondition on update is checked as etcd3 GuaranteedUpdate checks s
   );
 });
 
-test('upstreamEtcdKey: kube-apiserver prefixes, <group>/<resource> outside legacyscheme', () => {
+test("storage keys are kube-apiserver's: its prefixes, <group>/<resource> outside legacyscheme", () => {
   const key = (group: string, resource: string, namespaced = true) =>
-    upstreamEtcdKey({ group, resource, namespaced }, 'ns', 'n');
+    objectKey({ group, resource, namespaced }, 'ns', 'n');
   assert.equal(key('apps', 'deployments'), '/registry/deployments/ns/n');
   assert.equal(key('', 'services'), '/registry/services/specs/ns/n');
   assert.equal(key('', 'endpoints'), '/registry/services/endpoints/ns/n');

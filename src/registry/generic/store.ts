@@ -18,7 +18,6 @@ import type { HookContext, WriteHooks, WriteOutcome } from './hooks.js';
 import { collectionPrefix, objectKey, resourcePrefix } from './keys.js';
 import { WatchCache } from '../../storage/cacher/watch-cache.js';
 import { fillSystemFields, formatTime, generateName } from './metadata.js';
-import { isLegacySchemeGroup } from '../../machinery/scheme/kinds.js';
 import type { GarbageCollectionPolicy } from './gc-finalizers.js';
 import {
   defaultGarbageCollectionPolicy,
@@ -116,31 +115,6 @@ export interface UpdateRequest extends WriteRequest {
   readonly uidPrecondition?: string;
   /** Create a missing object even where the strategy does not (server-side apply). */
   readonly forceAllowCreate?: boolean;
-}
-
-/** kube-apiserver's etcd prefixes that are not the resource's name (DefaultStorageFactory). */
-const specialEtcdPrefixes: Readonly<Record<string, string>> = {
-  '/replicationcontrollers': 'controllers',
-  '/endpoints': 'services/endpoints',
-  '/nodes': 'minions',
-  '/services': 'services/specs',
-  'networking.k8s.io/ingresses': 'ingress',
-};
-
-/**
- * The key kube-apiserver keeps an object at in etcd (errors name it): /registry/<prefix>/...,
- * the prefix the resource's name for legacyscheme groups, <group>/<resource> for the
- * apiextensions and aggregator servers and custom resources (SimpleRestOptionsFactory).
- */
-export function upstreamEtcdKey(
-  info: { readonly group: string; readonly resource: string; readonly namespaced: boolean },
-  namespace: string,
-  name: string,
-): string {
-  const prefix = isLegacySchemeGroup(info.group)
-    ? (specialEtcdPrefixes[`${info.group}/${info.resource}`] ?? info.resource)
-    : `${info.group}/${info.resource}`;
-  return info.namespaced ? `/registry/${prefix}/${namespace}/${name}` : `/registry/${prefix}/${name}`;
 }
 
 export class GenericStore {
@@ -540,7 +514,7 @@ export class GenericStore {
         throw apiErrors.conflict(
           this.#gr,
           name,
-          `StorageError: invalid object, Code: 4, Key: ${upstreamEtcdKey(this.resource.info, namespace, name)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current?.metadata.uid ?? ''}`,
+          `StorageError: invalid object, Code: 4, Key: ${this.key(namespace, name)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current?.metadata.uid ?? ''}`,
         );
       }
       if (current === undefined) {

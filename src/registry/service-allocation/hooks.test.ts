@@ -40,11 +40,11 @@ describe('service allocation hooks (NW-03)', () => {
     const hooks = serviceAllocationHooks({ kv, allocators: fakeFactory(), ipRecords: ipAddressRecords });
     const obj = svc({ type: 'ClusterIP' });
     const taken = await hooks.beforeCreate!(ctx, obj);
-    assert.equal(taken!.ops![0]!.key, '/registry/networking.k8s.io/ipaddresses/10.96.0.1');
+    assert.equal(taken!.ops![0]!.key, '/registry/ipaddresses/10.96.0.1');
     const released = await hooks.beforeDelete!(ctx, obj);
     assert.deepEqual(released, {
       compare: [],
-      ops: [{ type: 'delete', key: '/registry/networking.k8s.io/ipaddresses/10.96.0.1' }],
+      ops: [{ type: 'delete', key: '/registry/ipaddresses/10.96.0.1' }],
     });
   });
 

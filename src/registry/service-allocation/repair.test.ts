@@ -20,7 +20,7 @@ function service(name: string, spec: JsonObject): KubeObject {
 }
 
 async function putService(kv: KvStore, svc: KubeObject) {
-  const key = `/registry/services/default/${svc.metadata.name!}`;
+  const key = `/registry/services/specs/default/${svc.metadata.name!}`;
   await put(kv, key, encodeObject(key, svc));
 }
 

@@ -217,6 +217,11 @@ export interface KvSnapshot {
   /** Every live key, in key order, with its create and mod revisions. */
   readonly kvs: readonly KeyValue[];
   readonly leases: readonly SnapshotLease[];
+  /**
+   * The key layout of `kvs` (see KvStore.keyLayout): 1 for a snapshot file saved by a nanokube of
+   * the first layout; absent for kube-apiserver's.
+   */
+  readonly keyLayout?: number;
 }
 
 export interface KvStore {
@@ -272,6 +277,12 @@ export interface KvStore {
    * file), -1 for one that cannot be asked; absent for a store kept in memory.
    */
   storageSizes?(): Promise<ReadonlyMap<string, number>>;
+  /**
+   * Which key layout a persistent store's keys are in: 1, nanokube's first (/registry/<group>/
+   * <resource>/...), or 2, kube-apiserver's; absent for stores that only ever had the second.
+   */
+  keyLayout?(): number;
+  setKeyLayout?(version: number): Promise<void>;
   /**
    * Replaces the whole keyspace (and the leases) with a snapshot's. Keys keep their revisions;
    * the store's revision moves one past both the snapshot's and its own, and everything before

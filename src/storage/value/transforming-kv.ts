@@ -105,6 +105,14 @@ export class TransformingKvStore implements KvStore {
     return this.#inner.restore(snapshot);
   }
 
+  keyLayout(): number {
+    return this.#inner.keyLayout?.() ?? 2;
+  }
+
+  setKeyLayout(version: number): Promise<void> {
+    return this.#inner.setKeyLayout?.(version) ?? Promise.resolve();
+  }
+
   storageSizes(): Promise<ReadonlyMap<string, number>> {
     return this.#inner.storageSizes?.() ?? Promise.resolve(new Map());
   }

@@ -5,8 +5,11 @@
  */
 import type { Database } from 'better-sqlite3';
 
-/** The version schema.ts creates. 0: the first release; 1: several log rows per revision. */
-export const SCHEMA_VERSION = 1;
+/**
+ * The version schema.ts creates. 0: the first release; 1: several log rows per revision; 2: the
+ * key layout is recorded.
+ */
+export const SCHEMA_VERSION = 2;
 
 /**
  * 0 → 1: `log` was keyed by `rev` (one row per revision); now an `id` orders the rows and a
@@ -34,8 +37,17 @@ function logRowsPerKey(db: Database): void {
   `);
 }
 
+/**
+ * 1 → 2: `meta` records which key layout the keys are in. A file from before holds nanokube's
+ * first layout (1); the server moves its keys to kube-apiserver's (2) on its first start, through
+ * encryption at rest, which SQL alone cannot do.
+ */
+function keyLayoutRecorded(db: Database): void {
+  db.exec(`INSERT OR IGNORE INTO meta (name, value) VALUES ('layout', 1);`);
+}
+
 /** Steps by the version they upgrade from. */
-const STEPS: readonly ((db: Database) => void)[] = [logRowsPerKey];
+const STEPS: readonly ((db: Database) => void)[] = [logRowsPerKey, keyLayoutRecorded];
 
 /** Upgrades an existing database from `version` to SCHEMA_VERSION (inside a transaction). */
 export function migrate(db: Database, version: number): void {

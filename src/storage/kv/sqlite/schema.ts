@@ -11,7 +11,7 @@ export type SqliteSynchronous = 'FULL' | 'NORMAL' | 'OFF';
  * revision and op without an index on `rev`, a revision holds several rows when a
  * transaction wrote several keys, and (key, rev) is unique (type 0 = put, 1 = delete; `prev_rev` is
  * the revision of the same key's previous version, 0 when the write created it); `meta` keeps the
- * current and compacted revisions.
+ * current and compacted revisions and the key layout the keys are in (see KvStore.keyLayout).
  */
 const TABLES = `
 CREATE TABLE IF NOT EXISTS kv (
@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS meta (
   name TEXT PRIMARY KEY,
   value INTEGER NOT NULL
 );
-INSERT OR IGNORE INTO meta (name, value) VALUES ('rev', 0), ('compact', 0);
+INSERT OR IGNORE INTO meta (name, value) VALUES ('rev', 0), ('compact', 0), ('layout', 2);
 CREATE TABLE IF NOT EXISTS lease (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   ttl INTEGER NOT NULL,

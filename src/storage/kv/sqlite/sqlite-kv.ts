@@ -262,6 +262,15 @@ class SqliteKv implements KvStore {
     });
   }
 
+  keyLayout(): number {
+    return this.#stmts.meta('layout');
+  }
+
+  setKeyLayout(version: number): Promise<void> {
+    this.#stmts.setMeta('layout', version);
+    return Promise.resolve();
+  }
+
   /** The database file's allocated pages (the WAL aside), as etcd reports its db size. */
   storageSizes(): Promise<ReadonlyMap<string, number>> {
     if (this.#path === ':memory:' || this.#path === '') return Promise.resolve(new Map());

@@ -252,11 +252,11 @@ export class SqliteStatements {
     this.rolledBack();
   }
 
-  meta(name: 'rev' | 'compact'): number {
+  meta(name: 'rev' | 'compact' | 'layout'): number {
     return this.#getMeta.get(name)?.n ?? 0;
   }
 
-  setMeta(name: 'rev' | 'compact', value: number): void {
+  setMeta(name: 'rev' | 'compact' | 'layout', value: number): void {
     this.#setMeta.run(value, name);
   }
 
