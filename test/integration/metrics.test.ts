@@ -342,10 +342,8 @@ describe('/metrics', () => {
     assert.equal(requests(after, 'create') - requests(before, 'create'), 3);
     assert.equal(requests(after, 'update') - requests(before, 'update'), 1);
     assert.equal(requests(after, 'delete') - requests(before, 'delete'), 1);
-    assert.ok(
-      requests(after, 'get') - requests(before, 'get') >= 2,
-      'the reads before the update and delete',
-    );
+    // The delete reads storage first; the update may start from the watch cache's copy.
+    assert.ok(requests(after, 'get') - requests(before, 'get') >= 1, 'the read before the delete');
     assert.ok(requests(after, 'list') - requests(before, 'list') >= 1);
     assert.deepEqual(
       after.samples
