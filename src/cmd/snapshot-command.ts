@@ -8,6 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ClientCredentials } from '../client/credentials.js';
 import { credentialsFromKubeconfig } from './kubeconfig-credentials.js';
+import { parseCommandArgs } from './command-args.js';
 import { FlagError } from './serve/flags.js';
 import { snapshotContentType, snapshotPath } from './serve/snapshot.js';
 
@@ -76,25 +77,15 @@ function refusal(status: number, body: Buffer): Error {
 }
 
 export async function snapshotCommand(args: readonly string[]): Promise<void> {
-  const positional: string[] = [];
-  let kubeconfig = process.env['KUBECONFIG'] ?? join('.nanokube', 'kubeconfig');
-  let context: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const [name, inline] = arg.startsWith('--') ? arg.slice(2).split(/=(.*)/s, 2) : [undefined, undefined];
-    const value = (): string => {
-      const v = inline ?? args[++i];
-      if (v === undefined) throw new FlagError(`flag needs an argument: --${name ?? ''}`);
-      return v;
-    };
-    if (name === 'kubeconfig') kubeconfig = value();
-    else if (name === 'context') context = value();
-    else if (name === 'help' || arg === '-h') {
-      process.stdout.write(snapshotUsage);
-      return;
-    } else if (name !== undefined) throw new FlagError(`unknown flag: --${name}`);
-    else positional.push(arg);
+  const parsed = parseCommandArgs(args, new Set(['kubeconfig', 'context']));
+  if (parsed.help) {
+    process.stdout.write(snapshotUsage);
+    return;
   }
+  const positional = parsed.positional;
+  const kubeconfig =
+    parsed.values.get('kubeconfig') ?? process.env['KUBECONFIG'] ?? join('.nanokube', 'kubeconfig');
+  const context = parsed.values.get('context');
   const [verb, file] = positional;
   if ((verb !== 'save' && verb !== 'restore') || file === undefined || positional.length !== 2) {
     throw new FlagError(`expected "save FILE" or "restore FILE"\n\n${snapshotUsage}`);

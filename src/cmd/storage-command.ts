@@ -12,6 +12,7 @@ import { etcdFlagNames, etcdFlagsOf } from './serve/etcd-flags.js';
 import type { EtcdFlags } from './serve/etcd-flags.js';
 import { openEtcdStorage } from './serve/etcd-storage.js';
 import { FlagError } from './serve/flag-error.js';
+import { parseCommandArgs } from './command-args.js';
 import { createLogger } from '../util/log.js';
 import type { Logger } from '../util/log.js';
 
@@ -48,28 +49,20 @@ async function open(where: string, etcd: EtcdFlags | undefined, role: 'from' | '
 }
 
 export async function storageCommand(args: readonly string[]): Promise<void> {
-  const positional: string[] = [];
-  const etcd = new Map<string, string>();
-  let from: string | undefined;
-  let to: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const [name, inline] = arg.startsWith('--') ? arg.slice(2).split(/=(.*)/s, 2) : [undefined, undefined];
-    const value = (): string => {
-      const v = inline ?? args[++i];
-      if (v === undefined) throw new FlagError(`flag needs an argument: --${name ?? ''}`);
-      return v;
-    };
-    if (name === 'from') from = value();
-    else if (name === 'to') to = value();
-    else if (name !== undefined && etcdFlagNames.has(name) && name !== 'etcd-compaction-interval') {
-      etcd.set(name, value());
-    } else if (name === 'help' || arg === '-h') {
-      process.stdout.write(storageUsage);
-      return;
-    } else if (name !== undefined) throw new FlagError(`unknown flag: --${name}`);
-    else positional.push(arg);
+  const valued = new Set([
+    'from',
+    'to',
+    ...[...etcdFlagNames].filter((n) => n !== 'etcd-compaction-interval'),
+  ]);
+  const parsed = parseCommandArgs(args, valued);
+  if (parsed.help) {
+    process.stdout.write(storageUsage);
+    return;
   }
+  const positional = parsed.positional;
+  const from = parsed.values.get('from');
+  const to = parsed.values.get('to');
+  const etcd = new Map([...parsed.values].filter(([name]) => etcdFlagNames.has(name)));
   if (positional.length !== 1 || positional[0] !== 'migrate') {
     throw new FlagError(`expected "migrate"\n\n${storageUsage}`);
   }
