@@ -36,7 +36,7 @@ export async function upgradeKeyLayout(
 ): Promise<number> {
   const layout = kv.keyLayout?.() ?? currentKeyLayout;
   if (layout >= currentKeyLayout) return 0;
-  const moved = await moveKeys(kv, firstLayoutMoves(resources), signal);
+  const moved = await moveKeys(kv, firstLayoutMoves(resources), signal !== undefined ? { signal } : {});
   if (moved > 0) await kv.compact(await kv.currentRevision());
   await kv.setKeyLayout?.(currentKeyLayout);
   return moved;

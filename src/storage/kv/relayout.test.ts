@@ -2,7 +2,7 @@
  * moveKeys, which brings stores of nanokube's first key layout to kube-apiserver's: every key
  * under a prefix moves with its value and lease, a move whose target prefix lies under its
  * source (services → services/specs) and one into it (endpoints → services/endpoints) do not
- * catch each other's keys, and a key that changed meanwhile fails the move without losing it.
+ * catch each other's keys, whatever the page size the keys are read in, and a key that changed meanwhile fails the move without losing it.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -17,35 +17,41 @@ async function keys(kv: KvStore): Promise<[string, string, boolean][]> {
   return r.kvs.map((k) => [k.key, text(k.value), k.lease !== 0]);
 }
 
-test('keys move under their new prefixes with values and leases; overlapping prefixes stay apart', async () => {
-  const kv = createMemoryKv({});
-  const lease = await kv.grantLease(3600);
-  await kv.create('/registry/services/default/kubernetes', bytes('svc'));
-  await kv.create('/registry/services/specs/x', bytes('svc in namespace specs'));
-  await kv.create('/registry/endpoints/default/kubernetes', bytes('ep'));
-  await kv.create('/registry/apps/deployments/ns/web', bytes('dep'));
-  await kv.create('/registry/events/ns/e', bytes('ev'), { lease: lease.id });
-  await kv.create('/registry/pods/ns/p', bytes('pod'));
-  const moved = await moveKeys(kv, [
-    { from: '/registry/endpoints/', to: '/registry/services/endpoints/' },
-    { from: '/registry/services/', to: '/registry/services/specs/' },
-    { from: '/registry/apps/deployments/', to: '/registry/deployments/' },
-  ]);
-  assert.equal(moved, 4);
-  assert.deepEqual(await keys(kv), [
-    ['/registry/deployments/ns/web', 'dep', false],
-    ['/registry/events/ns/e', 'ev', true],
-    ['/registry/pods/ns/p', 'pod', false],
-    ['/registry/services/endpoints/default/kubernetes', 'ep', false],
-    ['/registry/services/specs/default/kubernetes', 'svc', false],
-    ['/registry/services/specs/specs/x', 'svc in namespace specs', false],
-  ]);
-  assert.equal(
-    await moveKeys(kv, [{ from: '/registry/apps/deployments/', to: '/registry/deployments/' }]),
-    0,
-  );
-  await kv.close();
-});
+for (const pageSize of [512, 1]) {
+  test(`keys move under their new prefixes with values and leases; overlapping prefixes stay apart (pages of ${pageSize})`, async () => {
+    const kv = createMemoryKv({});
+    const lease = await kv.grantLease(3600);
+    await kv.create('/registry/services/default/kubernetes', bytes('svc'));
+    await kv.create('/registry/services/specs/x', bytes('svc in namespace specs'));
+    await kv.create('/registry/endpoints/default/kubernetes', bytes('ep'));
+    await kv.create('/registry/apps/deployments/ns/web', bytes('dep'));
+    await kv.create('/registry/events/ns/e', bytes('ev'), { lease: lease.id });
+    await kv.create('/registry/pods/ns/p', bytes('pod'));
+    const moved = await moveKeys(
+      kv,
+      [
+        { from: '/registry/endpoints/', to: '/registry/services/endpoints/' },
+        { from: '/registry/services/', to: '/registry/services/specs/' },
+        { from: '/registry/apps/deployments/', to: '/registry/deployments/' },
+      ],
+      { pageSize },
+    );
+    assert.equal(moved, 4);
+    assert.deepEqual(await keys(kv), [
+      ['/registry/deployments/ns/web', 'dep', false],
+      ['/registry/events/ns/e', 'ev', true],
+      ['/registry/pods/ns/p', 'pod', false],
+      ['/registry/services/endpoints/default/kubernetes', 'ep', false],
+      ['/registry/services/specs/default/kubernetes', 'svc', false],
+      ['/registry/services/specs/specs/x', 'svc in namespace specs', false],
+    ]);
+    assert.equal(
+      await moveKeys(kv, [{ from: '/registry/apps/deployments/', to: '/registry/deployments/' }]),
+      0,
+    );
+    await kv.close();
+  });
+}
 
 test('a target that exists already fails the move, and nothing of that batch is lost', async () => {
   const kv = createMemoryKv({});
