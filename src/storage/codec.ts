@@ -14,16 +14,31 @@ import { StorageError } from './errors.js';
 /** etcd's default request size limit (1.5 MiB): larger objects are rejected like etcd does. */
 export const maxObjectBytes = 1.5 * 1024 * 1024;
 
-export function encodeObject(key: string, obj: KubeObject): Uint8Array {
+/** `obj` serialized without its resourceVersion (left as it was), refused when etcd would refuse it. */
+function encodeWith(key: string, obj: KubeObject, serialize: (o: KubeObject) => Uint8Array): Uint8Array {
   const rv = obj.metadata.resourceVersion;
   delete obj.metadata.resourceVersion;
-  const text = JSON.stringify(obj);
-  if (rv !== undefined) obj.metadata.resourceVersion = rv;
-  const bytes = Buffer.from(text, 'utf8');
+  let bytes: Uint8Array;
+  try {
+    bytes = serialize(obj);
+  } finally {
+    if (rv !== undefined) obj.metadata.resourceVersion = rv;
+  }
   if (bytes.byteLength > maxObjectBytes) {
     throw new StorageError('RequestTooLarge', key, 'etcdserver: request is too large');
   }
   return bytes;
+}
+
+/** A decoded stored object with the key's revision as its resourceVersion. */
+function withStoredRevision(obj: KubeObject, kv: KeyValue): KubeObject {
+  if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+  obj.metadata.resourceVersion = String(kv.modRevision);
+  return obj;
+}
+
+export function encodeObject(key: string, obj: KubeObject): Uint8Array {
+  return encodeWith(key, obj, (o) => Buffer.from(JSON.stringify(o), 'utf8'));
 }
 
 export function decodeObject(kv: KeyValue): KubeObject {
@@ -33,10 +48,7 @@ export function decodeObject(kv: KeyValue): KubeObject {
     throw new StorageError('CorruptObject', kv.key, `stored object at ${kv.key} is not a JSON object`);
   }
   // Stored bytes were produced by encodeObject from a validated object.
-  const obj = parsed as KubeObject;
-  if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
-  obj.metadata.resourceVersion = String(kv.modRevision);
-  return obj;
+  return withStoredRevision(parsed as KubeObject, kv);
 }
 
 /** How a store turns objects into bytes and back. */
@@ -76,18 +88,7 @@ export function storageCodec(
       const apiVersion = typeof obj['apiVersion'] === 'string' ? obj['apiVersion'] : '';
       const kind = typeof obj['kind'] === 'string' ? obj['kind'] : '';
       if (!writeProtobuf.supports(apiVersion, kind)) return encodeObject(key, obj);
-      const rv = obj.metadata.resourceVersion;
-      delete obj.metadata.resourceVersion;
-      let bytes: Uint8Array;
-      try {
-        bytes = writeProtobuf.encode(obj);
-      } finally {
-        if (rv !== undefined) obj.metadata.resourceVersion = rv;
-      }
-      if (bytes.byteLength > maxObjectBytes) {
-        throw new StorageError('RequestTooLarge', key, 'etcdserver: request is too large');
-      }
-      return bytes;
+      return encodeWith(key, obj, (o) => writeProtobuf.encode(o));
     },
     decode(kv) {
       if (!isProtobuf(kv.value)) return decodeObject(kv);
@@ -108,11 +109,8 @@ export function storageCodec(
           `stored object at ${kv.key} does not decode: ${err instanceof Error ? err.message : String(err)}`,
         );
       }
-      // Decoded from bytes encodeObject's protobuf twin wrote from a validated object.
-      const obj = parsed as unknown as KubeObject;
-      if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
-      obj.metadata.resourceVersion = String(kv.modRevision);
-      return obj;
+      // Decoded from bytes this codec wrote from a validated object.
+      return withStoredRevision(parsed as unknown as KubeObject, kv);
     },
   };
 }
