@@ -1,12 +1,13 @@
 /**
  * `nanokube proxy`: kube-proxy's iptables mode for one node, against any API server through a
  * kubeconfig. `--dry-run` syncs once and prints the full iptables-restore input it would write,
- * then exits; `--netns NAME` runs the iptables tools in a network namespace.
+ * then exits; `--netns NAME` runs the iptables and conntrack tools in a network namespace.
  */
 import type { Server } from 'node:http';
 import { SharedInformerFactory } from '../client/informer-factory.js';
 import { stripManagedFields } from '../client/shared-informer.js';
 import { RestClient } from '../client/rest-client.js';
+import { ConntrackRunner } from '../proxy/conntrack.js';
 import { IptablesRunner } from '../proxy/iptables/runner.js';
 import { ProxyMetrics } from '../proxy/metrics.js';
 import { Proxier } from '../proxy/proxier.js';
@@ -148,6 +149,7 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
       ...(clusterCIDR !== undefined && clusterCIDR !== '' ? { clusterCIDR } : {}),
     },
     ...(serviceHealth !== undefined ? { serviceHealth } : {}),
+    ...(dryRun ? {} : { conntrack: new ConntrackRunner({ netns }) }),
     onError: (err) => log.error(`proxy: sync failed: ${message(err)}`),
     onSync: (r) =>
       log.v(

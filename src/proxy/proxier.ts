@@ -17,6 +17,8 @@ import type { ReadonlyStore } from '../client/informer-store.js';
 import { realClock } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
 import type { JsonObject } from '../util/json.js';
+import { StaleConntrack, clearStaleConntrack, noteStaleConntrack } from './conntrack.js';
+import type { ConntrackCleaner } from './conntrack.js';
 import { serviceEndpoints, serviceOfSlice } from './endpoints.js';
 import type { EndpointWithChain } from './endpoints.js';
 import { buildRules } from './iptables/rules.js';
@@ -58,6 +60,11 @@ export interface ProxierOptions {
    * balancers) and each Service's count of ready endpoints on this node (service-health.ts).
    */
   readonly serviceHealth?: Pick<ServiceHealthServers, 'sync'>;
+  /**
+   * Deletes the conntrack entries of UDP Services a sync made stale (conntrack.ts); without it
+   * (simulated nodes: no kernel) nothing is deleted.
+   */
+  readonly conntrack?: ConntrackCleaner;
 }
 
 export interface SyncResult {
@@ -102,6 +109,8 @@ export class Proxier {
   #wake: (() => void) | undefined;
   /** The fixed chains' rules as the last successful restore left them (partial syncs skip the same). */
   #written: ReadonlyMap<string, string> | undefined;
+  /** Conntrack entries made stale by changes not yet written by a successful sync. */
+  #stale = new StaleConntrack();
 
   constructor(o: ProxierOptions) {
     this.#o = o;
@@ -186,16 +195,20 @@ export class Proxier {
     for (const key of services) {
       const svc = this.#services?.get(key);
       const ports = svc === undefined ? [] : servicePorts(svc, this.#family);
+      const before = { ports: this.#ports.get(key), endpoints: this.#endpoints.get(key) };
       if (ports.length === 0) {
         this.#ports.delete(key);
         this.#endpoints.delete(key);
+        noteStaleConntrack(this.#stale, before, { ports: undefined, endpoints: undefined });
         continue;
       }
+      const endpoints = serviceEndpoints(key, this.#slices.get(key)?.values() ?? [], {
+        family: this.#family,
+        hostname,
+      });
       this.#ports.set(key, ports);
-      this.#endpoints.set(
-        key,
-        serviceEndpoints(key, this.#slices.get(key)?.values() ?? [], { family: this.#family, hostname }),
-      );
+      this.#endpoints.set(key, endpoints);
+      noteStaleConntrack(this.#stale, before, { ports, endpoints });
     }
   }
 
@@ -271,6 +284,12 @@ export class Proxier {
     }
     this.#observe(isFull, started);
     this.#syncServiceHealth();
+    // Housekeeping after the rules are in: UDP conntrack entries the change left stale.
+    const stale = this.#stale;
+    this.#stale = new StaleConntrack();
+    if (this.#o.conntrack !== undefined && !stale.empty) {
+      await clearStaleConntrack(stale, this.#o.conntrack, signal, (err) => this.#o.onError?.(err));
+    }
     const result: SyncResult = {
       full: isFull,
       ok: true,

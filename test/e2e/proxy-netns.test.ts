@@ -5,7 +5,10 @@
  * is. The Service and its EndpointSlice live in `nanokube serve`. From the node namespace,
  * requests to the cluster IP and to the node port reach both pods; once the EndpointSlice drops
  * one, traffic reaches only the other, and the proxy's metrics show that change was written by a
- * partial restore. Only loopback and the test's own namespaces are ever addressed.
+ * partial restore. A UDP flow (one source port, so one conntrack entry) moves to the other pod
+ * once its pod leaves the UDP Service's EndpointSlice, because the proxy deletes the entry (with
+ * the entry left, the old pod, still up, would keep answering). Only loopback and the test's own
+ * namespaces are ever addressed.
  *
  * Skips (saying why) when not root, without `ip` or `iptables-restore`, or where network
  * namespaces cannot be made (an unprivileged container).
@@ -76,6 +79,28 @@ function getFromNode(url: string): string {
   }
 }
 
+/**
+ * A UDP datagram to `ip:port` from inside the node namespace, always from source port 40000 (so
+ * every call is the same conntrack flow); the reply names the pod.
+ */
+function udpFromNode(ip: string, port: number): string {
+  const script = `const s = require('dgram').createSocket('udp4'); s.bind(40000, () => { s.send('who', ${port}, ${JSON.stringify(ip)}); }); s.on('message', (m) => { process.stdout.write(String(m)); s.close(); }); setTimeout(() => { process.stdout.write('TIMEOUT'); s.close(); }, 2000).unref();`;
+  try {
+    return sh(['ip', 'netns', 'exec', nodeNs, process.execPath, '-e', script]).trim();
+  } catch {
+    return 'ERR';
+  }
+}
+
+function hasConntrack(): boolean {
+  try {
+    sh(['sh', '-c', 'command -v conntrack']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function who(url: string, n: number): Map<string, number> {
   const seen = new Map<string, number>();
   for (let i = 0; i < n; i++) {
@@ -121,7 +146,11 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
       sh(['ip', '-n', ns, 'addr', 'add', `10.244.${n}.2/24`, 'dev', 'eth0']);
       sh(['ip', '-n', ns, 'link', 'set', 'eth0', 'up']);
       sh(['ip', '-n', ns, 'route', 'add', 'default', 'via', `10.244.${n}.1`]);
-      const script = `require('http').createServer((q, s) => s.end('pod${n}')).listen(8080, '0.0.0.0')`;
+      const script = [
+        `require('http').createServer((q, s) => s.end('pod${n}')).listen(8080, '0.0.0.0');`,
+        `const u = require('dgram').createSocket('udp4');`,
+        `u.on('message', (m, r) => u.send('pod${n}', r.port, r.address)).bind(5353, '0.0.0.0');`,
+      ].join(' ');
       pods.push(spawn('ip', ['netns', 'exec', ns, process.execPath, '-e', script], { stdio: 'ignore' }));
     });
     // Cluster IPs need a route to be sent at all (a real node has a default route).
@@ -149,6 +178,27 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
         addressType: 'IPv4',
         ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
         endpoints: [{ addresses: ['10.244.1.2'] }, { addresses: ['10.244.2.2'] }],
+      },
+    });
+    await client.request('POST', '/api/v1/namespaces/default/services', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'dns' },
+        spec: {
+          clusterIP: '10.96.100.53',
+          ports: [{ name: 'dns', port: 53, targetPort: 5353, protocol: 'UDP' }],
+        },
+      },
+    });
+    await client.request('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
+      body: {
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: { name: 'dns-1', labels: { 'kubernetes.io/service-name': 'dns' } },
+        addressType: 'IPv4',
+        ports: [{ name: 'dns', port: 5353, protocol: 'UDP' }],
+        endpoints: [{ addresses: ['10.244.2.2'] }],
       },
     });
     metricsPort = await freePort();
@@ -247,6 +297,42 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
     assert.equal(await metric('kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total'), 0);
     // The removed endpoint's chain is gone from the node's nat table.
     const nat = sh(['ip', 'netns', 'exec', nodeNs, 'iptables-save', '-t', 'nat']);
-    assert.doesNotMatch(nat, /10\.244\.2\.2/);
+    assert.doesNotMatch(nat, /10\.244\.2\.2:8080/);
   });
+
+  it(
+    'a UDP flow moves to the new endpoint once its endpoint goes: the proxy deletes its conntrack entry',
+    { skip: hasConntrack() ? false : 'conntrack is not installed (apt-get install conntrack)' },
+    async () => {
+      await until('the UDP Service', () => udpFromNode('10.96.100.53', 53) === 'pod2');
+      // The same flow again: conntrack keeps it on pod2.
+      assert.equal(udpFromNode('10.96.100.53', 53), 'pod2');
+      const flows = sh([
+        'ip',
+        'netns',
+        'exec',
+        nodeNs,
+        'conntrack',
+        '-L',
+        '-p',
+        'udp',
+        '--orig-dst',
+        '10.96.100.53',
+      ]);
+      assert.match(flows, /dport=40000/);
+      const partialBefore = await metric('kubeproxy_sync_partial_proxy_rules_duration_seconds_count');
+      await client.request('PATCH', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/dns-1', {
+        body: { endpoints: [{ addresses: ['10.244.1.2'] }] },
+        contentType: 'application/merge-patch+json',
+      });
+      await until(
+        'a partial sync',
+        async () =>
+          (await metric('kubeproxy_sync_partial_proxy_rules_duration_seconds_count')) > partialBefore,
+      );
+      // pod2 still answers, so a flow left in conntrack would still reach it.
+      await until('the flow to reach pod1', () => udpFromNode('10.96.100.53', 53) === 'pod1');
+      assert.equal(udpFromNode('10.96.100.53', 53), 'pod1');
+    },
+  );
 });

@@ -5,9 +5,10 @@
  * network namespace, every command runs in it (`ip netns exec NAME ...`), so tests and
  * experiments never touch the host's tables.
  */
-import { spawn } from 'node:child_process';
 import { chainsOf } from './dump.js';
 import type { IptablesBackend } from '../proxier.js';
+import { runTool } from '../run-tool.js';
+import type { ToolResult } from '../run-tool.js';
 
 export class IptablesError extends Error {
   constructor(
@@ -67,26 +68,8 @@ export class IptablesRunner implements IptablesBackend {
     return this.#o.ipv6 === true ? name.replace('iptables', 'ip6tables') : name;
   }
 
-  /** Runs a tool; resolves its exit code and output (rejects only when it cannot start). */
-  #run(
-    tool: string,
-    args: readonly string[],
-    signal: AbortSignal,
-    stdin?: string,
-  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const [cmd, argv] =
-      this.#o.netns === undefined ? [tool, args] : ['ip', ['netns', 'exec', this.#o.netns, tool, ...args]];
-    return new Promise((resolve, reject) => {
-      const child = spawn(cmd, argv, { signal, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(stdin ?? '');
-    });
+  #run(tool: string, args: readonly string[], signal: AbortSignal, stdin?: string): Promise<ToolResult> {
+    return runTool(tool, args, { netns: this.#o.netns, signal, ...(stdin !== undefined ? { stdin } : {}) });
   }
 
   async restore(text: string, signal: AbortSignal): Promise<void> {
