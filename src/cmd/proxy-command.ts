@@ -31,7 +31,9 @@ Flags:
                                       masqueraded (default none: no such rule)
   --masquerade-all[=BOOL]             masquerade all traffic to cluster IPs (default false)
   --iptables-masquerade-bit N         the fwmark bit for SNAT, 0..31 (default 14)
-  --iptables-sync-period D            a full sync at least this often (default 30s)
+  --iptables-sync-period D            how often to look for the canary chain (a full sync
+                                      when iptables were flushed); the retry delay after a
+                                      failed sync (default 30s)
   --iptables-min-sync-period D        syncs at most this often (default 1s)
   --iptables-localhost-nodeports[=BOOL]
                                       node ports answer on 127.0.0.1 too (default true)
@@ -131,10 +133,12 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
   const serviceHealth = dryRun
     ? undefined
     : new ServiceHealthServers({ onError: (err) => log.error(`proxy: ${message(err)}`) });
+  const runner = new IptablesRunner(netns === undefined ? {} : { netns });
   const proxier = new Proxier({
     informers,
     nodeName,
-    backend: dryRun ? printing : new IptablesRunner(netns === undefined ? {} : { netns }),
+    backend: dryRun ? printing : runner,
+    ...(dryRun ? {} : { canary: runner }),
     metrics,
     syncPeriodMs,
     minSyncPeriodMs,

@@ -56,6 +56,7 @@ export class NodeProxies {
         informers: o.informers,
         nodeName,
         backend: tables,
+        canary: tables,
         metrics,
         serviceHealth: health,
         ...(o.clusterCIDR !== undefined ? { rules: { clusterCIDR: o.clusterCIDR } } : {}),

@@ -4,12 +4,17 @@
  * and turns the state into iptables rules (iptables/rules.ts) written through a backend.
  *
  * MinimizeIPTablesRestore (NW-06, on by default as in v1.27): the first sync, a sync after a
- * failure, a change of the node's labels (topology) and one every `syncPeriodMs` are full; the
+ * failure, after a change of the node's labels (topology) and after iptables were flushed under
+ * the proxy (its canary chain gone, looked for every `syncPeriodMs`: canary.ts) are full; the
  * others are partial and write only the chains of Services that changed since the last good sync
- * (plus the chains every sync rewrites, and the deletion of stale ones). Syncs are at least
- * `minSyncPeriodMs` apart, so a burst of changes is one write. A failed partial restore counts
- * `kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total` and the next sync is full.
- * The full sync also makes sure of the jumps from the built-in chains.
+ * (plus the chains every sync rewrites, and the deletion of stale ones). As in v1.27 there is no
+ * periodic full sync: without changes the proxy syncs once an hour (partial). Syncs are paced as
+ * upstream's BoundedFrequencyRunner paces them (sync-limiter.ts): two at once, then one per
+ * `minSyncPeriodMs`, so a stream of changes is batched. A failed restore is tried again a sync
+ * period later (or at the next change), as a full sync; a failed partial one also counts
+ * `kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total`. The full sync also makes
+ * sure of the jumps from the built-in chains. After a sync the conntrack entries of UDP Services
+ * it made stale are deleted (conntrack.ts).
  */
 import type { SharedInformerFactory } from '../client/informer-factory.js';
 import type { HandlerRegistration } from '../client/shared-informer.js';
@@ -17,6 +22,9 @@ import type { ReadonlyStore } from '../client/informer-store.js';
 import { realClock } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
 import type { JsonObject } from '../util/json.js';
+import { monitorCanary } from './canary.js';
+import type { CanaryTables } from './canary.js';
+import { SyncLimiter } from './sync-limiter.js';
 import { StaleConntrack, clearStaleConntrack, noteStaleConntrack } from './conntrack.js';
 import type { ConntrackCleaner } from './conntrack.js';
 import { serviceEndpoints, serviceOfSlice } from './endpoints.js';
@@ -65,6 +73,11 @@ export interface ProxierOptions {
    * (simulated nodes: no kernel) nothing is deleted.
    */
   readonly conntrack?: ConntrackCleaner;
+  /**
+   * Where to keep kube-proxy's canary chain (canary.ts), looked for every `syncPeriodMs`: when
+   * iptables are flushed under the proxy, the next sync is full. Without it, no canary.
+   */
+  readonly canary?: CanaryTables;
 }
 
 export interface SyncResult {
@@ -77,6 +90,9 @@ export interface SyncResult {
   readonly ms: number;
   readonly error?: unknown;
 }
+
+/** The longest the proxy goes without a sync (upstream's BoundedFrequencyRunner maxInterval). */
+const maxIntervalMs = 3_600_000;
 
 const servicesPath = '/api/v1/services';
 const slicesPath = '/apis/discovery.k8s.io/v1/endpointslices';
@@ -102,11 +118,12 @@ export class Proxier {
   readonly #ports = new Map<string, ServicePort[]>();
   readonly #endpoints = new Map<string, Map<string, EndpointWithChain[]>>();
   #services: ReadonlyStore | undefined;
-  #lastFullAt = 0;
   /** When the oldest change not yet written was queued (healthz). */
   #oldestPending: number | undefined;
   #lastUpdated: number | undefined;
   #wake: (() => void) | undefined;
+  /** Something asked for a sync since the last one began (a change, a forced full sync). */
+  #requested = false;
   /** The fixed chains' rules as the last successful restore left them (partial syncs skip the same). */
   #written: ReadonlyMap<string, string> | undefined;
   /** Conntrack entries made stale by changes not yet written by a successful sync. */
@@ -130,6 +147,7 @@ export class Proxier {
     this.#changed.add(service);
     this.#oldestPending ??= this.#clock.now();
     this.#o.metrics?.lastQueued.set(this.#clock.now() / 1000);
+    this.#requested = true;
     this.#wake?.();
   }
 
@@ -160,6 +178,7 @@ export class Proxier {
       this.#nodeLabels = labels;
       this.#needFull = true;
       this.#oldestPending ??= this.#clock.now();
+      this.#requested = true;
       this.#wake?.();
     }
   }
@@ -212,13 +231,13 @@ export class Proxier {
     }
   }
 
-  /** One sync: full when due (or `full`), else partial. */
+  /** One sync: full when one is needed (or `full`), else partial. */
   async sync(signal: AbortSignal, full = false): Promise<SyncResult> {
-    const start = this.#clock.now();
     const started = performance.now();
-    const isFull = full || this.#needFull || start - this.#lastFullAt >= (this.#o.syncPeriodMs ?? 30_000);
+    const isFull = full || this.#needFull;
     const changed = this.#changed;
     this.#changed = new Set();
+    this.#requested = false;
     const pendingSince = this.#oldestPending;
     this.#oldestPending = undefined;
     this.#refresh(isFull ? new Set([...this.#serviceKeys(), ...this.#ports.keys(), ...changed]) : changed);
@@ -272,7 +291,6 @@ export class Proxier {
     const now = this.#clock.now();
     this.#needFull = false;
     this.#written = rules.fixedChains;
-    if (isFull) this.#lastFullAt = now;
     this.#lastUpdated = now;
     const m = this.#o.metrics;
     if (m !== undefined) {
@@ -327,6 +345,14 @@ export class Proxier {
     (full ? this.#o.metrics?.fullSyncDuration : this.#o.metrics?.partialSyncDuration)?.observe(seconds);
   }
 
+  /** The next sync is full and comes at once (upstream forceSyncProxyRules: iptables were flushed). */
+  forceFullSync(): void {
+    this.#needFull = true;
+    this.#oldestPending ??= this.#clock.now();
+    this.#requested = true;
+    this.#wake?.();
+  }
+
   /** Subscribes to the informers (call before they start) and resolves when they have synced. */
   async start(): Promise<boolean> {
     this.#registrations = this.#watch();
@@ -339,36 +365,56 @@ export class Proxier {
 
   /** Syncs until `signal` aborts: at once after start, then as changes come, within the periods. */
   async run(signal: AbortSignal): Promise<void> {
+    // The monitor stops with the loop, also when the loop ends before `signal` aborts.
+    const stop = new AbortController();
+    const onAbort = (): void => stop.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const canary = this.#o.canary;
+    const monitoring =
+      canary === undefined
+        ? undefined
+        : monitorCanary(
+            {
+              tables: canary,
+              intervalMs: this.#o.syncPeriodMs ?? 30_000,
+              clock: this.#clock,
+              onFlushed: () => this.forceFullSync(),
+              ...(this.#o.onError !== undefined ? { onError: this.#o.onError } : {}),
+            },
+            stop.signal,
+          );
     try {
       if (!(await this.start())) return;
       const period = this.#o.syncPeriodMs ?? 30_000;
-      const minPeriod = this.#o.minSyncPeriodMs ?? 1000;
+      const limiter = new SyncLimiter(this.#o.minSyncPeriodMs ?? 1000, this.#clock);
       while (!signal.aborted) {
+        await limiter.take(signal);
+        if (signal.aborted) return;
         const result = await this.sync(signal);
         if (signal.aborted) return;
-        // The next full sync is due a period after the last one; after a failure, try again after
-        // the sync period (upstream RetryAfter).
-        const next = result.ok ? this.#lastFullAt + period : this.#clock.now() + period;
-        await this.#clock.sleep(minPeriod, signal);
-        while (!signal.aborted && !this.#pendingWork() && this.#clock.now() < next) {
+        // Without changes the next sync is an hour away (upstream's maxInterval); after a failure
+        // the next try is a sync period later (upstream RetryAfter), or sooner on a change.
+        const next = this.#clock.now() + (result.ok ? maxIntervalMs : period);
+        while (!signal.aborted && !this.#requested && this.#clock.now() < next) {
           const woken = new Promise<void>((resolve) => {
             this.#wake = resolve;
           });
           const wait = new AbortController();
-          const onAbort = (): void => wait.abort();
-          signal.addEventListener('abort', onAbort, { once: true });
+          const onStop = (): void => wait.abort();
+          signal.addEventListener('abort', onStop, { once: true });
           await Promise.race([woken, this.#clock.sleep(next - this.#clock.now(), wait.signal)]);
           wait.abort();
-          signal.removeEventListener('abort', onAbort);
+          signal.removeEventListener('abort', onStop);
           this.#wake = undefined;
         }
       }
+    } catch (err) {
+      if (!signal.aborted) throw err;
     } finally {
       for (const r of this.#registrations) r.remove();
+      stop.abort();
+      signal.removeEventListener('abort', onAbort);
+      await monitoring;
     }
-  }
-
-  #pendingWork(): boolean {
-    return this.#changed.size > 0 || this.#needFull;
   }
 }

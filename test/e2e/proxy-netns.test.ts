@@ -7,8 +7,9 @@
  * one, traffic reaches only the other, and the proxy's metrics show that change was written by a
  * partial restore. A UDP flow (one source port, so one conntrack entry) moves to the other pod
  * once its pod leaves the UDP Service's EndpointSlice, because the proxy deletes the entry (with
- * the entry left, the old pod, still up, would keep answering). Only loopback and the test's own
- * namespaces are ever addressed.
+ * the entry left, the old pod, still up, would keep answering). When the node's tables are
+ * flushed under the proxy, it misses its canary chain and puts the rules back with a full sync.
+ * Only loopback and the test's own namespaces are ever addressed.
  *
  * Skips (saying why) when not root, without `ip` or `iptables-restore`, or where network
  * namespaces cannot be made (an unprivileged container).
@@ -217,6 +218,8 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
         nodeNs,
         '--iptables-min-sync-period',
         '100ms',
+        '--iptables-sync-period',
+        '1s',
         '--healthz-bind-address',
         '',
         '--metrics-bind-address',
@@ -335,4 +338,27 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
       assert.equal(udpFromNode('10.96.100.53', 53), 'pod1');
     },
   );
+
+  it('iptables flushed under the proxy (a firewall reload): the canary is missed and a full sync puts the rules back', async () => {
+    const fullBefore = await metric('kubeproxy_sync_full_proxy_rules_duration_seconds_count');
+    const saved = sh(['ip', 'netns', 'exec', nodeNs, 'iptables-save']);
+    for (const table of ['mangle', 'nat', 'filter'])
+      assert.match(saved, new RegExp(`\\*${table}[^*]*:KUBE-PROXY-CANARY `));
+    sh([
+      'ip',
+      'netns',
+      'exec',
+      nodeNs,
+      'sh',
+      '-c',
+      'for t in nat filter mangle; do iptables -t $t -F && iptables -t $t -X || exit 1; done',
+    ]);
+    // No check that traffic fails meanwhile: the canary may be missed, and the rules back, by then.
+    await until(
+      'a full sync',
+      async () => (await metric('kubeproxy_sync_full_proxy_rules_duration_seconds_count')) > fullBefore,
+    );
+    await until('the cluster IP to answer again', () => getFromNode('http://10.96.100.100/') === 'pod1');
+    assert.match(sh(['ip', 'netns', 'exec', nodeNs, 'iptables-save', '-t', 'mangle']), /:KUBE-PROXY-CANARY /);
+  });
 });

@@ -164,7 +164,8 @@ test('the test library: cluster.iptablesSave(node), and a clear error without pr
   try {
     const text = await eventually('the first sync', () => {
       const t = cluster.iptablesSave(node0);
-      return t.includes('default/kubernetes:https') ? t : undefined;
+      // The Service's endpoints may come a sync after the Service itself.
+      return t.includes('"default/kubernetes:https cluster IP"') ? t : undefined;
     });
     // The kubernetes Service, routed to the API server.
     assert.match(text, /--comment "default\/kubernetes:https cluster IP"/);

@@ -49,7 +49,7 @@ test('a chain is deleted only when flushed and no rule jumps to it', async () =>
   assert.equal((await t.natChains()).has('KUBE-SEP-A1'), false);
   await assert.rejects(t.restore('*nat\n-X KUBE-SEP-A1\nCOMMIT\n'), /does not exist/);
   await assert.rejects(t.restore('*nat\n-A KUBE-NOPE -j ACCEPT\nCOMMIT\n'), /chain KUBE-NOPE does not exist/);
-  await assert.rejects(t.restore('*mangle\nCOMMIT\n'), /table 'mangle' does not exist/);
+  await assert.rejects(t.restore('*raw\nCOMMIT\n'), /table 'raw' does not exist/);
   await assert.rejects(t.restore('*nat\n:KUBE-X - [0:0]\n'), /no COMMIT line/);
 });
 

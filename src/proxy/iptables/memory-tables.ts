@@ -11,6 +11,7 @@
  *
  * `save()` prints the tables as `iptables-save` does (without its header comments and counters).
  */
+import type { CanaryTables } from '../canary.js';
 import type { IptablesBackend } from '../proxier.js';
 import { proxyJumps } from './runner.js';
 
@@ -20,6 +21,7 @@ export class RestoreError extends Error {}
 const builtinChains: Readonly<Record<string, readonly string[]>> = {
   filter: ['INPUT', 'FORWARD', 'OUTPUT'],
   nat: ['PREROUTING', 'INPUT', 'OUTPUT', 'POSTROUTING'],
+  mangle: ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING'],
 };
 
 /** Targets that are not chains (the extensions kube-proxy's rules use, and the standard ones). */
@@ -65,7 +67,7 @@ function copy(tables: Tables): Tables {
   return new Map([...tables].map(([t, chains]) => [t, new Map([...chains].map(([c, r]) => [c, [...r]]))]));
 }
 
-export class MemoryTables implements IptablesBackend {
+export class MemoryTables implements IptablesBackend, CanaryTables {
   #tables = emptyTables();
   /** How many restores applied (tests; the metrics count the proxier's side). */
   applied = 0;
@@ -97,6 +99,25 @@ export class MemoryTables implements IptablesBackend {
     }
     this.#tables = next;
     return Promise.resolve();
+  }
+
+  ensureChain(table: string, chain: string): Promise<void> {
+    const chains = this.#tables.get(table);
+    if (chains === undefined) return Promise.reject(new RestoreError(`table '${table}' does not exist`));
+    if (!chains.has(chain)) chains.set(chain, []);
+    return Promise.resolve();
+  }
+
+  chainExists(table: string, chain: string): Promise<boolean> {
+    return Promise.resolve(this.#tables.get(table)?.has(chain) ?? false);
+  }
+
+  /**
+   * What `iptables -F` and `iptables -X` of every table do (a firewall reload): every chain
+   * emptied, every user chain deleted.
+   */
+  flush(): void {
+    this.#tables = emptyTables();
   }
 
   /** The tables as `iptables-save` prints them: chains declared in order, then their rules. */

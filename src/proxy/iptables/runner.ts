@@ -6,6 +6,7 @@
  * experiments never touch the host's tables.
  */
 import { chainsOf } from './dump.js';
+import type { CanaryTables } from '../canary.js';
 import type { IptablesBackend } from '../proxier.js';
 import { runTool } from '../run-tool.js';
 import type { ToolResult } from '../run-tool.js';
@@ -27,6 +28,8 @@ export interface IptablesRunnerOptions {
 }
 
 const wait = ['-w', '5', '-W', '100000'];
+/** iptables' exit status for a resource problem. */
+const resourceProblem = 4;
 
 const newOnly = ['-m', 'conntrack', '--ctstate', 'NEW'];
 const comment = (text: string): string[] => ['-m', 'comment', '--comment', text];
@@ -57,7 +60,7 @@ export const proxyJumps: readonly (readonly [
   ['filter', 'OUTPUT', 'KUBE-FIREWALL', []],
 ];
 
-export class IptablesRunner implements IptablesBackend {
+export class IptablesRunner implements IptablesBackend, CanaryTables {
   readonly #o: IptablesRunnerOptions;
 
   constructor(o: IptablesRunnerOptions = {}) {
@@ -85,6 +88,28 @@ export class IptablesRunner implements IptablesBackend {
     if (r.code !== 0)
       throw new IptablesError(`${tool} failed: ${r.stderr.trim() || `exit ${r.code}`}`, r.code);
     return chainsOf(r.stdout, 'nat');
+  }
+
+  async ensureChain(table: string, chain: string, signal: AbortSignal): Promise<void> {
+    const tool = this.#tool('iptables');
+    // -N: exit 1 means the chain exists.
+    const r = await this.#run(tool, [...wait, '-N', chain, '-t', table], signal);
+    if (r.code !== 0 && r.code !== 1) {
+      throw new IptablesError(
+        `error creating chain "${chain}": ${r.stderr.trim() || `exit ${r.code}`}`,
+        r.code,
+      );
+    }
+  }
+
+  async chainExists(table: string, chain: string, signal: AbortSignal): Promise<boolean> {
+    const tool = this.#tool('iptables');
+    const r = await this.#run(tool, [...wait, '-S', chain, '-t', table], signal);
+    // Exit 4: a resource problem (the lock, memory): whether it exists is not known.
+    if (r.code === resourceProblem) {
+      throw new IptablesError(`${tool} -S ${chain} -t ${table}: ${r.stderr.trim()}`, r.code);
+    }
+    return r.code === 0;
   }
 
   async ensureJumps(signal: AbortSignal): Promise<void> {
