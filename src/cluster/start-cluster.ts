@@ -46,6 +46,11 @@ export interface ClusterOptions {
    * `nodes/{name}:{port}/proxy` (default: no proxy).
    */
   readonly proxyMode?: 'iptables';
+  /**
+   * `--service-cluster-ip-range`: one CIDR, or a dual-stack pair such as
+   * `'10.96.0.0/12,fd00:10:96::/112'` (then the nodes' proxies run for both families).
+   */
+  readonly serviceClusterIPRange?: string;
   /** Feature gates on top of v1.27's defaults, e.g. `{ WatchList: true }`. */
   readonly featureGates?: Readonly<Record<string, boolean>>;
   /** Admission plugins beyond or instead of the defaults, and a plugin configuration file. */
@@ -119,6 +124,12 @@ export interface Cluster extends AsyncDisposable {
    * without a proxy.
    */
   iptablesSave(node: string): string;
+  /**
+   * The same of its ip6tables, written by its IPv6 proxy: a cluster with an IPv6 service range
+   * (`serviceClusterIPRange: '10.96.0.0/12,fd00:10:96::/112'`) runs one on every node. Throws
+   * for a node without one.
+   */
+  ip6tablesSave(node: string): string;
   /** Stops controllers, nodes and the server, ends watches and removes the temporary directory. */
   stop(): Promise<void>;
 }
@@ -180,6 +191,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     ...(typeof options.controllers === 'string' ? { controllerSelection: options.controllers } : {}),
     ...(options.nodes !== undefined ? { nodes: options.nodes } : {}),
     ...(options.proxyMode !== undefined ? { proxyMode: options.proxyMode } : {}),
+    ...(options.serviceClusterIPRange !== undefined
+      ? { serviceClusterIPRange: options.serviceClusterIPRange }
+      : {}),
     ...(options.featureGates !== undefined ? { featureGates: options.featureGates } : {}),
     ...(options.admission !== undefined ? { admission: options.admission } : {}),
     ...(options.authorizationModes !== undefined ? { authorizationModes: options.authorizationModes } : {}),
@@ -205,6 +219,22 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   }
   late.server = server;
   const injector = server.faults;
+  /** A node's tables of one family as its proxy last wrote them; a clear error without one. */
+  const tablesOf = (node: string, family: 'IPv4' | 'IPv6'): string => {
+    const proxies = server.nodeProxies;
+    const text = proxies?.iptablesSave(node, family);
+    if (text !== undefined) return text;
+    if (proxies === undefined)
+      throw new Error('no proxies run: start the cluster with proxyMode: "iptables"');
+    if (proxies.nodeNames().includes(node)) {
+      throw new Error(
+        `simulated node ${JSON.stringify(node)} runs no ${family} proxy (the cluster has no ${family} service range)`,
+      );
+    }
+    throw new Error(
+      `no simulated node ${JSON.stringify(node)} runs a proxy (they are ${proxies.nodeNames().join(', ')})`,
+    );
+  };
   try {
     for (const rule of options.faults ?? []) injector.inject(rule);
   } catch (err) {
@@ -248,17 +278,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         return injector.injected;
       },
     },
-    iptablesSave(node) {
-      const text = server.nodeProxies?.iptablesSave(node);
-      if (text === undefined) {
-        throw new Error(
-          server.nodeProxies === undefined
-            ? 'no proxies run: start the cluster with proxyMode: "iptables"'
-            : `no simulated node ${JSON.stringify(node)} runs a proxy (they are ${server.nodeProxies.nodeNames().join(', ')})`,
-        );
-      }
-      return text;
-    },
+    iptablesSave: (node) => tablesOf(node, 'IPv4'),
+    ip6tablesSave: (node) => tablesOf(node, 'IPv6'),
     snapshot: async () => new ClusterSnapshot(await server.snapshot()),
     async restore(snapshot) {
       const s = snapshot instanceof ClusterSnapshot ? snapshot : ClusterSnapshot.fromBytes(snapshot);

@@ -8,6 +8,14 @@ import { SharedInformerFactory } from '../client/informer-factory.js';
 import { stripManagedFields } from '../client/shared-informer.js';
 import { RestClient } from '../client/rest-client.js';
 import { ConntrackRunner } from '../proxy/conntrack.js';
+import { combinedHealth } from '../proxy/combined-health.js';
+import {
+  NodePortAddresses,
+  interfaceAddresses,
+  invalidNodePortAddress,
+} from '../proxy/node-port-addresses.js';
+import { ofFamily } from '../proxy/service-port.js';
+import type { IpFamily } from '../proxy/service-port.js';
 import { IptablesRunner } from '../proxy/iptables/runner.js';
 import { ProxyMetrics } from '../proxy/metrics.js';
 import { Proxier } from '../proxy/proxier.js';
@@ -27,8 +35,10 @@ Flags:
   --context NAME                      kubeconfig context (default: its current-context)
   --node-name NAME                    the node this proxy serves (required): its endpoints are
                                       local, its zone selects topology hints
-  --cluster-cidr CIDR                 pod addresses; traffic to a cluster IP from elsewhere is
-                                      masqueraded (default none: no such rule)
+  --cluster-cidr CIDR[,CIDR]          pod addresses (one per IP family); traffic to a cluster IP
+                                      from elsewhere is masqueraded (default none: no such rule)
+  --nodeport-addresses CIDR[,CIDR]    node ports answer only on the node's addresses in these
+                                      CIDRs (default: every local address)
   --masquerade-all[=BOOL]             masquerade all traffic to cluster IPs (default false)
   --iptables-masquerade-bit N         the fwmark bit for SNAT, 0..31 (default 14)
   --iptables-sync-period D            how often to look for the canary chain (a full sync
@@ -98,6 +108,7 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
       'iptables-localhost-nodeports',
       'healthz-bind-address',
       'metrics-bind-address',
+      'nodeport-addresses',
       'netns',
       'dry-run',
       'v',
@@ -120,7 +131,21 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
   const syncPeriodMs = duration(values.get('iptables-sync-period'), 'iptables-sync-period', 30_000);
   const minSyncPeriodMs = duration(values.get('iptables-min-sync-period'), 'iptables-min-sync-period', 1000);
   const dryRun = bool(values.get('dry-run'), 'dry-run', false);
-  const clusterCIDR = values.get('cluster-cidr');
+  const clusterCIDRs = (values.get('cluster-cidr') ?? '').split(',').filter((c) => c !== '');
+  const npaText = values.get('nodeport-addresses') ?? '';
+  const npaCIDRs = npaText
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+  const npaError = invalidNodePortAddress(npaCIDRs);
+  if (npaError !== undefined)
+    throw new FlagError(`invalid argument "${npaText}" for "--nodeport-addresses" flag: ${npaError}`);
+  const localhostNodePorts = bool(
+    values.get('iptables-localhost-nodeports'),
+    'iptables-localhost-nodeports',
+    true,
+  );
+  const masqueradeAll = bool(values.get('masquerade-all'), 'masquerade-all', false);
   const netns = values.get('netns');
   const credentials = credentialsFromKubeconfig(kubeconfig, values.get('context'));
   const log = createLogger({ verbosity: Number(values.get('v') ?? '0') });
@@ -128,46 +153,69 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
   const abort = new AbortController();
   const informers = new SharedInformerFactory({ client, transform: stripManagedFields });
   const metrics = new ProxyMetrics();
-  const printing = new PrintingBackend();
   const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-  const serviceHealth = dryRun
-    ? undefined
-    : new ServiceHealthServers({ onError: (err) => log.error(`proxy: ${message(err)}`) });
-  const runner = new IptablesRunner(netns === undefined ? {} : { netns });
-  const proxier = new Proxier({
-    informers,
-    nodeName,
-    backend: dryRun ? printing : runner,
-    ...(dryRun ? {} : { canary: runner }),
-    metrics,
-    syncPeriodMs,
-    minSyncPeriodMs,
-    rules: {
-      masqueradeMark: mark,
-      masqueradeAll: bool(values.get('masquerade-all'), 'masquerade-all', false),
-      localhostNodePorts: bool(
-        values.get('iptables-localhost-nodeports'),
-        'iptables-localhost-nodeports',
-        true,
-      ),
-      ...(clusterCIDR !== undefined && clusterCIDR !== '' ? { clusterCIDR } : {}),
-    },
-    ...(serviceHealth !== undefined ? { serviceHealth } : {}),
-    ...(dryRun ? {} : { conntrack: new ConntrackRunner({ netns }) }),
-    onError: (err) => log.error(`proxy: sync failed: ${message(err)}`),
-    onSync: (r) =>
-      log.v(
-        2,
-        `proxy: ${r.full ? 'full' : 'partial'} sync of ${r.changedServices} changed Services: ${r.bytes} bytes in ${r.ms.toFixed(1)} ms`,
-      ),
-  });
+  // Like kube-proxy: a proxy for each IP family whose iptables work (dual-stack), else IPv4's.
+  const families: IpFamily[] = dryRun ? ['IPv4', 'IPv6'] : await workingFamilies(netns, abort.signal);
+  const listAddresses = (signal: AbortSignal): Promise<string[]> => interfaceAddresses(netns, signal);
+  const perFamily = await Promise.all(
+    families.map(async (family) => {
+      const addresses = new NodePortAddresses(family, npaCIDRs);
+      const runner = new IptablesRunner({
+        ...(netns !== undefined ? { netns } : {}),
+        ipv6: family === 'IPv6',
+      });
+      const printing = new PrintingBackend();
+      // Health check node ports listen on the selected node addresses (in the proxy's own
+      // namespace: with --netns, on every address).
+      const hosts =
+        addresses.matchAll || netns !== undefined
+          ? [family === 'IPv4' ? '0.0.0.0' : '::']
+          : addresses.nodeIPs(await listAddresses(abort.signal));
+      const serviceHealth = dryRun
+        ? undefined
+        : new ServiceHealthServers({ hosts, onError: (err) => log.error(`proxy: ${message(err)}`) });
+      const clusterCIDR = clusterCIDRs.find((c) => ofFamily(c.split('/')[0] ?? '', family));
+      const proxier = new Proxier({
+        informers,
+        nodeName,
+        family,
+        backend: dryRun ? printing : runner,
+        ...(dryRun ? {} : { canary: runner, conntrack: new ConntrackRunner({ netns }) }),
+        metrics,
+        syncPeriodMs,
+        minSyncPeriodMs,
+        rules: {
+          masqueradeMark: mark,
+          masqueradeAll,
+          // Localhost node ports only while --nodeport-addresses holds 127.0.0.0 (IPv4 only).
+          localhostNodePorts: localhostNodePorts && addresses.containsIPv4Loopback,
+          ...(clusterCIDR !== undefined ? { clusterCIDR } : {}),
+        },
+        nodePortAddresses: { addresses, interfaceAddresses: listAddresses },
+        ...(serviceHealth !== undefined ? { serviceHealth } : {}),
+        onError: (err) => log.error(`proxy: ${family}: ${message(err)}`),
+        onSync: (r) =>
+          log.v(
+            2,
+            `proxy: ${family} ${r.full ? 'full' : 'partial'} sync of ${r.changedServices} changed Services: ${r.bytes} bytes in ${r.ms.toFixed(1)} ms`,
+          ),
+      });
+      return { family, proxier, printing, serviceHealth };
+    }),
+  );
   if (dryRun) {
-    const started = proxier.start();
+    const started = perFamily.map((f) => f.proxier.start());
     informers.start(abort.signal);
     try {
-      if (!(await started)) throw new Error('the informers stopped before they synced');
-      await proxier.sync(abort.signal, true);
-      process.stdout.write(printing.text);
+      if (!(await Promise.all(started)).every(Boolean))
+        throw new Error('the informers stopped before they synced');
+      for (const f of perFamily) {
+        const r = await f.proxier.sync(abort.signal, true);
+        // The IPv6 rules only when some Service has an IPv6 cluster IP.
+        if (f.family === 'IPv4') process.stdout.write(f.printing.text);
+        else if (r.servicePorts > 0)
+          process.stdout.write(`# ip6tables-restore input (IPv6)\n${f.printing.text}`);
+      }
     } finally {
       abort.abort();
       await informers.stopped();
@@ -178,7 +226,7 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
   const servers: Server[] = [];
   const healthz = values.get('healthz-bind-address') ?? '0.0.0.0:10256';
   if (healthz !== '') {
-    const s = healthServer(proxier);
+    const s = healthServer(combinedHealth(perFamily.map((f) => f.proxier)));
     await listen(s, healthz, 'healthz-bind-address');
     servers.push(s);
   }
@@ -188,17 +236,30 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
     await listen(s, metricsAddress, 'metrics-bind-address');
     servers.push(s);
   }
-  const running = proxier.run(abort.signal);
+  const running = Promise.all(perFamily.map((f) => f.proxier.run(abort.signal)));
   informers.start(abort.signal);
   process.stdout.write(
-    `nanokube proxy: node ${nodeName} against ${credentials.server}${netns === undefined ? '' : ` in netns ${netns}`}\n`,
+    `nanokube proxy: node ${nodeName} (${families.join(', ')}) against ${credentials.server}${netns === undefined ? '' : ` in netns ${netns}`}\n`,
   );
   waitForSignal(async () => {
     abort.abort();
     await running;
     await informers.stopped();
     for (const s of servers) s.close();
-    serviceHealth?.close();
+    for (const f of perFamily) f.serviceHealth?.close();
     client.close();
   });
+}
+
+/** The IP families whose iptables tools work here (in `netns`): both, or the one that does. */
+async function workingFamilies(netns: string | undefined, signal: AbortSignal): Promise<IpFamily[]> {
+  const works = await Promise.all(
+    (['IPv4', 'IPv6'] as const).map((family) =>
+      new IptablesRunner({ ...(netns !== undefined ? { netns } : {}), ipv6: family === 'IPv6' })
+        .present(signal)
+        .then((ok) => (ok ? [family] : [])),
+    ),
+  );
+  const found = works.flat();
+  return found.length > 0 ? found : ['IPv4'];
 }

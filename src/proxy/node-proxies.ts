@@ -15,11 +15,14 @@ import type { SharedInformerFactory } from '../client/informer-factory.js';
 import type { Clock } from '../util/clock.js';
 import { MemoryTables } from './iptables/memory-tables.js';
 import { ProxyMetrics } from './metrics.js';
+import { combinedHealth } from './combined-health.js';
 import { Proxier } from './proxier.js';
 import type { ProxierOptions } from './proxier.js';
 import { healthAnswer, metricsAnswer } from './servers.js';
 import type { ProxyAnswer } from './servers.js';
 import { ServiceHealth, healthAnswerHeaders } from './service-health.js';
+import { ofFamily } from './service-port.js';
+import type { IpFamily } from './service-port.js';
 
 /** kube-proxy's default ports: `--healthz-bind-address` and `--metrics-bind-address`. */
 export const proxyHealthPort = 10256;
@@ -28,8 +31,13 @@ export const proxyMetricsPort = 10249;
 export interface NodeProxiesOptions {
   readonly informers: SharedInformerFactory;
   readonly nodeNames: readonly string[];
-  /** `--cluster-cidr` of every proxy: the pods' addresses. */
-  readonly clusterCIDR?: string;
+  /**
+   * The IP families each node proxies (default IPv4): a dual-stack cluster's nodes run an IPv4
+   * and an IPv6 proxy, as kube-proxy does where iptables and ip6tables both work.
+   */
+  readonly families?: readonly IpFamily[];
+  /** `--cluster-cidr` of every proxy, one per family: the pods' addresses. */
+  readonly clusterCIDRs?: readonly string[];
   /** `--iptables-sync-period` (default 30 s) and `--iptables-min-sync-period` (default 1 s). */
   readonly syncPeriodMs?: number;
   readonly minSyncPeriodMs?: number;
@@ -37,41 +45,56 @@ export interface NodeProxiesOptions {
   readonly onError?: (node: string, err: unknown) => void;
 }
 
-interface NodeProxy {
+interface FamilyProxy {
   readonly proxier: Proxier;
   readonly tables: MemoryTables;
-  readonly metrics: ProxyMetrics;
   readonly health: ServiceHealth;
+}
+
+interface NodeProxy {
+  readonly families: ReadonlyMap<IpFamily, FamilyProxy>;
+  readonly health: Pick<Proxier, 'health'>;
 }
 
 export class NodeProxies {
   readonly #nodes = new Map<string, NodeProxy>();
+  /** Shared by every node's proxies, as each node's kube-proxy has one registry. */
+  readonly #metrics = new Map<string, ProxyMetrics>();
 
   constructor(o: NodeProxiesOptions) {
     for (const nodeName of o.nodeNames) {
-      const tables = new MemoryTables();
       const metrics = new ProxyMetrics();
-      const health = new ServiceHealth();
-      const options: ProxierOptions = {
-        informers: o.informers,
-        nodeName,
-        backend: tables,
-        canary: tables,
-        metrics,
-        serviceHealth: health,
-        ...(o.clusterCIDR !== undefined ? { rules: { clusterCIDR: o.clusterCIDR } } : {}),
-        ...(o.syncPeriodMs !== undefined ? { syncPeriodMs: o.syncPeriodMs } : {}),
-        ...(o.minSyncPeriodMs !== undefined ? { minSyncPeriodMs: o.minSyncPeriodMs } : {}),
-        ...(o.clock !== undefined ? { clock: o.clock } : {}),
-        ...(o.onError !== undefined ? { onError: (err: unknown) => o.onError?.(nodeName, err) } : {}),
-      };
-      this.#nodes.set(nodeName, { proxier: new Proxier(options), tables, metrics, health });
+      this.#metrics.set(nodeName, metrics);
+      const families = new Map<IpFamily, FamilyProxy>();
+      for (const family of o.families ?? ['IPv4']) {
+        const tables = new MemoryTables();
+        const health = new ServiceHealth();
+        const clusterCIDR = o.clusterCIDRs?.find((c) => ofFamily(c.split('/')[0] ?? '', family));
+        const options: ProxierOptions = {
+          informers: o.informers,
+          nodeName,
+          family,
+          backend: tables,
+          canary: tables,
+          metrics,
+          serviceHealth: health,
+          ...(clusterCIDR !== undefined ? { rules: { clusterCIDR } } : {}),
+          ...(o.syncPeriodMs !== undefined ? { syncPeriodMs: o.syncPeriodMs } : {}),
+          ...(o.minSyncPeriodMs !== undefined ? { minSyncPeriodMs: o.minSyncPeriodMs } : {}),
+          ...(o.clock !== undefined ? { clock: o.clock } : {}),
+          ...(o.onError !== undefined ? { onError: (err: unknown) => o.onError?.(nodeName, err) } : {}),
+        };
+        families.set(family, { proxier: new Proxier(options), tables, health });
+      }
+      const health = combinedHealth([...families.values()].map((f) => f.proxier));
+      this.#nodes.set(nodeName, { families, health });
     }
   }
 
-  /** Runs every node's proxy until `signal` aborts (subscribe before the informers start). */
+  /** Runs every node's proxies until `signal` aborts (subscribe before the informers start). */
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([...this.#nodes.values()].map((n) => n.proxier.run(signal)));
+    const all = [...this.#nodes.values()].flatMap((n) => [...n.families.values()]);
+    await Promise.all(all.map((f) => f.proxier.run(signal)));
   }
 
   /** The names of the nodes that run a proxy. */
@@ -79,9 +102,12 @@ export class NodeProxies {
     return [...this.#nodes.keys()];
   }
 
-  /** A node's iptables as `iptables-save` prints them; undefined for a node without a proxy. */
-  iptablesSave(node: string): string | undefined {
-    return this.#nodes.get(node)?.tables.save();
+  /**
+   * A node's iptables (or, for IPv6, ip6tables) as `iptables-save` prints them; undefined for a
+   * node without a proxy of that family.
+   */
+  iptablesSave(node: string, family: IpFamily = 'IPv4'): string | undefined {
+    return this.#nodes.get(node)?.families.get(family)?.tables.save();
   }
 
   /**
@@ -90,10 +116,14 @@ export class NodeProxies {
    */
   async answer(node: string, port: number, path: string): Promise<ProxyAnswer | undefined> {
     const n = this.#nodes.get(node);
-    if (n === undefined) return undefined;
-    if (port === proxyHealthPort) return healthAnswer(n.proxier, path);
-    if (port === proxyMetricsPort) return metricsAnswer(n.metrics, path);
-    const a = n.health.answer(port);
-    return a === undefined ? undefined : { status: a.status, headers: healthAnswerHeaders, body: a.body };
+    const metrics = this.#metrics.get(node);
+    if (n === undefined || metrics === undefined) return undefined;
+    if (port === proxyHealthPort) return healthAnswer(n.health, path);
+    if (port === proxyMetricsPort) return metricsAnswer(metrics, path);
+    for (const f of n.families.values()) {
+      const a = f.health.answer(port);
+      if (a !== undefined) return { status: a.status, headers: healthAnswerHeaders, body: a.body };
+    }
+    return undefined;
   }
 }

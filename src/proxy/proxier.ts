@@ -32,6 +32,7 @@ import type { EndpointWithChain } from './endpoints.js';
 import { buildRules } from './iptables/rules.js';
 import type { RulesOptions, RulesResult } from './iptables/rules.js';
 import { obj, objs, str, stringMap } from './json.js';
+import type { NodePortAddresses } from './node-port-addresses.js';
 import type { ProxyMetrics } from './metrics.js';
 import type { HealthCheckTarget, ServiceHealthServers } from './service-health.js';
 import { ofFamily, servicePorts } from './service-port.js';
@@ -78,6 +79,14 @@ export interface ProxierOptions {
    * iptables are flushed under the proxy, the next sync is full. Without it, no canary.
    */
   readonly canary?: CanaryTables;
+  /**
+   * `--nodeport-addresses`: node ports answer only on the node's addresses in these CIDRs,
+   * listed at every sync by `interfaceAddresses`. Without it, on every local address.
+   */
+  readonly nodePortAddresses?: {
+    readonly addresses: NodePortAddresses;
+    readonly interfaceAddresses: (signal: AbortSignal) => Promise<string[]>;
+  };
 }
 
 export interface SyncResult {
@@ -87,6 +96,8 @@ export interface SyncResult {
   readonly bytes: number;
   readonly rules: RulesResult | undefined;
   readonly changedServices: number;
+  /** The service ports of the proxy's family the rules cover. */
+  readonly servicePorts: number;
   readonly ms: number;
   readonly error?: unknown;
 }
@@ -244,12 +255,14 @@ export class Proxier {
     const endpoints = new Map<string, EndpointWithChain[]>();
     for (const m of this.#endpoints.values()) for (const [k, v] of m) endpoints.set(k, v);
     const r = this.#o.rules ?? {};
+    const ports = [...this.#ports.values()].flat();
     let rules: RulesResult | undefined;
     try {
+      const nodePortIPs = r.nodePortIPs ?? (await this.#nodePortIPs(signal));
       if (isFull) await this.#o.backend.ensureJumps(signal);
       const existing = await this.#o.backend.natChains(signal);
       rules = buildRules(
-        { ports: [...this.#ports.values()].flat(), endpoints },
+        { ports, endpoints },
         {
           family: this.#family,
           masqueradeMark: r.masqueradeMark ?? '0x00004000',
@@ -257,7 +270,7 @@ export class Proxier {
           ...(r.clusterCIDR !== undefined ? { clusterCIDR: r.clusterCIDR } : {}),
           localhostNodePorts: r.localhostNodePorts ?? true,
           nodeIP: r.nodeIP ?? this.#nodeIP,
-          ...(r.nodePortIPs !== undefined ? { nodePortIPs: r.nodePortIPs } : {}),
+          ...(nodePortIPs !== undefined ? { nodePortIPs } : {}),
           randomFully: r.randomFully ?? true,
           nodeLabels: this.#nodeLabels,
         },
@@ -281,6 +294,7 @@ export class Proxier {
         bytes: rules?.text.length ?? 0,
         rules,
         changedServices: changed.size,
+        servicePorts: ports.length,
         ms: performance.now() - started,
         error: err,
       };
@@ -314,10 +328,31 @@ export class Proxier {
       bytes: Buffer.byteLength(rules.text),
       rules,
       changedServices: changed.size,
+      servicePorts: ports.length,
       ms: performance.now() - started,
     };
     this.#o.onSync?.(result);
     return result;
+  }
+
+  /**
+   * The node's addresses `--nodeport-addresses` selects (sorted); undefined when it selects every
+   * local address. When they cannot be listed, none: node ports may not work, as upstream warns.
+   */
+  async #nodePortIPs(signal: AbortSignal): Promise<string[] | undefined> {
+    const npa = this.#o.nodePortAddresses;
+    if (npa === undefined || npa.addresses.matchAll) return undefined;
+    try {
+      return npa.addresses.nodeIPs(await npa.interfaceAddresses(signal)).sort();
+    } catch (err) {
+      if (signal.aborted) throw err;
+      this.#o.onError?.(
+        new Error(
+          `failed to get node ip address matching nodeport cidrs ${JSON.stringify(npa.addresses.cidrs)}, services with nodeport may not work as intended: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+      );
+      return [];
+    }
   }
 
   /** The health check node ports and local ready endpoint counts (distinct IPs per Service). */

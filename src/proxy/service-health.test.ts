@@ -15,7 +15,7 @@ function freePort(): Promise<number> {
 describe('health check node ports (ETP Local load balancers)', () => {
   test("200 with kube-proxy's body while the node has a ready endpoint, 503 without, closed when gone", async () => {
     const port = await freePort();
-    const servers = new ServiceHealthServers({ host: '127.0.0.1' });
+    const servers = new ServiceHealthServers({ hosts: ['127.0.0.1'] });
     try {
       servers.sync([{ service: 'ns1/lb', port }], new Map([['ns1/lb', 2]]));
       await new Promise((r) => setTimeout(r, 50));

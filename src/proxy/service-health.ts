@@ -73,18 +73,22 @@ export class ServiceHealth {
 
 interface Listener {
   readonly service: string;
-  readonly server: Server;
+  readonly servers: readonly Server[];
 }
 
-/** The health check node ports as HTTP servers on the proxy's host. */
+/**
+ * The health check node ports as HTTP servers on the proxy's host: on every address (IPv4 and
+ * IPv6, as kube-proxy's `:port`), or on each of `hosts` (the node's addresses that
+ * `--nodeport-addresses` selects).
+ */
 export class ServiceHealthServers {
-  readonly #host: string;
+  readonly #hosts: readonly (string | undefined)[];
   readonly #listeners = new Map<number, Listener>();
   readonly #state = new ServiceHealth();
   readonly #onError: ((err: unknown) => void) | undefined;
 
-  constructor(o: { readonly host?: string; readonly onError?: (err: unknown) => void } = {}) {
-    this.#host = o.host ?? '0.0.0.0';
+  constructor(o: { readonly hosts?: readonly string[]; readonly onError?: (err: unknown) => void } = {}) {
+    this.#hosts = o.hosts ?? [undefined];
     this.#onError = o.onError;
   }
 
@@ -94,28 +98,35 @@ export class ServiceHealthServers {
     const want = this.#state.ports();
     for (const [port, l] of this.#listeners) {
       if (want.get(port) !== l.service) {
-        l.server.close();
+        for (const server of l.servers) server.close();
         this.#listeners.delete(port);
       }
     }
     for (const [port, service] of want) {
       if (this.#listeners.has(port)) continue;
-      const server = createServer((_req, res) => {
-        const a = this.#state.answer(port) ?? { status: 503, body: '' };
-        res.writeHead(a.status, healthAnswerHeaders).end(a.body);
+      const servers = this.#hosts.map((host) => {
+        const server = createServer((_req, res) => {
+          const a = this.#state.answer(port) ?? { status: 503, body: '' };
+          res.writeHead(a.status, healthAnswerHeaders).end(a.body);
+        });
+        server.on('error', (err) => {
+          this.#onError?.(
+            new Error(
+              `health check node port ${port} of ${service}${host === undefined ? '' : ` on ${host}`}: ${err.message}`,
+            ),
+          );
+        });
+        if (host === undefined) server.listen(port);
+        else server.listen(port, host);
+        return server;
       });
-      server.on('error', (err) => {
-        this.#listeners.delete(port);
-        this.#onError?.(new Error(`health check node port ${port} of ${service}: ${err.message}`));
-      });
-      server.listen(port, this.#host);
-      this.#listeners.set(port, { service, server });
+      this.#listeners.set(port, { service, servers });
     }
   }
 
   /** Closes every server. */
   close(): void {
-    for (const l of this.#listeners.values()) l.server.close();
+    for (const l of this.#listeners.values()) for (const server of l.servers) server.close();
     this.#listeners.clear();
   }
 }

@@ -78,5 +78,26 @@ describe('nanokube proxy --dry-run (NW-06, NW-12)', { skip: kubectlSkip }, () =>
     );
   });
 
+  it('refuses --nodeport-addresses that are not CIDRs', async () => {
+    await assert.rejects(
+      run(process.execPath, [
+        cliPath,
+        'proxy',
+        '--kubeconfig',
+        s.server.kubeconfigPath,
+        '--node-name',
+        'nanokube-node-0',
+        '--nodeport-addresses',
+        '10.0.0.0/8,10.1.2.3',
+        '--dry-run',
+      ]),
+      (err: { code?: number; stderr?: string }) =>
+        err.code === 2 &&
+        (err.stderr ?? '').includes(
+          'invalid argument "10.0.0.0/8,10.1.2.3" for "--nodeport-addresses" flag: "10.1.2.3": must be a valid CIDR',
+        ),
+    );
+  });
+
   itStopsCleanly(s);
 });

@@ -147,8 +147,12 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
       sh(['ip', '-n', ns, 'addr', 'add', `10.244.${n}.2/24`, 'dev', 'eth0']);
       sh(['ip', '-n', ns, 'link', 'set', 'eth0', 'up']);
       sh(['ip', '-n', ns, 'route', 'add', 'default', 'via', `10.244.${n}.1`]);
+      // IPv6 beside (nodad: usable at once, no duplicate address detection).
+      sh(['ip', '-n', nodeNs, 'addr', 'add', `fd00:10:244:${n}::1/64`, 'dev', `${tag}v${n}`, 'nodad']);
+      sh(['ip', '-n', ns, 'addr', 'add', `fd00:10:244:${n}::2/64`, 'dev', 'eth0', 'nodad']);
+      sh(['ip', '-n', ns, '-6', 'route', 'add', 'default', 'via', `fd00:10:244:${n}::1`]);
       const script = [
-        `require('http').createServer((q, s) => s.end('pod${n}')).listen(8080, '0.0.0.0');`,
+        `require('http').createServer((q, s) => s.end('pod${n}')).listen(8080, '::');`,
         `const u = require('dgram').createSocket('udp4');`,
         `u.on('message', (m, r) => u.send('pod${n}', r.port, r.address)).bind(5353, '0.0.0.0');`,
       ].join(' ');
@@ -156,8 +160,11 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
     });
     // Cluster IPs need a route to be sent at all (a real node has a default route).
     sh(['ip', '-n', nodeNs, 'route', 'add', 'default', 'via', '10.244.1.2']);
+    sh(['ip', '-n', nodeNs, '-6', 'route', 'add', 'default', 'via', 'fd00:10:244:1::2']);
 
-    server = await startNanokube({ args: ['--nodes', '1'] });
+    server = await startNanokube({
+      args: ['--nodes', '1', '--service-cluster-ip-range', '10.96.0.0/12,fd00:10:96::/112'],
+    });
     client = new RestClient(credentialsFromKubeconfig(server.kubeconfigPath, undefined));
     await client.request('POST', '/api/v1/namespaces/default/services', {
       body: {
@@ -202,6 +209,29 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
         endpoints: [{ addresses: ['10.244.2.2'] }],
       },
     });
+    await client.request('POST', '/api/v1/namespaces/default/services', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'echo6' },
+        spec: {
+          type: 'NodePort',
+          ipFamilies: ['IPv6'],
+          clusterIP: 'fd00:10:96::100',
+          ports: [{ name: 'http', port: 80, targetPort: 8080, nodePort: 30081 }],
+        },
+      },
+    });
+    await client.request('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
+      body: {
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: { name: 'echo6-1', labels: { 'kubernetes.io/service-name': 'echo6' } },
+        addressType: 'IPv6',
+        ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+        endpoints: [{ addresses: ['fd00:10:244:1::2'] }, { addresses: ['fd00:10:244:2::2'] }],
+      },
+    });
     metricsPort = await freePort();
     proxy = spawn(
       process.execPath,
@@ -213,7 +243,10 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
         '--node-name',
         'nanokube-node-0',
         '--cluster-cidr',
-        '10.244.0.0/16',
+        '10.244.0.0/16,fd00:10:244::/56',
+        // Node ports on the node's side of pod1's link only.
+        '--nodeport-addresses',
+        '10.244.1.0/24,fd00:10:244:1::/64',
         '--netns',
         nodeNs,
         '--iptables-min-sync-period',
@@ -281,7 +314,32 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
       (viaNodePort.get('pod1') ?? 0) > 0 && (viaNodePort.get('pod2') ?? 0) > 0,
       JSON.stringify([...viaNodePort]),
     );
-    assert.equal(await metric('kubeproxy_sync_full_proxy_rules_duration_seconds_count'), 1);
+    // One full sync per IP family.
+    assert.equal(await metric('kubeproxy_sync_full_proxy_rules_duration_seconds_count'), 2);
+  });
+
+  it('--nodeport-addresses: the node port answers on the selected address only', () => {
+    assert.ok(getFromNode('http://10.244.1.1:30080/').startsWith('pod'));
+    assert.ok(getFromNode('http://10.244.2.1:30080/').startsWith('ERR'));
+    const nat = sh(['ip', 'netns', 'exec', nodeNs, 'iptables-save', '-t', 'nat']);
+    assert.match(nat, /-A KUBE-SERVICES -d 10\.244\.1\.1\/32 .*-j KUBE-NODEPORTS/);
+    assert.doesNotMatch(nat, /--dst-type LOCAL/);
+  });
+
+  it('IPv6 (ip6tables): the cluster IP and the node port of an IPv6 Service reach both pods', () => {
+    const viaClusterIP = who('http://[fd00:10:96::100]/', 16);
+    assert.ok(
+      (viaClusterIP.get('pod1') ?? 0) > 0 && (viaClusterIP.get('pod2') ?? 0) > 0,
+      JSON.stringify([...viaClusterIP]),
+    );
+    const viaNodePort = who('http://[fd00:10:244:1::1]:30081/', 16);
+    assert.ok(
+      (viaNodePort.get('pod1') ?? 0) > 0 && (viaNodePort.get('pod2') ?? 0) > 0,
+      JSON.stringify([...viaNodePort]),
+    );
+    const nat6 = sh(['ip', 'netns', 'exec', nodeNs, 'ip6tables-save', '-t', 'nat']);
+    assert.match(nat6, /--to-destination \[fd00:10:244:2::2\]:8080/);
+    assert.doesNotMatch(sh(['ip', 'netns', 'exec', nodeNs, 'iptables-save', '-t', 'nat']), /fd00/);
   });
 
   it('an endpoint taken out of the EndpointSlice gets no more traffic, by a partial restore', async () => {
@@ -296,7 +354,7 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
     );
     assert.deepEqual([...who('http://10.96.100.100/', 12)], [['pod1', 12]]);
     assert.deepEqual([...who('http://10.244.1.1:30080/', 6)], [['pod1', 6]]);
-    assert.equal(await metric('kubeproxy_sync_full_proxy_rules_duration_seconds_count'), 1);
+    assert.equal(await metric('kubeproxy_sync_full_proxy_rules_duration_seconds_count'), 2);
     assert.equal(await metric('kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total'), 0);
     // The removed endpoint's chain is gone from the node's nat table.
     const nat = sh(['ip', 'netns', 'exec', nodeNs, 'iptables-save', '-t', 'nat']);

@@ -170,11 +170,30 @@ test('the test library: cluster.iptablesSave(node), and a clear error without pr
     // The kubernetes Service, routed to the API server.
     assert.match(text, /--comment "default\/kubernetes:https cluster IP"/);
     assert.throws(
+      () => cluster.ip6tablesSave(node0),
+      /simulated node "nanokube-node-0" runs no IPv6 proxy \(the cluster has no IPv6 service range\)/,
+    );
+    assert.throws(
       () => cluster.iptablesSave('nope'),
       /no simulated node "nope" runs a proxy \(they are nanokube-node-0\)/,
     );
   } finally {
     await cluster.stop();
+  }
+  const dual = await startCluster({
+    nodes: 1,
+    proxyMode: 'iptables',
+    serviceClusterIPRange: '10.96.0.0/12,fd00:10:96::/112',
+  });
+  try {
+    const text = await eventually('the first IPv6 sync', () => {
+      const t = dual.ip6tablesSave(node0);
+      return t.includes('KUBE-NODEPORTS') ? t : undefined;
+    });
+    assert.match(text, /^\*filter\n/);
+    assert.doesNotMatch(text, /10\.96\.0\.1/);
+  } finally {
+    await dual.stop();
   }
   const plain = await startCluster({ nodes: 0, controllers: false });
   try {
@@ -184,5 +203,56 @@ test('the test library: cluster.iptablesSave(node), and a clear error without pr
     );
   } finally {
     await plain.stop();
+  }
+});
+
+test('a dual-stack cluster: every node runs an IPv4 and an IPv6 proxy; a dual-stack Service is in both tables', async () => {
+  const d = await startTestServer({
+    nodes: 1,
+    proxyMode: 'iptables',
+    serviceClusterIPRange: '10.96.0.0/12,fd00:10:96::/112',
+    nodeIPs: ['192.0.2.10', 'fd00:192::10'],
+  });
+  try {
+    const pod = await d.request('POST', `${ns}/pods`, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'dual', labels: { app: 'dual' } },
+        spec: { nodeName: node0, containers: [{ name: 'app', image: 'nginx' }] },
+      },
+    });
+    assert.equal(pod.status, 201, pod.text);
+    const created = await d.request('POST', `${ns}/services`, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'dual' },
+        spec: {
+          ipFamilyPolicy: 'RequireDualStack',
+          selector: { app: 'dual' },
+          ports: [{ name: 'http', port: 80, targetPort: 8080 }],
+        },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const [ip4, ip6] = (created.json()['spec'] as { clusterIPs: string[] }).clusterIPs;
+    const tables = (family: 'IPv4' | 'IPv6'): string => d.nodeProxies?.iptablesSave(node0, family) ?? '';
+    // Both families' pod addresses, each DNATed in its own table.
+    const v4 = await eventually('the IPv4 rules', () =>
+      /--to-destination 10\.244\.\d+\.\d+:8080/.test(tables('IPv4')) ? tables('IPv4') : undefined,
+    );
+    const v6 = await eventually('the IPv6 rules', () =>
+      /--to-destination \[fd00:10:244:[0-9a-f:]+\]:8080/.test(tables('IPv6')) ? tables('IPv6') : undefined,
+    );
+    assert.ok(v4.includes(`-d ${ip4}/32 --dport 80`) || v4.includes(`-d ${ip4} --dport 80`), v4);
+    assert.ok(v6.includes(`-d ${ip6}`), v6);
+    assert.doesNotMatch(v4, /fd00/);
+    assert.doesNotMatch(v6, /10\.244\./);
+    // IPv6 node ports never answer on ::1; no localhost rule in ip6tables' filter table.
+    assert.match(v6, /--dst-type LOCAL ! -d ::1\/128 -j KUBE-NODEPORTS/);
+    assert.doesNotMatch(v6, /block incoming localnet connections/);
+  } finally {
+    await d.stop();
   }
 });

@@ -12,6 +12,8 @@ import { NodeProxies } from '../../proxy/node-proxies.js';
 import type { NodePortsRelay } from '../../registry/resources/core/pod-connect.js';
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/log.js';
+import { ipv6PodCIDRFor } from '../node-ip.js';
+import type { IpFamily } from '../../proxy/service-port.js';
 import { podCIDRFor } from './controllers.js';
 
 export interface RunningNodeProxies {
@@ -23,6 +25,8 @@ export function startNodeProxies(o: {
   readonly transport: Transport;
   /** How many simulated nodes (`--nodes`). */
   readonly nodes: number;
+  /** The cluster's IP families (of its service ranges): each node runs a proxy per family. */
+  readonly families: readonly IpFamily[];
   /** Where nodes/proxy finds them. */
   readonly relay: NodePortsRelay;
   readonly log: Logger;
@@ -40,8 +44,9 @@ export function startNodeProxies(o: {
   const proxies = new NodeProxies({
     informers,
     nodeNames: simulatedNodeNames(o.nodes),
+    families: o.families,
     // The simulated nodes' pod addresses: traffic to a cluster IP from elsewhere is masqueraded.
-    clusterCIDR: podCIDRFor(o.nodes),
+    clusterCIDRs: [podCIDRFor(o.nodes), ipv6PodCIDRFor(o.nodes)],
     ...(o.clock !== undefined ? { clock: o.clock } : {}),
     onError: (node, err) => o.log.error(`proxy of node ${node}: sync failed: ${message(err)}`),
   });

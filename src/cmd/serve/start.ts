@@ -2,6 +2,7 @@
  * Composition root of `nanokube serve`: storage -> registry -> apiserver, plus PKI, kubeconfig and
  * the bootstrap namespaces. Also the library entry tests use to run an in-process server.
  */
+import { isIPv6 } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { admitVirtualEndpoint, prepareAdmission, setUpAdmission } from './admission.js';
@@ -721,6 +722,9 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       ? startNodeProxies({
           transport: inProcessTransports(server)('kube-proxy'),
           nodes: o.nodes ?? 1,
+          families: (o.serviceClusterIPRange ?? defaultServiceClusterIPRange)
+            .split(',')
+            .map((cidr) => (isIPv6(cidr.split('/')[0] ?? '') ? 'IPv6' : 'IPv4')),
           relay: nodePorts,
           log,
           ...(o.clock !== undefined ? { clock: o.clock } : {}),

@@ -90,6 +90,17 @@ export class IptablesRunner implements IptablesBackend, CanaryTables {
     return chainsOf(r.stdout, 'nat');
   }
 
+  /** Whether the tools work here (upstream Present: the nat table's POSTROUTING can be listed). */
+  async present(signal: AbortSignal): Promise<boolean> {
+    try {
+      const r = await this.#run(this.#tool('iptables'), [...wait, '-S', 'POSTROUTING', '-t', 'nat'], signal);
+      return r.code === 0;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return false;
+    }
+  }
+
   async ensureChain(table: string, chain: string, signal: AbortSignal): Promise<void> {
     const tool = this.#tool('iptables');
     // -N: exit 1 means the chain exists.
