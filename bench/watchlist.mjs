@@ -6,6 +6,8 @@
 //               watch cache answers RV=0 in full, ignoring the limit, as upstream's does; a
 //               `continue` would be followed without a resourceVersion, as client-go's pager
 //               does), then WATCH ?allowWatchBookmarks=true&resourceVersion=<list's>&timeoutSeconds=…
+//   list        a plain LIST without resourceVersion or limit (what @kubernetes/client-node's
+//               list calls and `kubectl get --chunk-size=0` send): a consistent read, no watch
 //   watchlist   client-go 1.27 with ENABLE_CLIENT_GO_WATCH_LIST_ALPHA: WATCH
 //               ?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true
 //               &timeoutSeconds=… until the BOOKMARK annotated k8s.io/initial-events-end
@@ -16,7 +18,7 @@
 //   node bench/watchlist.mjs --secrets 100 --informers 4 --mode watchlist   a smaller run
 //
 // Flags: --secrets N, --size-kib N (serialized size of each Secret), --informers N,
-// --mode both|list-watch|watchlist, --trace-gc (the server's V8 heap from --trace-gc, to tell heap
+// --mode both|all|list-watch|watchlist|list (both: list-watch and watchlist; all: the three), --trace-gc (the server's V8 heap from --trace-gc, to tell heap
 // from Buffers), --profile DIR (a V8 CPU profile of the server), --keep, --out FILE
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -66,7 +68,8 @@ function parseArgs(argv) {
     else if (a === '--out') o.out = next();
     else throw new Error(`unknown flag ${a}`);
   }
-  if (!['both', 'list-watch', 'watchlist'].includes(o.mode)) throw new Error(`unknown mode ${o.mode}`);
+  if (!['both', 'all', 'list-watch', 'watchlist', 'list'].includes(o.mode))
+    throw new Error(`unknown mode ${o.mode}`);
   return o;
 }
 
@@ -139,6 +142,16 @@ async function listWatchInformer(h2, requests) {
   while (status === 0) await sleep(5);
   if (status !== 200) throw new Error(`watch: ${status}`);
   return { items, bytes, pages, stop: () => (watch.stop(), s.close()) };
+}
+
+/** One plain LIST, as a client's list call sends it: the most recent state, unpaginated. */
+async function plainList(h2, requests) {
+  const s = h2.session();
+  requests.add(`GET ${collection}`);
+  const r = await h2.get(s, collection);
+  if (r.status !== 200) throw new Error(`GET ${collection}: ${r.status} ${r.body.toString().slice(0, 200)}`);
+  const list = JSON.parse(r.body.toString('utf8'));
+  return { items: list.items.length, bytes: r.body.length, pages: 1, stop: () => s.close() };
 }
 
 /** client-go 1.27's reflector with ENABLE_CLIENT_GO_WATCH_LIST_ALPHA: one WATCH streaming the state. */
@@ -236,7 +249,11 @@ async function runMode(mode, o) {
     const t1 = performance.now();
     const informers = await Promise.all(
       Array.from({ length: o.informers }, () =>
-        mode === 'list-watch' ? listWatchInformer(h2, requests) : watchListInformer(h2, requests),
+        mode === 'list-watch'
+          ? listWatchInformer(h2, requests)
+          : mode === 'list'
+            ? plainList(h2, requests)
+            : watchListInformer(h2, requests),
       ),
     );
     const syncedS = (performance.now() - t1) / 1000;
@@ -289,20 +306,34 @@ async function main() {
       loadavgAtStart: loadavg().map((x) => round(x, 2)),
     },
     options: o,
-    goals: { watchlist: 'growth < 1.5x the data', 'list-watch': 'growth < 3x the data' },
+    goals: {
+      watchlist: 'growth < 1.5x the data',
+      'list-watch': 'growth < 3x the data',
+      list: 'growth < 3x the data',
+    },
     runs: [],
   };
   try {
-    const modes = o.mode === 'both' ? ['list-watch', 'watchlist'] : [o.mode];
+    const modes =
+      o.mode === 'both'
+        ? ['list-watch', 'watchlist']
+        : o.mode === 'all'
+          ? ['list', 'list-watch', 'watchlist']
+          : [o.mode];
     for (const mode of modes) results.runs.push(await runMode(mode, o));
   } finally {
     results.env.loadavgAtEnd = loadavg().map((x) => round(x, 2));
     if (!o.keep) cleanupTempDirs();
   }
   writeFileSync(o.out, await formatJson(o.out, results));
-  const goal = { 'list-watch': 3, watchlist: 1.5 };
+  const goal = { 'list-watch': 3, watchlist: 1.5, list: 3 };
+  const title = {
+    'list-watch': 'LIST+WATCH (client-go 1.27 default)',
+    watchlist: 'WatchList (sendInitialEvents)',
+    list: 'plain LIST (no resourceVersion, no limit)',
+  };
   const rows = results.runs.map((r) => [
-    r.mode === 'list-watch' ? 'LIST+WATCH (client-go 1.27 default)' : 'WatchList (sendInitialEvents)',
+    title[r.mode],
     `${r.baselineRssMiB} MiB`,
     `${r.peakRssMiB} MiB`,
     `+${r.peakGrowthMiB} MiB (${r.growthOverData}×)`,
@@ -312,8 +343,8 @@ async function main() {
   ]);
   const first = results.runs[0];
   process.stdout.write(
-    `\n${o.secrets} Secrets, ${first.dataMiB} MiB of JSON, ${o.informers} informers starting at once (server RSS):\n\n` +
-      `| Informers use | RSS settled | peak | growth | goal | all synced | server CPU |\n| --- | --- | --- | --- | --- | --- | --- |\n` +
+    `\n${o.secrets} Secrets, ${first.dataMiB} MiB of JSON, ${o.informers} clients starting at once (server RSS):\n\n` +
+      `| Clients use | RSS settled | peak | growth | goal | all synced | server CPU |\n| --- | --- | --- | --- | --- | --- | --- |\n` +
       `${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n\n` +
       `Requests per informer:\n${results.runs.map((r) => `- ${r.mode}: ${r.requests.join(', then ')}`).join('\n')}\n\n` +
       `(${results.env.node}, ${results.env.cpu}, load ${results.env.loadavgAtStart.join(' ')}; written to ${o.out})\n`,

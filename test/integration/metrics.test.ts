@@ -334,8 +334,8 @@ describe('/metrics', () => {
     const updated = { ...got.json(), data: { a: 'c' } };
     assert.equal((await server.request('PUT', `${ns}/st-1`, { body: updated })).status, 200);
     assert.equal((await server.request('DELETE', `${ns}/st-3`)).status, 200);
-    // A list without a resourceVersion reads storage; the name selector tests every ConfigMap.
-    const listed = await server.request('GET', `${ns}?fieldSelector=metadata.name%3Dst-2`);
+    // A most-recent list with a limit reads storage; the name selector tests every ConfigMap.
+    const listed = await server.request('GET', `${ns}?fieldSelector=metadata.name%3Dst-2&limit=500`);
     assert.equal(listed.status, 200);
     const after = await scrape();
     assert.equal(after.types.get('etcd_request_duration_seconds'), 'histogram');
@@ -360,6 +360,18 @@ describe('/metrics', () => {
     const returned = list(after, 'returned_objects_total') - list(before, 'returned_objects_total');
     assert.ok(fetched >= 2 && evaluated === fetched, `fetched ${fetched}, evaluated ${evaluated}`);
     assert.ok(returned >= 1 && returned < evaluated, `returned ${returned} of ${evaluated}`);
+    // Without a limit, the most recent state comes from the watch cache once it has caught up
+    // with storage (consistent reads from cache): a cache list, no storage list.
+    const cacheLists = (e: Exposition): number =>
+      value(e, 'apiserver_cache_list_total', { resource_prefix: '/configmaps', index: '' });
+    const plain = await server.request('GET', `${ns}?fieldSelector=metadata.name%3Dst-2`);
+    assert.deepEqual(
+      (plain.json()['items'] as { metadata: { name: string } }[]).map((i) => i.metadata.name),
+      ['st-2'],
+    );
+    const afterPlain = await scrape();
+    assert.equal(cacheLists(afterPlain) - cacheLists(after), 1);
+    assert.equal(list(afterPlain, 'total') - list(after, 'total'), 0);
     // The object count poll: listWithCount, labelled with the key prefix as upstream does.
     const counted = await waitFor('a count', async () => {
       const m = await scrape();

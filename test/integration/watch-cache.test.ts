@@ -1,6 +1,8 @@
 /**
  * The watch cache over HTTP. Lists at resourceVersion "0" (and NotOlderThan) are answered
- * from it, whole (v1.27's cache does not page); "" and Exact still read storage; a get at "0" too.
+ * from it, whole (v1.27's cache does not page); a most-recent ("") list without a limit too, once
+ * the cache has caught up with storage (consistent reads from cache); "" with a limit and Exact
+ * read storage; a get at "0" comes from the cache.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -60,5 +62,36 @@ describe('#8 watch cache', () => {
     assert.equal(got.status, 200);
     const missing = await server.request('GET', `${base}/nope?resourceVersion=0`);
     assert.equal(missing.status, 404);
+  });
+
+  it('a most-recent list without a limit, served from the cache, sees every write acknowledged before it', async () => {
+    // Other resources' writes move storage's revision too: the cache must catch up with them.
+    for (let i = 0; i < 20; i++) {
+      const name = `rw${i}`;
+      const created = await server.request('POST', base, {
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } },
+      });
+      assert.equal(created.status, 201);
+      const createdRV = Number(
+        (created.json() as { metadata: { resourceVersion: string } }).metadata.resourceVersion,
+      );
+      await server.request('POST', '/api/v1/namespaces/wc/secrets', {
+        body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: `s${i}` } },
+      });
+      const list = (await server.request('GET', base)).json<ListBody>();
+      assert.ok(
+        list.items.some((item) => item.metadata.name === name),
+        `${name} in the list`,
+      );
+      assert.ok(
+        Number(list.metadata.resourceVersion) > createdRV,
+        'the list is at least as new as the Secret',
+      );
+      assert.equal(list.metadata.continue, undefined);
+    }
+    const deleted = await server.request('DELETE', `${base}/rw0`);
+    assert.equal(deleted.status, 200);
+    const list = (await server.request('GET', base)).json<ListBody>();
+    assert.ok(!list.items.some((item) => item.metadata.name === 'rw0'));
   });
 });

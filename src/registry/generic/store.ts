@@ -314,7 +314,14 @@ export class GenericStore {
   /**
    * Upstream's Cacher.GetList: resourceVersion "0" (any state) and NotOlderThan without a continue
    * token are answered from the watch cache, all matches at once (v1.27's cache does not page);
-   * "" (most recent), Exact and continued lists read storage.
+   * Exact, continued and limited most-recent ("") lists read storage.
+   *
+   * A most-recent list without a limit (what a client's plain list call sends) is answered from
+   * the cache too, once the cache has caught up with storage's current revision (upstream's
+   * consistent reads from cache, KEP-2340, on by default since v1.31): the same state a storage
+   * read would give, without building every object afresh for each request, so concurrent
+   * unpaginated lists of large objects share the cached objects instead of each holding a copy.
+   * When the cache does not catch up within 3 s, storage answers, as upstream falls back to etcd.
    */
   async #listFromCache(
     namespace: string,
@@ -323,7 +330,8 @@ export class GenericStore {
     predicate: Predicate,
   ): Promise<ListResult | undefined> {
     const rv = req.resourceVersion ?? '';
-    if (rv === '' || read.kind === 'exact' || (req.continue ?? '') !== '') return undefined;
+    if (read.kind === 'exact' || (req.continue ?? '') !== '') return undefined;
+    if (rv === '' && req.limit !== undefined && req.limit > 0) return undefined;
     const cache = await this.watchCache();
     if (cache === undefined) return undefined;
     const prefix = this.prefix(namespace);
@@ -332,6 +340,16 @@ export class GenericStore {
       const r = cache.list(prefix, select);
       return { items: r.items, resourceVersion: String(r.revision) };
     };
+    if (rv === '') {
+      const current = await this.#storage.currentRevision();
+      try {
+        await waitUntilFresh(cache, current);
+      } catch (err) {
+        if (err instanceof StatusError && err.status.code === 504) return undefined;
+        throw err;
+      }
+      return answer();
+    }
     if (read.kind !== 'current') await waitUntilFresh(cache, read.revision);
     return answer();
   }
