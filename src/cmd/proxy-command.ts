@@ -15,6 +15,7 @@ import {
   invalidNodePortAddress,
 } from '../proxy/node-port-addresses.js';
 import { ofFamily } from '../proxy/service-port.js';
+import { ensureSysctl, routeLocalnet } from '../proxy/sysctl.js';
 import type { IpFamily } from '../proxy/service-port.js';
 import { IptablesRunner } from '../proxy/iptables/runner.js';
 import { ProxyMetrics } from '../proxy/metrics.js';
@@ -174,6 +175,7 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
       const serviceHealth = dryRun
         ? undefined
         : new ServiceHealthServers({ hosts, onError: (err) => log.error(`proxy: ${message(err)}`) });
+      const nodePortsOnLocalhost = family === 'IPv4' && localhostNodePorts && addresses.containsIPv4Loopback;
       const clusterCIDR = clusterCIDRs.find((c) => ofFamily(c.split('/')[0] ?? '', family));
       const proxier = new Proxier({
         informers,
@@ -188,7 +190,7 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
           masqueradeMark: mark,
           masqueradeAll,
           // Localhost node ports only while --nodeport-addresses holds 127.0.0.0 (IPv4 only).
-          localhostNodePorts: localhostNodePorts && addresses.containsIPv4Loopback,
+          localhostNodePorts: nodePortsOnLocalhost,
           ...(clusterCIDR !== undefined ? { clusterCIDR } : {}),
         },
         nodePortAddresses: { addresses, interfaceAddresses: listAddresses },
@@ -200,9 +202,16 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
             `proxy: ${family} ${r.full ? 'full' : 'partial'} sync of ${r.changedServices} changed Services: ${r.bytes} bytes in ${r.ms.toFixed(1)} ms`,
           ),
       });
-      return { family, proxier, printing, serviceHealth };
+      return { family, proxier, printing, serviceHealth, localhostNodePorts: nodePortsOnLocalhost };
     }),
   );
+  if (!dryRun && perFamily.some((f) => f.localhostNodePorts)) {
+    // Node ports on 127.0.0.1 need the kernel to route DNATed loopback packets (IPv4 only).
+    log.info(
+      'Setting route_localnet=1 to allow node-ports on localhost; to change this either disable iptables.localhostNodePorts (--iptables-localhost-nodeports) or set nodePortAddresses (--nodeport-addresses) to filter loopback addresses',
+    );
+    await ensureSysctl(routeLocalnet, 1, { netns, signal: abort.signal });
+  }
   if (dryRun) {
     const started = perFamily.map((f) => f.proxier.start());
     informers.start(abort.signal);

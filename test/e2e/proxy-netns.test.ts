@@ -244,9 +244,9 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
         'nanokube-node-0',
         '--cluster-cidr',
         '10.244.0.0/16,fd00:10:244::/56',
-        // Node ports on the node's side of pod1's link only.
+        // Node ports on the node's side of pod1's link and on localhost only.
         '--nodeport-addresses',
-        '10.244.1.0/24,fd00:10:244:1::/64',
+        '10.244.1.0/24,fd00:10:244:1::/64,127.0.0.0/8',
         '--netns',
         nodeNs,
         '--iptables-min-sync-period',
@@ -324,6 +324,12 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
     const nat = sh(['ip', 'netns', 'exec', nodeNs, 'iptables-save', '-t', 'nat']);
     assert.match(nat, /-A KUBE-SERVICES -d 10\.244\.1\.1\/32 .*-j KUBE-NODEPORTS/);
     assert.doesNotMatch(nat, /--dst-type LOCAL/);
+    // 127.0.0.0/8 among them: node ports on localhost, which needs route_localnet (set by the proxy).
+    assert.equal(
+      sh(['ip', 'netns', 'exec', nodeNs, 'cat', '/proc/sys/net/ipv4/conf/all/route_localnet']).trim(),
+      '1',
+    );
+    assert.ok(getFromNode('http://127.0.0.1:30080/').startsWith('pod'));
   });
 
   it('IPv6 (ip6tables): the cluster IP and the node port of an IPv6 Service reach both pods', () => {
