@@ -16,6 +16,16 @@ const run = promisify(execFile);
 
 describe('nanokube proxy --dry-run (NW-06, NW-12)', { skip: kubectlSkip }, () => {
   const s = kubectlSession({ args: ['--nodes', '2'] });
+  /** `nanokube proxy` for the first node against the session's server, then `extra`. */
+  const proxyArgs = (...extra: string[]): string[] => [
+    cliPath,
+    'proxy',
+    '--kubeconfig',
+    s.server.kubeconfigPath,
+    '--node-name',
+    'nanokube-node-0',
+    ...extra,
+  ];
 
   it('prints the rules for a Service kubectl made, with one endpoint chain per ready pod', async () => {
     await s.namespaceReady('default');
@@ -30,17 +40,7 @@ describe('nanokube proxy --dry-run (NW-06, NW-12)', { skip: kubectlSkip }, () =>
     // The EndpointSlice follows the pods shortly.
     let out = '';
     for (let i = 0; i < 50; i++) {
-      const r = await run(process.execPath, [
-        cliPath,
-        'proxy',
-        '--kubeconfig',
-        s.server.kubeconfigPath,
-        '--node-name',
-        'nanokube-node-0',
-        '--cluster-cidr',
-        '10.244.0.0/16',
-        '--dry-run',
-      ]);
+      const r = await run(process.execPath, proxyArgs('--cluster-cidr', '10.244.0.0/16', '--dry-run'));
       out = r.stdout;
       if (podIPs.every((ip) => out.includes(`--to-destination ${ip}:80`))) break;
       await new Promise((r) => setTimeout(r, 200));
@@ -80,17 +80,7 @@ describe('nanokube proxy --dry-run (NW-06, NW-12)', { skip: kubectlSkip }, () =>
 
   it('refuses --nodeport-addresses that are not CIDRs', async () => {
     await assert.rejects(
-      run(process.execPath, [
-        cliPath,
-        'proxy',
-        '--kubeconfig',
-        s.server.kubeconfigPath,
-        '--node-name',
-        'nanokube-node-0',
-        '--nodeport-addresses',
-        '10.0.0.0/8,10.1.2.3',
-        '--dry-run',
-      ]),
+      run(process.execPath, proxyArgs('--nodeport-addresses', '10.0.0.0/8,10.1.2.3', '--dry-run')),
       (err: { code?: number; stderr?: string }) =>
         err.code === 2 &&
         (err.stderr ?? '').includes(

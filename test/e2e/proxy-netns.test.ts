@@ -166,72 +166,56 @@ describe('nanokube proxy on real iptables in network namespaces', { skip }, () =
       args: ['--nodes', '1', '--service-cluster-ip-range', '10.96.0.0/12,fd00:10:96::/112'],
     });
     client = new RestClient(credentialsFromKubeconfig(server.kubeconfigPath, undefined));
-    await client.request('POST', '/api/v1/namespaces/default/services', {
-      body: {
-        apiVersion: 'v1',
-        kind: 'Service',
-        metadata: { name: 'echo' },
-        spec: {
-          type: 'NodePort',
-          clusterIP: '10.96.100.100',
-          ports: [{ name: 'http', port: 80, targetPort: 8080, nodePort: 30080 }],
+    // Each Service with one EndpointSlice of the given addresses (one port, named as the Service's).
+    const serviceWithSlice = async (
+      name: string,
+      spec: Record<string, unknown>,
+      slice: { addressType: string; port: number; protocol: string; ips: string[] },
+    ): Promise<void> => {
+      await client.request('POST', '/api/v1/namespaces/default/services', {
+        body: { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec },
+      });
+      await client.request('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
+        body: {
+          apiVersion: 'discovery.k8s.io/v1',
+          kind: 'EndpointSlice',
+          metadata: { name: `${name}-1`, labels: { 'kubernetes.io/service-name': name } },
+          addressType: slice.addressType,
+          ports: [
+            {
+              name: (spec['ports'] as { name: string }[])[0]?.name,
+              port: slice.port,
+              protocol: slice.protocol,
+            },
+          ],
+          endpoints: slice.ips.map((ip) => ({ addresses: [ip] })),
         },
+      });
+    };
+    await serviceWithSlice(
+      'echo',
+      {
+        type: 'NodePort',
+        clusterIP: '10.96.100.100',
+        ports: [{ name: 'http', port: 80, targetPort: 8080, nodePort: 30080 }],
       },
-    });
-    await client.request('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
-      body: {
-        apiVersion: 'discovery.k8s.io/v1',
-        kind: 'EndpointSlice',
-        metadata: { name: 'echo-1', labels: { 'kubernetes.io/service-name': 'echo' } },
-        addressType: 'IPv4',
-        ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
-        endpoints: [{ addresses: ['10.244.1.2'] }, { addresses: ['10.244.2.2'] }],
+      { addressType: 'IPv4', port: 8080, protocol: 'TCP', ips: ['10.244.1.2', '10.244.2.2'] },
+    );
+    await serviceWithSlice(
+      'dns',
+      { clusterIP: '10.96.100.53', ports: [{ name: 'dns', port: 53, targetPort: 5353, protocol: 'UDP' }] },
+      { addressType: 'IPv4', port: 5353, protocol: 'UDP', ips: ['10.244.2.2'] },
+    );
+    await serviceWithSlice(
+      'echo6',
+      {
+        type: 'NodePort',
+        ipFamilies: ['IPv6'],
+        clusterIP: 'fd00:10:96::100',
+        ports: [{ name: 'http', port: 80, targetPort: 8080, nodePort: 30081 }],
       },
-    });
-    await client.request('POST', '/api/v1/namespaces/default/services', {
-      body: {
-        apiVersion: 'v1',
-        kind: 'Service',
-        metadata: { name: 'dns' },
-        spec: {
-          clusterIP: '10.96.100.53',
-          ports: [{ name: 'dns', port: 53, targetPort: 5353, protocol: 'UDP' }],
-        },
-      },
-    });
-    await client.request('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
-      body: {
-        apiVersion: 'discovery.k8s.io/v1',
-        kind: 'EndpointSlice',
-        metadata: { name: 'dns-1', labels: { 'kubernetes.io/service-name': 'dns' } },
-        addressType: 'IPv4',
-        ports: [{ name: 'dns', port: 5353, protocol: 'UDP' }],
-        endpoints: [{ addresses: ['10.244.2.2'] }],
-      },
-    });
-    await client.request('POST', '/api/v1/namespaces/default/services', {
-      body: {
-        apiVersion: 'v1',
-        kind: 'Service',
-        metadata: { name: 'echo6' },
-        spec: {
-          type: 'NodePort',
-          ipFamilies: ['IPv6'],
-          clusterIP: 'fd00:10:96::100',
-          ports: [{ name: 'http', port: 80, targetPort: 8080, nodePort: 30081 }],
-        },
-      },
-    });
-    await client.request('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
-      body: {
-        apiVersion: 'discovery.k8s.io/v1',
-        kind: 'EndpointSlice',
-        metadata: { name: 'echo6-1', labels: { 'kubernetes.io/service-name': 'echo6' } },
-        addressType: 'IPv6',
-        ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
-        endpoints: [{ addresses: ['fd00:10:244:1::2'] }, { addresses: ['fd00:10:244:2::2'] }],
-      },
-    });
+      { addressType: 'IPv6', port: 8080, protocol: 'TCP', ips: ['fd00:10:244:1::2', 'fd00:10:244:2::2'] },
+    );
     metricsPort = await freePort();
     proxy = spawn(
       process.execPath,
