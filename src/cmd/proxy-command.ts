@@ -14,7 +14,7 @@ import {
   interfaceAddresses,
   invalidNodePortAddress,
 } from '../proxy/node-port-addresses.js';
-import { ofFamily } from '../proxy/service-port.js';
+import { cidrOfFamily } from '../proxy/service-port.js';
 import { ensureSysctl, routeLocalnet } from '../proxy/sysctl.js';
 import type { IpFamily } from '../proxy/service-port.js';
 import { IptablesRunner } from '../proxy/iptables/runner.js';
@@ -176,7 +176,7 @@ export async function proxyCommand(args: readonly string[]): Promise<void> {
         ? undefined
         : new ServiceHealthServers({ hosts, onError: (err) => log.error(`proxy: ${message(err)}`) });
       const nodePortsOnLocalhost = family === 'IPv4' && localhostNodePorts && addresses.containsIPv4Loopback;
-      const clusterCIDR = clusterCIDRs.find((c) => ofFamily(c.split('/')[0] ?? '', family));
+      const clusterCIDR = clusterCIDRs.find((c) => cidrOfFamily(c, family));
       const proxier = new Proxier({
         informers,
         nodeName,

@@ -6,10 +6,10 @@
  * each. Localhost node ports (IPv4) stay on only while a CIDR holds 127.0.0.0.
  */
 import { networkInterfaces } from 'node:os';
-import { isIPv4 } from 'node:net';
 import { parseCIDRSloppy } from '../apis/networking/v1/validation/cidr.js';
 import { containsIP } from './iptables/cidr-match.js';
 import { runTool } from './run-tool.js';
+import { cidrOfFamily } from './service-port.js';
 import type { IpFamily } from './service-port.js';
 
 const zeroCIDRs = new Set(['0.0.0.0/0', '::/0']);
@@ -22,14 +22,12 @@ export class NodePortAddresses {
   readonly containsIPv4Loopback: boolean;
 
   constructor(family: IpFamily, cidrs: readonly string[]) {
-    let mine = cidrs.filter((c) => (family === 'IPv4') === isIPv4(c.split('/')[0] ?? ''));
+    let mine = cidrs.filter((c) => cidrOfFamily(c, family));
     if (mine.length === 0) mine = [family === 'IPv4' ? '0.0.0.0/0' : '::/0'];
     const zero = mine.find((c) => zeroCIDRs.has(c));
     this.cidrs = zero !== undefined ? [zero] : mine;
     this.matchAll = zero !== undefined;
-    this.containsIPv4Loopback = this.cidrs.some(
-      (c) => isIPv4(c.split('/')[0] ?? '') && containsIP(c, '127.0.0.0'),
-    );
+    this.containsIPv4Loopback = this.cidrs.some((c) => cidrOfFamily(c, 'IPv4') && containsIP(c, '127.0.0.0'));
   }
 
   /** The addresses among `addrs` inside the CIDRs, each once. */

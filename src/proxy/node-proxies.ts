@@ -21,7 +21,7 @@ import type { ProxierOptions } from './proxier.js';
 import { healthAnswer, metricsAnswer } from './servers.js';
 import type { ProxyAnswer } from './servers.js';
 import { ServiceHealth, healthAnswerHeaders } from './service-health.js';
-import { ofFamily } from './service-port.js';
+import { cidrOfFamily } from './service-port.js';
 import type { IpFamily } from './service-port.js';
 
 /** kube-proxy's default ports: `--healthz-bind-address` and `--metrics-bind-address`. */
@@ -54,22 +54,21 @@ interface FamilyProxy {
 interface NodeProxy {
   readonly families: ReadonlyMap<IpFamily, FamilyProxy>;
   readonly health: Pick<Proxier, 'health'>;
+  /** Shared by the node's proxies, as a node's kube-proxy has one registry. */
+  readonly metrics: ProxyMetrics;
 }
 
 export class NodeProxies {
   readonly #nodes = new Map<string, NodeProxy>();
-  /** Shared by every node's proxies, as each node's kube-proxy has one registry. */
-  readonly #metrics = new Map<string, ProxyMetrics>();
 
   constructor(o: NodeProxiesOptions) {
     for (const nodeName of o.nodeNames) {
       const metrics = new ProxyMetrics();
-      this.#metrics.set(nodeName, metrics);
       const families = new Map<IpFamily, FamilyProxy>();
       for (const family of o.families ?? ['IPv4']) {
         const tables = new MemoryTables();
         const health = new ServiceHealth();
-        const clusterCIDR = o.clusterCIDRs?.find((c) => ofFamily(c.split('/')[0] ?? '', family));
+        const clusterCIDR = o.clusterCIDRs?.find((c) => cidrOfFamily(c, family));
         const options: ProxierOptions = {
           informers: o.informers,
           nodeName,
@@ -87,7 +86,7 @@ export class NodeProxies {
         families.set(family, { proxier: new Proxier(options), tables, health });
       }
       const health = combinedHealth([...families.values()].map((f) => f.proxier));
-      this.#nodes.set(nodeName, { families, health });
+      this.#nodes.set(nodeName, { families, health, metrics });
     }
   }
 
@@ -116,10 +115,9 @@ export class NodeProxies {
    */
   async answer(node: string, port: number, path: string): Promise<ProxyAnswer | undefined> {
     const n = this.#nodes.get(node);
-    const metrics = this.#metrics.get(node);
-    if (n === undefined || metrics === undefined) return undefined;
+    if (n === undefined) return undefined;
     if (port === proxyHealthPort) return healthAnswer(n.health, path);
-    if (port === proxyMetricsPort) return metricsAnswer(metrics, path);
+    if (port === proxyMetricsPort) return metricsAnswer(n.metrics, path);
     for (const f of n.families.values()) {
       const a = f.health.answer(port);
       if (a !== undefined) return { status: a.status, headers: healthAnswerHeaders, body: a.body };

@@ -44,7 +44,8 @@ export function ofFamily(ip: string, family: IpFamily): boolean {
   return family === 'IPv4' ? isIPv4(ip) : isIPv6(ip);
 }
 
-function cidrOfFamily(cidr: string, family: IpFamily): boolean {
+/** Whether a CIDR is of the family. */
+export function cidrOfFamily(cidr: string, family: IpFamily): boolean {
   return ofFamily(cidr.split('/')[0] ?? '', family);
 }
 
