@@ -14,7 +14,9 @@
 import { setMaxListeners } from 'node:events';
 import { createSecureServer } from 'node:http2';
 import type { Http2SecureServer } from 'node:http2';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ResourceInfo } from '../apis/resource.js';
 import type { SchemaRegistry } from '../apis/schema/types.js';
 import type { Authenticator } from '../auth/authenticator.js';
@@ -50,6 +52,7 @@ import type { FlowController } from './flowcontrol/controller.js';
 import { handleFlowcontrolDebug } from './flowcontrol/debug-handler.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { handleHealth } from './health.js';
+import { UpgradeResponse } from './upgrade-response.js';
 import type { HealthChecks } from './health.js';
 import { handleMetrics, initMetrics, metricsPath } from './metrics/handler.js';
 import { InflightWatermark } from './metrics/inflight.js';
@@ -530,6 +533,11 @@ export class ApiServer {
       settings: { maxConcurrentStreams: 250 },
     });
     server.on('request', this.handle);
+    // HTTP/1.1 requests that ask to switch protocols (SPDY and WebSocket exec, attach, log) come
+    // with their socket; they go through the same chain, and a streaming handler takes it over.
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.handle(req, new UpgradeResponse(req, socket, head)),
+    );
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -7,6 +7,7 @@ import type { ResourceInfo } from '../apis/resource.js';
 import type { KubeObject } from '../machinery/object.js';
 import type { TableConvertor } from '../machinery/table.js';
 import type { UserInfo } from '../machinery/user.js';
+import type { StreamSession } from '../machinery/stream-session.js';
 
 export interface VirtualCreate {
   /** The decoded, defaulted request object. */
@@ -44,6 +45,11 @@ export interface VirtualConnectAnswer {
   readonly contentType?: string;
   /** Chunks written as they come; the stream ends when it does or the request's signal aborts. */
   readonly body?: AsyncIterable<string> | Iterable<string>;
+  /**
+   * A command session (pods/exec, attach) to serve over the protocol the client upgrades to
+   * (SPDY/3.1 or WebSocket, apiserver/streaming/): `status` is then 101.
+   */
+  readonly session?: StreamSession;
 }
 
 export interface VirtualConnectEndpoint {

@@ -35,7 +35,7 @@ import {
 } from './node-object.js';
 import type { NodeIdentity, NodeTemplate } from './node-object.js';
 import { PodSim } from './containers/pod-sim.js';
-import type { ContainerOutput } from './containers/pod-sim.js';
+import type { ContainerOutput, PodExecOutcome } from './containers/pod-sim.js';
 import { envSourceKeys } from './containers/container-run.js';
 import { tokenRequests, volumeSourceKeys } from './containers/volume-data.js';
 import { readsApiVolumes } from './containers/volume-readers.js';
@@ -309,6 +309,45 @@ export class SimulatedNodes {
     const st = this.#pods.get(`${pod.namespace}/${pod.name}`);
     if (st === undefined || st.uid !== pod.uid) return undefined;
     return st.sim?.output(container, previous, this.#clock.now());
+  }
+
+  /**
+   * Runs a command in a running container of a pod on these nodes (the kubelet's exec); undefined
+   * when the pod is not one of theirs.
+   */
+  async exec(
+    pod: { readonly namespace: string; readonly name: string; readonly uid: string },
+    container: string,
+    argv: readonly string[],
+    stdin: string,
+    signal: AbortSignal,
+  ): Promise<PodExecOutcome | undefined> {
+    const key = `${pod.namespace}/${pod.name}`;
+    const st = this.#pods.get(key);
+    if (st === undefined || st.uid !== pod.uid) return undefined;
+    const sim = st.sim;
+    if (sim === undefined) return { kind: 'not-running' };
+    // The command reads the API volumes as they are now (the kubelet keeps them in step); a pod
+    // whose programs never read them has not had them read yet.
+    const obj = this.#podInformer?.store.get(key);
+    if (
+      obj !== undefined &&
+      volumeSourceKeys(obj).length + objsAt(objAt(obj, 'spec'), 'volumes').length > 0
+    ) {
+      if (st.tokens === undefined || st.tokens.size === 0) st.tokens = await this.#podTokens(obj, signal);
+      const objects = await this.#readSources(obj, volumeSourceKeys(obj), signal);
+      sim.refreshVolumes(
+        obj,
+        { objects, tokens: st.tokens, allocatable: this.#allocatable },
+        this.#clock.now(),
+      );
+    }
+    return sim.exec(container, argv, stdin, this.#clock.now());
+  }
+
+  /** Waits on the nodes' clock. */
+  sleep(ms: number, signal: AbortSignal): Promise<void> {
+    return this.#clock.sleep(ms, signal);
   }
 
   /** The names of the simulated nodes. */

@@ -16,7 +16,17 @@ import type { RequestInfo } from '../request-info.js';
 import type { ServerResponseLike } from '../response.js';
 import { addRequestWarnings, writeObject } from '../response.js';
 import { auditRequestObject } from '../audit/recorder.js';
+import type { StreamSession } from '../../machinery/stream-session.js';
 import type { VirtualConnectEndpoint, VirtualEndpoint } from '../virtual-endpoint.js';
+import { serveSpdySession, spdyHandshake } from '../streaming/spdy-session.js';
+import {
+  isWebSocketRequest,
+  refuseWebSocket,
+  serveWebSocketReader,
+  serveWebSocketSession,
+  websocketProtocol,
+} from '../streaming/websocket-session.js';
+import { takeOverUpgrade } from '../upgrade-response.js';
 
 export interface VirtualHandlerContext {
   readonly req: ServerRequest;
@@ -116,10 +126,20 @@ async function answerConnect(
     user: ctx.user,
     signal: ctx.signal,
   });
+  if (answer.session !== undefined) return serveSession(ctx, answer.session);
   if (answer.body === undefined) {
     ctx.res.writeHead(answer.status);
     ctx.res.end();
     return;
+  }
+  if (answer.status === 200 && isWebSocketRequest(ctx.req.headers)) {
+    // A streamed body (pods/log) asked for over WebSocket: the API server frames it itself.
+    const protocol = websocketProtocol(ctx.req.headers, 'reader');
+    const conn = takeOverUpgrade(ctx.res);
+    if (conn !== undefined) {
+      if (protocol === undefined) return refuseWebSocket(conn);
+      return serveWebSocketReader({ conn, protocol, body: answer.body, signal: ctx.signal });
+    }
   }
   ctx.res.writeHead(answer.status, { 'content-type': answer.contentType ?? 'text/plain' });
   try {
@@ -130,6 +150,29 @@ async function answerConnect(
   } finally {
     ctx.res.end();
   }
+}
+
+/**
+ * Serves a command session over the protocol the client upgrades to: WebSocket when it asks for
+ * it, else SPDY/3.1 after the kubelet's handshake checks (refusals are plain-text answers).
+ */
+async function serveSession(ctx: VirtualHandlerContext, session: StreamSession): Promise<void> {
+  if (isWebSocketRequest(ctx.req.headers)) {
+    const protocol = websocketProtocol(ctx.req.headers, 'channel');
+    const conn = takeOverUpgrade(ctx.res);
+    if (conn === undefined) throw apiErrors.badRequest('Upgrade request required');
+    if (protocol === undefined) return refuseWebSocket(conn);
+    return serveWebSocketSession({ conn, protocol, session, signal: ctx.signal });
+  }
+  const shake = spdyHandshake({ headers: ctx.req.headers, rawHeaders: ctx.req.rawHeaders });
+  if (!('protocol' in shake)) {
+    ctx.res.writeHead(shake.status, { ...shake.headers });
+    ctx.res.end(shake.body);
+    return;
+  }
+  const conn = takeOverUpgrade(ctx.res);
+  if (conn === undefined) throw apiErrors.badRequest('Upgrade request required');
+  return serveSpdySession({ conn, protocol: shake.protocol, session, signal: ctx.signal });
 }
 
 async function answerRead(

@@ -31,7 +31,7 @@ import {
   podStream,
   serviceProxy,
 } from '../../registry/resources/core/pod-connect.js';
-import type { ContainerOutputRelay, NodePortsRelay } from '../../registry/resources/core/pod-connect.js';
+import type { ContainerRelay, NodePortsRelay } from '../../registry/resources/core/pod-connect.js';
 import { requestToken } from '../../registry/resources/core/serviceaccount-token.js';
 import type { BoundTokenIssuer } from '../../registry/resources/core/serviceaccount-token.js';
 import type { FeatureGateReader } from '../../registry/strategy.js';
@@ -135,8 +135,8 @@ export function connectEndpoints(stores: {
   readonly nodes: GenericStore;
   readonly services: GenericStore;
   readonly endpoints: GenericStore;
-  /** The in-process simulated nodes' container output, for pods/log. */
-  readonly output?: ContainerOutputRelay;
+  /** The in-process simulated nodes' containers: their output for pods/log, exec and attach. */
+  readonly output?: ContainerRelay;
   /** What the in-process simulated nodes serve on their ports, for nodes/proxy. */
   readonly nodePorts?: NodePortsRelay;
   /** The cluster's clock (default: the wall clock). */
@@ -155,10 +155,16 @@ export function connectEndpoints(stores: {
     connect: { verbs, handle },
   });
   const streams = ['create', 'get'];
+  const sessionStores = {
+    pods: stores.pods,
+    nodes: stores.nodes,
+    ...(stores.output !== undefined ? { containers: stores.output } : {}),
+    ...(stores.now !== undefined ? { now: stores.now } : {}),
+  };
   return [
     on(podsInfo, 'log', ['get'], (r) => podLog(stores, r)),
-    on(podsInfo, 'exec', streams, (r) => podStream('exec', stores, r)),
-    on(podsInfo, 'attach', streams, (r) => podStream('attach', stores, r)),
+    on(podsInfo, 'exec', streams, (r) => podStream('exec', sessionStores, r)),
+    on(podsInfo, 'attach', streams, (r) => podStream('attach', sessionStores, r)),
     on(podsInfo, 'portforward', streams, (r) => podStream('portforward', stores, r)),
     on(podsInfo, 'proxy', proxyVerbs, (r) => podProxy(stores.pods, r)),
     on(nodesInfo, 'proxy', proxyVerbs, (r) => nodeProxy(stores.nodes, r, stores.nodePorts)),

@@ -24,7 +24,7 @@ import { runControllerManager } from '../controller-manager/run.js';
 import type { NodeIpamFlags } from '../node-ipam-flags.js';
 import { ipv6PodCIDRFor, podCIDRsFor } from '../node-ip.js';
 import { parseControllers } from '../controller-manager/selection.js';
-import type { ContainerOutputRelay } from '../../registry/resources/core/pod-connect.js';
+import type { ContainerRelay } from '../../registry/resources/core/pod-connect.js';
 
 export interface RunningControllers {
   stop(): Promise<void>;
@@ -99,7 +99,7 @@ export function startControllers(
   log: Logger,
   flags: ApiserverServiceFlags,
   transports?: (userAgent: string) => Transport,
-  output?: ContainerOutputRelay,
+  output?: ContainerRelay,
 ): RunningControllers {
   const selection = parseControllers(flags.controllers ?? '*');
   const clock = flags.clock ?? realClock;

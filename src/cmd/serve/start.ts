@@ -51,7 +51,7 @@ import type { Clock } from '../../util/clock.js';
 import { createLogger } from '../../util/log.js';
 import type { NodeTemplate } from '../../nodes/index.js';
 import { startControllers } from './controllers.js';
-import type { ContainerOutputRelay, NodePortsRelay } from '../../registry/resources/core/pod-connect.js';
+import type { ContainerRelay, NodePortsRelay } from '../../registry/resources/core/pod-connect.js';
 import { startNodeProxies } from './node-proxies.js';
 import { startApiserverService } from './apiserver-service.js';
 import type { NodeProxies } from '../../proxy/node-proxies.js';
@@ -440,7 +440,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     return budgets === undefined ? [] : [evictionEndpoint(storeOf('', 'pods'), budgets, features, clockDate)];
   };
   // The in-process simulated nodes' container output, for pods/log (set once they run).
-  const containerOutput: ContainerOutputRelay = {};
+  const containers: ContainerRelay = {};
   // What the simulated nodes' proxies serve on their ports, for nodes/proxy (set once they run).
   const nodePorts: NodePortsRelay = {};
   const virtualEndpoints = [
@@ -459,7 +459,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       nodes: storeOf('', 'nodes'),
       services: storeOf('', 'services'),
       endpoints: storeOf('', 'endpoints'),
-      output: containerOutput,
+      output: containers,
       nodePorts,
       ...(clockNow !== undefined ? { now: clockNow } : {}),
       // Which logs were made up, for whoever must tell (scripts/conformance.sh reads it at -v 2).
@@ -691,7 +691,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
             log,
             { ...componentFlags, ...(o.clock !== undefined ? { clock: o.clock } : {}) },
             inProcessTransports(server),
-            containerOutput,
+            containers,
           );
   if ('started' in controllers) await controllers.started;
   // The kubernetes Service and its Endpoints: part of the API server (its lease reconciler keeps

@@ -90,6 +90,11 @@ export function scriptFs(
   container: JsonObject,
   own: Map<string, string>,
   events: FileEvent[] | undefined,
+  /**
+   * The container runs a program the node does not follow (or was adopted after a restart): it
+   * may have written anywhere, so only `own` is known of its own files.
+   */
+  programUnknown = false,
 ): ShellFs {
   const readOnlyRoot = objAt(container, 'securityContext')?.['readOnlyRootFilesystem'] === true;
   const messagePath = strAt(container, 'terminationMessagePath') ?? '/dev/termination-log';
@@ -108,8 +113,13 @@ export function scriptFs(
     if ('api' in place) return place.api.filesAt(Infinity)?.get(place.key)?.content;
     const { store, key } = resolve(path);
     if (store === undefined) {
-      if (own.has(key) || key === messagePath || emptyAtStart.some((d) => key.startsWith(d)))
+      if (
+        own.has(key) ||
+        (!programUnknown && (key === messagePath || emptyAtStart.some((d) => key.startsWith(d))))
+      )
         return own.get(key);
+      if (programUnknown)
+        throw new ShellUnsupported(`${key} may have been written by the container's program`);
       throw new ShellUnsupported(`${key} may come with the image`);
     }
     const o = overlay.get(store);
@@ -299,9 +309,8 @@ export interface StartRunOptions {
   readonly startAt?: number;
 }
 
-/** The files the kubelet puts into every container of the pod (/etc/hosts), by path. */
 /** The sysctls the pod sets (the runtime applies them in the pod's namespaces before it starts). */
-function podSysctls(pod: JsonObject): Map<string, string> {
+export function podSysctls(pod: JsonObject): Map<string, string> {
   const out = new Map<string, string>();
   for (const s of objsAt(objAt(objAt(pod, 'spec'), 'securityContext'), 'sysctls')) {
     const name = strAt(s, 'name');
@@ -310,7 +319,8 @@ function podSysctls(pod: JsonObject): Map<string, string> {
   return out;
 }
 
-function kubeletFiles(pod: JsonObject, context: EnvContext | undefined): Map<string, string> {
+/** The files the kubelet puts into every container of the pod (/etc/hosts), by path. */
+export function kubeletFiles(pod: JsonObject, context: EnvContext | undefined): Map<string, string> {
   const hosts = managedEtcHosts(pod, context?.podIPs ?? []);
   return new Map(hosts === undefined ? [] : [['/etc/hosts', hosts]]);
 }

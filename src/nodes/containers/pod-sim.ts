@@ -21,7 +21,15 @@ import {
   scheduledCondition,
 } from '../pod-status.js';
 import type { PodRuntime } from '../pod-status.js';
-import { applyShared, ownFilesAt, outputUntil, scriptFs, startRun, containerEnv } from './container-run.js';
+import {
+  applyShared,
+  containerEnv,
+  kubeletFiles,
+  ownFilesAt,
+  outputUntil,
+  scriptFs,
+  startRun,
+} from './container-run.js';
 import type { ContainerRun, EnvContext } from './container-run.js';
 import { PodFiles } from './pod-files.js';
 import { subPathConfigError } from './subpath-expr.js';
@@ -35,6 +43,8 @@ import {
 import type { KubeletEvent } from './kubelet-events.js';
 import type { VolumeSources } from './volume-data.js';
 import { argvProgram, containerProgram, imageMissing } from './program.js';
+import { execInContainer } from './exec.js';
+import type { ExecOutcome } from './exec.js';
 import type { Program } from './program.js';
 import { ShellUnsupported } from './shell-parse.js';
 import { runShell } from './shell-run.js';
@@ -69,6 +79,8 @@ interface Instance {
   readonly probes: Probe[];
   /** How far (ms after start) its changes to shared volumes are applied. */
   appliedMs: number;
+  /** Changes `kubectl exec` commands made to its own files (undefined: removed). */
+  readonly execOwn: Map<string, string | undefined>;
 }
 
 interface Container {
@@ -106,6 +118,9 @@ export interface ContainerOutput {
   readonly finishedAt?: number;
   readonly chunks: readonly { readonly at: number; readonly text: string }[];
 }
+
+/** What a command run in a container came to: the container may not be running. */
+export type PodExecOutcome = ExecOutcome | { readonly kind: 'not-running' };
 
 export interface PodSimOptions {
   readonly pod: JsonObject;
@@ -260,6 +275,7 @@ export class PodSim {
       ready: !hasStartup && !hasReadiness,
       probes,
       appliedMs: -1,
+      execOwn: new Map(),
     };
     c.exited = undefined;
     c.waiting = undefined;
@@ -291,7 +307,7 @@ export class PodSim {
     let text = '';
     if (inst.run.known) {
       try {
-        text = scriptFs(this.#files, c.spec, ownFilesAt(inst.run, afterMs), undefined).read(path) ?? '';
+        text = scriptFs(this.#files, c.spec, this.#ownFiles(inst, afterMs), undefined).read(path) ?? '';
       } catch {
         text = '';
       }
@@ -398,7 +414,7 @@ export class PodSim {
       try {
         const timeoutMs = num(spec, 'timeoutSeconds', 1) * 1000;
         const r = runShell(program.list, {
-          fs: scriptFs(this.#files, c.spec, ownFilesAt(inst.run, since), undefined),
+          fs: scriptFs(this.#files, c.spec, this.#ownFiles(inst, since), undefined),
           env: containerEnv(this.#pod, c.spec, this.#o.envContext),
           openEnv: true,
           args: program.args,
@@ -434,6 +450,51 @@ export class PodSim {
     if (http !== undefined)
       return l.protocol === 'http' && (l.healthy?.(strAt(http, 'path') ?? '/', since) ?? true);
     return true;
+  }
+
+  /**
+   * An instance's own files `sinceMs` into its run: what the kubelet put there (/etc/hosts), what
+   * its program wrote by then, and what exec'd commands changed.
+   */
+  #ownFiles(inst: Instance, sinceMs: number): Map<string, string> {
+    const files = kubeletFiles(this.#pod, this.#o.envContext);
+    for (const [k, v] of ownFilesAt(inst.run, sinceMs)) files.set(k, v);
+    for (const [k, v] of inst.execOwn) {
+      if (v === undefined) files.delete(k);
+      else files.set(k, v);
+    }
+    return files;
+  }
+
+  /**
+   * Runs a command in a running container (`kubectl exec`) at `now`: what it printed and its exit
+   * status, or why the simulator cannot know them; its changes to files stay (its own files for
+   * the rest of this instance, shared volumes for the pod).
+   */
+  exec(container: string, argv: readonly string[], stdin: string, now: number): PodExecOutcome {
+    const c = this.#all().find((x) => x.name === container);
+    const inst = c?.current;
+    if (c === undefined || inst === undefined) return { kind: 'not-running' };
+    this.#applyShared(c, now);
+    const own = this.#ownFiles(inst, now - inst.startedAt);
+    const out = execInContainer({
+      argv,
+      stdin,
+      pod: this.#pod,
+      container: c.spec,
+      files: this.#files,
+      own,
+      programUnknown: !inst.run.known,
+      ...(this.#o.envContext !== undefined ? { envContext: this.#o.envContext } : {}),
+    });
+    if (out.kind === 'ran') {
+      for (const e of out.events) {
+        if (e.store === undefined) inst.execOwn.set(e.key, e.content);
+        else if (e.content === undefined) e.store.delete(e.key);
+        else e.store.set(e.key, e.content);
+      }
+    }
+    return out;
   }
 
   /** From when a probe's result stays what it is (its inputs change no more). */

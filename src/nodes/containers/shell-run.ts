@@ -52,6 +52,8 @@ export interface ShellOptions {
   readonly onOutput?: (atMs: number, fd: 1 | 2, text: string) => void;
   /** Virtual time the run starts at (ms). */
   readonly startMs?: number;
+  /** What the script reads on its standard input (`kubectl exec -i`); empty when none. */
+  readonly stdin?: string;
 }
 
 export interface ShellResult {
@@ -632,7 +634,7 @@ export function runShell(list: List, o: ShellOptions): ShellResult {
   const start = o.startMs ?? 0;
   const shell = new Shell(o, vars, o.args ?? ['sh'], start);
   const io: Io = {
-    stdin: '',
+    stdin: o.stdin ?? '',
     out: (s) => o.onOutput?.(shell.t, 1, s),
     err: (s) => o.onOutput?.(shell.t, 2, s),
   };

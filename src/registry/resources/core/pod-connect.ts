@@ -23,6 +23,8 @@ import {
   simulatedLogs,
 } from '../../../apis/core/v1/simulated-logs.js';
 import type { SimulatedLogOptions } from '../../../apis/core/v1/simulated-logs.js';
+import type { StreamSession } from '../../../machinery/stream-session.js';
+import { attachSession, execSession } from './pod-sessions.js';
 
 /** A container instance's output, at absolute times (ms). */
 export interface ContainerOutput {
@@ -31,21 +33,46 @@ export interface ContainerOutput {
   readonly chunks: readonly { readonly at: number; readonly text: string }[];
 }
 
+/** What a command run in a simulated container came to (see nodes/containers/exec.ts). */
+export type ContainerExecResult =
+  | {
+      readonly kind: 'ran';
+      /** The exit status; undefined for a command that does not end. */
+      readonly code: number | undefined;
+      /** When it ends, ms after its start. */
+      readonly elapsedMs: number;
+      /** What it printed on stdout (1) and stderr (2), ms after its start. */
+      readonly output: readonly { readonly at: number; readonly fd: 1 | 2; readonly text: string }[];
+    }
+  | { readonly kind: 'unknowable'; readonly reason: string }
+  | { readonly kind: 'not-running' };
+
 /**
- * What simulated nodes running in this process know of their containers' output: for a container
- * whose program they follow, its log is that output instead of generated lines.
+ * What simulated nodes running in this process know of their containers: for a container whose
+ * program they follow, its log is that output instead of generated lines; commands are run in
+ * running containers as the simulated shell knows them (pods/exec).
  */
-export interface ContainerOutputSource {
+export interface ContainerSource {
   output(
     pod: { readonly namespace: string; readonly name: string; readonly uid: string },
     container: string,
     previous: boolean,
   ): ContainerOutput | undefined;
+  /** Undefined when the pod is not one of these nodes' pods. */
+  exec(
+    pod: { readonly namespace: string; readonly name: string; readonly uid: string },
+    container: string,
+    argv: readonly string[],
+    stdin: string,
+    signal: AbortSignal,
+  ): Promise<ContainerExecResult | undefined>;
+  /** Waits `ms` on the nodes' clock (a command's output comes as its program would print it). */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
 /** Where the source is found once the nodes run (they start after the endpoints are built). */
-export interface ContainerOutputRelay {
-  source?: ContainerOutputSource;
+export interface ContainerRelay {
+  source?: ContainerSource;
 }
 
 /**
@@ -84,7 +111,7 @@ function outputLines(out: ContainerOutput): { at: number; text: string }[] {
 /** The log of an instance whose output is known, windowed as the kubelet windows it. */
 async function* knownLogStream(
   o: {
-    readonly source: ContainerOutputSource;
+    readonly source: ContainerSource;
     readonly pod: { readonly namespace: string; readonly name: string; readonly uid: string };
     readonly container: string;
     readonly previous: boolean;
@@ -144,6 +171,11 @@ async function* knownLogStream(
 
 /** The annotation simulated nodes carry (src/nodes/node-object.ts). */
 const simulatedNodeAnnotation = 'nanokube.dev/simulated-node';
+
+async function isSimulated(nodes: GenericStore, nodeName: string): Promise<boolean> {
+  const node = await nodes.storage.get(nodes.key('', nodeName));
+  return node?.metadata.annotations?.[simulatedNodeAnnotation] === 'true';
+}
 
 function flag(q: URLSearchParams, key: string): boolean {
   const v = q.get(key);
@@ -275,6 +307,8 @@ export interface ConnectAnswer {
   readonly status: number;
   readonly contentType?: string;
   readonly body?: AsyncIterable<string> | Iterable<string>;
+  /** exec and attach into a simulated container: the session to serve (status 101). */
+  readonly session?: StreamSession;
 }
 
 export interface ConnectRequest {
@@ -505,7 +539,7 @@ export async function podLog(
     readonly pods: GenericStore;
     readonly nodes: GenericStore;
     /** Simulated nodes in this process, whose followed programs' output is the log. */
-    readonly output?: ContainerOutputRelay;
+    readonly output?: ContainerRelay;
     /** The cluster's clock (default: the wall clock). */
     readonly now?: () => number;
     /** Told when the log of a container is generated lines (the node does not follow its program). */
@@ -596,15 +630,47 @@ export async function podLog(
 /** pods/{name}/exec, attach and portforward (upstream streamLocation, PortForwardLocation). */
 export async function podStream(
   kind: 'exec' | 'attach' | 'portforward',
-  stores: { readonly pods: GenericStore; readonly nodes: GenericStore },
+  stores: {
+    readonly pods: GenericStore;
+    readonly nodes: GenericStore;
+    /** Simulated nodes in this process: commands run in their containers. */
+    readonly containers?: ContainerRelay;
+    /** The cluster's clock (default: the wall clock). */
+    readonly now?: () => number;
+  },
   r: ConnectRequest,
 ): Promise<ConnectAnswer> {
   const pod = await getOrNotFound(stores.pods, podsGR, r.namespace, r.name);
-  if (kind !== 'portforward') containerOf(pod, r.query.get('container') ?? '');
+  const container = kind === 'portforward' ? '' : containerOf(pod, r.query.get('container') ?? '');
   const nodeName = s(o(pod['spec'])['nodeName']);
   if (nodeName === '') throw apiErrors.badRequest(`pod ${r.name} does not have a host assigned`);
   const kubelet = await kubeletOf(stores.nodes, nodeName);
   if (!r.upgrade) throw apiErrors.badRequest('Upgrade request required');
+  const source = stores.containers?.source;
+  if (kind !== 'portforward' && source !== undefined && (await isSimulated(stores.nodes, nodeName))) {
+    // The kubelet's options (remotecommand.NewOptions): tty drops stderr; one stream is needed.
+    const streams = {
+      stdin: flag(r.query, 'stdin'),
+      stdout: flag(r.query, 'stdout'),
+      stderr: flag(r.query, 'stderr'),
+      tty: flag(r.query, 'tty'),
+    };
+    if (!streams.stdin && !streams.stdout && !streams.stderr) {
+      return {
+        status: 400,
+        contentType: 'text/plain; charset=utf-8',
+        body: ['you must specify at least 1 of stdin, stdout, stderr'],
+      };
+    }
+    const podRef = { namespace: r.namespace, name: r.name, uid: pod.metadata.uid ?? '' };
+    return {
+      status: 101,
+      session:
+        kind === 'exec'
+          ? execSession({ source, pod: podRef, container, command: r.query.getAll('command'), streams })
+          : attachSession({ source, pod: podRef, container, streams, now: stores.now ?? Date.now }),
+    };
+  }
   const err = await dialError(kubelet.host, kubelet.port, r.signal);
   if (err === undefined) throw cannotProxy(joinHostPort(kubelet.host, kubelet.port));
   throw new StatusError(500, '', `error dialing backend: ${err}`);

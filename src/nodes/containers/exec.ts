@@ -1,0 +1,82 @@
+/**
+ * A command run in a running container of a simulated pod (`kubectl exec`, the kubelet's
+ * ExecInContainer): a command the simulated shell knows (shell-run.ts: `echo`, `cat`, `ls`,
+ * `test`, `sh -c '…'`, …) runs against the container's files as they are now, its environment and
+ * its identity, and its output and exit status are what the program would give. A command whose
+ * effect depends on what the simulator does not know (a binary of the image, a file that may come
+ * with it) is refused with the reason, never answered with made-up output.
+ */
+import type { JsonObject } from '../../util/json.js';
+import { objAt, strAt } from '../json.js';
+import { containerEnv, podSysctls, scriptFs } from './container-run.js';
+import type { EnvContext, FileEvent } from './container-run.js';
+import { identityOf } from './identity.js';
+import type { PodFiles } from './pod-files.js';
+import { argvProgram } from './program.js';
+import { ShellUnsupported } from './shell-parse.js';
+import { runShell } from './shell-run.js';
+
+/** Output of the command: on its stdout (1) or stderr (2), ms after it started. */
+export interface ExecChunk {
+  readonly at: number;
+  readonly fd: 1 | 2;
+  readonly text: string;
+}
+
+export type ExecOutcome =
+  | {
+      readonly kind: 'ran';
+      /** The exit status; undefined for a command that does not end (it runs until stopped). */
+      readonly code: number | undefined;
+      /** When it ends, ms after its start. */
+      readonly elapsedMs: number;
+      readonly output: readonly ExecChunk[];
+      /** Its changes to files, in time order (`store` undefined: the container's own files). */
+      readonly events: readonly FileEvent[];
+    }
+  | { readonly kind: 'unknowable'; readonly reason: string };
+
+export interface ExecOptions {
+  readonly argv: readonly string[];
+  /** Everything the client sent on stdin (the command runs once stdin is closed). */
+  readonly stdin: string;
+  readonly pod: JsonObject;
+  readonly container: JsonObject;
+  readonly files: PodFiles;
+  /** The container's own files now (they are changed in place by what the command writes). */
+  readonly own: Map<string, string>;
+  readonly envContext?: EnvContext;
+  /** The container's own program is not followed: its own files are known only from `own`. */
+  readonly programUnknown?: boolean;
+  /** How long a command may run in virtual time before it counts as never ending. */
+  readonly horizonMs?: number;
+}
+
+export function execInContainer(o: ExecOptions): ExecOutcome {
+  const program = argvProgram(o.argv);
+  if (program.kind !== 'script') {
+    const reason = program.kind === 'unknown' ? program.reason : `${program.kind} program`;
+    return { kind: 'unknowable', reason };
+  }
+  const events: FileEvent[] = [];
+  const output: ExecChunk[] = [];
+  const identity = identityOf(o.pod, o.container);
+  try {
+    const r = runShell(program.list, {
+      fs: scriptFs(o.files, o.container, o.own, events, o.programUnknown === true),
+      env: containerEnv(o.pod, o.container, o.envContext),
+      openEnv: true,
+      args: program.args,
+      stdin: o.stdin,
+      hostname: strAt(objAt(o.pod, 'spec'), 'hostname') ?? strAt(objAt(o.pod, 'metadata'), 'name') ?? '',
+      ...(identity.explicit ? { identity } : {}),
+      sysctls: podSysctls(o.pod),
+      horizonMs: o.horizonMs ?? 600_000,
+      onOutput: (at, fd, text) => output.push({ at, fd, text }),
+    });
+    return { kind: 'ran', code: r.code, elapsedMs: r.elapsedMs, output, events };
+  } catch (err) {
+    if (err instanceof ShellUnsupported) return { kind: 'unknowable', reason: err.message };
+    throw err;
+  }
+}
