@@ -35,6 +35,7 @@ import {
 } from './node-object.js';
 import type { NodeIdentity, NodeTemplate } from './node-object.js';
 import { PodSim } from './containers/pod-sim.js';
+import { nodeEtcHosts } from './containers/etc-hosts.js';
 import type { ContainerOutput, PodExecOutcome } from './containers/pod-sim.js';
 import { envSourceKeys } from './containers/container-run.js';
 import { tokenRequests, volumeSourceKeys } from './containers/volume-data.js';
@@ -268,7 +269,7 @@ export class SimulatedNodes {
         registeredAt: 0,
         registered: false,
         gone: false,
-        files: new Map(),
+        files: new Map([['/etc/hosts', nodeEtcHosts(id.name, id.addresses)]]),
         events:
           o.recordEvents === false
             ? undefined

@@ -18,6 +18,7 @@ import { resourceField } from './resource-field.js';
 import { metadataFieldPath } from './field-path.js';
 import { identityOf } from './identity.js';
 import { managedEtcHosts } from './etc-hosts.js';
+import { agnhostResolvReader, podResolvConf } from './resolv-conf.js';
 import { logsGeneratorOutput } from './logs-generator.js';
 import type { PodFiles } from './pod-files.js';
 import { MounttestUnknowable, runMounttest } from './mounttest.js';
@@ -319,10 +320,22 @@ export function podSysctls(pod: JsonObject): Map<string, string> {
   return out;
 }
 
-/** The files the kubelet puts into every container of the pod (/etc/hosts), by path. */
-export function kubeletFiles(pod: JsonObject, context: EnvContext | undefined): Map<string, string> {
-  const hosts = managedEtcHosts(pod, context?.podIPs ?? []);
-  return new Map(hosts === undefined ? [] : [['/etc/hosts', hosts]]);
+/** The files the kubelet puts into every container of the pod (/etc/hosts, /etc/resolv.conf), by path. */
+export function kubeletFiles(
+  pod: JsonObject,
+  context: EnvContext | undefined,
+  files: PodFiles,
+): Map<string, string> {
+  // On the host network the container sees the node's own file.
+  const hosts =
+    objAt(pod, 'spec')?.['hostNetwork'] === true
+      ? files.nodeFile('/etc/hosts')
+      : managedEtcHosts(pod, context?.podIPs ?? []);
+  const out = new Map<string, string>();
+  if (hosts !== undefined) out.set('/etc/hosts', hosts);
+  const resolv = podResolvConf(pod);
+  if (resolv !== undefined) out.set('/etc/resolv.conf', resolv);
+  return out;
 }
 
 /** Works out a run of the container from its start. */
@@ -364,6 +377,20 @@ export function startRun(o: StartRunOptions): ContainerRun {
       outputKnown: true,
     };
   }
+  if (o.program.kind === 'resolv-reader') {
+    const conf = kubeletFiles(o.pod, o.envContext, o.files).get('/etc/resolv.conf');
+    if (conf === undefined) return fallback();
+    const r = agnhostResolvReader(conf, o.program.field);
+    return {
+      program: o.program,
+      known: true,
+      exitAfterMs: 0,
+      exitCode: r.code,
+      events: [],
+      output: [{ at: 0, text: r.stdout + r.stderr }],
+      outputKnown: true,
+    };
+  }
   if (o.program.kind === 'server') {
     const printed = o.program.output;
     return {
@@ -381,7 +408,7 @@ export function startRun(o: StartRunOptions): ContainerRun {
   const identity = identityOf(o.pod, o.container);
   try {
     const r = runShell(o.program.list, {
-      fs: scriptFs(o.files, o.container, kubeletFiles(o.pod, o.envContext), events),
+      fs: scriptFs(o.files, o.container, kubeletFiles(o.pod, o.envContext, o.files), events),
       env: containerEnv(o.pod, o.container, o.envContext),
       openEnv: true,
       args: o.program.args,

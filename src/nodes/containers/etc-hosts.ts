@@ -1,8 +1,8 @@
 /**
  * The /etc/hosts the kubelet writes into a pod's containers (managedHostsFileContent): localhost
  * entries, the pod's addresses with its hostname (and its FQDN under a subdomain), then the
- * pod's hostAliases. A pod on the host network gets the node's file, which the simulator does not
- * know.
+ * pod's hostAliases. A pod on the host network gets the node's file: a simulated node's is
+ * {@link nodeEtcHosts}.
  */
 import type { JsonObject } from '../../util/json.js';
 import { metaOf, objAt, objsAt, strAt, strsAt } from '../json.js';
@@ -33,4 +33,13 @@ export function managedEtcHosts(pod: JsonObject, podIPs: readonly string[]): str
     for (const a of aliases) out += `${strAt(a, 'ip') ?? ''}\t${strsAt(a, 'hostnames').join('\t')}\n`;
   }
   return out;
+}
+
+/** A simulated node's own /etc/hosts, as a Debian host has it: localhost, then the node's addresses. */
+export function nodeEtcHosts(name: string, addresses: readonly string[]): string {
+  return (
+    '127.0.0.1\tlocalhost\n' +
+    '::1\tlocalhost ip6-localhost ip6-loopback\n' +
+    addresses.map((a) => `${a}\t${name}\n`).join('')
+  );
 }

@@ -4,15 +4,18 @@ import type { JsonObject } from '../../util/json.js';
 import { PodSim } from './pod-sim.js';
 import type { PodExecOutcome } from './pod-sim.js';
 
-function sim(containers: JsonObject[], o: { adopted?: boolean; volumes?: JsonObject[] } = {}): PodSim {
+function sim(
+  containers: JsonObject[],
+  o: { adopted?: boolean; volumes?: JsonObject[]; spec?: JsonObject; metadata?: JsonObject } = {},
+): PodSim {
   const pod = {
-    metadata: { name: 'p', namespace: 'ns', uid: 'u-1' },
-    spec: { containers, ...(o.volumes !== undefined ? { volumes: o.volumes } : {}) },
+    metadata: { name: 'p', namespace: 'ns', uid: 'u-1', ...(o.metadata ?? {}) },
+    spec: { containers, ...(o.volumes !== undefined ? { volumes: o.volumes } : {}), ...(o.spec ?? {}) },
     status: {},
   };
   return new PodSim({
     pod,
-    nodeFiles: new Map(),
+    nodeFiles: new Map([['/etc/hosts', nodeHosts]]),
     startAt: 0,
     defaultRunMs: 5000,
     ...(o.adopted === true ? { adopted: true } : {}),
@@ -31,6 +34,8 @@ function ran(r: PodExecOutcome): { code: number | undefined; out: string; err: s
 }
 
 const shared = [{ name: 'data', emptyDir: {} }];
+const nodeHosts = '127.0.0.1\tlocalhost\n172.18.0.2\tnanokube-node-0\n';
+const agnhost = { name: 'agnhost', image: 'registry.k8s.io/e2e-test-images/agnhost:2.43', args: ['pause'] };
 const main = {
   name: 'main',
   image: 'busybox',
@@ -107,5 +112,64 @@ describe('a command run in a simulated container (kubectl exec)', () => {
     s.advance(1000);
     assert.deepEqual(s.exec('once', ['true'], '', 1000), { kind: 'not-running' });
     assert.deepEqual(s.exec('nope', ['true'], '', 1000), { kind: 'not-running' });
+  });
+
+  test('/etc/resolv.conf is known with dnsPolicy None, and agnhost dns-suffix and dns-server-list read it', () => {
+    const s = sim([agnhost], {
+      spec: {
+        dnsPolicy: 'None',
+        dnsConfig: {
+          nameservers: ['1.1.1.1'],
+          searches: ['resolv.conf.local'],
+          options: [{ name: 'ndots', value: '2' }],
+        },
+      },
+    });
+    s.advance(1000);
+    assert.equal(
+      ran(s.exec('agnhost', ['cat', '/etc/resolv.conf'], '', 1000)).out,
+      'search resolv.conf.local\nnameserver 1.1.1.1\noptions ndots:2\n',
+    );
+    assert.equal(ran(s.exec('agnhost', ['/agnhost', 'dns-suffix'], '', 1000)).out, 'resolv.conf.local\n');
+    assert.equal(ran(s.exec('agnhost', ['/agnhost', 'dns-server-list'], '', 1000)).out, '1.1.1.1\n');
+    // Another policy starts from the node's file (no cluster DNS is configured): not known.
+    const clusterFirst = sim([agnhost]);
+    clusterFirst.advance(1000);
+    assert.equal(clusterFirst.exec('agnhost', ['/agnhost', 'dns-suffix'], '', 1000).kind, 'unknowable');
+  });
+
+  test("the node's /etc/hosts: on the host network, and through a hostPath volume of that file", () => {
+    const hostPath = [{ name: 'h', hostPath: { path: '/etc/hosts', type: 'FileOrCreate' } }];
+    const mounted = { ...agnhost, volumeMounts: [{ name: 'h', mountPath: '/etc/hosts-original' }] };
+    const s = sim([mounted], { volumes: hostPath });
+    s.advance(1000);
+    assert.match(
+      ran(s.exec('agnhost', ['cat', '/etc/hosts'], '', 1000)).out,
+      /^# Kubernetes-managed hosts file/,
+    );
+    assert.equal(ran(s.exec('agnhost', ['cat', '/etc/hosts-original'], '', 1000)).out, nodeHosts);
+    const host = sim([agnhost], { spec: { hostNetwork: true } });
+    host.advance(1000);
+    assert.equal(ran(host.exec('agnhost', ['cat', '/etc/hosts'], '', 1000)).out, nodeHosts);
+  });
+
+  test('a subPathExpr mount shows the directory it expands to', () => {
+    const c = {
+      name: 'main',
+      image: 'busybox',
+      command: ['sleep', '3600'],
+      env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+      volumeMounts: [
+        { name: 'data', mountPath: '/subpath_mount', subPathExpr: 'mypath/$(POD_NAME)' },
+        { name: 'data', mountPath: '/volume_mount' },
+      ],
+    };
+    const s = sim([c], { volumes: shared });
+    s.advance(1000);
+    assert.equal(
+      ran(s.exec('main', ['sh', '-c', 'touch /volume_mount/mypath/p/test.log'], '', 1000)).code,
+      0,
+    );
+    assert.equal(ran(s.exec('main', ['sh', '-c', 'test -f /subpath_mount/test.log'], '', 1000)).code, 0);
   });
 });

@@ -12,7 +12,8 @@ import { containerEnv, podSysctls, scriptFs } from './container-run.js';
 import type { EnvContext, FileEvent } from './container-run.js';
 import { identityOf } from './identity.js';
 import type { PodFiles } from './pod-files.js';
-import { argvProgram } from './program.js';
+import { execProgram } from './program.js';
+import { agnhostResolvReader } from './resolv-conf.js';
 import { ShellUnsupported } from './shell-parse.js';
 import { runShell } from './shell-run.js';
 
@@ -53,7 +54,19 @@ export interface ExecOptions {
 }
 
 export function execInContainer(o: ExecOptions): ExecOutcome {
-  const program = argvProgram(o.argv);
+  const program = execProgram(o.container, o.argv);
+  if (program.kind === 'resolv-reader') {
+    const conf = readable(() =>
+      scriptFs(o.files, o.container, o.own, undefined, o.programUnknown === true).read('/etc/resolv.conf'),
+    );
+    if (typeof conf !== 'string')
+      return { kind: 'unknowable', reason: conf?.reason ?? '/etc/resolv.conf does not exist' };
+    const r = agnhostResolvReader(conf, program.field);
+    const output: ExecChunk[] = [];
+    if (r.stdout !== '') output.push({ at: 0, fd: 1, text: r.stdout });
+    if (r.stderr !== '') output.push({ at: 0, fd: 2, text: r.stderr });
+    return { kind: 'ran', code: r.code, elapsedMs: 0, output, events: [] };
+  }
   if (program.kind !== 'script') {
     const reason = program.kind === 'unknown' ? program.reason : `${program.kind} program`;
     return { kind: 'unknowable', reason };
@@ -77,6 +90,16 @@ export function execInContainer(o: ExecOptions): ExecOutcome {
     return { kind: 'ran', code: r.code, elapsedMs: r.elapsedMs, output, events };
   } catch (err) {
     if (err instanceof ShellUnsupported) return { kind: 'unknowable', reason: err.message };
+    throw err;
+  }
+}
+
+/** A read's content, or why it cannot be known (undefined: the file does not exist). */
+function readable(read: () => string | undefined): string | { readonly reason: string } | undefined {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof ShellUnsupported) return { reason: err.message };
     throw err;
   }
 }

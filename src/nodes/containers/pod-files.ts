@@ -123,6 +123,11 @@ export class PodFiles {
     return changed;
   }
 
+  /** A file of the node's own (its /etc/hosts, what hostPath volumes wrote). */
+  nodeFile(path: string): string | undefined {
+    return this.#node.get(normalize(path));
+  }
+
   /** Whether any volume's content follows the API (and so may change while the pod runs). */
   hasApiVolumes(): boolean {
     return [...this.#volumes.values()].some((v) => v.kind === 'api');

@@ -32,7 +32,7 @@ import {
 } from './container-run.js';
 import type { ContainerRun, EnvContext } from './container-run.js';
 import { PodFiles } from './pod-files.js';
-import { subPathConfigError } from './subpath-expr.js';
+import { subPathConfigError, withExpandedSubPaths } from './subpath-expr.js';
 import {
   backOffEvent,
   containerFieldPath,
@@ -84,7 +84,8 @@ interface Instance {
 }
 
 interface Container {
-  readonly spec: JsonObject;
+  /** The container's spec; from its start, with each subPathExpr expanded into subPath. */
+  spec: JsonObject;
   readonly name: string;
   readonly init: boolean;
   readonly program: Program;
@@ -241,6 +242,7 @@ export class PodSim {
       this.#events.push(failedEvent(containerFieldPath(c.name, c.init), configError));
       return;
     }
+    c.spec = withExpandedSubPaths(c.spec, () => containerEnv(this.#pod, c.spec, this.#o.envContext));
     this.#events.push(...startEvents(c.spec, containerFieldPath(c.name, c.init)));
     const run = startRun({
       program: c.program,
@@ -457,7 +459,7 @@ export class PodSim {
    * its program wrote by then, and what exec'd commands changed.
    */
   #ownFiles(inst: Instance, sinceMs: number): Map<string, string> {
-    const files = kubeletFiles(this.#pod, this.#o.envContext);
+    const files = kubeletFiles(this.#pod, this.#o.envContext, this.#files);
     for (const [k, v] of ownFilesAt(inst.run, sinceMs)) files.set(k, v);
     for (const [k, v] of inst.execOwn) {
       if (v === undefined) files.delete(k);

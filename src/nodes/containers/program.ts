@@ -31,6 +31,8 @@ export type Program =
     }
   | { readonly kind: 'mounttest'; readonly flags: MounttestFlags }
   | { readonly kind: 'logs-generator'; readonly flags: LogsGeneratorFlags }
+  /** agnhost `dns-suffix` / `dns-server-list`: reads /etc/resolv.conf (resolv-conf.ts). */
+  | { readonly kind: 'resolv-reader'; readonly field: 'search' | 'nameserver' }
   | { readonly kind: 'unknown'; readonly reason: string };
 
 /** agnhost mounttest's flags (its defaults: retry_time 180, break_on_expected_content true). */
@@ -244,6 +246,10 @@ function agnhost(args: readonly string[], container: JsonObject, argv0 = '/agnho
         ? { kind: 'unknown', reason: 'agnhost logs-generator flags' }
         : { kind: 'logs-generator', flags: parsed };
     }
+    case 'dns-suffix':
+      return { kind: 'resolv-reader', field: 'search' };
+    case 'dns-server-list':
+      return { kind: 'resolv-reader', field: 'nameserver' };
     case 'etc-hosts':
       // Prints /etc/hosts (with Println's newline) and exits.
       return { kind: 'script', list: parseShell('cat /etc/hosts; echo'), args: ['sh'] };
@@ -263,6 +269,14 @@ function agnhost(args: readonly string[], container: JsonObject, argv0 = '/agnho
     default:
       return { kind: 'unknown', reason: `agnhost ${sub ?? ''}` };
   }
+}
+
+/** The program of a command exec'd in a container (agnhost's subcommands in its image). */
+export function execProgram(container: JsonObject, argv: readonly string[]): Program {
+  const bin = basename(argv[0] ?? '');
+  if (bin === 'agnhost' || (bin === 'agnhost-2' && imageName(strAt(container, 'image') ?? '') === 'agnhost'))
+    return agnhost(argv.slice(1), container, argv[0]);
+  return argvProgram(argv);
 }
 
 /**

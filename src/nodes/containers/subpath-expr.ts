@@ -49,3 +49,30 @@ export function subPathConfigError(
   }
   return undefined;
 }
+
+/**
+ * The container as its mounts are made: each `subPathExpr` expanded with its environment into
+ * `subPath` (the kubelet expands it once, when it creates the container). Unchanged when no
+ * mount has one, or when an expansion is not known.
+ */
+export function withExpandedSubPaths(
+  container: JsonObject,
+  envOf: () => ReadonlyMap<string, string | undefined>,
+): JsonObject {
+  const mounts = objsAt(container, 'volumeMounts');
+  if (!mounts.some((m) => (strAt(m, 'subPathExpr') ?? '') !== '')) return container;
+  try {
+    const env = envOf();
+    const expanded = mounts.map((m) => {
+      const expr = strAt(m, 'subPathExpr') ?? '';
+      if (expr === '') return m;
+      const rest = { ...m };
+      delete rest['subPathExpr'];
+      return { ...rest, subPath: expandSubPath(expr, env, new Set()) };
+    });
+    return { ...container, volumeMounts: expanded };
+  } catch (err) {
+    if (err instanceof UnknownReference) return container;
+    throw err;
+  }
+}
