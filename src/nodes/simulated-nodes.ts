@@ -343,7 +343,10 @@ export class SimulatedNodes {
         this.#clock.now(),
       );
     }
-    return sim.exec(container, argv, stdin, this.#clock.now());
+    const out = sim.exec(container, argv, stdin, this.#clock.now());
+    // What it changed may change the pod's probes (a file a server serves is gone): look again.
+    if (out.kind === 'ran' && out.events.length > 0) this.#queue.add(key);
+    return out;
   }
 
   /** Waits on the nodes' clock. */

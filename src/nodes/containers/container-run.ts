@@ -91,12 +91,18 @@ export function scriptFs(
   container: JsonObject,
   own: Map<string, string>,
   events: FileEvent[] | undefined,
-  /**
-   * The container runs a program the node does not follow (or was adopted after a restart): it
-   * may have written anywhere, so only `own` is known of its own files.
-   */
-  programUnknown = false,
+  o: {
+    /**
+     * The container runs a program the node does not follow (or was adopted after a restart): it
+     * may have written anywhere, so only `own` is known of its own files.
+     */
+    readonly programUnknown?: boolean;
+    /** Own files known to be gone (removed by an exec'd command), image files included. */
+    readonly removed?: ReadonlySet<string>;
+  } = {},
 ): ShellFs {
+  const programUnknown = o.programUnknown === true;
+  const removed = new Set(o.removed ?? []);
   const readOnlyRoot = objAt(container, 'securityContext')?.['readOnlyRootFilesystem'] === true;
   const messagePath = strAt(container, 'terminationMessagePath') ?? '/dev/termination-log';
   const overlay = new Map<Map<string, string>, Map<string, string | undefined>>();
@@ -116,6 +122,7 @@ export function scriptFs(
     if (store === undefined) {
       if (
         own.has(key) ||
+        removed.has(key) ||
         (!programUnknown && (key === messagePath || emptyAtStart.some((d) => key.startsWith(d))))
       )
         return own.get(key);
@@ -132,8 +139,13 @@ export function scriptFs(
     if (readOnly === true || (store === undefined && readOnlyRoot && key !== messagePath))
       throw new ShellFsError('Read-only file system');
     if (store === undefined) {
-      if (content === undefined) own.delete(key);
-      else own.set(key, content);
+      if (content === undefined) {
+        own.delete(key);
+        removed.add(key);
+      } else {
+        own.set(key, content);
+        removed.delete(key);
+      }
     } else {
       const o = overlay.get(store) ?? new Map<string, string | undefined>();
       overlay.set(store, o);
@@ -412,6 +424,7 @@ export function startRun(o: StartRunOptions): ContainerRun {
       env: containerEnv(o.pod, o.container, o.envContext),
       openEnv: true,
       args: o.program.args,
+      ...(o.program.xtrace === true ? { xtrace: true } : {}),
       hostname: strAt(objAt(o.pod, 'spec'), 'hostname') ?? strAt(objAt(o.pod, 'metadata'), 'name') ?? '',
       ...(identity.explicit ? { identity } : {}),
       sysctls: podSysctls(o.pod),

@@ -172,4 +172,62 @@ describe('a command run in a simulated container (kubectl exec)', () => {
     );
     assert.equal(ran(s.exec('main', ['sh', '-c', 'test -f /subpath_mount/test.log'], '', 1000)).code, 0);
   });
+
+  test("httpd serves its document root: moving index.html away fails the readiness probe until it is back (the StatefulSet specs' breakHTTPProbe)", () => {
+    const httpd = {
+      name: 'webserver',
+      image: 'registry.k8s.io/e2e-test-images/httpd:2.4.38-4',
+      readinessProbe: {
+        httpGet: { path: '/index.html', port: 80 },
+        periodSeconds: 1,
+        successThreshold: 1,
+        failureThreshold: 1,
+      },
+    };
+    const s = sim([httpd]);
+    const rt = { hostIP: '172.18.0.2', podIPs: ['10.244.0.5'], startTime: 0 };
+    const ready = (ms: number): boolean => {
+      for (let t = 0; t <= ms; t += 1000) s.advance(t);
+      const st = s.status(rt, ms) as { conditions?: { type: string; status: string }[] };
+      return st.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+    };
+    assert.equal(ready(3000), true);
+    const broke = ran(
+      s.exec(
+        'webserver',
+        ['/bin/sh', '-x', '-c', 'mv -v /usr/local/apache2/htdocs/index.html /tmp/ || true'],
+        '',
+        3000,
+      ),
+    );
+    assert.deepEqual(broke, {
+      code: 0,
+      out: "'/usr/local/apache2/htdocs/index.html' -> '/tmp/index.html'\n",
+      err: '+ mv -v /usr/local/apache2/htdocs/index.html /tmp/\n',
+    });
+    assert.equal(ready(6000), false);
+    // Idempotent: the second move fails inside `|| true`.
+    const again = ran(
+      s.exec(
+        'webserver',
+        ['/bin/sh', '-x', '-c', 'mv -v /usr/local/apache2/htdocs/index.html /tmp/ || true'],
+        '',
+        6000,
+      ),
+    );
+    assert.equal(again.code, 0);
+    assert.match(
+      again.err,
+      /mv: can't rename '\/usr\/local\/apache2\/htdocs\/index.html': No such file or directory\n\+ true\n$/,
+    );
+    ran(
+      s.exec(
+        'webserver',
+        ['/bin/sh', '-x', '-c', 'mv -v /tmp/index.html /usr/local/apache2/htdocs/ || true'],
+        '',
+        6000,
+      ),
+    );
+    assert.equal(ready(9000), true);
+  });
 });

@@ -49,6 +49,8 @@ export interface ExecOptions {
   readonly envContext?: EnvContext;
   /** The container's own program is not followed: its own files are known only from `own`. */
   readonly programUnknown?: boolean;
+  /** Own files known to be gone (earlier commands removed them). */
+  readonly removed?: ReadonlySet<string>;
   /** How long a command may run in virtual time before it counts as never ending. */
   readonly horizonMs?: number;
 }
@@ -57,7 +59,7 @@ export function execInContainer(o: ExecOptions): ExecOutcome {
   const program = execProgram(o.container, o.argv);
   if (program.kind === 'resolv-reader') {
     const conf = readable(() =>
-      scriptFs(o.files, o.container, o.own, undefined, o.programUnknown === true).read('/etc/resolv.conf'),
+      scriptFs(o.files, o.container, o.own, undefined, fsOptions(o)).read('/etc/resolv.conf'),
     );
     if (typeof conf !== 'string')
       return { kind: 'unknowable', reason: conf?.reason ?? '/etc/resolv.conf does not exist' };
@@ -76,10 +78,11 @@ export function execInContainer(o: ExecOptions): ExecOutcome {
   const identity = identityOf(o.pod, o.container);
   try {
     const r = runShell(program.list, {
-      fs: scriptFs(o.files, o.container, o.own, events, o.programUnknown === true),
+      fs: scriptFs(o.files, o.container, o.own, events, fsOptions(o)),
       env: containerEnv(o.pod, o.container, o.envContext),
       openEnv: true,
       args: program.args,
+      ...(program.xtrace === true ? { xtrace: true } : {}),
       stdin: o.stdin,
       hostname: strAt(objAt(o.pod, 'spec'), 'hostname') ?? strAt(objAt(o.pod, 'metadata'), 'name') ?? '',
       ...(identity.explicit ? { identity } : {}),
@@ -102,4 +105,11 @@ function readable(read: () => string | undefined): string | { readonly reason: s
     if (err instanceof ShellUnsupported) return { reason: err.message };
     throw err;
   }
+}
+
+function fsOptions(o: ExecOptions): { programUnknown: boolean; removed?: ReadonlySet<string> } {
+  return {
+    programUnknown: o.programUnknown === true,
+    ...(o.removed !== undefined ? { removed: o.removed } : {}),
+  };
 }

@@ -44,6 +44,7 @@ import type { KubeletEvent } from './kubelet-events.js';
 import type { VolumeSources } from './volume-data.js';
 import { argvProgram, containerProgram, imageMissing } from './program.js';
 import { execInContainer } from './exec.js';
+import { imageFiles } from './image-files.js';
 import type { ExecOutcome } from './exec.js';
 import type { Program } from './program.js';
 import { ShellUnsupported } from './shell-parse.js';
@@ -79,8 +80,8 @@ interface Instance {
   readonly probes: Probe[];
   /** How far (ms after start) its changes to shared volumes are applied. */
   appliedMs: number;
-  /** Changes `kubectl exec` commands made to its own files (undefined: removed). */
-  readonly execOwn: Map<string, string | undefined>;
+  /** Changes `kubectl exec` commands made to its own files, in time order (undefined: removed). */
+  readonly execOwn: { readonly at: number; readonly key: string; readonly content: string | undefined }[];
 }
 
 interface Container {
@@ -277,7 +278,7 @@ export class PodSim {
       ready: !hasStartup && !hasReadiness,
       probes,
       appliedMs: -1,
-      execOwn: new Map(),
+      execOwn: [],
     };
     c.exited = undefined;
     c.waiting = undefined;
@@ -309,7 +310,14 @@ export class PodSim {
     let text = '';
     if (inst.run.known) {
       try {
-        text = scriptFs(this.#files, c.spec, this.#ownFiles(inst, afterMs), undefined).read(path) ?? '';
+        text =
+          scriptFs(
+            this.#files,
+            c.spec,
+            this.#ownFiles(c, inst, afterMs),
+            undefined,
+            this.#fsOptions(inst, afterMs),
+          ).read(path) ?? '';
       } catch {
         text = '';
       }
@@ -416,7 +424,13 @@ export class PodSim {
       try {
         const timeoutMs = num(spec, 'timeoutSeconds', 1) * 1000;
         const r = runShell(program.list, {
-          fs: scriptFs(this.#files, c.spec, this.#ownFiles(inst, since), undefined),
+          fs: scriptFs(
+            this.#files,
+            c.spec,
+            this.#ownFiles(c, inst, since),
+            undefined,
+            this.#fsOptions(inst, since),
+          ),
           env: containerEnv(this.#pod, c.spec, this.#o.envContext),
           openEnv: true,
           args: program.args,
@@ -450,7 +464,11 @@ export class PodSim {
     if (l === undefined) return false;
     if (grpc !== undefined) return l.protocol === 'grpc';
     if (http !== undefined)
-      return l.protocol === 'http' && (l.healthy?.(strAt(http, 'path') ?? '/', since) ?? true);
+      return (
+        l.protocol === 'http' &&
+        (l.healthy?.(strAt(http, 'path') ?? '/', since, (path) => this.#fileExists(c, inst, since, path)) ??
+          true)
+      );
     return true;
   }
 
@@ -458,14 +476,45 @@ export class PodSim {
    * An instance's own files `sinceMs` into its run: what the kubelet put there (/etc/hosts), what
    * its program wrote by then, and what exec'd commands changed.
    */
-  #ownFiles(inst: Instance, sinceMs: number): Map<string, string> {
-    const files = kubeletFiles(this.#pod, this.#o.envContext, this.#files);
+  #ownFiles(c: Container, inst: Instance, sinceMs: number): Map<string, string> {
+    const files = imageFiles(strAt(c.spec, 'image') ?? '');
+    for (const [k, v] of kubeletFiles(this.#pod, this.#o.envContext, this.#files)) files.set(k, v);
     for (const [k, v] of ownFilesAt(inst.run, sinceMs)) files.set(k, v);
-    for (const [k, v] of inst.execOwn) {
-      if (v === undefined) files.delete(k);
-      else files.set(k, v);
+    for (const e of inst.execOwn) {
+      if (e.at > inst.startedAt + sinceMs) break;
+      if (e.content === undefined) files.delete(e.key);
+      else files.set(e.key, e.content);
     }
     return files;
+  }
+
+  /** How an instance's own files read: its program followed or not, what exec'd commands removed. */
+  #fsOptions(inst: Instance, sinceMs: number): { programUnknown: boolean; removed: ReadonlySet<string> } {
+    const removed = new Set<string>();
+    for (const e of inst.execOwn) {
+      if (e.at > inst.startedAt + sinceMs) break;
+      if (e.content === undefined) removed.add(e.key);
+      else removed.delete(e.key);
+    }
+    return { programUnknown: !inst.run.known, removed };
+  }
+
+  /** Whether a file of the container exists `sinceMs` into its run; undefined: not known. */
+  #fileExists(c: Container, inst: Instance, sinceMs: number, path: string): boolean | undefined {
+    try {
+      return (
+        scriptFs(
+          this.#files,
+          c.spec,
+          this.#ownFiles(c, inst, sinceMs),
+          undefined,
+          this.#fsOptions(inst, sinceMs),
+        ).read(path) !== undefined
+      );
+    } catch (err) {
+      if (err instanceof ShellUnsupported) return undefined;
+      throw err;
+    }
   }
 
   /**
@@ -478,7 +527,7 @@ export class PodSim {
     const inst = c?.current;
     if (c === undefined || inst === undefined) return { kind: 'not-running' };
     this.#applyShared(c, now);
-    const own = this.#ownFiles(inst, now - inst.startedAt);
+    const own = this.#ownFiles(c, inst, now - inst.startedAt);
     const out = execInContainer({
       argv,
       stdin,
@@ -486,12 +535,12 @@ export class PodSim {
       container: c.spec,
       files: this.#files,
       own,
-      programUnknown: !inst.run.known,
+      ...this.#fsOptions(inst, now - inst.startedAt),
       ...(this.#o.envContext !== undefined ? { envContext: this.#o.envContext } : {}),
     });
     if (out.kind === 'ran') {
       for (const e of out.events) {
-        if (e.store === undefined) inst.execOwn.set(e.key, e.content);
+        if (e.store === undefined) inst.execOwn.push({ at: now, key: e.key, content: e.content });
         else if (e.content === undefined) e.store.delete(e.key);
         else e.store.set(e.key, e.content);
       }

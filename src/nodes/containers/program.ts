@@ -16,12 +16,25 @@ import type { LogsGeneratorFlags } from './logs-generator.js';
 /** A port a server listens on: HTTP answers per path and time since start; gRPC health. */
 export interface Listener {
   readonly protocol: 'http' | 'tcp' | 'grpc';
-  /** Whether an HTTP GET of `path` succeeds this long after the container started. */
-  readonly healthy?: (path: string, sinceStartMs: number) => boolean;
+  /**
+   * Whether an HTTP GET of `path` succeeds this long after the container started; `file` tells
+   * whether a file of the container exists now (undefined: not known).
+   */
+  readonly healthy?: (
+    path: string,
+    sinceStartMs: number,
+    file: (path: string) => boolean | undefined,
+  ) => boolean;
 }
 
 export type Program =
-  | { readonly kind: 'script'; readonly list: List; readonly args: readonly string[] }
+  | {
+      readonly kind: 'script';
+      readonly list: List;
+      readonly args: readonly string[];
+      /** `sh -x`: each command is traced on stderr. */
+      readonly xtrace?: boolean;
+    }
   | {
       readonly kind: 'server';
       readonly name: string;
@@ -167,6 +180,7 @@ const builtins = new Set([
   'sysctl',
   'printenv',
   'env',
+  'mv',
   'sh',
   'ash',
   'bash',
@@ -179,8 +193,18 @@ export function argvProgram(argv: readonly string[]): Program {
   const name = basename(cmd);
   if (!builtins.has(name)) return { kind: 'unknown', reason: `command ${cmd}` };
   try {
-    if ((name === 'sh' || name === 'ash' || name === 'bash') && rest[0] === '-c' && rest[1] !== undefined) {
-      return { kind: 'script', list: parseShell(rest[1]), args: [rest[2] ?? cmd, ...rest.slice(3)] };
+    if (name === 'sh' || name === 'ash' || name === 'bash') {
+      // `-x` (trace) may come before `-c`; other options change what the script does.
+      const xtrace = rest[0] === '-x';
+      const after = xtrace ? rest.slice(1) : rest;
+      if (after[0] === '-c' && after[1] !== undefined) {
+        return {
+          kind: 'script',
+          list: parseShell(after[1]),
+          args: [after[2] ?? cmd, ...after.slice(3)],
+          ...(xtrace ? { xtrace } : {}),
+        };
+      }
     }
     return { kind: 'script', list: argvCommand(argv), args: [name] };
   } catch (err) {
@@ -314,10 +338,24 @@ export function containerProgram(
     case 'pause':
       return hasArgs ? { kind: 'unknown', reason: 'pause with args' } : server('pause', []);
     case 'nginx':
-    case 'httpd':
       return hasArgs
         ? { kind: 'unknown', reason: `${image} with args` }
         : server(image, [[80, { protocol: 'http', healthy: always }]]);
+    case 'httpd':
+      // Serves its document root: a GET of a file that was removed is a 404.
+      return hasArgs
+        ? { kind: 'unknown', reason: `${image} with args` }
+        : server(image, [
+            [
+              80,
+              {
+                protocol: 'http',
+                healthy: (path, _since, file) =>
+                  file(`/usr/local/apache2/htdocs${path.endsWith('/') ? `${path}index.html` : path}`) !==
+                  false,
+              },
+            ],
+          ]);
     case 'busybox':
     case 'alpine':
       // No entrypoint: the args are the command.

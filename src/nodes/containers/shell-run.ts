@@ -54,6 +54,8 @@ export interface ShellOptions {
   readonly startMs?: number;
   /** What the script reads on its standard input (`kubectl exec -i`); empty when none. */
   readonly stdin?: string;
+  /** `sh -x`: each simple command, expanded, is written to stderr after `+ ` before it runs. */
+  readonly xtrace?: boolean;
 }
 
 export interface ShellResult {
@@ -368,6 +370,11 @@ class Shell {
     }
     const env = new Map(this.#vars);
     for (const a of c.assigns) env.set(a.name, this.#expandWord(a.value));
+    // The trace goes to the shell's own stderr, whatever the command's redirections.
+    if (this.#o.xtrace === true) {
+      const words = [...c.assigns.map((a) => `${a.name}=${env.get(a.name) ?? ''}`), ...argv];
+      io.err(`+ ${words.map(traceQuote).join(' ')}\n`);
+    }
     try {
       return this.#run(argv, { stdin, out, err }, env);
     } catch (e) {
@@ -511,6 +518,29 @@ class Shell {
         }
         return status;
       }
+      case 'mv': {
+        // busybox mv: the last operand is the destination; into it when it names a directory
+        // (ends in `/`, or one of the directories every image has).
+        const verbose = args.some((a) => /^-[a-z]*v/.test(a));
+        const operands = args.filter((a) => !a.startsWith('-'));
+        const dest = operands.pop();
+        if (dest === undefined || operands.length === 0) throw new ShellUnsupported('mv without operands');
+        const into = dest.endsWith('/') || ['/tmp', '/var/tmp', '/'].includes(dest) || operands.length > 1;
+        let status = 0;
+        for (const src of operands) {
+          const target = into ? `${dest.replace(/\/+$/, '')}/${src.split('/').pop() ?? src}` : dest;
+          const content = fs.read(src);
+          if (content === undefined) {
+            io.err(`mv: can't rename '${src}': No such file or directory\n`);
+            status = 1;
+            continue;
+          }
+          fs.write(target, content, false, this.#t);
+          fs.remove(src, this.#t);
+          if (verbose) io.out(`'${src}' -> '${target}'\n`);
+        }
+        return status;
+      }
       case 'mkdir':
       case 'cd':
       case 'trap':
@@ -629,6 +659,11 @@ class Shell {
  * Runs `list` to its end (or the horizon). Throws ShellUnsupported when the script does anything
  * the simulator does not model; partial effects already reported must then be discarded.
  */
+/** How `sh -x` shows a word: as is when it is plain, else in single quotes. */
+function traceQuote(w: string): string {
+  return /^[A-Za-z0-9_./=:,@%+-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`;
+}
+
 export function runShell(list: List, o: ShellOptions): ShellResult {
   const vars = new Map(o.env);
   const start = o.startMs ?? 0;

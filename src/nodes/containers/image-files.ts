@@ -1,0 +1,17 @@
+/**
+ * Files known to come with an image, where a server serves them and an e2e spec changes them
+ * (`mv /usr/local/apache2/htdocs/index.html /tmp/` breaks a StatefulSet pod's readiness probe):
+ * httpd's document root holds Apache's default page. Any other file of any image stays
+ * unknowable.
+ */
+import { imageName } from './program.js';
+
+/** Apache httpd's document root in the official image. */
+export const httpdDocumentRoot = '/usr/local/apache2/htdocs';
+
+export function imageFiles(image: string): Map<string, string> {
+  if (imageName(image) === 'httpd') {
+    return new Map([[`${httpdDocumentRoot}/index.html`, '<html><body><h1>It works!</h1></body></html>\n']]);
+  }
+  return new Map();
+}
