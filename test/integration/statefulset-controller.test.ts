@@ -15,6 +15,7 @@ import { activePods, createNamespace, items, podName, startCluster, waitFor } fr
 import type { Cluster } from './workload-harness.js';
 
 let c: Cluster;
+let nodes: SimulatedNodes;
 const ns = 'sts-test';
 const setsPath = `/apis/apps/v1/namespaces/${ns}/statefulsets`;
 const revPath = `/apis/apps/v1/namespaces/${ns}/controllerrevisions`;
@@ -27,7 +28,7 @@ before(async () => {
   await createNamespace(c.client, ns);
   const opts = { client: c.client, informers: c.informers, onError: (e: unknown) => c.errors.push(e) };
   const sts = new StatefulSetController(opts);
-  const nodes = new SimulatedNodes({
+  nodes = new SimulatedNodes({
     client: c.client,
     informers: c.informers,
     count: 2,
@@ -220,6 +221,64 @@ test('scale-down deletes in reverse ordinal order; whenScaled=Delete gives conde
   );
   const kept = await c.client.request('GET', `${pvcPath}/data-web-2`);
   assert.equal((kept['metadata'] as JsonObject)['ownerReferences'], undefined);
+});
+
+test('scale-down halts while the pods are unhealthy, then deletes from the highest ordinal (upstream firstUnhealthyPod)', async () => {
+  const ready = { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1, failureThreshold: 1 };
+  await c.client.request('POST', setsPath, {
+    body: statefulSet('halt', {
+      replicas: 3,
+      template: {
+        metadata: { labels: { app: 'halt' } },
+        spec: {
+          containers: [
+            {
+              name: 'app',
+              image: 'busybox',
+              command: ['sh', '-c', 'touch /tmp/ready; sleep 3600'],
+              readinessProbe: ready,
+            },
+          ],
+          terminationGracePeriodSeconds: 0,
+        },
+      },
+    }),
+  });
+  await rolledOut('halt', 3);
+  // Each pod's readiness file is removed, as the e2e spec's breakHTTPProbe does through exec.
+  const exec = async (cmd: string): Promise<void> => {
+    for (const p of await podsOf('halt')) {
+      const m = p['metadata'] as JsonObject;
+      const ref = { namespace: ns, name: podName(p), uid: m['uid'] as string };
+      const out = await nodes.exec(ref, 'app', ['sh', '-c', cmd], '', AbortSignal.timeout(10_000));
+      assert.equal(out?.kind === 'ran' && out.code, 0);
+    }
+  };
+  await exec('rm /tmp/ready');
+  await waitFor('no ready replica', async () =>
+    (status(await getSet('halt'))['readyReplicas'] ?? 0) === 0 ? true : undefined,
+  );
+  const before = seen.length;
+  await c.client.request('PATCH', `${setsPath}/halt`, {
+    body: { spec: { replicas: 0 } },
+    contentType: 'application/merge-patch+json',
+  });
+  await new Promise((r) => setTimeout(r, 3000));
+  assert.deepEqual(
+    seen.slice(before).filter((e) => e.startsWith('DELETING halt')),
+    [],
+  );
+  assert.equal((await podsOf('halt')).length, 3);
+  await exec('touch /tmp/ready');
+  await waitFor(
+    'halt scaled down',
+    async () => ((await podsOf('halt')).length === 0 ? true : undefined),
+    60_000,
+  );
+  assert.deepEqual(
+    seen.slice(before).filter((e) => e.startsWith('DELETING halt')),
+    ['DELETING halt-2', 'DELETING halt-1', 'DELETING halt-0'],
+  );
 });
 
 test('Parallel with a partition: only ordinals at or above it update, then all', async () => {

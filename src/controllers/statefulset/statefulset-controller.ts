@@ -359,8 +359,10 @@ export class StatefulSetController {
         ? newStatefulSetPod(set, currentTemplate, ordinal, currentName)
         : newStatefulSetPod(set, updateTemplate, ordinal, updateName);
     };
+    // The first unhealthy replica, else the unhealthy condemned pod of the lowest ordinal (condemned
+    // is sorted highest first, and upstream walks it from its end).
     let firstUnhealthy: JsonObject | undefined;
-    for (const p of [...replicas, ...condemned]) {
+    for (const p of [...replicas, ...[...condemned].reverse()]) {
       if (p !== undefined && !isHealthy(p)) {
         firstUnhealthy = p;
         break;
