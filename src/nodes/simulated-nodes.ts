@@ -974,6 +974,7 @@ export class SimulatedNodes {
     const deadline = numAt(objAt(obj, 'spec'), 'activeDeadlineSeconds');
     st.sim.setActiveDeadline(deadline === undefined ? undefined : st.rt.startTime + deadline * 1000);
     st.sim.retryConfigErrors(obj, now);
+    st.sim.startEphemeral(obj, now);
     st.sim.advance(now);
     this.#recordEvents(obj, n, st);
     // In-place resize (AM-01) of a running pod: its own writes, and maybe a sooner wake-up.

@@ -237,4 +237,30 @@ describe('pods/exec, attach and log streams into a simulated container', () => {
     // `sleep 3600` prints nothing: the session stays open until the client goes away.
     assert.ok(r instanceof Error && /timed out/.test(r.message));
   });
+
+  it('an ephemeral container added through pods/ephemeralcontainers starts, and exec reaches it', async () => {
+    const pod = (await s.request('GET', `${pods}/sh`)).json();
+    const spec = pod['spec'] as Record<string, unknown>;
+    spec['ephemeralContainers'] = [
+      {
+        name: 'debugger',
+        image: 'busybox',
+        command: ['sh', '-c', 'while true; do echo polo; sleep 2; done'],
+      },
+    ];
+    const put = await s.request('PUT', `${pods}/sh/ephemeralcontainers`, { body: pod });
+    assert.equal(put.status, 200, put.text);
+    await until('the debugger running', async () => {
+      const st = (await s.request('GET', `${pods}/sh`)).json<{
+        status?: { ephemeralContainerStatuses?: { name: string; state?: { running?: unknown } }[] };
+      }>().status;
+      return st?.ephemeralContainerStatuses?.[0]?.state?.running !== undefined ? true : undefined;
+    });
+    const r = await exec({
+      path: `${pods}/sh/exec?container=debugger&stdout=1&command=echo&command=marco`,
+      protocols: ['v4.channel.k8s.io'],
+      streams: ['error', 'stdout'],
+    });
+    assert.deepEqual(r.streams, { stdout: 'marco\n', error: '{"metadata":{},"status":"Success"}' });
+  });
 });

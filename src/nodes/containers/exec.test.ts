@@ -230,4 +230,38 @@ describe('a command run in a simulated container (kubectl exec)', () => {
     );
     assert.equal(ready(9000), true);
   });
+
+  test('an ephemeral container added to a running pod starts, runs its script, takes exec, and never restarts', () => {
+    const target = { name: 'target', image: 'busybox', command: ['/bin/sleep'], args: ['10000'] };
+    const s = sim([target]);
+    s.advance(1000);
+    const debugger_ = {
+      name: 'debugger',
+      image: 'busybox',
+      command: ['/bin/sh', '-c', 'while true; do echo polo; sleep 2; done'],
+      stdin: true,
+      tty: true,
+    };
+    const pod = {
+      metadata: { name: 'p', namespace: 'ns', uid: 'u-1' },
+      spec: { containers: [target], ephemeralContainers: [debugger_] },
+    };
+    assert.equal(s.startEphemeral(pod, 2000), true);
+    assert.equal(s.startEphemeral(pod, 2500), false);
+    s.advance(5000);
+    const st = s.status({ hostIP: '172.18.0.2', podIPs: ['10.244.0.5'], startTime: 0 }, 5000) as {
+      ephemeralContainerStatuses?: { name: string; ready: boolean; state: { running?: unknown } }[];
+    };
+    assert.equal(st.ephemeralContainerStatuses?.[0]?.name, 'debugger');
+    assert.ok(st.ephemeralContainerStatuses?.[0]?.state.running);
+    assert.equal(st.ephemeralContainerStatuses?.[0]?.ready, false);
+    assert.equal(ran(s.exec('debugger', ['/bin/echo', 'marco'], '', 5000)).out, 'marco\n');
+    assert.match(
+      s
+        .output('debugger', false, 5000)
+        ?.chunks.map((c) => c.text)
+        .join('') ?? '',
+      /^polo\npolo\n/,
+    );
+  });
 });

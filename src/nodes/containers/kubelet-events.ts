@@ -15,8 +15,8 @@ export interface KubeletEvent {
   readonly message: string;
 }
 
-export function containerFieldPath(name: string, init: boolean): string {
-  return `${init ? 'spec.initContainers' : 'spec.containers'}{${name}}`;
+export function containerFieldPath(name: string, init: boolean, ephemeral = false): string {
+  return `${ephemeral ? 'spec.ephemeralContainers' : init ? 'spec.initContainers' : 'spec.containers'}{${name}}`;
 }
 
 /**

@@ -89,6 +89,8 @@ interface Container {
   spec: JsonObject;
   readonly name: string;
   readonly init: boolean;
+  /** An ephemeral container (`kubectl debug`): started when added, never restarted. */
+  readonly ephemeral: boolean;
   readonly program: Program;
   restarts: number;
   current: Instance | undefined;
@@ -167,6 +169,8 @@ export class PodSim {
   readonly #o: PodSimOptions;
   readonly #init: Container[];
   readonly #app: Container[];
+  readonly #ephemeral: Container[] = [];
+  readonly #make: (c: JsonObject, init: boolean, ephemeral?: boolean) => Container;
   readonly #policy: string;
   /** The app containers have been started. */
   #appStarted = false;
@@ -197,10 +201,11 @@ export class PodSim {
     );
     const spec = objAt(o.pod, 'spec');
     this.#policy = strAt(spec, 'restartPolicy') ?? 'Always';
-    const make = (c: JsonObject, init: boolean): Container => ({
+    const make = (c: JsonObject, init: boolean, ephemeral = false): Container => ({
       spec: c,
       name: strAt(c, 'name') ?? '',
       init,
+      ephemeral,
       program:
         o.adopted === true
           ? { kind: 'unknown', reason: 'adopted' }
@@ -219,6 +224,7 @@ export class PodSim {
       pullFailedAt: undefined,
       configError: undefined,
     });
+    this.#make = make;
     this.#init = o.adopted === true ? [] : objsAt(spec, 'initContainers').map((c) => make(c, true));
     this.#app = objsAt(spec, 'containers').map((c) => make(c, false));
     if (this.#init.length > 0) this.#start(this.#init[0]!, o.startAt);
@@ -240,11 +246,11 @@ export class PodSim {
     if (configError !== undefined) {
       // The kubelet retries at every sync and fails the same way: the container stays waiting.
       c.configError = configError;
-      this.#events.push(failedEvent(containerFieldPath(c.name, c.init), configError));
+      this.#events.push(failedEvent(containerFieldPath(c.name, c.init, c.ephemeral), configError));
       return;
     }
     c.spec = withExpandedSubPaths(c.spec, () => containerEnv(this.#pod, c.spec, this.#o.envContext));
-    this.#events.push(...startEvents(c.spec, containerFieldPath(c.name, c.init)));
+    this.#events.push(...startEvents(c.spec, containerFieldPath(c.name, c.init, c.ephemeral)));
     const run = startRun({
       program: c.program,
       pod: this.#pod,
@@ -301,7 +307,7 @@ export class PodSim {
   }
 
   #all(): Container[] {
-    return [...this.#init, ...this.#app];
+    return [...this.#init, ...this.#app, ...this.#ephemeral];
   }
 
   /** The termination message: the file at terminationMessagePath, or the log's tail on error. */
@@ -369,9 +375,11 @@ export class PodSim {
       else this.#startApp(at);
       return;
     }
-    const restart = c.init
-      ? this.#policy !== 'Never'
-      : this.#policy === 'Always' || (this.#policy === 'OnFailure' && exitCode !== 0);
+    const restart = c.ephemeral
+      ? false
+      : c.init
+        ? this.#policy !== 'Never'
+        : this.#policy === 'Always' || (this.#policy === 'OnFailure' && exitCode !== 0);
     if (!restart) {
       if (c.init) this.#initFailed = true;
       return;
@@ -389,7 +397,7 @@ export class PodSim {
         reason: 'CrashLoopBackOff',
         message: `back-off ${goDuration(c.backoffMs)} restarting failed container=${c.name} pod=${pod}`,
       };
-      this.#events.push(backOffEvent(containerFieldPath(c.name, c.init), c.name, pod));
+      this.#events.push(backOffEvent(containerFieldPath(c.name, c.init, c.ephemeral), c.name, pod));
       c.restartAt = at + c.backoffMs;
     }
   }
@@ -702,7 +710,7 @@ export class PodSim {
       c.restartAt = undefined;
       c.waiting = undefined;
       if (c.current === undefined) continue;
-      this.#events.push(killingEvent(containerFieldPath(c.name, c.init), c.name));
+      this.#events.push(killingEvent(containerFieldPath(c.name, c.init, c.ephemeral), c.name));
       this.#exit(c, at, exitCode);
     }
   }
@@ -738,6 +746,25 @@ export class PodSim {
   refreshVolumes(pod: JsonObject, sources: VolumeSources, at: number): void {
     for (const c of this.#all()) c.current?.run.follow?.(at - c.current.startedAt);
     this.#files.refresh(pod, sources, at);
+  }
+
+  /**
+   * Starts the ephemeral containers added to the pod since (pods/ephemeralcontainers, `kubectl
+   * debug`), as the kubelet does at its next sync of a running pod. Returns whether one started.
+   */
+  startEphemeral(pod: JsonObject, at: number): boolean {
+    if (this.#stopped || this.terminal()) return false;
+    let started = false;
+    for (const spec of objsAt(objAt(pod, 'spec'), 'ephemeralContainers')) {
+      const name = strAt(spec, 'name') ?? '';
+      if (this.#ephemeral.some((c) => c.name === name)) continue;
+      this.#pod = pod;
+      const c = this.#make(spec, false, true);
+      this.#ephemeral.push(c);
+      this.#start(c, at);
+      started = true;
+    }
+    return started;
   }
 
   /**
@@ -925,6 +952,12 @@ export class PodSim {
     );
     if (this.#init.length > 0)
       status['initContainerStatuses'] = this.#init.map((c) => this.#containerStatus(c, true, now));
+    // Ephemeral containers are never ready (they have no probes and serve nothing).
+    if (this.#ephemeral.length > 0)
+      status['ephemeralContainerStatuses'] = this.#ephemeral.map((c) => ({
+        ...this.#containerStatus(c, false, now),
+        ready: false,
+      }));
     return status;
   }
 }
