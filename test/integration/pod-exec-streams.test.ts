@@ -10,20 +10,11 @@ import { after, before, describe, it } from 'node:test';
 import { WebSocket } from 'ws';
 import { spdyExec } from '../support/spdy-client.js';
 import type { SpdyExecOptions } from '../support/spdy-client.js';
+import { waitFor } from '../support/poll.js';
 import { startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 
 const pods = '/api/v1/namespaces/default/pods';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The messages of a WebSocket session until the server closes it, and the close code. */
 function wsSession(
@@ -66,13 +57,13 @@ describe('pods/exec, attach and log streams into a simulated container', () => {
         ],
       },
     };
-    await until('the simulated node and the default ServiceAccount', async () => {
+    await waitFor('the simulated node and the default ServiceAccount', async () => {
       const node = await s.request('GET', '/api/v1/nodes/nanokube-node-0');
       const sa = await s.request('GET', '/api/v1/namespaces/default/serviceaccounts/default');
-      return node.status === 200 && sa.status === 200 ? true : undefined;
+      return node.status === 200 && sa.status === 200;
     });
     assert.equal((await s.request('POST', pods, { body })).status, 201);
-    await until('pod sh running', async () => {
+    await waitFor('pod sh running', async () => {
       const r = await s.request('GET', `${pods}/sh`);
       const st = r.json<{ status?: { containerStatuses?: { state?: { running?: unknown } }[] } }>().status;
       return st?.containerStatuses?.[0]?.state?.running !== undefined ? true : undefined;
@@ -250,7 +241,7 @@ describe('pods/exec, attach and log streams into a simulated container', () => {
     ];
     const put = await s.request('PUT', `${pods}/sh/ephemeralcontainers`, { body: pod });
     assert.equal(put.status, 200, put.text);
-    await until('the debugger running', async () => {
+    await waitFor('the debugger running', async () => {
       const st = (await s.request('GET', `${pods}/sh`)).json<{
         status?: { ephemeralContainerStatuses?: { name: string; state?: { running?: unknown } }[] };
       }>().status;

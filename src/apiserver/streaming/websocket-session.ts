@@ -75,6 +75,14 @@ function closed(ws: WebSocket): Promise<void> {
   return new Promise((resolve) => ws.once('close', () => resolve()));
 }
 
+/** Ends a session as wsstream does: a close frame (1000), a second for the client's, then the socket. */
+async function finish(ws: WebSocket, conn: UpgradedConnection): Promise<void> {
+  if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+  await Promise.race([closed(ws), new Promise((r) => setTimeout(r, 1000).unref())]);
+  ws.terminate();
+  conn.done();
+}
+
 /** Serves a command session on the channel protocol chosen (see {@link websocketProtocol}). */
 export async function serveWebSocketSession(o: {
   readonly conn: UpgradedConnection;
@@ -121,10 +129,7 @@ export async function serveWebSocketSession(o: {
     if (status !== undefined) await send(ws, message(channels.error, Buffer.from(status)));
   } finally {
     o.signal.removeEventListener('abort', abort);
-    if (ws.readyState === WebSocket.OPEN) ws.close(1000);
-    await Promise.race([closed(ws), new Promise((r) => setTimeout(r, 1000).unref())]);
-    ws.terminate();
-    o.conn.done();
+    await finish(ws, o.conn);
   }
 }
 
@@ -152,9 +157,6 @@ export async function serveWebSocketReader(o: {
         await send(ws, message(bytes.subarray(at, at + readerChunk)));
     }
   } finally {
-    if (ws.readyState === WebSocket.OPEN) ws.close(1000);
-    await Promise.race([closed(ws), new Promise((r) => setTimeout(r, 1000).unref())]);
-    ws.terminate();
-    o.conn.done();
+    await finish(ws, o.conn);
   }
 }
