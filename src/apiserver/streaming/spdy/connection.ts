@@ -16,6 +16,8 @@ import type { SpdyHeaders } from './header-block.js';
 const maxDataFrame = 32 * 1024;
 /** Bytes a stream may have received and not yet consumed before the connection is cut. */
 const maxUnreadBytes = 4 * 1024 * 1024;
+/** Streams one connection may open (a command session uses at most five). */
+const maxStreams = 32;
 
 /** One stream the client opened. */
 export class SpdyStream {
@@ -202,6 +204,10 @@ export class SpdyServerConnection {
           return;
         }
         this.#lastStreamId = f.streamId;
+        if (this.#streams.size >= maxStreams) {
+          this.send(this.writer.rstStream(f.streamId, rstStatus.refusedStream));
+          return;
+        }
         const stream = new SpdyStream(f.streamId, f.headers, this);
         this.#streams.set(f.streamId, stream);
         if (f.fin) stream.received(Buffer.alloc(0), true);
