@@ -21,6 +21,7 @@ import { managedEtcHosts } from './etc-hosts.js';
 import { agnhostResolvReader, podResolvConf } from './resolv-conf.js';
 import { logsGeneratorOutput } from './logs-generator.js';
 import type { PodFiles } from './pod-files.js';
+import { normalize } from './pod-files.js';
 import { MounttestUnknowable, runMounttest } from './mounttest.js';
 import type { ResourceList } from '../resources.js';
 
@@ -153,8 +154,27 @@ export function scriptFs(
     }
     events?.push({ at, store, key, content });
   };
+  /** Directories every image has (its own others are the image's business: unknowable). */
+  const rootDirs = ['/', '/tmp', '/var/tmp', '/dev', '/etc', '/proc', '/sys', '/var', '/usr', '/bin'];
+  const isDir = (path: string): boolean => {
+    const inVolume = files.isDirInVolume(container, path);
+    if (inVolume !== undefined) return inVolume;
+    const key = normalize(path);
+    if (own.has(key)) return false;
+    const prefix = key === '/' ? '/' : `${key}/`;
+    if (rootDirs.includes(key) || [...own.keys()].some((k) => k.startsWith(prefix))) return true;
+    // A volume mounted below it makes it a directory.
+    if (
+      objsAt(container, 'volumeMounts').some((m) =>
+        normalize(strAt(m, 'mountPath') ?? '/').startsWith(prefix),
+      )
+    )
+      return true;
+    throw new ShellUnsupported(`${key} may be a directory of the image`);
+  };
   return {
     read,
+    isDir,
     write: (path, content, append, at) => {
       // Appending to a file that may come with the image: its earlier content is unknowable.
       const before = append ? read(path) : undefined;

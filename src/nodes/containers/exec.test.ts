@@ -264,4 +264,36 @@ describe('a command run in a simulated container (kubectl exec)', () => {
       /^polo\npolo\n/,
     );
   });
+
+  test('directories: a mount root, the subPath directory the kubelet made, what holds files; an image directory is unknowable', () => {
+    const c = {
+      name: 'main',
+      image: 'busybox',
+      command: ['sh', '-c', 'test -d /testcontainer/p; echo $?; sleep 3600'],
+      env: [{ name: 'POD_NAME', value: 'p' }],
+      volumeMounts: [
+        { name: 'data', mountPath: '/logscontainer', subPathExpr: '$(POD_NAME)' },
+        { name: 'data', mountPath: '/testcontainer' },
+      ],
+    };
+    const s = sim([c], { volumes: shared });
+    s.advance(1000);
+    // The upstream spec 'should allow substituting values in a volume subpath' judges this log.
+    assert.equal(
+      s
+        .output('main', false, 1000)
+        ?.chunks.map((x) => x.text)
+        .join(''),
+      '0\n',
+    );
+    const isDir = (path: string): number | undefined =>
+      ran(s.exec('main', ['test', '-d', path], '', 1000)).code;
+    assert.equal(isDir('/testcontainer'), 0);
+    assert.equal(isDir('/testcontainer/other'), 1);
+    assert.equal(isDir('/tmp'), 0);
+    assert.equal(ran(s.exec('main', ['sh', '-c', 'echo x > /tmp/d/f'], '', 1000)).code, 0);
+    assert.equal(isDir('/tmp/d'), 0);
+    assert.equal(isDir('/tmp/d/f'), 1);
+    assert.equal(s.exec('main', ['test', '-d', '/usr/local/lib'], '', 1000).kind, 'unknowable');
+  });
 });

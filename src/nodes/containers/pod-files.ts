@@ -9,6 +9,7 @@ import type { JsonObject } from '../../util/json.js';
 import { numAt, objAt, objsAt, strAt } from '../json.js';
 import { VolumeSetupError, apiVolumeFiles, isApiVolume } from './volume-data.js';
 import type { FileNode, VolumeSources } from './volume-data.js';
+import { ShellUnsupported } from './shell-parse.js';
 
 interface ApiVersion {
   readonly at: number;
@@ -71,8 +72,17 @@ function layOut(
   }
 }
 
+/** Whether `dir` (a normalized path) holds any of `keys`. */
+function holds(keys: Iterable<string>, dir: string): boolean {
+  const prefix = dir === '/' ? '/' : `${dir}/`;
+  for (const k of keys) if (k.startsWith(prefix)) return true;
+  return false;
+}
+
 export class PodFiles {
   readonly #volumes = new Map<string, Volume>();
+  /** Per volume, the subPath directories the kubelet created in it for its mounts. */
+  readonly #subPathDirs = new Map<string, Set<string>>();
   readonly #node: Map<string, string>;
   /** The pod's fsGroup: the group of its volumes. */
   readonly fsGroup: number | undefined;
@@ -121,6 +131,53 @@ export class PodFiles {
       changed = true;
     }
     return changed;
+  }
+
+  /**
+   * The kubelet's mounts of a container being started: a `subPath` (after subPathExpr expansion)
+   * that does not exist in its volume is created there as a directory.
+   */
+  makeSubPaths(container: JsonObject): void {
+    for (const m of objsAt(container, 'volumeMounts')) {
+      const sub = strAt(m, 'subPath') ?? '';
+      if (sub === '') continue;
+      const volume = strAt(m, 'name') ?? '';
+      const dirs = this.#subPathDirs.get(volume) ?? new Set<string>();
+      this.#subPathDirs.set(volume, dirs);
+      // Its parents are directories too.
+      const parts = normalize(sub)
+        .split('/')
+        .filter((x) => x !== '');
+      for (let i = 1; i <= parts.length; i++) dirs.add(`/${parts.slice(0, i).join('/')}`);
+    }
+  }
+
+  /**
+   * Whether `path` is a directory as `container` sees it inside a volume: a mount's root, a
+   * directory the kubelet made for a subPath, or one that holds files; undefined outside volumes.
+   */
+  isDirInVolume(container: JsonObject, path: string): boolean | undefined {
+    const place = this.place(container, path);
+    if ('opaque' in place) throw new ShellUnsupported(`${path} is in a ${place.opaque}`);
+    if ('api' in place) {
+      const files = place.api.filesAt(Infinity);
+      return place.mountRoot || (files !== undefined && holds(files.keys(), place.key));
+    }
+    if (place.store === undefined) return undefined;
+    if (
+      place.mountRoot === true ||
+      (place.store.get(place.key) === undefined && holds(place.store.keys(), place.key))
+    )
+      return true;
+    for (const m of objsAt(container, 'volumeMounts')) {
+      const mount = normalize(strAt(m, 'mountPath') ?? '/');
+      const p = normalize(path);
+      if (p !== mount && !p.startsWith(`${mount}/`)) continue;
+      const v = this.#volumes.get(strAt(m, 'name') ?? '');
+      if (v?.kind !== 'emptyDir' || v.files !== place.store) continue;
+      if (this.#subPathDirs.get(strAt(m, 'name') ?? '')?.has(place.key) === true) return true;
+    }
+    return false;
   }
 
   /** A file of the node's own (its /etc/hosts, what hostPath volumes wrote). */

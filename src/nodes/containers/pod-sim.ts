@@ -250,6 +250,7 @@ export class PodSim {
       return;
     }
     c.spec = withExpandedSubPaths(c.spec, () => containerEnv(this.#pod, c.spec, this.#o.envContext));
+    this.#files.makeSubPaths(c.spec);
     this.#events.push(...startEvents(c.spec, containerFieldPath(c.name, c.init, c.ephemeral)));
     const run = startRun({
       program: c.program,

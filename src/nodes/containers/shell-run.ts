@@ -18,6 +18,8 @@ export class ShellFsError extends Error {}
 export interface ShellFs {
   /** The file's content; undefined when there is none. Throws ShellUnsupported when unknowable. */
   read(path: string): string | undefined;
+  /** Whether the path is a directory. Throws ShellUnsupported when unknowable. */
+  isDir?(path: string): boolean;
   write(path: string, content: string, append: boolean, atMs: number): void;
   remove(path: string, atMs: number): boolean;
 }
@@ -408,6 +410,9 @@ class Shell {
           return fs.read(a) !== undefined;
         case '-s':
           return (fs.read(a) ?? '') !== '';
+        case '-d':
+          if (fs.isDir === undefined) throw new ShellUnsupported('test -d');
+          return fs.isDir(a);
         default:
           throw new ShellUnsupported(`test ${op}`);
       }
