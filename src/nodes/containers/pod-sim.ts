@@ -49,6 +49,7 @@ import type { ExecOutcome } from './exec.js';
 import type { Program } from './program.js';
 import { ShellUnsupported } from './shell-parse.js';
 import { runShell } from './shell-run.js';
+import type { ShellFs } from './shell-run.js';
 
 type ProbeKind = 'startup' | 'readiness' | 'liveness';
 
@@ -317,14 +318,7 @@ export class PodSim {
     let text = '';
     if (inst.run.known) {
       try {
-        text =
-          scriptFs(
-            this.#files,
-            c.spec,
-            this.#ownFiles(c, inst, afterMs),
-            undefined,
-            this.#fsOptions(inst, afterMs),
-          ).read(path) ?? '';
+        text = this.#containerFs(c, inst, afterMs).read(path) ?? '';
       } catch {
         text = '';
       }
@@ -433,13 +427,7 @@ export class PodSim {
       try {
         const timeoutMs = num(spec, 'timeoutSeconds', 1) * 1000;
         const r = runShell(program.list, {
-          fs: scriptFs(
-            this.#files,
-            c.spec,
-            this.#ownFiles(c, inst, since),
-            undefined,
-            this.#fsOptions(inst, since),
-          ),
+          fs: this.#containerFs(c, inst, since),
           env: containerEnv(this.#pod, c.spec, this.#o.envContext),
           openEnv: true,
           args: program.args,
@@ -497,6 +485,17 @@ export class PodSim {
     return files;
   }
 
+  /** A read view of an instance's files `sinceMs` into its run (probes, the termination message). */
+  #containerFs(c: Container, inst: Instance, sinceMs: number): ShellFs {
+    return scriptFs(
+      this.#files,
+      c.spec,
+      this.#ownFiles(c, inst, sinceMs),
+      undefined,
+      this.#fsOptions(inst, sinceMs),
+    );
+  }
+
   /** How an instance's own files read: its program followed or not, what exec'd commands removed. */
   #fsOptions(inst: Instance, sinceMs: number): { programUnknown: boolean; removed: ReadonlySet<string> } {
     const removed = new Set<string>();
@@ -511,15 +510,7 @@ export class PodSim {
   /** Whether a file of the container exists `sinceMs` into its run; undefined: not known. */
   #fileExists(c: Container, inst: Instance, sinceMs: number, path: string): boolean | undefined {
     try {
-      return (
-        scriptFs(
-          this.#files,
-          c.spec,
-          this.#ownFiles(c, inst, sinceMs),
-          undefined,
-          this.#fsOptions(inst, sinceMs),
-        ).read(path) !== undefined
-      );
+      return this.#containerFs(c, inst, sinceMs).read(path) !== undefined;
     } catch (err) {
       if (err instanceof ShellUnsupported) return undefined;
       throw err;
