@@ -37,12 +37,25 @@ export interface VirtualConnect {
   /** Who asks (after impersonation); CONNECT admission sees it. */
   readonly user: UserInfo;
   readonly signal: AbortSignal;
+  /** The HTTP request itself, which the proxy subresources forward. */
+  readonly http: {
+    readonly method: string;
+    /** The path asked for (`/api/v1/namespaces/ns/pods/web/proxy/x`). */
+    readonly requestPath: string;
+    readonly rawQuery: string;
+    /** Header values by lower-case name (repeated headers joined with `, `). */
+    readonly headers: Readonly<Record<string, string>>;
+    /** The body (read on demand, within the API server's request size limit). */
+    readonly body: () => Promise<string>;
+  };
 }
 
 /** A connect's answer: a status, and for pods/log of a simulated pod a streamed text body. */
 export interface VirtualConnectAnswer {
   readonly status: number;
   readonly contentType?: string;
+  /** Further headers (a proxied server's own). */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Chunks written as they come; the stream ends when it does or the request's signal aborts. */
   readonly body?: AsyncIterable<string> | Iterable<string>;
   /**

@@ -24,7 +24,7 @@ import type { Clock } from '../util/clock.js';
 import type { JsonObject } from '../util/json.js';
 import { addToIp, addressIn, cidrSize, formatCidr, parseCidr, subnet, subnetCount } from './cidr.js';
 import type { Cidr } from './cidr.js';
-import { metaOf, numAt, objAt, objsAt, strAt, strsAt } from './json.js';
+import { metaOf, numAt, objAt, objsAt, strAt, strsAt, stringMap } from './json.js';
 import {
   defaultCapacity,
   leaseNamespace,
@@ -35,6 +35,9 @@ import {
 } from './node-object.js';
 import type { NodeIdentity, NodeTemplate } from './node-object.js';
 import { PodSim } from './containers/pod-sim.js';
+import { PodHttp } from './pod-http.js';
+import { ClusterNetwork } from './network/cluster-network.js';
+import type { PodHttpOutcome, SimHttpRequest } from '../machinery/http-exchange.js';
 import { nodeEtcHosts } from './containers/etc-hosts.js';
 import type { ContainerOutput, PodExecOutcome } from './containers/pod-sim.js';
 import { envSourceKeys } from './containers/container-run.js';
@@ -111,6 +114,9 @@ export interface SimulatedNodesOptions {
 
 const podsPath = '/api/v1/pods';
 const servicesPath = '/api/v1/services';
+const endpointSlicesPath = '/apis/discovery.k8s.io/v1/endpointslices';
+/** The EndpointSlices' index by the Service they belong to (`ns/name`). */
+const sliceServiceIndex = 'service';
 const nodesPath = '/api/v1/nodes';
 const leasesPath = `/apis/coordination.k8s.io/v1/namespaces/${leaseNamespace}/leases`;
 const smp = 'application/strategic-merge-patch+json';
@@ -246,6 +252,8 @@ export class SimulatedNodes {
   #nodeInformer: SharedInformer | undefined;
   #serviceInformer: SharedInformer | undefined;
   #servicesSynced = false;
+  /** HTTP to the pods' servers (created with the cluster network on first use). */
+  #podHttp: PodHttp | undefined;
   #resolveRegistered: (ok: boolean) => void = () => undefined;
   /** Resolves true once every node is registered with its Lease (false if stopped first). */
   readonly registered: Promise<boolean>;
@@ -347,6 +355,55 @@ export class SimulatedNodes {
     // What it changed may change the pod's probes (a file a server serves is gone): look again.
     if (out.kind === 'ran' && out.events.length > 0) this.#queue.add(key);
     return out;
+  }
+
+  /**
+   * An HTTP request to `port` of a pod on these nodes (the API server's pods/proxy and
+   * services/proxy); undefined when the pod is not one of theirs.
+   */
+  async http(
+    pod: { readonly namespace: string; readonly name: string; readonly uid: string },
+    port: number,
+    request: SimHttpRequest,
+    signal: AbortSignal,
+  ): Promise<PodHttpOutcome | undefined> {
+    const st = this.#pods.get(`${pod.namespace}/${pod.name}`);
+    if (st === undefined || st.uid !== pod.uid) return undefined;
+    const ip = st.rt.podIPs[0] ?? '';
+    return this.#http().request({ namespace: pod.namespace, ip, sim: st.sim }, port, request, signal);
+  }
+
+  #http(): PodHttp {
+    if (this.#podHttp !== undefined) return this.#podHttp;
+    let network: Promise<ClusterNetwork> | undefined;
+    const open = async (): Promise<ClusterNetwork> => {
+      const services = this.#o.informers.informerFor(servicesPath);
+      const slices = this.#o.informers.informerFor(endpointSlicesPath);
+      slices.store.ensureIndex(sliceServiceIndex, (obj) => {
+        const meta = metaOf(obj);
+        const svc = stringMap(meta, 'labels')['kubernetes.io/service-name'];
+        return svc === undefined ? [] : [`${strAt(meta, 'namespace') ?? ''}/${svc}`];
+      });
+      await Promise.all([services.synced, slices.synced]);
+      return new ClusterNetwork({
+        services: () => services.store.list(),
+        slicesOf: (ns, name) => slices.store.byIndex(sliceServiceIndex, `${ns}/${name}`),
+        pods: () => this.#podInformer?.store.list() ?? [],
+      });
+    };
+    this.#podHttp = new PodHttp({
+      podAt: (ip) => {
+        for (const [key, st] of this.#pods) {
+          if (st.rt.podIPs.includes(ip) && st.offset !== undefined) {
+            return { namespace: key.slice(0, key.indexOf('/')), ip, sim: st.sim };
+          }
+        }
+        return undefined;
+      },
+      network: () => (network ??= open()),
+      now: () => this.#clock.now(),
+    });
+    return this.#podHttp;
   }
 
   /** Waits on the nodes' clock. */

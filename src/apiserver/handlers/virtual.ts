@@ -98,6 +98,15 @@ export async function handleVirtual(ctx: VirtualHandlerContext): Promise<void> {
   });
 }
 
+/** A request's headers by lower-case name, a repeated header's values joined with `, `. */
+function headerRecord(h: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) {
+    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
 /** Whether a header value lists the token (Go's httpstream.IsUpgradeRequest on `Connection`). */
 function hasToken(value: string | string[] | undefined, token: string): boolean {
   const all = Array.isArray(value) ? value : value === undefined ? [] : [value];
@@ -111,7 +120,9 @@ async function answerConnect(
 ): Promise<void> {
   const { request } = ctx;
   const path = ctx.endpoint.parent ?? ctx.endpoint.info;
-  if (!connect.verbs.includes(request.verb)) {
+  // The proxies take OPTIONS too (upstream proxyMethods); its verb is '' and discovery omits it.
+  const options = request.verb === '' && request.method === 'options' && resource.endsWith('/proxy');
+  if (!connect.verbs.includes(request.verb) && !options) {
     throw apiErrors.methodNotSupported(
       { group: path.group, resource },
       request.verb === '' ? request.method : request.verb,
@@ -125,10 +136,18 @@ async function answerConnect(
     path: request.subresource.slice(request.subresource.split('/', 1)[0]?.length ?? 0),
     user: ctx.user,
     signal: ctx.signal,
+    http: {
+      method: ctx.req.method ?? 'GET',
+      requestPath: ctx.url.pathname,
+      rawQuery: ctx.url.search.replace(/^\?/, ''),
+      headers: headerRecord(ctx.req.headers),
+      body: async () => (await readBody(ctx.req)).toString('utf8'),
+    },
   });
   if (answer.session !== undefined) return serveSession(ctx, answer.session);
+  const headers = answer.headers ?? {};
   if (answer.body === undefined) {
-    ctx.res.writeHead(answer.status);
+    ctx.res.writeHead(answer.status, { ...headers });
     ctx.res.end();
     return;
   }
@@ -141,7 +160,9 @@ async function answerConnect(
       return serveWebSocketReader({ conn, protocol, body: answer.body, signal: ctx.signal });
     }
   }
-  ctx.res.writeHead(answer.status, { 'content-type': answer.contentType ?? 'text/plain' });
+  // A proxied server's answer keeps its own headers (none may name a type); ours are plain text.
+  const type = answer.contentType ?? (answer.headers === undefined ? 'text/plain' : undefined);
+  ctx.res.writeHead(answer.status, { ...headers, ...(type !== undefined ? { 'content-type': type } : {}) });
   try {
     for await (const chunk of answer.body) {
       if (ctx.signal.aborted) break;

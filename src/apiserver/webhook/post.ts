@@ -32,6 +32,7 @@ import { goJsonSyntaxError } from '../../machinery/gojson/syntax.js';
 import type { StatusDetails, StatusReason } from '../../machinery/status.js';
 import { isJsonObject } from '../../util/json.js';
 import type { JsonObject } from '../../util/json.js';
+import { joinHostPort } from '../../util/host-port.js';
 
 export interface ServiceAddress {
   readonly host: string;
@@ -122,10 +123,6 @@ function goSeconds(total: number): string {
 function cleanPath(p: string): string {
   const joined = posix.normalize(posix.join('/', p));
   return joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
-}
-
-function joinHostPort(host: string, port: number | string): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 interface Target {

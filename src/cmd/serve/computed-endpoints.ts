@@ -166,9 +166,9 @@ export function connectEndpoints(stores: {
     on(podsInfo, 'exec', streams, (r) => podStream('exec', sessionStores, r)),
     on(podsInfo, 'attach', streams, (r) => podStream('attach', sessionStores, r)),
     on(podsInfo, 'portforward', streams, (r) => podStream('portforward', stores, r)),
-    on(podsInfo, 'proxy', proxyVerbs, (r) => podProxy(stores.pods, r)),
+    on(podsInfo, 'proxy', proxyVerbs, (r) => podProxy(sessionStores, r)),
     on(nodesInfo, 'proxy', proxyVerbs, (r) => nodeProxy(stores.nodes, r, stores.nodePorts)),
-    on(servicesInfo, 'proxy', proxyVerbs, (r) => serviceProxy(stores, r)),
+    on(servicesInfo, 'proxy', proxyVerbs, (r) => serviceProxy({ ...stores, ...sessionStores }, r)),
   ];
 }
 

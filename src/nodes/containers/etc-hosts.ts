@@ -9,11 +9,17 @@ import { metaOf, objAt, objsAt, strAt, strsAt } from '../json.js';
 
 const clusterDomain = 'cluster.local';
 
+/** The hostname the kubelet gives a pod's containers: spec.hostname, else its name, at most 63 characters. */
+export function podHostname(pod: JsonObject): string {
+  const spec = objAt(pod, 'spec');
+  return (strAt(spec, 'hostname') ?? strAt(metaOf(pod), 'name') ?? '').slice(0, 63).replace(/[-.]+$/, '');
+}
+
 export function managedEtcHosts(pod: JsonObject, podIPs: readonly string[]): string | undefined {
   const spec = objAt(pod, 'spec');
   if (spec?.['hostNetwork'] === true || podIPs.length === 0) return undefined;
   const meta = metaOf(pod);
-  const hostname = (strAt(spec, 'hostname') ?? strAt(meta, 'name') ?? '').slice(0, 63).replace(/[-.]+$/, '');
+  const hostname = podHostname(pod);
   const subdomain = strAt(spec, 'subdomain') ?? '';
   let out =
     '# Kubernetes-managed hosts file.\n' +

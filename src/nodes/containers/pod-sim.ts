@@ -46,7 +46,8 @@ import { argvProgram, containerProgram, imageMissing } from './program.js';
 import { execInContainer } from './exec.js';
 import { imageFiles } from './image-files.js';
 import type { ExecOutcome } from './exec.js';
-import type { Program } from './program.js';
+import type { Listener, Program } from './program.js';
+import { podHostname } from './etc-hosts.js';
 import { ShellUnsupported } from './shell-parse.js';
 import { runShell } from './shell-run.js';
 import type { ShellFs } from './shell-run.js';
@@ -83,6 +84,8 @@ interface Instance {
   appliedMs: number;
   /** Changes `kubectl exec` commands made to its own files, in time order (undefined: removed). */
   readonly execOwn: { readonly at: number; readonly key: string; readonly content: string | undefined }[];
+  /** What its server keeps between requests (guestbook's store); gone with the instance. */
+  readonly serverState: Map<string, unknown>;
 }
 
 interface Container {
@@ -123,6 +126,19 @@ export interface ContainerOutput {
   readonly finishedAt?: number;
   readonly chunks: readonly { readonly at: number; readonly text: string }[];
 }
+
+/** What listens on a port of a pod (PodSim.listening). */
+export type PodListener =
+  | {
+      readonly kind: 'server';
+      readonly container: string;
+      readonly listener: Listener;
+      readonly hostname: string;
+      readonly fs: ShellFs;
+      readonly state: Map<string, unknown>;
+    }
+  | { readonly kind: 'refused' }
+  | { readonly kind: 'unknowable'; readonly reason: string };
 
 /** What a command run in a container came to: the container may not be running. */
 export type PodExecOutcome = ExecOutcome | { readonly kind: 'not-running' };
@@ -287,6 +303,7 @@ export class PodSim {
       probes,
       appliedMs: -1,
       execOwn: [],
+      serverState: new Map(),
     };
     c.exited = undefined;
     c.waiting = undefined;
@@ -546,6 +563,37 @@ export class PodSim {
       }
     }
     return out;
+  }
+
+  /**
+   * What listens on `port` of the pod now: a running container's server (with what it answers
+   * from), nothing (the connection is refused), or a program the node does not follow.
+   */
+  listening(port: number, now: number): PodListener {
+    let unknown: string | undefined;
+    for (const c of this.#all()) {
+      const inst = c.current;
+      if (inst === undefined) continue;
+      const program = inst.run.program;
+      if (program.kind === 'unknown') {
+        unknown ??= `container ${JSON.stringify(c.name)} runs ${program.reason}`;
+        continue;
+      }
+      if (program.kind !== 'server') continue;
+      const listener = program.listeners.get(port);
+      if (listener === undefined) continue;
+      this.#applyShared(c, now);
+      return {
+        kind: 'server',
+        container: c.name,
+        listener,
+        hostname: podHostname(this.#pod),
+        fs: this.#containerFs(c, inst, now - inst.startedAt),
+        state: inst.serverState,
+      };
+    }
+    // A program the node does not follow may be the one listening.
+    return unknown === undefined ? { kind: 'refused' } : { kind: 'unknowable', reason: unknown };
   }
 
   /** From when a probe's result stays what it is (its inputs change no more). */

@@ -12,10 +12,24 @@ import { ShellUnsupported, argvCommand, parseShell } from './shell-parse.js';
 import type { List } from './shell-parse.js';
 import { logsGeneratorFlags } from './logs-generator.js';
 import type { LogsGeneratorFlags } from './logs-generator.js';
+import { httpdDocumentRoot } from './image-files.js';
+import {
+  guestbookServe,
+  httpdServe,
+  netexecServe,
+  porterServe,
+  serveHostnameServe,
+  testWebserverServe,
+} from './http-servers.js';
+import type { Serve } from './http-servers.js';
 
 /** A port a server listens on: HTTP answers per path and time since start; gRPC health. */
 export interface Listener {
   readonly protocol: 'http' | 'tcp' | 'grpc';
+  /** It speaks HTTP over TLS (porter's SERVE_TLS_PORT_<n>). */
+  readonly tls?: boolean;
+  /** What it answers an HTTP request (undefined: the simulator does not know). */
+  readonly serve?: Serve;
   /**
    * Whether an HTTP GET of `path` succeeds this long after the container started; `file` tells
    * whether a file of the container exists now (undefined: not known).
@@ -231,20 +245,51 @@ function server(name: string, ports: readonly [number, Listener][], output?: str
     : { kind: 'server', name, listeners, output };
 }
 
+/** Whether a bool flag (`--name`, `--name=true`) is set in pflag's syntax. */
+function boolFlag(args: readonly string[], flag: string): boolean {
+  let on = false;
+  for (const a of args) {
+    if (a === `--${flag}`) on = true;
+    else if (a.startsWith(`--${flag}=`))
+      on = ['true', '1', 't', 'TRUE', 'True', 'T'].includes(a.slice(flag.length + 3));
+  }
+  return on;
+}
+
+/** A string flag's value (`--name v`, `--name=v`), or the fallback. */
+function stringFlag(args: readonly string[], flag: string, fallback: string): string {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === `--${flag}` && args[i + 1] !== undefined) return args[i + 1]!;
+    if (a.startsWith(`--${flag}=`)) return a.slice(flag.length + 3);
+  }
+  return fallback;
+}
+
 /** agnhost's subcommands that serve until stopped, with their ports (agnhost's flag defaults). */
-function agnhost(args: readonly string[], container: JsonObject, argv0 = '/agnhost'): Program {
+function agnhost(
+  args: readonly string[],
+  container: JsonObject,
+  argv0 = '/agnhost',
+  env: ReadonlyMap<string, string | undefined> = new Map(),
+): Program {
   const [sub, ...flags] = args;
   const http: Listener = { protocol: 'http', healthy: always };
+  const serving = (serve: Serve): Listener => ({ ...http, serve });
   switch (sub ?? 'pause') {
     case 'pause':
       return server('agnhost pause', [], 'Paused\n');
     case 'netexec':
       // Its UDP port (--udp-port) answers no TCP or HTTP probe.
-      return server('agnhost netexec', [[flagValue(flags, 'http-port', 8080), http]]);
+      return server('agnhost netexec', [[flagValue(flags, 'http-port', 8080), serving(netexecServe())]]);
     case 'test-webserver':
-      return server('agnhost test-webserver', [[flagValue(flags, 'port', 80), http]]);
+      return server('agnhost test-webserver', [
+        [flagValue(flags, 'port', 80), serving(testWebserverServe())],
+      ]);
     case 'serve-hostname':
-      return server('agnhost serve-hostname', [[flagValue(flags, 'port', 9376), http]]);
+      return server('agnhost serve-hostname', [
+        [flagValue(flags, 'port', 9376), serving(serveHostnameServe(boolFlag(flags, 'close')))],
+      ]);
     case 'liveness':
       // /healthz answers 200 for the first 10 s, then 500; the socket stays open.
       return server('agnhost liveness', [
@@ -256,14 +301,37 @@ function agnhost(args: readonly string[], container: JsonObject, argv0 = '/agnho
         [flagValue(flags, 'http-port', 8080), http],
       ]);
     case 'porter': {
-      // Serves every SERVE_PORT_<n> (and SERVE_TLS_PORT_<n>) of its environment.
+      // Serves every SERVE_PORT_<n> (and SERVE_TLS_PORT_<n>) of its environment: the value.
+      const json = boolFlag(flags, 'json-response');
       const ports: [number, Listener][] = [];
-      for (const e of objsAt(container, 'env')) {
-        const m = /^SERVE_(?:TLS_)?PORT_(\d+)$/.exec(strAt(e, 'name') ?? '');
-        if (m !== null) ports.push([Number(m[1]), http]);
+      const names = new Set([...objsAt(container, 'env').map((e) => strAt(e, 'name') ?? ''), ...env.keys()]);
+      for (const name of names) {
+        const m = /^SERVE_(TLS_)?PORT_(\d+)$/.exec(name);
+        if (m === null) continue;
+        const value = env.get(name);
+        ports.push([
+          Number(m[2]),
+          {
+            ...http,
+            ...(m[1] !== undefined ? { tls: true } : {}),
+            ...(value !== undefined ? { serve: porterServe(value, json) } : {}),
+          },
+        ]);
       }
       return server('agnhost porter', ports);
     }
+    case 'guestbook':
+      return server('agnhost guestbook', [
+        [
+          flagValue(flags, 'http-port', 80),
+          serving(
+            guestbookServe({
+              backendPort: flagValue(flags, 'backend-port', 6379),
+              replicaOf: stringFlag(flags, 'replicaof', ''),
+            }),
+          ),
+        ],
+      ]);
     case 'logs-generator': {
       const parsed = logsGeneratorFlags(flags);
       return parsed === undefined
@@ -329,12 +397,16 @@ export function containerProgram(
     // The agnhost image has /agnhost and /agnhost-2, a link to it (its entrypoint specs use both).
     const bin = basename(command[0]!);
     if (bin === 'agnhost' || (bin === 'agnhost-2' && image === 'agnhost'))
-      return agnhost(argv.slice(1), container, command[0]);
+      return agnhost(argv.slice(1), container, command[0], env);
     return argvProgram(argv);
   }
   switch (image) {
     case 'agnhost':
-      return agnhost(hasArgs ? args : ['pause'], container);
+      return agnhost(hasArgs ? args : ['pause'], container, '/agnhost', env);
+    case 'nautilus':
+    case 'kitten':
+      // agnhost images (the update demo's) whose default command is test-webserver.
+      return agnhost(hasArgs ? args : ['test-webserver'], container, '/agnhost', env);
     case 'pause':
       return hasArgs ? { kind: 'unknown', reason: 'pause with args' } : server('pause', []);
     case 'nginx':
@@ -351,8 +423,8 @@ export function containerProgram(
               {
                 protocol: 'http',
                 healthy: (path, _since, file) =>
-                  file(`/usr/local/apache2/htdocs${path.endsWith('/') ? `${path}index.html` : path}`) !==
-                  false,
+                  file(`${httpdDocumentRoot}${path.endsWith('/') ? `${path}index.html` : path}`) !== false,
+                serve: httpdServe(httpdDocumentRoot),
               },
             ],
           ]);

@@ -8,13 +8,10 @@
  */
 import type { JsonObject } from '../../util/json.js';
 import { metaOf, numAt, objAt, objsAt, strAt } from '../json.js';
+import { joinHostPort } from '../../util/host-port.js';
 
 function envName(s: string): string {
   return s.replace(/-/g, '_').toUpperCase();
-}
-
-function joinHostPort(host: string, port: number): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 /** The variables of one service, in the kubelet's order. */

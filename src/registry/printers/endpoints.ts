@@ -3,12 +3,9 @@ import type { TableConvertor } from '../../machinery/table.js';
 import { translateTimestampSince } from './age.js';
 import { ageColumn, column, nameColumn } from './columns.js';
 import { arrayAt, numberAt, stringAt } from './read.js';
+import { joinHostPort } from '../../util/host-port.js';
 
 const MAX_SHOWN = 3;
-
-function joinHostPort(host: string, port: number): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}
 
 /** Up to three `ip:port` entries (or bare IPs for port-less subsets), then " + N more...". */
 export function formatEndpoints(endpoints: unknown): string {

@@ -25,6 +25,9 @@ import {
 import type { SimulatedLogOptions } from '../../../apis/core/v1/simulated-logs.js';
 import type { StreamSession } from '../../../machinery/stream-session.js';
 import { attachSession, execSession } from './pod-sessions.js';
+import { joinHostPort } from '../../../util/host-port.js';
+import type { PodHttpOutcome, SimHttpRequest } from '../../../machinery/http-exchange.js';
+import { proxyHttp, rootRedirect } from './proxy-transport.js';
 
 /** A container instance's output, at absolute times (ms). */
 export interface ContainerOutput {
@@ -68,6 +71,13 @@ export interface ContainerSource {
   ): Promise<ContainerExecResult | undefined>;
   /** Waits `ms` on the nodes' clock (a command's output comes as its program would print it). */
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** An HTTP request to a port of the pod; undefined when the pod is not one of these nodes'. */
+  http(
+    pod: { readonly namespace: string; readonly name: string; readonly uid: string },
+    port: number,
+    request: SimHttpRequest,
+    signal: AbortSignal,
+  ): Promise<PodHttpOutcome | undefined>;
 }
 
 /** Where the source is found once the nodes run (they start after the endpoints are built). */
@@ -306,6 +316,8 @@ async function* simulatedLogStream(
 export interface ConnectAnswer {
   readonly status: number;
   readonly contentType?: string;
+  /** Further headers of the answer (a proxied server's). */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly body?: AsyncIterable<string> | Iterable<string>;
   /** exec and attach into a simulated container: the session to serve (status 101). */
   readonly session?: StreamSession;
@@ -321,6 +333,16 @@ export interface ConnectRequest {
   /** A proxy's path after `proxy` (`/healthz` of `nodes/n:10256/proxy/healthz`; '' when none). */
   readonly path: string;
   readonly signal: AbortSignal;
+  /** The HTTP request itself, for the proxies to forward (absent: a GET without headers or body). */
+  readonly http?: {
+    readonly method: string;
+    /** The path the client asked for (`/api/v1/namespaces/ns/pods/web/proxy/x`). */
+    readonly requestPath: string;
+    readonly rawQuery: string;
+    /** Header values by lower-case name. */
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: () => Promise<string>;
+  };
 }
 
 /** Upstream's default --kubelet-preferred-address-types. */
@@ -359,11 +381,6 @@ async function getOrNotFound(
   const obj = await store.storage.get(store.key(namespace, name));
   if (obj === undefined) throw apiErrors.notFound(gr, name);
   return obj;
-}
-
-/** Go's net.JoinHostPort. */
-function joinHostPort(host: string, port: string): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 /** Upstream utilnet.SplitSchemeNamePort. */
@@ -678,6 +695,8 @@ export async function podStream(
 
 /** The proxy's answer for a backend location: upstream's proxy transport errors. */
 async function proxyTo(host: string, port: string, r: ConnectRequest): Promise<ConnectAnswer> {
+  const redirect = r.upgrade || r.http === undefined ? undefined : rootRedirect({ ...r.http, path: r.path });
+  if (redirect !== undefined) return { status: redirect.status, headers: redirect.headers };
   const err = await dialError(host, port, r.signal);
   if (err === undefined) throw cannotProxy(joinHostPort(host, port));
   if (r.upgrade) throw new StatusError(500, '', `error dialing backend: ${err}`);
@@ -688,11 +707,66 @@ function defaultPort(scheme: string): string {
   return scheme === 'https' ? '443' : '80';
 }
 
+/** The pod is not one of the simulated nodes' in this process (another process runs it). */
+class NotInProcess extends Error {}
+
+/**
+ * Proxies a plain HTTP request to a pod of a simulated node in this process, where a server the
+ * node follows answers it; undefined when the pod is not one of theirs.
+ */
+async function proxyToSimulated(
+  stores: { readonly nodes: GenericStore; readonly containers?: ContainerRelay },
+  pod: KubeObject,
+  ip: string,
+  port: string,
+  tls: boolean,
+  r: ConnectRequest,
+): Promise<ConnectAnswer | undefined> {
+  const source = stores.containers?.source;
+  const nodeName = s(o(pod['spec'])['nodeName']);
+  if (source === undefined || r.upgrade || nodeName === '' || !(await isSimulated(stores.nodes, nodeName))) {
+    return undefined;
+  }
+  const podRef = {
+    namespace: s(pod.metadata.namespace),
+    name: s(pod.metadata.name),
+    uid: pod.metadata.uid ?? '',
+  };
+  const http = r.http ?? {
+    method: 'GET',
+    requestPath: '',
+    rawQuery: '',
+    headers: {},
+    body: () => Promise.resolve(''),
+  };
+  let answer;
+  try {
+    answer = await proxyHttp({ ...http, path: r.path }, joinHostPort(ip, port), tls, async (req) => {
+      const out = await source.http(podRef, Number(port), req, r.signal);
+      if (out === undefined) throw new NotInProcess();
+      return out;
+    });
+  } catch (err) {
+    if (err instanceof NotInProcess) return undefined;
+    throw err;
+  }
+  const { 'Content-Type': contentType, ...headers } = answer.headers;
+  return {
+    status: answer.status,
+    ...(contentType !== undefined ? { contentType } : {}),
+    headers,
+    body: [answer.body],
+  };
+}
+
 /** pods/{name}/proxy (upstream pod ResourceLocation). */
-export async function podProxy(pods: GenericStore, r: ConnectRequest): Promise<ConnectAnswer> {
+export async function podProxy(
+  stores: { readonly pods: GenericStore; readonly nodes: GenericStore; readonly containers?: ContainerRelay },
+  r: ConnectRequest,
+): Promise<ConnectAnswer> {
   const id = splitSchemeNamePort(r.name);
   if (id === undefined) throw apiErrors.badRequest(`invalid pod request ${JSON.stringify(r.name)}`);
-  const pod = await getOrNotFound(pods, podsGR, r.namespace, id.name);
+  const pod = await getOrNotFound(stores.pods, podsGR, r.namespace, id.name);
   let port = id.port;
   if (port === '') {
     for (const c of list(o(pod['spec'])['containers'])) {
@@ -705,7 +779,9 @@ export async function podProxy(pods: GenericStore, r: ConnectRequest): Promise<C
   }
   const ip = s(list(o(pod['status'])['podIPs'])[0]?.['ip']);
   if (isGlobalUnicast(ip) !== true) throw apiErrors.badRequest('address not allowed');
-  return proxyTo(ip, port === '' ? defaultPort(id.scheme) : port, r);
+  const to = port === '' ? defaultPort(id.scheme) : port;
+  const simulated = await proxyToSimulated(stores, pod, ip, to, id.scheme === 'https', r);
+  return simulated ?? proxyTo(ip, to, r);
 }
 
 /**
@@ -725,6 +801,8 @@ export async function nodeProxy(
   const port = id.port === '' || id.port === kubelet.port ? kubelet.port : id.port;
   const source = inProcess?.source;
   if (source !== undefined && id.scheme !== 'https' && !r.upgrade) {
+    const redirect = r.http === undefined ? undefined : rootRedirect({ ...r.http, path: r.path });
+    if (redirect !== undefined) return { status: redirect.status, headers: redirect.headers };
     const a = await source.answer(id.name, Number(port), r.path === '' ? '/' : r.path);
     if (a !== undefined) {
       const contentType = a.headers['Content-Type'];
@@ -740,7 +818,14 @@ export async function nodeProxy(
 
 /** services/{name}/proxy (upstream service ResourceLocation). */
 export async function serviceProxy(
-  stores: { readonly services: GenericStore; readonly endpoints: GenericStore; readonly pods: GenericStore },
+  stores: {
+    readonly services: GenericStore;
+    readonly endpoints: GenericStore;
+    readonly pods: GenericStore;
+    readonly nodes: GenericStore;
+    /** Simulated nodes in this process: their pods' servers answer. */
+    readonly containers?: ContainerRelay;
+  },
   r: ConnectRequest,
 ): Promise<ConnectAnswer> {
   const id = splitSchemeNamePort(r.name);
@@ -771,14 +856,27 @@ export async function serviceProxy(
   for (const ss of subsets) {
     for (const p of list(ss['ports'])) {
       if (s(p['name']) !== portName) continue;
-      for (const addr of list(ss['addresses'])) {
+      // Upstream tries the addresses in a random order (rand.Perm).
+      const addresses = list(ss['addresses'])
+        .map((a) => ({ a, k: Math.random() }))
+        .sort((x, y) => x.k - y.k)
+        .map((x) => x.a);
+      for (const addr of addresses) {
         // Upstream isValidAddress: the address must belong to a pod of this namespace with that IP.
         const ref = o(addr['targetRef']);
         if (ref['kind'] === undefined || s(ref['namespace']) !== r.namespace) continue;
         const pod = await stores.pods.storage.get(stores.pods.key(r.namespace, s(ref['name'])));
         const ips = list(o(pod?.['status'])['podIPs']).map((x) => s(x['ip']));
-        if (!ips.includes(s(addr['ip']))) continue;
-        return proxyTo(s(addr['ip']), num(p['port']), r);
+        if (pod === undefined || !ips.includes(s(addr['ip']))) continue;
+        const simulated = await proxyToSimulated(
+          stores,
+          pod,
+          s(addr['ip']),
+          num(p['port']),
+          id.scheme === 'https',
+          r,
+        );
+        return simulated ?? proxyTo(s(addr['ip']), num(p['port']), r);
       }
     }
   }

@@ -1,0 +1,175 @@
+/**
+ * The simulated pods' network: how a connection from a pod to `host:port` finds its way, as the
+ * cluster's DNS and kube-proxy would route it, to a port of a pod.
+ *
+ * - A name is looked up as the pod's resolver would (cluster.local, ndots 5: the search domains
+ *   `<ns>.svc.cluster.local`, `svc.cluster.local`, `cluster.local` first): a Service's name gives
+ *   its cluster IP (a headless Service its ready endpoints' addresses); `<host>.<subdomain>` a
+ *   pod's address; an ExternalName Service names a host outside the cluster, which simulated pods
+ *   cannot reach.
+ * - A cluster IP's port goes to one of its ready endpoints (kube-proxy's iptables picks at random,
+ *   or the same one for a client under ClientIP session affinity); without one, kube-proxy rejects
+ *   the connection.
+ * - A pod IP is the pod itself.
+ */
+import { isIP } from 'node:net';
+import type { JsonObject } from '../../util/json.js';
+import { metaOf, numAt, objAt, objsAt, strAt, strsAt } from '../json.js';
+
+/** A connection that could not be made, in the words of Go's net package. */
+export class NetworkError extends Error {}
+
+export interface NetworkView {
+  readonly services: () => Iterable<JsonObject>;
+  /** The EndpointSlices of the Service `ns/name`. */
+  readonly slicesOf: (namespace: string, name: string) => Iterable<JsonObject>;
+  /** The pods (scheduled ones with addresses). */
+  readonly pods: () => Iterable<JsonObject>;
+}
+
+export const clusterDomain = 'cluster.local';
+
+/** A pod's address and port a connection reaches. */
+export interface Destination {
+  readonly ip: string;
+  readonly port: number;
+}
+
+export class ClusterNetwork {
+  readonly #view: NetworkView;
+  /** ClientIP affinity: `serviceIP:port/clientIP` to the endpoint chosen. */
+  readonly #sticky = new Map<string, string>();
+
+  constructor(view: NetworkView) {
+    this.#view = view;
+  }
+
+  /** The addresses `host` resolves to for a pod of `namespace` (throws NetworkError). */
+  resolve(namespace: string, host: string): string[] {
+    if (isIP(host) !== 0) return [host];
+    const name = host.toLowerCase();
+    const candidates = name.endsWith('.')
+      ? [name.slice(0, -1)]
+      : [
+          ...(name.split('.').length - 1 < 5
+            ? [
+                `${name}.${namespace}.svc.${clusterDomain}`,
+                `${name}.svc.${clusterDomain}`,
+                `${name}.${clusterDomain}`,
+              ]
+            : []),
+          name,
+        ];
+    for (const fqdn of candidates) {
+      const ips = this.#lookup(fqdn);
+      if (ips !== undefined) return ips;
+    }
+    throw new NetworkError(`dial tcp: lookup ${host}: no such host`);
+  }
+
+  /** What `fqdn` names in the cluster's zone; undefined: no such name. */
+  #lookup(fqdn: string): string[] | undefined {
+    const suffix = `.svc.${clusterDomain}`;
+    if (!fqdn.endsWith(suffix)) return undefined;
+    const labels = fqdn.slice(0, -suffix.length).split('.');
+    if (labels.length === 2) {
+      const [svc, ns] = labels as [string, string];
+      const service = this.#service(ns, svc);
+      if (service === undefined) return undefined;
+      const spec = objAt(service, 'spec');
+      if (strAt(spec, 'type') === 'ExternalName') {
+        throw new NetworkError(`dial tcp: lookup ${strAt(spec, 'externalName') ?? ''}: no such host`);
+      }
+      const clusterIP = strAt(spec, 'clusterIP') ?? '';
+      if (clusterIP !== '' && clusterIP !== 'None') return [clusterIP];
+      const ips = this.#readyAddresses(ns, svc);
+      return ips.length > 0 ? ips : undefined;
+    }
+    if (labels.length === 3) {
+      // <hostname>.<subdomain>.<ns>: a pod whose subdomain is a headless Service.
+      const [hostname, subdomain, ns] = labels as [string, string, string];
+      if (this.#service(ns, subdomain) === undefined) return undefined;
+      for (const pod of this.#view.pods()) {
+        const spec = objAt(pod, 'spec');
+        if (strAt(metaOf(pod), 'namespace') !== ns) continue;
+        if (strAt(spec, 'hostname') !== hostname || strAt(spec, 'subdomain') !== subdomain) continue;
+        const ips = objsAt(objAt(pod, 'status'), 'podIPs').map((p) => strAt(p, 'ip') ?? '');
+        if (ips.length > 0) return ips;
+      }
+    }
+    return undefined;
+  }
+
+  #service(namespace: string, name: string): JsonObject | undefined {
+    for (const s of this.#view.services()) {
+      const meta = metaOf(s);
+      if (strAt(meta, 'namespace') === namespace && strAt(meta, 'name') === name) return s;
+    }
+    return undefined;
+  }
+
+  #readyAddresses(namespace: string, name: string): string[] {
+    const ips: string[] = [];
+    for (const slice of this.#view.slicesOf(namespace, name)) {
+      for (const e of objsAt(slice, 'endpoints')) {
+        if (objAt(e, 'conditions')?.['ready'] === false) continue;
+        const ip = strsAt(e, 'addresses')[0];
+        if (ip !== undefined && !ips.includes(ip)) ips.push(ip);
+      }
+    }
+    return ips;
+  }
+
+  /**
+   * Where a TCP connection from `clientIP` to `ip:port` lands: a Service's cluster IP is
+   * load-balanced over its ready endpoints; any other address is taken as a pod's.
+   */
+  route(ip: string, port: number, clientIP: string): Destination {
+    for (const service of this.#view.services()) {
+      const spec = objAt(service, 'spec');
+      const clusterIPs = strsAt(spec, 'clusterIPs');
+      if (strAt(spec, 'type') === 'ExternalName') continue;
+      if (!(clusterIPs.length > 0 ? clusterIPs : [strAt(spec, 'clusterIP') ?? '']).includes(ip)) continue;
+      const target = `${ip}:${port}`;
+      const sp = objsAt(spec, 'ports').find(
+        (p) => numAt(p, 'port') === port && (strAt(p, 'protocol') ?? 'TCP') === 'TCP',
+      );
+      // kube-proxy rejects what no rule accepts: an unknown port, or no ready endpoint.
+      if (sp === undefined) throw new NetworkError(`dial tcp ${target}: connect: connection refused`);
+      const meta = metaOf(service);
+      const ready = this.#readyEndpoints(
+        strAt(meta, 'namespace') ?? '',
+        strAt(meta, 'name') ?? '',
+        strAt(sp, 'name') ?? '',
+        isIP(ip),
+      );
+      if (ready.length === 0) throw new NetworkError(`dial tcp ${target}: connect: connection refused`);
+      const sticky = strAt(spec, 'sessionAffinity') === 'ClientIP';
+      const key = `${target}/${clientIP}`;
+      const known = sticky ? this.#sticky.get(key) : undefined;
+      const chosen =
+        ready.find((e) => `${e.ip}:${e.port}` === known) ?? ready[Math.floor(Math.random() * ready.length)]!;
+      if (sticky) this.#sticky.set(key, `${chosen.ip}:${chosen.port}`);
+      return chosen;
+    }
+    return { ip, port };
+  }
+
+  /** The ready endpoints of a Service's port (by name) in its slices of the address's family. */
+  #readyEndpoints(namespace: string, name: string, portName: string, family: number): Destination[] {
+    const out: Destination[] = [];
+    for (const slice of this.#view.slicesOf(namespace, name)) {
+      if (strAt(slice, 'addressType') !== (family === 6 ? 'IPv6' : 'IPv4')) continue;
+      const p = objsAt(slice, 'ports').find((x) => (strAt(x, 'name') ?? '') === portName);
+      const port = numAt(p, 'port');
+      if (port === undefined) continue;
+      for (const e of objsAt(slice, 'endpoints')) {
+        if (objAt(e, 'conditions')?.['ready'] === false) continue;
+        const addr = strsAt(e, 'addresses')[0];
+        if (addr !== undefined && !out.some((d) => d.ip === addr && d.port === port))
+          out.push({ ip: addr, port });
+      }
+    }
+    return out;
+  }
+}
