@@ -351,7 +351,21 @@ export class SimulatedNodes {
         this.#clock.now(),
       );
     }
-    const out = sim.exec(container, argv, stdin, this.#clock.now());
+    // The image's network tools reach other pods once the cluster network is known.
+    const http = this.#http();
+    const netReady = await http.ready(AbortSignal.any([signal, AbortSignal.timeout(5000)])).then(
+      () => true,
+      () => false,
+    );
+    const net = netReady
+      ? http.fromPod({
+          namespace: pod.namespace,
+          ip: st.rt.podIPs[0] ?? '',
+          sim,
+          ...(objAt(obj, 'spec')?.['hostNetwork'] === true ? { hostNetworkOf: st.node } : {}),
+        })
+      : undefined;
+    const out = sim.exec(container, argv, stdin, this.#clock.now(), net);
     // What it changed may change the pod's probes (a file a server serves is gone): look again.
     if (out.kind === 'ran' && out.events.length > 0) this.#queue.add(key);
     return out;
@@ -370,12 +384,13 @@ export class SimulatedNodes {
     const st = this.#pods.get(`${pod.namespace}/${pod.name}`);
     if (st === undefined || st.uid !== pod.uid) return undefined;
     const ip = st.rt.podIPs[0] ?? '';
-    return this.#http().request({ namespace: pod.namespace, ip, sim: st.sim }, port, request, signal);
+    const http = this.#http();
+    await http.ready(signal);
+    return http.request({ namespace: pod.namespace, ip, sim: st.sim }, port, request);
   }
 
   #http(): PodHttp {
     if (this.#podHttp !== undefined) return this.#podHttp;
-    let network: Promise<ClusterNetwork> | undefined;
     const open = async (): Promise<ClusterNetwork> => {
       const services = this.#o.informers.informerFor(servicesPath);
       const slices = this.#o.informers.informerFor(endpointSlicesPath);
@@ -389,6 +404,7 @@ export class SimulatedNodes {
         services: () => services.store.list(),
         slicesOf: (ns, name) => slices.store.byIndex(sliceServiceIndex, `${ns}/${name}`),
         pods: () => this.#podInformer?.store.list() ?? [],
+        nodes: () => this.#nodeInformer?.store.list() ?? [],
       });
     };
     this.#podHttp = new PodHttp({
@@ -400,7 +416,7 @@ export class SimulatedNodes {
         }
         return undefined;
       },
-      network: () => (network ??= open()),
+      open,
       now: () => this.#clock.now(),
     });
     return this.#podHttp;

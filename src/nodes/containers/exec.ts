@@ -12,7 +12,9 @@ import { containerEnv, podSysctls, scriptFs } from './container-run.js';
 import type { EnvContext, FileEvent } from './container-run.js';
 import { identityOf } from './identity.js';
 import type { PodFiles } from './pod-files.js';
-import { execProgram } from './program.js';
+import { execProgram, imageName } from './program.js';
+import { netToolsOf } from './net-tools.js';
+import type { ShellNet } from './shell-net.js';
 import { agnhostResolvReader } from './resolv-conf.js';
 import { ShellUnsupported } from './shell-parse.js';
 import { runShell } from './shell-run.js';
@@ -53,6 +55,8 @@ export interface ExecOptions {
   readonly removed?: ReadonlySet<string>;
   /** How long a command may run in virtual time before it counts as never ending. */
   readonly horizonMs?: number;
+  /** The pod's network, for the image's network tools (`nc`, `curl`, `wget`). */
+  readonly net?: ShellNet;
 }
 
 export function execInContainer(o: ExecOptions): ExecOutcome {
@@ -89,6 +93,9 @@ export function execInContainer(o: ExecOptions): ExecOutcome {
       sysctls: podSysctls(o.pod),
       horizonMs: o.horizonMs ?? 600_000,
       onOutput: (at, fd, text) => output.push({ at, fd, text }),
+      ...(o.net !== undefined
+        ? { net: o.net, netTools: netToolsOf(imageName(strAt(o.container, 'image') ?? '')) }
+        : {}),
     });
     return { kind: 'ran', code: r.code, elapsedMs: r.elapsedMs, output, events };
   } catch (err) {

@@ -6,6 +6,7 @@
  */
 import type { SimHttpRequest, SimHttpResponse } from '../../machinery/http-exchange.js';
 import type { ShellFs } from './shell-run.js';
+import type { ShellNet } from './shell-net.js';
 
 /**
  * An answer the simulator cannot give: what the server would say depends on something it does
@@ -138,7 +139,9 @@ export interface ServeContext {
    * An HTTP GET from this pod to `host:port` over the simulated cluster network (a Service's name
    * resolved in the pod's namespace, a cluster IP or a pod IP); throws DialError when it fails.
    */
-  readonly get: (host: string, port: number, pathAndQuery: string) => Promise<SimHttpResponse>;
+  readonly get: (host: string, port: number, pathAndQuery: string) => SimHttpResponse;
+  /** The pod's network, as its commands see it (netexec's /dial). */
+  readonly net: ShellNet;
   /** The nodes' clock now (ms). */
   readonly now: number;
 }

@@ -13,6 +13,7 @@ import {
 } from './http-servers.js';
 import type { Serve } from './http-servers.js';
 import { ShellUnsupported } from './shell-parse.js';
+import { NetFailure } from './shell-net.js';
 
 const now = Date.UTC(2026, 0, 2, 3, 4, 5);
 
@@ -42,7 +43,19 @@ function ctx(o: Partial<ServeContext> = {}): ServeContext {
       isDir: (p) => p === '/' || p === '/tmp',
     },
     state: new Map(),
-    get: () => Promise.reject(new DialError('dial tcp: lookup x: no such host')),
+    net: {
+      resolve: (host) => {
+        throw new NetFailure('unresolved', `dial tcp: lookup ${host}: no such host`);
+      },
+      tcp: () => '',
+      udp: () => undefined,
+      http: (ip, port) => {
+        throw new NetFailure('refused', `dial tcp ${ip}:${port}: connect: connection refused`);
+      },
+    },
+    get: () => {
+      throw new DialError('dial tcp: lookup x: no such host');
+    },
     now,
     ...o,
   };
@@ -59,50 +72,50 @@ describe('Go net/http answers', () => {
 });
 
 describe('agnhost servers over HTTP', () => {
-  it('porter answers its variable, as JSON with the method under --json-response', async () => {
-    const plain = await porterServe('foo', false)(req('/any/path'), ctx());
+  it('porter answers its variable, as JSON with the method under --json-response', () => {
+    const plain = porterServe('foo', false)(req('/any/path'), ctx());
     assert.equal(plain.status, 200);
     assert.equal(plain.body, 'foo');
     assert.equal(plain.headers['Content-Type'], 'text/plain; charset=utf-8');
     assert.equal(plain.headers['Date'], 'Fri, 02 Jan 2026 03:04:05 GMT');
-    const json = await porterServe('<foo>', true)(req('/', { method: 'PATCH' }), ctx());
+    const json = porterServe('<foo>', true)(req('/', { method: 'PATCH' }), ctx());
     assert.equal(json.body, '{"Method":"PATCH","Body":"\\u003cfoo\\u003e"}');
     assert.equal(json.headers['Content-Type'], 'application/json');
   });
 
-  it('serve-hostname answers the hostname on every path', async () => {
-    const r = await serveHostnameServe(true)(req('/whatever'), ctx());
+  it('serve-hostname answers the hostname on every path', () => {
+    const r = serveHostnameServe(true)(req('/whatever'), ctx());
     assert.deepEqual([r.status, r.body, r.headers['Connection']], [200, 'web-0', 'close']);
   });
 
-  it('netexec: /hostname, /echo with a code, and refuses to invent the time of /', async () => {
+  it('netexec: /hostname, /echo with a code, and refuses to invent the time of /', () => {
     const serve = netexecServe();
-    assert.equal((await serve(req('/hostname'), ctx())).body, 'web-0');
-    const echo = await serve(req('/echo?msg=hi&code=418'), ctx());
+    assert.equal(serve(req('/hostname'), ctx()).body, 'web-0');
+    const echo = serve(req('/echo?msg=hi&code=418'), ctx());
     assert.deepEqual([echo.status, echo.body], [418, 'hi']);
     assert.equal(
-      (await serve(req('/echo?code=x'), ctx())).body,
+      serve(req('/echo?code=x'), ctx()).body,
       `argument 'code' must be an integer or empty, got "x"\n`,
     );
-    await assert.rejects(async () => serve(req('/'), ctx()), UnknowableAnswer);
+    assert.throws(() => serve(req('/'), ctx()), UnknowableAnswer);
   });
 
-  it('test-webserver serves the image files it knows, 404s what cannot exist, and never lists', async () => {
+  it('test-webserver serves the image files it knows, 404s what cannot exist, and never lists', () => {
     const serve: Serve = testWebserverServe();
-    const data = await serve(req('/data.json'), ctx());
+    const data = serve(req('/data.json'), ctx());
     assert.equal(data.status, 200);
     assert.equal(data.body, '{"image": "nautilus.jpg"}\n');
     assert.equal(data.headers['Content-Type'], 'application/json');
     assert.equal(data.headers['Cache-Control'], 'private');
-    const missing = await serve(req('/tmp/nope'), ctx());
+    const missing = serve(req('/tmp/nope'), ctx());
     assert.deepEqual([missing.status, missing.body], [404, '404 page not found\n']);
-    const index = await serve(req('/x/index.html'), ctx());
+    const index = serve(req('/x/index.html'), ctx());
     assert.deepEqual([index.status, index.headers['Location']], [301, './']);
-    await assert.rejects(async () => serve(req('/etc/passwd'), ctx()), UnknowableAnswer);
-    await assert.rejects(async () => serve(req('/'), ctx()), UnknowableAnswer);
+    assert.throws(() => serve(req('/etc/passwd'), ctx()), UnknowableAnswer);
+    assert.throws(() => serve(req('/'), ctx()), UnknowableAnswer);
   });
 
-  it('httpd serves its document root and answers Apache’s 404', async () => {
+  it('httpd serves its document root and answers Apache’s 404', () => {
     const serve = httpdServe('/htdocs');
     const c = ctx({
       fs: {
@@ -110,19 +123,19 @@ describe('agnhost servers over HTTP', () => {
         isDir: (p) => p === '/htdocs',
       },
     });
-    const root = await serve(req('/'), c);
+    const root = serve(req('/'), c);
     assert.deepEqual(
       [root.status, root.body, root.headers['Content-Type']],
       [200, '<h1>It works!</h1>\n', 'text/html'],
     );
-    const gone = await serve(req('/missing.html'), c);
+    const gone = serve(req('/missing.html'), c);
     assert.equal(gone.status, 404);
     assert.match(gone.body, /<title>404 Not Found<\/title>/);
   });
 });
 
 describe('agnhost guestbook', () => {
-  it('a frontend sets through the primary and gets from a replica registered with it', async () => {
+  it('a frontend sets through the primary and gets from a replica registered with it', () => {
     const primary = guestbookServe({ backendPort: 6379, replicaOf: '' });
     const replica = guestbookServe({ backendPort: 6379, replicaOf: 'agnhost-primary' });
     const frontend = guestbookServe({ backendPort: 6379, replicaOf: '' });
@@ -133,7 +146,7 @@ describe('agnhost guestbook', () => {
     };
     const calls: string[] = [];
     // The network: names and addresses to the three servers.
-    const get = (host: string, port: number, pathAndQuery: string): Promise<SimHttpResponse> => {
+    const get = (host: string, port: number, pathAndQuery: string): SimHttpResponse => {
       calls.push(`${host}:${port}${pathAndQuery}`);
       const [serve, state, ip] =
         host === 'agnhost-primary' || host === '10.0.0.1'
@@ -142,25 +155,25 @@ describe('agnhost guestbook', () => {
             ? [replica, states.replica, '10.0.0.2']
             : [undefined, undefined, ''];
       if (serve === undefined || state === undefined)
-        return Promise.reject(new DialError(`dial tcp: lookup ${host}: no such host`));
-      return Promise.resolve(serve(req(pathAndQuery), ctx({ state, podIP: ip, get })));
+        throw new DialError(`dial tcp: lookup ${host}: no such host`);
+      return serve(req(pathAndQuery), ctx({ state, podIP: ip, get }));
     };
-    const ask = async (q: string): Promise<SimHttpResponse> =>
+    const ask = (q: string): SimHttpResponse =>
       frontend(req(`/guestbook?${q}`), ctx({ state: states.frontend, podIP: '10.0.0.3', get }));
-    assert.equal((await ask('cmd=get&key=messages&value=')).body, '{"data":""}');
-    assert.equal((await ask('cmd=set&key=messages&value=TestEntry')).body, '{"message":"Updated"}');
-    assert.equal((await ask('cmd=get&key=messages&value=')).body, '{"data":"TestEntry"}');
+    assert.equal(ask('cmd=get&key=messages&value=').body, '{"data":""}');
+    assert.equal(ask('cmd=set&key=messages&value=TestEntry').body, '{"message":"Updated"}');
+    assert.equal(ask('cmd=get&key=messages&value=').body, '{"data":"TestEntry"}');
     // The replica registered once (when first asked, before the set), so the primary pushed
     // the set to its address.
     assert.equal(calls.filter((c) => c.includes('/register')).length, 1);
     assert.ok(calls.includes('10.0.0.2:6379/set?key=messages&value=TestEntry'), calls.join('\n'));
-    const bad = await ask('cmd=drop');
+    const bad = ask('cmd=drop');
     assert.deepEqual([bad.status, bad.body], [400, "unsupported cmd: 'drop'\n"]);
   });
 
-  it('a frontend whose backend cannot be reached answers 417 with the error', async () => {
+  it('a frontend whose backend cannot be reached answers 417 with the error', () => {
     const frontend = guestbookServe({ backendPort: 6379, replicaOf: '' });
-    const r = await frontend(req('/guestbook?cmd=get&key=k'), ctx());
+    const r = frontend(req('/guestbook?cmd=get&key=k'), ctx());
     assert.deepEqual([r.status, r.body], [417, 'encountered error: dial tcp: lookup x: no such host\n']);
   });
 });

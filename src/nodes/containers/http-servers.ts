@@ -19,8 +19,15 @@ import {
 import type { ServeContext } from './http-answer.js';
 import type { SimHttpRequest, SimHttpResponse } from '../../machinery/http-exchange.js';
 import { ShellUnsupported } from './shell-parse.js';
+import { NetFailure } from './shell-net.js';
 
-export type Serve = (req: SimHttpRequest, ctx: ServeContext) => SimHttpResponse | Promise<SimHttpResponse>;
+export type Serve = (req: SimHttpRequest, ctx: ServeContext) => SimHttpResponse;
+
+/** A plain TCP or UDP server: what it writes back for what it read (undefined: nothing). */
+export type RawServe = (
+  data: string,
+  ctx: ServeContext & { readonly clientIP: string },
+) => string | undefined;
 
 /** agnhost porter: every request on a SERVE_PORT_<n> gets the variable's value (as JSON with --json-response). */
 export function porterServe(value: string, jsonResponse: boolean): Serve {
@@ -52,8 +59,8 @@ function route(path: string, patterns: readonly string[]): string | undefined {
 
 /**
  * agnhost netexec's HTTP handlers whose answers follow from the request and the pod: /hostname,
- * /hostName, /echo, /header, /healthz, /redirect. `/` (the time), /clientip, /dial, /shell, /exit
- * and /upload are not modelled.
+ * /hostName, /echo, /header, /healthz, /redirect, and /dial (which asks another server over the
+ * pod's network). `/` (the time), /clientip, /shell, /exit and /upload are not modelled.
  */
 export function netexecServe(): Serve {
   const patterns = [
@@ -98,6 +105,8 @@ export function netexecServe(): Serve {
         if (key !== '') return goReply(200, req.headers[key.toLowerCase()] ?? '', {}, ctx.now);
         throw new UnknowableAnswer('agnhost netexec /header lists headers the client library adds');
       }
+      case '/dial':
+        return netexecDial(req, ctx);
       case '/redirect': {
         const code = formValue(req, 'code');
         if (code !== '' && !/^[+-]?\d+$/.test(code))
@@ -114,6 +123,92 @@ export function netexecServe(): Serve {
     }
   };
 }
+
+/** netexec /dial: `tries` requests to host:port over HTTP or UDP, their answers and errors as JSON. */
+function netexecDial(req: SimHttpRequest, ctx: ServeContext): SimHttpResponse {
+  const host = formValue(req, 'host');
+  const port = formValue(req, 'port');
+  const request = formValue(req, 'request');
+  const protocol = formValue(req, 'protocol').toLowerCase();
+  const tryParam = formValue(req, 'tries');
+  if (tryParam !== '' && !/^[+-]?\d+$/.test(tryParam)) {
+    return goError(
+      400,
+      `tries parameter is invalid. strconv.Atoi: parsing ${JSON.stringify(tryParam)}: invalid syntax`,
+      ctx.now,
+    );
+  }
+  const tries = tryParam === '' ? 1 : Number(tryParam);
+  if (request === '') return goError(400, 'request parameter not specified. <nil>', ctx.now);
+  if (!['', 'http', 'udp'].includes(protocol)) {
+    if (protocol === 'sctp') throw new UnknowableAnswer('agnhost netexec /dial over SCTP is not modelled');
+    return goError(400, `unsupported protocol. ${protocol}`, ctx.now);
+  }
+  if (!/^\d+$/.test(port)) {
+    return goError(400, `host and/or port param are invalid. address ${host}:${port}: invalid port`, ctx.now);
+  }
+  let ip: string;
+  try {
+    ip = ctx.net.resolve(host)[0] ?? host;
+  } catch (err) {
+    if (!(err instanceof NetFailure)) throw err;
+    return goError(400, `host and/or port param are invalid. lookup ${host}: no such host`, ctx.now);
+  }
+  const hostPort = ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
+  const responses: string[] = [];
+  const errors: string[] = [];
+  let last = '';
+  for (let i = 0; i < tries; i++) {
+    last = '';
+    try {
+      if (protocol === 'udp') {
+        const answer = ctx.net.udp(ip, Number(port), request);
+        if (answer === undefined || answer === '') {
+          errors.push(
+            `reading from udp connection failed. err:'read udp ${ctx.podIP}->${hostPort}: i/o timeout'`,
+          );
+          continue;
+        }
+        last = answer;
+      } else {
+        const r = ctx.net.http(ip, Number(port), {
+          method: 'GET',
+          path: `/${request}`,
+          rawQuery: '',
+          headers: { host: hostPort, 'user-agent': 'Go-http-client/1.1' },
+          body: '',
+          tls: false,
+        });
+        last = r.body;
+      }
+      responses.push(last);
+    } catch (err) {
+      if (!(err instanceof NetFailure)) throw err;
+      errors.push(
+        protocol === 'udp'
+          ? `reading from udp connection failed. err:'read udp ${ctx.podIP}->${hostPort}: read: connection refused'`
+          : `Get "http://${hostPort}/${request}": ${err.message}`,
+      );
+    }
+  }
+  // As netexec: the responses only when the last try answered something.
+  const out: Record<string, FieldValue> = {};
+  if (last !== '') out['responses'] = responses;
+  if (errors.length > 0) out['errors'] = errors;
+  return goReply(200, goJson(out), {}, ctx.now);
+}
+
+/** netexec's UDP server: `hostname`, `echo <text>`; `clientip` (an ephemeral port) is not modelled. */
+export const netexecUdp: RawServe = (data, ctx) => {
+  const text = data.trim().toLowerCase();
+  if (text === 'hostname') return ctx.hostname;
+  if (text.startsWith('echo ')) return text.slice(5);
+  if (text === 'clientip') throw new UnknowableAnswer('the client port netexec would print');
+  return undefined;
+};
+
+/** serve-hostname's TCP and UDP servers: the hostname for whatever arrives. */
+export const serveHostnameRaw: RawServe = (_data, ctx) => ctx.hostname;
 
 /** Go's http.Redirect for a location (relative ones are made absolute against the request path). */
 function goRedirect(req: SimHttpRequest, location: string, code: number, now: number): SimHttpResponse {
@@ -322,14 +417,12 @@ export interface GuestbookFlags {
  * something, which gives the same store (the primary's at that moment, then what it pushes).
  */
 export function guestbookServe(flags: GuestbookFlags): Serve {
-  const dial = async (ctx: ServeContext, host: string, request: string): Promise<string> => {
-    const r = await ctx.get(host, flags.backendPort, `/${request}`);
-    return r.body;
-  };
-  const register = async (ctx: ServeContext, store: GuestbookStore, podIP: string): Promise<void> => {
+  const dial = (ctx: ServeContext, host: string, request: string): string =>
+    ctx.get(host, flags.backendPort, `/${request}`).body;
+  const register = (ctx: ServeContext, store: GuestbookStore, podIP: string): void => {
     if (flags.replicaOf === '' || store.registered) return;
     try {
-      const body = await dial(ctx, flags.replicaOf, `register?host=${podIP}`);
+      const body = dial(ctx, flags.replicaOf, `register?host=${podIP}`);
       const parsed: unknown = JSON.parse(body);
       const data =
         typeof parsed === 'object' && parsed !== null
@@ -344,9 +437,9 @@ export function guestbookServe(flags: GuestbookFlags): Serve {
       if (!(err instanceof DialError) && !(err instanceof SyntaxError)) throw err;
     }
   };
-  return async (req, ctx) => {
+  return (req, ctx) => {
     const store = guestbookStore(ctx);
-    await register(ctx, store, ctx.podIP);
+    register(ctx, store, ctx.podIP);
     const q = (k: string): string => formValue(req, k);
     switch (req.path) {
       case '/register':
@@ -364,7 +457,7 @@ export function guestbookServe(flags: GuestbookFlags): Serve {
         store.data[key] = value;
         for (const replica of store.replicas) {
           try {
-            await ctx.get(replica, flags.backendPort, `/set?key=${key}&value=${value}`);
+            ctx.get(replica, flags.backendPort, `/set?key=${key}&value=${value}`);
           } catch (err) {
             if (!(err instanceof DialError)) throw err;
             return goError(
@@ -384,7 +477,7 @@ export function guestbookServe(flags: GuestbookFlags): Serve {
         if (cmd === 'set' && key === '') return goError(400, 'cannot set with empty key.', ctx.now);
         const host = cmd === 'get' ? 'agnhost-replica' : 'agnhost-primary';
         try {
-          const body = await dial(ctx, host, `${cmd}?key=${key}&value=${value}`);
+          const body = dial(ctx, host, `${cmd}?key=${key}&value=${value}`);
           return goReply(200, body, {}, ctx.now);
         } catch (err) {
           if (!(err instanceof DialError)) throw err;

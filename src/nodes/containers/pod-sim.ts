@@ -51,6 +51,7 @@ import { podHostname } from './etc-hosts.js';
 import { ShellUnsupported } from './shell-parse.js';
 import { runShell } from './shell-run.js';
 import type { ShellFs } from './shell-run.js';
+import type { ShellNet } from './shell-net.js';
 
 type ProbeKind = 'startup' | 'readiness' | 'liveness';
 
@@ -539,7 +540,13 @@ export class PodSim {
    * status, or why the simulator cannot know them; its changes to files stay (its own files for
    * the rest of this instance, shared volumes for the pod).
    */
-  exec(container: string, argv: readonly string[], stdin: string, now: number): PodExecOutcome {
+  exec(
+    container: string,
+    argv: readonly string[],
+    stdin: string,
+    now: number,
+    net?: ShellNet,
+  ): PodExecOutcome {
     const c = this.#all().find((x) => x.name === container);
     const inst = c?.current;
     if (c === undefined || inst === undefined) return { kind: 'not-running' };
@@ -554,6 +561,7 @@ export class PodSim {
       own,
       ...this.#fsOptions(inst, now - inst.startedAt),
       ...(this.#o.envContext !== undefined ? { envContext: this.#o.envContext } : {}),
+      ...(net !== undefined ? { net } : {}),
     });
     if (out.kind === 'ran') {
       for (const e of out.events) {
@@ -569,7 +577,7 @@ export class PodSim {
    * What listens on `port` of the pod now: a running container's server (with what it answers
    * from), nothing (the connection is refused), or a program the node does not follow.
    */
-  listening(port: number, now: number): PodListener {
+  listening(port: number, now: number, protocol: 'tcp' | 'udp' = 'tcp'): PodListener {
     let unknown: string | undefined;
     for (const c of this.#all()) {
       const inst = c.current;
@@ -580,7 +588,9 @@ export class PodSim {
         continue;
       }
       if (program.kind !== 'server') continue;
-      const listener = program.listeners.get(port);
+      const udp = program.udp?.get(port);
+      const listener: Listener | undefined =
+        protocol === 'tcp' ? program.listeners.get(port) : udp && { protocol: 'tcp', raw: udp };
       if (listener === undefined) continue;
       this.#applyShared(c, now);
       return {

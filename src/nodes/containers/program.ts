@@ -17,11 +17,13 @@ import {
   guestbookServe,
   httpdServe,
   netexecServe,
+  netexecUdp,
   porterServe,
+  serveHostnameRaw,
   serveHostnameServe,
   testWebserverServe,
 } from './http-servers.js';
-import type { Serve } from './http-servers.js';
+import type { RawServe, Serve } from './http-servers.js';
 
 /** A port a server listens on: HTTP answers per path and time since start; gRPC health. */
 export interface Listener {
@@ -30,6 +32,8 @@ export interface Listener {
   readonly tls?: boolean;
   /** What it answers an HTTP request (undefined: the simulator does not know). */
   readonly serve?: Serve;
+  /** A plain TCP server's answer to what a client sends, written before it closes. */
+  readonly raw?: RawServe;
   /**
    * Whether an HTTP GET of `path` succeeds this long after the container started; `file` tells
    * whether a file of the container exists now (undefined: not known).
@@ -53,6 +57,8 @@ export type Program =
       readonly kind: 'server';
       readonly name: string;
       readonly listeners: ReadonlyMap<number, Listener>;
+      /** Its UDP ports: the datagram it answers a datagram with (undefined: none). */
+      readonly udp?: ReadonlyMap<number, RawServe>;
       /** What it prints when it starts, when that is known (agnhost pause: `Paused`). */
       readonly output?: string;
     }
@@ -185,6 +191,8 @@ const builtins = new Set([
   'printf',
   'cat',
   'hexdump',
+  'grep',
+  'seq',
   'touch',
   'rm',
   'ls',
@@ -238,7 +246,11 @@ function flagValue(args: readonly string[], flag: string, fallback: number): num
 
 const always = (): boolean => true;
 
-function server(name: string, ports: readonly [number, Listener][], output?: string): Program {
+function server(
+  name: string,
+  ports: readonly [number, Listener][],
+  output?: string,
+): Extract<Program, { kind: 'server' }> {
   const listeners = new Map(ports.filter(([p]) => p > 0));
   return output === undefined
     ? { kind: 'server', name, listeners }
@@ -281,15 +293,31 @@ function agnhost(
       return server('agnhost pause', [], 'Paused\n');
     case 'netexec':
       // Its UDP port (--udp-port) answers no TCP or HTTP probe.
-      return server('agnhost netexec', [[flagValue(flags, 'http-port', 8080), serving(netexecServe())]]);
+      return {
+        ...server('agnhost netexec', [[flagValue(flags, 'http-port', 8080), serving(netexecServe())]]),
+        udp: new Map([[flagValue(flags, 'udp-port', 8081), netexecUdp]]),
+      };
     case 'test-webserver':
       return server('agnhost test-webserver', [
         [flagValue(flags, 'port', 80), serving(testWebserverServe())],
       ]);
-    case 'serve-hostname':
-      return server('agnhost serve-hostname', [
-        [flagValue(flags, 'port', 9376), serving(serveHostnameServe(boolFlag(flags, 'close')))],
-      ]);
+    case 'serve-hostname': {
+      // --http (the default) or --tcp and/or --udp on --port; both kinds at once exit at start.
+      const port = flagValue(flags, 'port', 9376);
+      const tcp = boolFlag(flags, 'tcp');
+      const udp = boolFlag(flags, 'udp');
+      const http = !flags.some((f) => /^--http=(false|0|f|FALSE|False|F)$/.test(f));
+      if (http && (tcp || udp))
+        return { kind: 'unknown', reason: 'serve-hostname with --http and --tcp or --udp' };
+      if (http)
+        return server('agnhost serve-hostname', [
+          [port, serving(serveHostnameServe(boolFlag(flags, 'close')))],
+        ]);
+      return {
+        ...server('agnhost serve-hostname', tcp ? [[port, { protocol: 'tcp', raw: serveHostnameRaw }]] : []),
+        ...(udp ? { udp: new Map([[port, serveHostnameRaw]]) } : {}),
+      };
+    }
     case 'liveness':
       // /healthz answers 200 for the first 10 s, then 500; the socket stays open.
       return server('agnhost liveness', [

@@ -10,6 +10,10 @@
  */
 import { encodeBytes, hexdumpCanonical } from './bytes.js';
 import { ShellUnsupported, parseShell } from './shell-parse.js';
+import { runNetTool } from './net-tools.js';
+import { grepText, parseGrepArgs } from './grep.js';
+import type { NetTool } from './net-tools.js';
+import type { ShellNet } from './shell-net.js';
 import type { Command, List, Word, WordPart } from './shell-parse.js';
 
 /** A file system refusal the shell reports (`Read-only file system`). */
@@ -58,6 +62,10 @@ export interface ShellOptions {
   readonly stdin?: string;
   /** `sh -x`: each simple command, expanded, is written to stderr after `+ ` before it runs. */
   readonly xtrace?: boolean;
+  /** The pod's network (`kubectl exec` only: a container's own program runs ahead in time). */
+  readonly net?: ShellNet;
+  /** The network tools of the container's image, by command name. */
+  readonly netTools?: ReadonlyMap<string, NetTool>;
 }
 
 export interface ShellResult {
@@ -585,6 +593,40 @@ class Shell {
         }
         return 0;
       }
+      case 'seq': {
+        // seq [FIRST [INCREMENT]] LAST, integers only.
+        const n = args.map(toInt);
+        const [first, step, last] =
+          n.length === 1
+            ? [1, 1, n[0]!]
+            : n.length === 2
+              ? [n[0]!, 1, n[1]!]
+              : n.length === 3
+                ? [n[0]!, n[1]!, n[2]!]
+                : [];
+        if (first === undefined || step === undefined || last === undefined || step === 0)
+          throw new ShellUnsupported(`seq ${args.join(' ')}`);
+        let text = '';
+        for (let i = first; step > 0 ? i <= last : i >= last; i += step) text += `${i}\n`;
+        io.out(text);
+        return 0;
+      }
+      case 'grep': {
+        const g = parseGrepArgs(args);
+        let input = io.stdin;
+        if (g.files.length > 0) {
+          if (g.files.length > 1) throw new ShellUnsupported('grep of several files');
+          const content = fs.read(g.files[0]!);
+          if (content === undefined) {
+            io.err(`grep: ${g.files[0]!}: No such file or directory\n`);
+            return 2;
+          }
+          input = content;
+        }
+        const r = grepText(g, input);
+        io.out(r.out);
+        return r.code;
+      }
       case 'awk': {
         const m = args.length === 1 ? /^\{\s*print \$(\d+)\s*\}$/.exec(args[0]!) : null;
         if (m === null) throw new ShellUnsupported(`awk ${args.join(' ')}`);
@@ -654,8 +696,23 @@ class Shell {
           throw new ShellUnsupported(`${name} ${args.join(' ')}`);
         return this.#subshell(parseShell(args[1]), env, [args[2] ?? name, ...args.slice(3)], io);
       }
-      default:
-        throw new ShellUnsupported(`command ${cmd0}`);
+      default: {
+        const tool = this.#o.netTools?.get(name);
+        const net = this.#o.net;
+        if (tool === undefined || net === undefined) throw new ShellUnsupported(`command ${cmd0}`);
+        const r = runNetTool(tool, args, io.stdin, net);
+        const wait = (): void => {
+          this.#t += r.elapsedMs;
+          if (this.#t > (this.#o.horizonMs ?? 7 * 86_400_000)) throw new Forever();
+        };
+        // A failure is reported after the wait; an answer comes before it (nc -w's idle wait).
+        if (r.code !== 0) wait();
+        io.err(r.err);
+        io.out(r.out);
+        if (r.file !== undefined) fs.write(r.file.path, r.file.content, false, this.#t);
+        if (r.code === 0) wait();
+        return r.code;
+      }
     }
   }
 }

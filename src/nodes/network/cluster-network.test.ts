@@ -52,6 +52,7 @@ function network(): ClusterNetwork {
           ] === name,
       ),
     pods: () => pods,
+    nodes: () => [],
   });
 }
 

@@ -10,6 +10,8 @@
  * - A cluster IP's port goes to one of its ready endpoints (kube-proxy's iptables picks at random,
  *   or the same one for a client under ClientIP session affinity); without one, kube-proxy rejects
  *   the connection.
+ * - A node's address with a Service's node port goes to one of that Service's ready endpoints (on
+ *   that node only under `externalTrafficPolicy: Local`).
  * - A pod IP is the pod itself.
  */
 import { isIP } from 'node:net';
@@ -25,6 +27,8 @@ export interface NetworkView {
   readonly slicesOf: (namespace: string, name: string) => Iterable<JsonObject>;
   /** The pods (scheduled ones with addresses). */
   readonly pods: () => Iterable<JsonObject>;
+  /** The nodes (their addresses take node ports). */
+  readonly nodes: () => Iterable<JsonObject>;
 }
 
 export const clusterDomain = 'cluster.local';
@@ -124,7 +128,7 @@ export class ClusterNetwork {
    * Where a TCP connection from `clientIP` to `ip:port` lands: a Service's cluster IP is
    * load-balanced over its ready endpoints; any other address is taken as a pod's.
    */
-  route(ip: string, port: number, clientIP: string): Destination {
+  route(ip: string, port: number, clientIP: string, protocol: 'tcp' | 'udp' = 'tcp'): Destination {
     for (const service of this.#view.services()) {
       const spec = objAt(service, 'spec');
       const clusterIPs = strsAt(spec, 'clusterIPs');
@@ -132,7 +136,7 @@ export class ClusterNetwork {
       if (!(clusterIPs.length > 0 ? clusterIPs : [strAt(spec, 'clusterIP') ?? '']).includes(ip)) continue;
       const target = `${ip}:${port}`;
       const sp = objsAt(spec, 'ports').find(
-        (p) => numAt(p, 'port') === port && (strAt(p, 'protocol') ?? 'TCP') === 'TCP',
+        (p) => numAt(p, 'port') === port && (strAt(p, 'protocol') ?? 'TCP') === protocol.toUpperCase(),
       );
       // kube-proxy rejects what no rule accepts: an unknown port, or no ready endpoint.
       if (sp === undefined) throw new NetworkError(`dial tcp ${target}: connect: connection refused`);
@@ -144,19 +148,94 @@ export class ClusterNetwork {
         isIP(ip),
       );
       if (ready.length === 0) throw new NetworkError(`dial tcp ${target}: connect: connection refused`);
-      const sticky = strAt(spec, 'sessionAffinity') === 'ClientIP';
-      const key = `${target}/${clientIP}`;
-      const known = sticky ? this.#sticky.get(key) : undefined;
-      const chosen =
-        ready.find((e) => `${e.ip}:${e.port}` === known) ?? ready[Math.floor(Math.random() * ready.length)]!;
-      if (sticky) this.#sticky.set(key, `${chosen.ip}:${chosen.port}`);
-      return chosen;
+      return this.#pick(ready, `${target}/${clientIP}`, strAt(spec, 'sessionAffinity') === 'ClientIP');
+    }
+    const node = this.#nodeWithAddress(ip);
+    if (node !== undefined) {
+      return this.#hostPort(node, ip, port, protocol) ?? this.#nodePort(node, ip, port, clientIP, protocol);
     }
     return { ip, port };
   }
 
+  /** A connection to a node's loopback (from a pod on its network): a host port bound there. */
+  routeLoopback(node: string, port: number, protocol: 'tcp' | 'udp'): Destination {
+    const dest = this.#hostPort(node, '127.0.0.1', port, protocol);
+    if (dest === undefined) throw new NetworkError(`dial tcp 127.0.0.1:${port}: connect: connection refused`);
+    return dest;
+  }
+
+  /** The pod whose container port is bound to `ip:port` of its node (hostPort, hostIP). */
+  #hostPort(node: string, ip: string, port: number, protocol: 'tcp' | 'udp'): Destination | undefined {
+    for (const pod of this.#view.pods()) {
+      const spec = objAt(pod, 'spec');
+      if (strAt(spec, 'nodeName') !== node) continue;
+      const podIP = strAt(objAt(pod, 'status'), 'podIP');
+      if (podIP === undefined || podIP === '') continue;
+      for (const c of objsAt(spec, 'containers')) {
+        for (const p of objsAt(c, 'ports')) {
+          if (numAt(p, 'hostPort') !== port || (strAt(p, 'protocol') ?? 'TCP') !== protocol.toUpperCase())
+            continue;
+          const hostIP = strAt(p, 'hostIP') ?? '';
+          if (hostIP !== '' && hostIP !== '0.0.0.0' && hostIP !== '::' && hostIP !== ip) continue;
+          return { ip: podIP, port: numAt(p, 'containerPort') ?? port };
+        }
+      }
+    }
+    return undefined;
+  }
+
+  #nodeWithAddress(ip: string): string | undefined {
+    for (const n of this.#view.nodes()) {
+      if (objsAt(objAt(n, 'status'), 'addresses').some((a) => strAt(a, 'address') === ip)) {
+        return strAt(metaOf(n), 'name');
+      }
+    }
+    return undefined;
+  }
+
+  /** A node port of `node`: a ready endpoint of the Service that has it; else nothing listens. */
+  #nodePort(node: string, ip: string, port: number, clientIP: string, protocol: 'tcp' | 'udp'): Destination {
+    const target = `${ip}:${port}`;
+    for (const service of this.#view.services()) {
+      const spec = objAt(service, 'spec');
+      if (strAt(spec, 'type') !== 'NodePort' && strAt(spec, 'type') !== 'LoadBalancer') continue;
+      const sp = objsAt(spec, 'ports').find(
+        (p) => numAt(p, 'nodePort') === port && (strAt(p, 'protocol') ?? 'TCP') === protocol.toUpperCase(),
+      );
+      if (sp === undefined) continue;
+      const meta = metaOf(service);
+      const local = strAt(spec, 'externalTrafficPolicy') === 'Local';
+      const ready = this.#readyEndpoints(
+        strAt(meta, 'namespace') ?? '',
+        strAt(meta, 'name') ?? '',
+        strAt(sp, 'name') ?? '',
+        isIP(ip),
+        local ? node : undefined,
+      );
+      if (ready.length === 0) throw new NetworkError(`dial tcp ${target}: connect: connection refused`);
+      return this.#pick(ready, `${target}/${clientIP}`, strAt(spec, 'sessionAffinity') === 'ClientIP');
+    }
+    // Nothing else listens on a simulated node's ports for pods.
+    throw new NetworkError(`dial tcp ${target}: connect: connection refused`);
+  }
+
+  /** One of the ready endpoints, at random, or the one a client had under ClientIP affinity. */
+  #pick(ready: readonly Destination[], key: string, sticky: boolean): Destination {
+    const known = sticky ? this.#sticky.get(key) : undefined;
+    const chosen =
+      ready.find((e) => `${e.ip}:${e.port}` === known) ?? ready[Math.floor(Math.random() * ready.length)]!;
+    if (sticky) this.#sticky.set(key, `${chosen.ip}:${chosen.port}`);
+    return chosen;
+  }
+
   /** The ready endpoints of a Service's port (by name) in its slices of the address's family. */
-  #readyEndpoints(namespace: string, name: string, portName: string, family: number): Destination[] {
+  #readyEndpoints(
+    namespace: string,
+    name: string,
+    portName: string,
+    family: number,
+    onNode?: string,
+  ): Destination[] {
     const out: Destination[] = [];
     for (const slice of this.#view.slicesOf(namespace, name)) {
       if (strAt(slice, 'addressType') !== (family === 6 ? 'IPv6' : 'IPv4')) continue;
@@ -165,6 +244,7 @@ export class ClusterNetwork {
       if (port === undefined) continue;
       for (const e of objsAt(slice, 'endpoints')) {
         if (objAt(e, 'conditions')?.['ready'] === false) continue;
+        if (onNode !== undefined && strAt(e, 'nodeName') !== onNode) continue;
         const addr = strsAt(e, 'addresses')[0];
         if (addr !== undefined && !out.some((d) => d.ip === addr && d.port === port))
           out.push({ ip: addr, port });

@@ -122,6 +122,16 @@ describe('service defaults', () => {
     const ext: JsonObject = { spec: { type: 'ExternalName', externalName: 'x.example.com' } };
     defaultService(ext);
     assert.equal((ext['spec'] as JsonObject)['internalTrafficPolicy'], undefined);
+    // Switching back to None drops the config a ClientIP Service was given (NW: session affinity).
+    const none: JsonObject = {
+      spec: {
+        sessionAffinity: 'None',
+        sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } },
+        ports: [],
+      },
+    };
+    defaultService(none);
+    assert.equal((none['spec'] as JsonObject)['sessionAffinityConfig'], undefined);
   });
 });
 

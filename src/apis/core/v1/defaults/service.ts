@@ -8,6 +8,8 @@ const defaultClientIPTimeoutSeconds = 10800;
 export function defaultService(svc: JsonObject): void {
   const spec = ensureObj(svc, 'spec');
   setDefaultStr(spec, 'sessionAffinity', 'None');
+  // Without affinity there is no affinity config: switching a Service back to None drops it.
+  if (str(spec, 'sessionAffinity') === 'None') delete spec['sessionAffinityConfig'];
   setDefaultStr(spec, 'type', 'ClusterIP');
   for (const port of objArr(spec, 'ports')) {
     setDefaultStr(port, 'protocol', 'TCP');
