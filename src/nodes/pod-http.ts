@@ -101,6 +101,11 @@ export class PodHttp {
     this.#o = o;
   }
 
+  /** Whether the cluster network is known. */
+  isReady(): boolean {
+    return this.#network !== undefined;
+  }
+
   /** Waits until the cluster network is known (its informers synced). */
   async ready(signal: AbortSignal): Promise<void> {
     if (this.#network !== undefined) return;
@@ -110,10 +115,11 @@ export class PodHttp {
 
   #context(
     pod: PodAtAddress,
-    l: { hostname: string; fs: ServeContext['fs']; state: Map<string, unknown> },
+    l: Pick<ServeContext, 'hostname' | 'fs' | 'state' | 'log'>,
     hops: number,
   ): ServeContext {
     return {
+      log: l.log,
       hostname: l.hostname,
       podIP: pod.ip,
       fs: l.fs,

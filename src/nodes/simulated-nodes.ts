@@ -1035,12 +1035,22 @@ export class SimulatedNodes {
       st.tokens = tokens;
       st.volumesReadAt = now;
       st.volumesMeta = labelsAndAnnotations(obj);
+      // Lifecycle hooks reach other pods: the network is opened for a pod that has them.
+      const hooks = [...objsAt(spec, 'initContainers'), ...objsAt(spec, 'containers')].some(
+        (c) => objAt(c, 'lifecycle') !== undefined,
+      );
+      const http = this.#http();
+      if (hooks)
+        await http.ready(AbortSignal.any([signal, AbortSignal.timeout(5000)])).catch(() => undefined);
+      const podNet = { namespace: strAt(metaOf(obj), 'namespace') ?? '', ip: st.rt.podIPs[0] ?? '' };
+      const hostNetworkOf = spec?.['hostNetwork'] === true ? { hostNetworkOf: st.node } : {};
       st.sim = new PodSim({
         pod: obj,
         nodeFiles: n.files,
         startAt: now,
         defaultRunMs: this.#jobMs(),
         envContext: { ...context, sources, tokens },
+        net: () => (http.isReady() ? http.fromPod({ ...podNet, sim: st.sim, ...hostNetworkOf }) : undefined),
       });
     }
     st.stage = 'running';

@@ -117,6 +117,44 @@ describe('networking between simulated pods', () => {
     }
   });
 
+  it('lifecycle hooks reach the backend, whose log shows the requests (postStart exec, preStop httpGet)', async () => {
+    const body = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'hooked' },
+      spec: {
+        containers: [
+          {
+            name: 'c',
+            image: agnhost,
+            args: ['pause'],
+            lifecycle: {
+              postStart: {
+                exec: { command: ['sh', '-c', `curl http://${backendIP}:80/echo?msg=poststart`] },
+              },
+              preStop: { httpGet: { host: backendIP, port: 80, path: '/echo?msg=prestop' } },
+            },
+          },
+        ],
+      },
+    };
+    assert.equal((await s.request('POST', `${ns}/pods`, { body })).status, 201);
+    const log = async (): Promise<string> => (await s.request('GET', `${ns}/pods/backend/log`)).text;
+    await waitFor('the postStart request in the backend’s log', async () =>
+      /^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d GET \/echo\?msg=poststart&code=$/m.test(await log())
+        ? true
+        : undefined,
+    );
+    assert.equal((await s.request('DELETE', `${ns}/pods/hooked`)).status, 200);
+    await waitFor('the preStop request in the backend’s log', async () =>
+      (await log()).includes('GET /echo?msg=prestop&code=\n') ? true : undefined,
+    );
+    assert.match(
+      await log(),
+      /^\S+ \S+ Started HTTP server on port 80\n\S+ \S+ Started UDP server on port {2}80\n/,
+    );
+  });
+
   it('a port no endpoint serves is refused, an unknown name does not resolve', async () => {
     const refused = await sh('curl -q -s --connect-timeout 2 http://be:81/');
     assert.match(refused.status, /"reason":"NonZeroExitCode".*"message":"7"/);

@@ -342,6 +342,14 @@ export interface StartRunOptions {
   readonly startAt?: number;
 }
 
+/** A line as Go's log package writes it (LstdFlags, UTC): `2006/01/02 15:04:05 text`. */
+export function goLogLine(atMs: number, text: string): string {
+  const d = new Date(atMs);
+  const p = (n: number): string => String(n).padStart(2, '0');
+  const stamp = `${d.getUTCFullYear()}/${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
+  return `${stamp} ${text}${text.endsWith('\n') ? '' : '\n'}`;
+}
+
 /** The sysctls the pod sets (the runtime applies them in the pod's namespaces before it starts). */
 export function podSysctls(pod: JsonObject): Map<string, string> {
   const out = new Map<string, string>();
@@ -425,14 +433,16 @@ export function startRun(o: StartRunOptions): ContainerRun {
   }
   if (o.program.kind === 'server') {
     const printed = o.program.output;
+    const logged = (o.program.startLog ?? []).map((line) => goLogLine(o.startAt ?? 0, line)).join('');
+    const text = (printed ?? '') + logged;
     return {
       program: o.program,
       known: true,
       exitAfterMs: undefined,
       exitCode: 0,
       events: [],
-      output: printed === undefined ? [] : [{ at: 0, text: printed }],
-      outputKnown: printed !== undefined,
+      output: text === '' ? [] : [{ at: 0, text }],
+      outputKnown: printed !== undefined || o.program.startLog !== undefined,
     };
   }
   const events: FileEvent[] = [];

@@ -144,6 +144,11 @@ export interface ServeContext {
   readonly net: ShellNet;
   /** The nodes' clock now (ms). */
   readonly now: number;
+  /**
+   * Writes a line to the container's log as Go's log package does (undefined text: the server
+   * logs something the simulator cannot know, so its log is no longer known).
+   */
+  readonly log: (text: string | undefined) => void;
 }
 
 /** A connection from a simulated pod that could not be made, worded as Go's net package words it. */

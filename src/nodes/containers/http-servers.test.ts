@@ -43,6 +43,7 @@ function ctx(o: Partial<ServeContext> = {}): ServeContext {
       isDir: (p) => p === '/' || p === '/tmp',
     },
     state: new Map(),
+    log: () => undefined,
     net: {
       resolve: (host) => {
         throw new NetFailure('unresolved', `dial tcp: lookup ${host}: no such host`);

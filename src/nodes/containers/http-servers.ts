@@ -84,12 +84,15 @@ export function netexecServe(): Serve {
     switch (at) {
       case '/hostname':
       case '/hostName':
+        ctx.log(`GET ${at}`);
         return goReply(200, ctx.hostname, {}, ctx.now);
       case '/healthz':
+        ctx.log('GET /healthz');
         return goReply(200, '', {}, ctx.now);
       case '/echo': {
         const code = formValue(req, 'code');
         const msg = formValue(req, 'msg');
+        ctx.log(`GET /echo?msg=${msg}&code=${code}`);
         if (code === '') return goReply(200, msg, {}, ctx.now);
         if (!/^[+-]?\d+$/.test(code))
           return goReply(
@@ -102,6 +105,7 @@ export function netexecServe(): Serve {
       }
       case '/header': {
         const key = formValue(req, 'key');
+        ctx.log(key === '' ? 'GET /header' : `GET /header?key=${key}`);
         if (key !== '') return goReply(200, req.headers[key.toLowerCase()] ?? '', {}, ctx.now);
         throw new UnknowableAnswer('agnhost netexec /header lists headers the client library adds');
       }
@@ -109,6 +113,7 @@ export function netexecServe(): Serve {
         return netexecDial(req, ctx);
       case '/redirect': {
         const code = formValue(req, 'code');
+        ctx.log(`${req.method} /redirect?msg=${formValue(req, 'location')}&code=${code}`);
         if (code !== '' && !/^[+-]?\d+$/.test(code))
           return goReply(
             200,
@@ -131,6 +136,7 @@ function netexecDial(req: SimHttpRequest, ctx: ServeContext): SimHttpResponse {
   const request = formValue(req, 'request');
   const protocol = formValue(req, 'protocol').toLowerCase();
   const tryParam = formValue(req, 'tries');
+  ctx.log(`GET /dial?host=${host}&protocol=${protocol}&port=${port}&request=${request}&tries=${tryParam}`);
   if (tryParam !== '' && !/^[+-]?\d+$/.test(tryParam)) {
     return goError(
       400,
@@ -201,9 +207,17 @@ function netexecDial(req: SimHttpRequest, ctx: ServeContext): SimHttpResponse {
 /** netexec's UDP server: `hostname`, `echo <text>`; `clientip` (an ephemeral port) is not modelled. */
 export const netexecUdp: RawServe = (data, ctx) => {
   const text = data.trim().toLowerCase();
-  if (text === 'hostname') return ctx.hostname;
-  if (text.startsWith('echo ')) return text.slice(5);
+  if (text === 'hostname') {
+    ctx.log('Sending udp hostName response');
+    return ctx.hostname;
+  }
+  // These lines name the client's ephemeral port, which the simulator does not know.
+  if (text.startsWith('echo ')) {
+    ctx.log(undefined);
+    return text.slice(5);
+  }
   if (text === 'clientip') throw new UnknowableAnswer('the client port netexec would print');
+  if (text !== '') ctx.log(undefined);
   return undefined;
 };
 

@@ -24,6 +24,7 @@ import type { PodRuntime } from '../pod-status.js';
 import {
   applyShared,
   containerEnv,
+  goLogLine,
   kubeletFiles,
   ownFilesAt,
   outputUntil,
@@ -51,6 +52,7 @@ import { podHostname } from './etc-hosts.js';
 import { ShellUnsupported } from './shell-parse.js';
 import { runShell } from './shell-run.js';
 import type { ShellFs } from './shell-run.js';
+import { NetFailure } from './shell-net.js';
 import type { ShellNet } from './shell-net.js';
 
 type ProbeKind = 'startup' | 'readiness' | 'liveness';
@@ -87,6 +89,8 @@ interface Instance {
   readonly execOwn: { readonly at: number; readonly key: string; readonly content: string | undefined }[];
   /** What its server keeps between requests (guestbook's store); gone with the instance. */
   readonly serverState: Map<string, unknown>;
+  /** What its server logged as it served, ms after its start (undefined: something unknowable). */
+  served: { readonly at: number; readonly text: string }[] | undefined;
 }
 
 interface Container {
@@ -137,6 +141,8 @@ export type PodListener =
       readonly hostname: string;
       readonly fs: ShellFs;
       readonly state: Map<string, unknown>;
+      /** Adds a line the server logs (Go's log format) to the container's output. */
+      readonly log: (text: string | undefined) => void;
     }
   | { readonly kind: 'refused' }
   | { readonly kind: 'unknowable'; readonly reason: string };
@@ -159,6 +165,8 @@ export interface PodSimOptions {
   readonly adopted?: boolean;
   /** The service variables and node allocatable the containers' environment draws on. */
   readonly envContext?: EnvContext;
+  /** The pod's network, for lifecycle hooks (undefined while it is not known). */
+  readonly net?: () => ShellNet | undefined;
 }
 
 const initialBackoffMs = 10_000;
@@ -305,11 +313,54 @@ export class PodSim {
       appliedMs: -1,
       execOwn: [],
       serverState: new Map(),
+      served: [],
     };
     c.exited = undefined;
     c.waiting = undefined;
     c.restartAt = undefined;
     this.#applyShared(c, at);
+    this.#runHook(c, 'postStart', at);
+  }
+
+  /**
+   * Runs a container's postStart or preStop hook for its effects, as the kubelet does right after
+   * the start and before the stop: an exec command in the container (with the pod's network), or
+   * an HTTP GET. A hook the simulator cannot run (no network yet, an unknowable command) is
+   * skipped; a failing hook does not kill the container here.
+   */
+  #runHook(c: Container, which: 'postStart' | 'preStop', at: number): void {
+    const hook = objAt(objAt(c.spec, 'lifecycle'), which);
+    if (hook === undefined || c.current === undefined) return;
+    const net = this.#o.net?.();
+    const exec = objAt(hook, 'exec');
+    if (exec !== undefined) {
+      this.exec(c.name, strsAt(exec, 'command'), '', at, net);
+      return;
+    }
+    const http = objAt(hook, 'httpGet');
+    if (http === undefined || net === undefined) return;
+    const rawPort = http['port'];
+    const named = objsAt(c.spec, 'ports').find((p) => strAt(p, 'name') === rawPort);
+    const port = typeof rawPort === 'number' ? rawPort : numAt(named, 'containerPort');
+    const ip = strAt(http, 'host') ?? this.#o.envContext?.podIPs?.[0];
+    if (port === undefined || ip === undefined) return;
+    const target = strAt(http, 'path') ?? '/';
+    const q = target.indexOf('?');
+    const headers: Record<string, string> = { 'user-agent': 'kube-lifecycle/1.27', accept: '*/*' };
+    for (const h of objsAt(http, 'httpHeaders'))
+      headers[(strAt(h, 'name') ?? '').toLowerCase()] = strAt(h, 'value') ?? '';
+    try {
+      net.http(ip, port, {
+        method: 'GET',
+        path: q < 0 ? target : target.slice(0, q),
+        rawQuery: q < 0 ? '' : target.slice(q + 1),
+        headers,
+        body: '',
+        tls: strAt(http, 'scheme') === 'HTTPS',
+      });
+    } catch (err) {
+      if (!(err instanceof NetFailure) && !(err instanceof ShellUnsupported)) throw err;
+    }
   }
 
   #startApp(at: number): void {
@@ -600,6 +651,10 @@ export class PodSim {
         hostname: podHostname(this.#pod),
         fs: this.#containerFs(c, inst, now - inst.startedAt),
         state: inst.serverState,
+        log: (text) => {
+          if (text === undefined) inst.served = undefined;
+          else inst.served?.push({ at: now - inst.startedAt, text: goLogLine(now, text) });
+        },
       };
     }
     // A program the node does not follow may be the one listening.
@@ -760,6 +815,7 @@ export class PodSim {
       c.restartAt = undefined;
       c.waiting = undefined;
       if (c.current === undefined) continue;
+      this.#runHook(c, 'preStop', at);
       this.#events.push(killingEvent(containerFieldPath(c.name, c.init, c.ephemeral), c.name));
       this.#exit(c, at, exitCode);
     }
@@ -774,13 +830,18 @@ export class PodSim {
     if (c === undefined) return undefined;
     const inst = previous ? c.previousInstance : (c.current ?? c.exitedInstance);
     // A script's output is known, a server's (nginx's access log...) mostly not.
-    if (inst === undefined || !inst.run.outputKnown) return undefined;
+    if (inst === undefined || !inst.run.outputKnown || inst.served === undefined) return undefined;
     const finished = inst === c.current ? undefined : previous ? c.last?.finishedAt : c.exited?.finishedAt;
     inst.run.follow?.((finished ?? now) - inst.startedAt);
+    // A server's log: what it printed at its start, then what it logged as it served.
+    const chunks = [...inst.run.output, ...inst.served].map((o) => ({
+      at: inst.startedAt + o.at,
+      text: o.text,
+    }));
     return {
       startedAt: inst.startedAt,
       ...(finished !== undefined ? { finishedAt: finished } : {}),
-      chunks: inst.run.output.map((o) => ({ at: inst.startedAt + o.at, text: o.text })),
+      chunks: inst.served.length === 0 ? chunks : chunks.sort((a, b) => a.at - b.at),
     };
   }
 

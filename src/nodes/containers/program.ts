@@ -61,6 +61,11 @@ export type Program =
       readonly udp?: ReadonlyMap<number, RawServe>;
       /** What it prints when it starts, when that is known (agnhost pause: `Paused`). */
       readonly output?: string;
+      /**
+       * Lines it writes with Go's log package when it starts (each prefixed with the date and
+       * time); with them its output is known, and what it logs as it serves is added.
+       */
+      readonly startLog?: readonly string[];
     }
   | { readonly kind: 'mounttest'; readonly flags: MounttestFlags }
   | { readonly kind: 'logs-generator'; readonly flags: LogsGeneratorFlags }
@@ -291,12 +296,23 @@ function agnhost(
   switch (sub ?? 'pause') {
     case 'pause':
       return server('agnhost pause', [], 'Paused\n');
-    case 'netexec':
+    case 'netexec': {
       // Its UDP port (--udp-port) answers no TCP or HTTP probe.
+      // The HTTP server logs its start at once; the UDP one (on every address) a moment later.
+      const httpPort = flagValue(flags, 'http-port', 8080);
+      const udpPort = flagValue(flags, 'udp-port', 8081);
+      const tls = stringFlag(flags, 'tls-cert-file', '') !== '';
       return {
-        ...server('agnhost netexec', [[flagValue(flags, 'http-port', 8080), serving(netexecServe())]]),
-        udp: new Map([[flagValue(flags, 'udp-port', 8081), netexecUdp]]),
+        ...server('agnhost netexec', [
+          [httpPort, { ...serving(netexecServe()), ...(tls ? { tls: true } : {}) }],
+        ]),
+        ...(udpPort > 0 ? { udp: new Map([[udpPort, netexecUdp]]) } : {}),
+        startLog: [
+          `Started HTTP server on port ${httpPort}`,
+          ...(udpPort > 0 ? [`Started UDP server on port  ${udpPort}`] : []),
+        ],
       };
+    }
     case 'test-webserver':
       return server('agnhost test-webserver', [
         [flagValue(flags, 'port', 80), serving(testWebserverServe())],

@@ -178,8 +178,14 @@ class Lexer {
       } else if (c === '`') {
         throw new ShellUnsupported('backquotes');
       } else if (c === '*' || c === '?') {
-        // Globbing is not modelled (`$?` never gets here: #dollar reads it).
-        throw new ShellUnsupported('glob');
+        // Globbing is not modelled (`$?` never gets here: #dollar reads it), except that a URL
+        // (`http://host/echo?msg=x`) names no file of any image: the pattern stays as written.
+        const first = parts[0];
+        const head = first === undefined ? lit : first.t === 'lit' ? first.v : '';
+        if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(head)) throw new ShellUnsupported('glob');
+        lit += c;
+        bare += c;
+        this.#i++;
       } else {
         lit += c;
         bare += c;

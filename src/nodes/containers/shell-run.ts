@@ -707,8 +707,8 @@ class Shell {
         };
         // A failure is reported after the wait; an answer comes before it (nc -w's idle wait).
         if (r.code !== 0) wait();
-        io.err(r.err);
-        io.out(r.out);
+        if (r.err !== '') io.err(r.err);
+        if (r.out !== '') io.out(r.out);
         if (r.file !== undefined) fs.write(r.file.path, r.file.content, false, this.#t);
         if (r.code === 0) wait();
         return r.code;

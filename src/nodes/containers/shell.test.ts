@@ -43,6 +43,15 @@ describe('simulated shell', () => {
     assert.equal(r.fs.files.has('/tmp/health'), false);
   });
 
+  test('a URL keeps its ? and * (no file of an image is named so); other globs are not modelled', () => {
+    assert.equal(run('echo http://10.0.0.1:8080/echo?msg=x*').out, 'http://10.0.0.1:8080/echo?msg=x*\n');
+    assert.throws(() => parseShell('ls /tmp/*.txt'), ShellUnsupported);
+  });
+
+  test('seq counts, as in for loops', () => {
+    assert.equal(run('for i in $(seq 0 2); do echo -n "$i "; done; seq 5 -2 1').out, '0 1 2 5\n3\n1\n');
+  });
+
   test('exit codes: exit N, false, true, and the last status', () => {
     assert.equal(run('exit 3').code, 3);
     assert.equal(run('/bin/false').code, 1);
