@@ -5,6 +5,7 @@
  * this process answer; a connection to any other address times out, as to a host that is not
  * there. Everything is synchronous once the network's informers have synced (`ready`).
  */
+import { STATUS_CODES } from 'node:http';
 import { joinHostPort } from '../util/host-port.js';
 import type { PodHttpOutcome, SimHttpRequest, SimHttpResponse } from '../machinery/http-exchange.js';
 import { DialError, UnknowableAnswer } from './containers/http-answer.js';
@@ -47,24 +48,10 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-const statusTexts: Readonly<Record<number, string>> = {
-  200: 'OK',
-  201: 'Created',
-  204: 'No Content',
-  301: 'Moved Permanently',
-  302: 'Found',
-  400: 'Bad Request',
-  404: 'Not Found',
-  412: 'Precondition Failed',
-  417: 'Expectation Failed',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
-
 /** An answer as it goes over the wire (HTTP/1.1). */
 function wireResponse(r: SimHttpResponse): string {
   const head = Object.entries(r.headers).map(([k, v]) => `${k}: ${v}\r\n`);
-  return `HTTP/1.1 ${r.status} ${statusTexts[r.status] ?? ''}\r\n${head.join('')}\r\n${r.body}`;
+  return `HTTP/1.1 ${r.status} ${STATUS_CODES[r.status] ?? ''}\r\n${head.join('')}\r\n${r.body}`;
 }
 
 /** A request read off a connection: undefined while incomplete, 'malformed' when it is not HTTP. */

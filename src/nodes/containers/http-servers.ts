@@ -5,6 +5,7 @@
  * simulator does not model (a file of the image it cannot know, the container's wall clock), the
  * server throws UnknowableAnswer instead of making one up.
  */
+import { STATUS_CODES } from 'node:http';
 import { goJson } from '../../machinery/fieldpath/value.js';
 import type { FieldValue } from '../../machinery/fieldpath/value.js';
 import {
@@ -235,7 +236,7 @@ function goRedirect(req: SimHttpRequest, location: string, code: number, now: nu
   let body = '';
   if (req.method === 'GET' || req.method === 'HEAD') {
     headers['Content-Type'] = 'text/html; charset=utf-8';
-    const text = statusText(code);
+    const text = STATUS_CODES[code] ?? '';
     body = `<a href="${htmlEscape(loc)}">${text}</a>.\n\n`;
   }
   return goReply(code, body, headers, now);
@@ -246,19 +247,6 @@ function htmlEscape(s: string): string {
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' })[c] ?? c,
   );
-}
-
-function statusText(code: number): string {
-  const texts: Record<number, string> = {
-    200: 'OK',
-    301: 'Moved Permanently',
-    302: 'Found',
-    303: 'See Other',
-    307: 'Temporary Redirect',
-    308: 'Permanent Redirect',
-    404: 'Not Found',
-  };
-  return texts[code] ?? '';
 }
 
 /** Reads a file for a file server: undefined when it does not exist; unknowable files throw. */

@@ -5,6 +5,7 @@
  * own words and exit codes; a wait (a connection that times out, `nc -w`'s idle wait) advances
  * the container's virtual time.
  */
+import { STATUS_CODES } from 'node:http';
 import type { SimHttpRequest, SimHttpResponse } from '../../machinery/http-exchange.js';
 import { NetFailure } from './shell-net.js';
 import type { ShellNet } from './shell-net.js';
@@ -366,27 +367,13 @@ function wget(args: readonly string[], net: ShellNet): NetToolResult {
     return {
       code: 1,
       out: '',
-      err: `${connecting}wget: server returned error: HTTP/1.1 ${resp.status} ${statusText(resp.status)}\n`,
+      err: `${connecting}wget: server returned error: HTTP/1.1 ${resp.status} ${STATUS_CODES[resp.status] ?? ''}\n`,
       elapsedMs: 0,
     };
   }
   const file = output ?? (u.path.split('/').pop() || 'index.html');
   if (file === '-') return { code: 0, out: resp.body, err: connecting, elapsedMs: 0 };
   return { code: 0, out: '', err: connecting, elapsedMs: 0, file: { path: file, content: resp.body } };
-}
-
-function statusText(code: number): string {
-  return (
-    (
-      {
-        400: 'Bad Request',
-        403: 'Forbidden',
-        404: 'Not Found',
-        500: 'Internal Server Error',
-        503: 'Service Unavailable',
-      } as Record<number, string>
-    )[code] ?? ''
-  );
 }
 
 /** Runs a network tool of the image. */
