@@ -59,6 +59,11 @@ export interface ResourceMapper {
   convert(gr: GroupResource, object: KubeObject, version: string): Promise<KubeObject>;
   /** An object of another served version as the storage version. */
   toStorage(gr: GroupResource, object: KubeObject): Promise<KubeObject>;
+  /**
+   * Applies the defaults of the object's version in place (built-ins' SetDefaults, custom
+   * resources' schema defaults), as upstream's ObjectDefaulter after a webhook's patch.
+   */
+  defaults(gr: GroupResource, object: KubeObject): void;
 }
 
 /** Posts an AdmissionReview to a webhook (`url` or `service` clientConfig, verified against its caBundle). */

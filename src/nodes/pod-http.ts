@@ -7,8 +7,14 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { joinHostPort } from '../util/host-port.js';
-import type { PodHttpOutcome, SimHttpRequest, SimHttpResponse } from '../machinery/http-exchange.js';
-import { DialError, UnknowableAnswer } from './containers/http-answer.js';
+import type {
+  PodHttpOutcome,
+  SimConnection,
+  SimHttpRequest,
+  SimHttpResponse,
+} from '../machinery/http-exchange.js';
+import { connectToPod } from './pod-connection.js';
+import { DialError, HandlerPanic, UnknowableAnswer } from './containers/http-answer.js';
 import type { ServeContext } from './containers/http-answer.js';
 import type { PodSim } from './containers/pod-sim.js';
 import { NetFailure } from './containers/shell-net.js';
@@ -174,8 +180,24 @@ export class PodHttp {
       return { kind: 'answer', response: listener.serve(req, this.#context(pod, l, hops)) };
     } catch (err) {
       if (err instanceof UnknowableAnswer) return { kind: 'unknowable', reason: err.message };
+      // The server dropped the connection without an answer.
+      if (err instanceof HandlerPanic) return { kind: 'failed', error: 'EOF' };
       throw err;
     }
+  }
+
+  /**
+   * A TCP connection to `port` of the pod with address `ip`, carrying real HTTP (and TLS) to its
+   * server; undefined when no pod of these nodes has the address.
+   */
+  dial(ip: string, port: number): SimConnection | undefined {
+    const pod = this.#o.podAt(ip);
+    if (pod === undefined) return undefined;
+    // The servers' handlers may reach other pods by name: learn the network meanwhile.
+    this.#opening ??= this.#o.open().then((n) => (this.#network = n));
+    this.#opening.catch(() => undefined);
+    const listening = pod.sim?.listening(port, this.#o.now()) ?? { kind: 'refused' as const };
+    return connectToPod({ listening, request: (req) => this.request(pod, port, req) });
   }
 
   /** The network as commands and servers in `from` see it (throws ShellUnsupported where unknowable). */
@@ -257,6 +279,7 @@ export class PodHttp {
           return wireResponse(listener.serve(req, ctx));
         } catch (err) {
           if (err instanceof UnknowableAnswer) return unknowable(err.message);
+          if (err instanceof HandlerPanic) return '';
           throw err;
         }
       },

@@ -37,7 +37,7 @@ import type { NodeIdentity, NodeTemplate } from './node-object.js';
 import { PodSim } from './containers/pod-sim.js';
 import { PodHttp } from './pod-http.js';
 import { ClusterNetwork } from './network/cluster-network.js';
-import type { PodHttpOutcome, SimHttpRequest } from '../machinery/http-exchange.js';
+import type { PodHttpOutcome, SimConnection, SimHttpRequest } from '../machinery/http-exchange.js';
 import { nodeEtcHosts } from './containers/etc-hosts.js';
 import type { ContainerOutput, PodExecOutcome } from './containers/pod-sim.js';
 import { envSourceKeys } from './containers/container-run.js';
@@ -233,6 +233,24 @@ export function planNodes(
   }));
 }
 
+/** Resolves after `ms` (Infinity: never); rejects with the signal's reason once it aborts first. */
+function waitOrAbort(ms: number, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('the request was aborted'));
+    };
+    const timer = Number.isFinite(ms)
+      ? setTimeout(() => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms)
+      : undefined;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /** The names `count` simulated nodes get when not given theirs: `nanokube-node-0`, `-1`, ... */
 export function simulatedNodeNames(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `nanokube-node-${i}`);
@@ -386,7 +404,19 @@ export class SimulatedNodes {
     const ip = st.rt.podIPs[0] ?? '';
     const http = this.#http();
     await http.ready(signal);
-    return http.request({ namespace: pod.namespace, ip, sim: st.sim }, port, request);
+    const out = http.request({ namespace: pod.namespace, ip, sim: st.sim }, port, request);
+    const delay = out.kind === 'answer' ? (out.response.delayMs ?? 0) : 0;
+    // A server that sleeps before it answers (forever: until the request is given up).
+    if (delay > 0) await waitOrAbort(delay, signal);
+    return out;
+  }
+
+  /**
+   * A TCP connection to `port` of the pod of these nodes with address `ip` (the API server's
+   * webhook clients dial there); undefined when none of their pods has the address.
+   */
+  dial(ip: string, port: number): SimConnection | undefined {
+    return this.#http().dial(ip, port);
   }
 
   #http(): PodHttp {

@@ -104,6 +104,11 @@ export function mutatingWebhookPlugin(deps: AdmissionDependencies): AdmissionPlu
         if (patched !== undefined && patched.changed) {
           changed = true;
           let next = patched.object as unknown as KubeObject;
+          // The patched object is decoded and defaulted at its version before it goes on.
+          deps.resources?.defaults(
+            { group: target.resource.group, resource: target.resource.resource },
+            next,
+          );
           if (target.resource.version !== a.resource.version && deps.resources !== undefined) {
             next = await deps.resources.toStorage(
               { group: a.resource.group, resource: a.resource.resource },

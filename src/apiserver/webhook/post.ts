@@ -26,7 +26,10 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Agent, request } from 'node:https';
 import { isIP } from 'node:net';
 import { posix } from 'node:path';
-import type { PeerCertificate } from 'node:tls';
+import { Duplex } from 'node:stream';
+import { connect as tlsConnect } from 'node:tls';
+import type { ConnectionOptions, PeerCertificate } from 'node:tls';
+import type { SimConnection, SimDial } from '../../machinery/http-exchange.js';
 import { StatusError } from '../../machinery/errors.js';
 import { goJsonSyntaxError } from '../../machinery/gojson/syntax.js';
 import type { StatusDetails, StatusReason } from '../../machinery/status.js';
@@ -42,6 +45,11 @@ export interface ServiceAddress {
 export interface WebhookPostOptions {
   /** Where a Service's webhook answers for the Service port (e.g. a ready endpoint's address). */
   resolveService(namespace: string, name: string, port: number): Promise<ServiceAddress>;
+  /**
+   * Dials an address a simulated pod of this process has (its server answers on an in-memory
+   * stream, TLS verified as ever); undefined, or an undefined answer: the real network.
+   */
+  readonly dial?: SimDial;
   /** A call's deadline when it names none. Default 30 s (upstream's webhook client timeout). */
   readonly timeoutMs?: number;
   /** The largest answer body read. Default 10 MiB. */
@@ -317,6 +325,9 @@ function goTransportMessage(
       return err.message === 'socket hang up' ? 'EOF' : 'read: connection reset by peer';
     case 'EPIPE':
       return 'write: broken pipe';
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+      // A plain HTTP server answered the TLS hello; Go's transport recognises the answer.
+      return 'http: server gave HTTP response to HTTPS client';
     default:
       return err.message;
   }
@@ -563,6 +574,41 @@ function answerOf(status: number, headers: IncomingHttpHeaders, body: Buffer): u
   }
 }
 
+/** A socket that fails at once, as a dial that is refused (or cannot be made) does. */
+function failedSocket(c: Exclude<SimConnection, { kind: 'open' }>, host: string, port: number): Duplex {
+  const socket = new Duplex({ read: () => undefined, write: (_c, _e, cb) => cb() });
+  const err =
+    c.kind === 'refused'
+      ? Object.assign(new Error(`connect ECONNREFUSED ${joinHostPort(host, port)}`), {
+          code: 'ECONNREFUSED',
+          syscall: 'connect',
+          address: host,
+          port,
+        })
+      : new Error(c.reason);
+  process.nextTick(() => socket.destroy(err));
+  return socket;
+}
+
+/**
+ * Makes `agent` dial the addresses `dial` knows (simulated pods) over in-memory streams, with the
+ * agent's own TLS options, and every other address as it would.
+ */
+function dialThrough(agent: Agent, dial: SimDial): void {
+  const dialReal = agent.createConnection.bind(agent);
+  agent.createConnection = (
+    options: ConnectionOptions,
+    callback?: (err: Error | null, s: Duplex) => void,
+  ) => {
+    const host = options.host ?? '';
+    const port = options.port ?? 443;
+    const c = dial(host, port);
+    if (c === undefined) return dialReal(options, callback);
+    if (c.kind !== 'open') return failedSocket(c, host, port);
+    return tlsConnect({ ...options, socket: c.socket });
+  };
+}
+
 export function webhookPoster(o: WebhookPostOptions): WebhookPoster {
   const defaultTimeout = o.timeoutMs ?? defaultTimeoutMs;
   const maxResponseBytes = o.maxResponseBytes ?? defaultMaxResponseBytes;
@@ -590,6 +636,7 @@ export function webhookPoster(o: WebhookPostOptions): WebhookPoster {
       scheduling: 'lifo',
       ...(ca !== undefined ? { ca } : {}),
     });
+    if (o.dial !== undefined) dialThrough(agent, o.dial);
     const client: Client = { agent, fingerprint };
     clients.set(key, client);
     for (const [k, c] of clients) {

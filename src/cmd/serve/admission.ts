@@ -92,6 +92,17 @@ export function setUpAdmission(w: AdmissionWiring): AdmissionSetup {
       kind: v.info.kind,
       namespaced: v.info.namespaced,
     }));
+  /** The served version of `gr` an object's apiVersion names. */
+  const versionOf = (
+    gr: GroupResource,
+    object: KubeObject,
+  ): ReturnType<typeof servedVersionsOf>[number] | undefined => {
+    const store = storeOf(gr);
+    const [group, version] = splitApiVersion(object.apiVersion ?? '');
+    return store === undefined
+      ? undefined
+      : servedVersionsOf(store.resource).find((v) => v.info.group === group && v.info.version === version);
+  };
   const resources: ResourceMapper = {
     forKind: (group, version, kind) => {
       for (const store of w.stores()) {
@@ -118,20 +129,14 @@ export function setUpAdmission(w: AdmissionWiring): AdmissionSetup {
       return new VersionedStore(store, target).outMany([object]).then((list) => list[0]!);
     },
     toStorage: async (gr, object) => {
-      const store = storeOf(gr);
-      const [group, version] = splitApiVersion(object.apiVersion ?? '');
-      const source =
-        store === undefined
-          ? undefined
-          : servedVersionsOf(store.resource).find(
-              (v) => v.info.group === group && v.info.version === version,
-            );
-      if (store === undefined || source === undefined) {
+      const source = versionOf(gr, object);
+      if (source === undefined) {
         throw new Error(`no version ${object.apiVersion ?? ''} of ${gr.resource}.${gr.group} is served`);
       }
       const converter = source.convertAsync;
       return converter !== undefined ? (await converter.toStorage([object]))[0]! : source.toStorage(object);
     },
+    defaults: (gr, object) => versionOf(gr, object)?.info.defaulter?.(object),
   };
   const deps: AdmissionDependencies = {
     lookup: {
@@ -248,11 +253,7 @@ export function admitVirtualEndpoint(e: VirtualEndpoint, chain: AdmissionChain):
           connect: {
             ...connect,
             handle: async (r) => {
-              const options: KubeObject = {
-                apiVersion: 'v1',
-                kind: connectKinds[subresource] ?? '',
-                metadata: {},
-              };
+              const options = connectOptions(target.resource, subresource, r.query, r.path);
               const attributes = {
                 operation: 'CONNECT' as const,
                 resource,
@@ -273,10 +274,55 @@ export function admitVirtualEndpoint(e: VirtualEndpoint, chain: AdmissionChain):
   };
 }
 
-/** The options kinds upstream decodes a connect request into. */
+/** The options kinds upstream decodes a connect request into, by resource/subresource. */
 const connectKinds: Readonly<Record<string, string>> = {
-  exec: 'PodExecOptions',
-  attach: 'PodAttachOptions',
-  portforward: 'PodPortForwardOptions',
-  proxy: 'PodProxyOptions',
+  'pods/exec': 'PodExecOptions',
+  'pods/attach': 'PodAttachOptions',
+  'pods/portforward': 'PodPortForwardOptions',
+  'pods/proxy': 'PodProxyOptions',
+  'services/proxy': 'ServiceProxyOptions',
+  'nodes/proxy': 'NodeProxyOptions',
 };
+
+/** Go's query conversion of a bool (Convert_Slice_string_To_bool): "0" and "false" are false. */
+function queryBool(query: URLSearchParams, key: string): boolean {
+  const v = query.get(key);
+  return v !== null && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+/**
+ * A connect request's options object, as upstream decodes the query (and, for the proxies, the
+ * path after `proxy/`) into it for admission: PodAttachOptions {stdin, stdout, stderr, tty,
+ * container}, PodExecOptions with `command`, PodPortForwardOptions {ports}, *ProxyOptions {path}.
+ * Zero values are left out, as Go's omitempty does (an empty `metadata` stays for the plugins).
+ */
+function connectOptions(
+  resource: string,
+  subresource: string,
+  query: URLSearchParams,
+  path: string,
+): KubeObject {
+  const options: KubeObject = {
+    kind: connectKinds[`${resource}/${subresource}`] ?? '',
+    apiVersion: 'v1',
+    metadata: {},
+  };
+  const o = options as unknown as Record<string, unknown>;
+  if (subresource === 'exec' || subresource === 'attach') {
+    for (const k of ['stdin', 'stdout', 'stderr', 'tty']) if (queryBool(query, k)) o[k] = true;
+    const container = query.get('container') ?? '';
+    if (container !== '') o['container'] = container;
+    const command = query.getAll('command');
+    if (subresource === 'exec' && command.length > 0) o['command'] = command;
+  } else if (subresource === 'portforward') {
+    const ports = query
+      .getAll('ports')
+      .map(Number)
+      .filter((n) => Number.isInteger(n));
+    if (ports.length > 0) o['ports'] = ports;
+  } else if (subresource === 'proxy') {
+    const p = path.replace(/^\//, '') || (query.get('path') ?? '');
+    if (p !== '') o['path'] = p;
+  }
+  return options;
+}

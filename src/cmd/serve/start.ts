@@ -268,16 +268,23 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   // Resources registered while serving (custom resources): their stores, to stop on removal.
   const runtimeStores = new Map<string, GenericStore>();
   const late: { authorizer?: Authorizer } = {};
-  // Admission webhooks' client: made on first use, when the stores it resolves Services through exist.
-  let admissionPoster: WebhookPoster | undefined;
-  const admissionWebhooks = (): WebhookPoster =>
-    (admissionPoster ??= webhookPoster({
+  // The in-process simulated nodes' containers, for pods/log, exec, the proxies and webhooks
+  // served by their pods (set once they run).
+  const containers: ContainerRelay = {};
+  // A webhook client (admission, CRD conversion): Services resolved through the stores, and the
+  // addresses of in-process simulated pods dialled in memory.
+  const newWebhookPoster = (): WebhookPoster =>
+    webhookPoster({
       resolveService: serviceResolver({
         services: storeOf('', 'services'),
         endpointSlices: stores.get('discovery.k8s.io/endpointslices'),
         endpoints: storeOf('', 'endpoints'),
       }),
-    }));
+      dial: (host, port) => containers.source?.dial(host, port),
+    });
+  // Admission webhooks' client: made on first use, when the stores it resolves Services through exist.
+  let admissionPoster: WebhookPoster | undefined;
+  const admissionWebhooks = (): WebhookPoster => (admissionPoster ??= newWebhookPoster());
   const admissionChain = setUpAdmission({
     names: admissionPlan.names,
     pluginConfig: admissionPlan.pluginConfig,
@@ -439,8 +446,6 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     const budgets = stores.get('policy/poddisruptionbudgets');
     return budgets === undefined ? [] : [evictionEndpoint(storeOf('', 'pods'), budgets, features, clockDate)];
   };
-  // The in-process simulated nodes' container output, for pods/log (set once they run).
-  const containers: ContainerRelay = {};
   // What the simulated nodes' proxies serve on their ports, for nodes/proxy (set once they run).
   const nodePorts: NodePortsRelay = {};
   const virtualEndpoints = [
@@ -638,13 +643,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         schemas: customResourceSchemas,
         definitions: customResourceDefinitions,
         ...(o.clock !== undefined ? { clock: o.clock } : {}),
-        conversionPost: webhookPoster({
-          resolveService: serviceResolver({
-            services: storeOf('', 'services'),
-            endpointSlices: stores.get('discovery.k8s.io/endpointslices'),
-            endpoints: storeOf('', 'endpoints'),
-          }),
-        }),
+        conversionPost: newWebhookPoster(),
         log,
       })
     : undefined;

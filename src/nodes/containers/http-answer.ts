@@ -14,6 +14,12 @@ import type { ShellNet } from './shell-net.js';
  */
 export class UnknowableAnswer extends Error {}
 
+/**
+ * A Go handler panicked: net/http recovers, logs it and closes the connection without an
+ * answer (the client reads EOF). The message is the panic's.
+ */
+export class HandlerPanic extends Error {}
+
 /** Go's http.DetectContentType for the signatures the simulated servers' bodies can have. */
 export function detectContentType(body: string): string {
   const data = body.slice(0, 512);

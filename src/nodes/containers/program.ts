@@ -24,12 +24,15 @@ import {
   testWebserverServe,
 } from './http-servers.js';
 import type { RawServe, Serve } from './http-servers.js';
+import { admissionWebhookServe, crdConversionServe } from './webhook-servers.js';
 
 /** A port a server listens on: HTTP answers per path and time since start; gRPC health. */
 export interface Listener {
   readonly protocol: 'http' | 'tcp' | 'grpc';
   /** It speaks HTTP over TLS (porter's SERVE_TLS_PORT_<n>). */
   readonly tls?: boolean;
+  /** Where a TLS server reads its certificate and key (PEM files of its container), when known. */
+  readonly tlsFiles?: { readonly cert: string; readonly key: string };
   /** What it answers an HTTP request (undefined: the simulator does not know). */
   readonly serve?: Serve;
   /** A plain TCP server's answer to what a client sends, written before it closes. */
@@ -283,6 +286,14 @@ function stringFlag(args: readonly string[], flag: string, fallback: string): st
   return fallback;
 }
 
+/** A server's TLS from its `--tls-cert-file` and `--tls-private-key-file` flags (none: plain HTTP). */
+function tlsOf(flags: readonly string[]): Pick<Listener, 'tls' | 'tlsFiles'> {
+  const cert = stringFlag(flags, 'tls-cert-file', '');
+  if (cert === '') return {};
+  const key = stringFlag(flags, 'tls-private-key-file', '');
+  return { tls: true, ...(key !== '' ? { tlsFiles: { cert, key } } : {}) };
+}
+
 /** agnhost's subcommands that serve until stopped, with their ports (agnhost's flag defaults). */
 function agnhost(
   args: readonly string[],
@@ -301,17 +312,26 @@ function agnhost(
       // The HTTP server logs its start at once; the UDP one (on every address) a moment later.
       const httpPort = flagValue(flags, 'http-port', 8080);
       const udpPort = flagValue(flags, 'udp-port', 8081);
-      const tls = stringFlag(flags, 'tls-cert-file', '') !== '';
+      const tls = tlsOf(flags);
       return {
-        ...server('agnhost netexec', [
-          [httpPort, { ...serving(netexecServe()), ...(tls ? { tls: true } : {}) }],
-        ]),
+        ...server('agnhost netexec', [[httpPort, { ...serving(netexecServe()), ...tls }]]),
         ...(udpPort > 0 ? { udp: new Map([[udpPort, netexecUdp]]) } : {}),
         startLog: [
           `Started HTTP server on port ${httpPort}`,
           ...(udpPort > 0 ? [`Started UDP server on port  ${udpPort}`] : []),
         ],
       };
+    }
+    case 'webhook':
+    case 'crd-conversion-webhook': {
+      // HTTPS only, with the key pair its flags name (tls.LoadX509KeyPair fails fatally without).
+      const tls = tlsOf(flags);
+      if (tls.tlsFiles === undefined) return { kind: 'unknown', reason: `agnhost ${sub} without a key pair` };
+      const serve =
+        sub === 'webhook'
+          ? admissionWebhookServe(stringFlag(flags, 'sidecar-image', ''))
+          : crdConversionServe();
+      return server(`agnhost ${sub}`, [[flagValue(flags, 'port', 443), { ...serving(serve), ...tls }]]);
     }
     case 'test-webserver':
       return server('agnhost test-webserver', [

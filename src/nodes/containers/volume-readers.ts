@@ -24,6 +24,15 @@ export function readsApiVolumes(pod: JsonObject, context: EnvContext): boolean {
     if (mounts.length === 0) continue;
     const program = containerProgram(c, containerEnv(pod, c, context));
     if (program.kind === 'mounttest') return true;
+    // A server that reads its TLS key pair from one of those mounts (agnhost webhook).
+    if (program.kind === 'server') {
+      const paths = [...program.listeners.values()].flatMap((l) =>
+        l.tlsFiles === undefined ? [] : [l.tlsFiles.cert, l.tlsFiles.key],
+      );
+      const under = (path: string, mount: string): boolean =>
+        path === mount || path.startsWith(mount.endsWith('/') ? mount : `${mount}/`);
+      if (paths.some((p) => mounts.some((m) => under(p, strAt(m, 'mountPath') ?? '\0')))) return true;
+    }
     // A script that names a path under one of those mounts.
     const text = JSON.stringify([c['command'] ?? null, c['args'] ?? null]);
     if (program.kind === 'script' && mounts.some((m) => text.includes(strAt(m, 'mountPath') ?? '\0')))

@@ -8,6 +8,7 @@
 import { allVerbs } from '../../apis/resource.js';
 import type { ResourceInfo } from '../../apis/resource.js';
 import type { KubeObject } from '../../machinery/object.js';
+import type { JsonObject } from '../../util/json.js';
 import type { RegistryResource, ServedVersion } from '../resource.js';
 import { storageVersionName } from './crd-view.js';
 import { customResourceDefinitionName } from './definitions.js';
@@ -25,6 +26,11 @@ export interface CustomResourceSchemaOps {
   hasDefaults(version: string): boolean;
   /** Applies the version's schema defaults in place (structural defaulting). */
   defaults(version: string, obj: KubeObject): void;
+  /**
+   * Drops the fields the version's schema does not know (none with preserveUnknownFields), as
+   * upstream's storage codec does on every write: what a mutating webhook added is pruned too.
+   */
+  prune?(version: string, obj: KubeObject): void;
 }
 
 export const noSchemaOps: CustomResourceSchemaOps = {
@@ -98,6 +104,7 @@ export function customResource(view: CrdView, options: CustomResourceOptions = {
     // Webhook-converted objects reach the strategy at the storage version, validated as such.
     validateAtStorage: converter !== undefined,
     plural: view.acceptedNames.plural,
+    ...(ops.prune !== undefined ? { prune: ops.prune.bind(ops) } : {}),
   };
   const served: ServedVersion[] = view.versions
     .filter((v) => v.served)
@@ -105,7 +112,11 @@ export function customResource(view: CrdView, options: CustomResourceOptions = {
       const apiVersion = `${view.group}/${v.name}`;
       const defaulted = ops.hasDefaults(v.name);
       return {
-        info: infoOf(view, v),
+        info: {
+          ...infoOf(view, v),
+          // Upstream's unstructuredDefaulter: what admission defaults after a webhook's patch.
+          ...(defaulted ? { defaulter: (obj: JsonObject) => ops.defaults(v.name, obj as KubeObject) } : {}),
+        },
         toStorage: (obj) => atVersion(obj, storageApiVersion),
         fromStorage(obj) {
           if (!defaulted) return atVersion(obj, apiVersion);
@@ -114,8 +125,11 @@ export function customResource(view: CrdView, options: CustomResourceOptions = {
           ops.defaults(v.name, out);
           return out;
         },
-        // Stored objects are defaulted on read, at the storage version too.
-        ...(defaulted ? { alwaysConvert: true } : {}),
+        // Stored objects are defaulted on read, at the storage version too; objects written
+        // before the storage version changed are still labelled with their old version.
+        ...(defaulted || (v.name === storage.name && view.versions.length > 1)
+          ? { alwaysConvert: true }
+          : {}),
         table: customResourceTable(v.columns),
       };
     });
@@ -123,10 +137,11 @@ export function customResource(view: CrdView, options: CustomResourceOptions = {
     converter === undefined
       ? served
       : served.map((sv) => {
-          if (sv.info.version === storage.name) return sv;
           const apiVersion = `${view.group}/${sv.info.version}`;
           return {
             ...sv,
+            // Objects written before the storage version changed are still at their old version:
+            // reads at the storage version convert them too (the others pass through unchanged).
             convertAsync: {
               toStorage: (objects) => convertThroughWebhook(converter, objects, storageApiVersion),
               async fromStorage(objects) {

@@ -122,6 +122,10 @@ export function customResourceSchemaOps(
       },
       hasDefaults: (version) => at(version)?.hasDefaults === true,
       defaults: (version, obj) => defaults(version, obj),
+      prune: (version, obj) => {
+        const s = at(version)?.structural;
+        if (!view.preserveUnknownFields && s !== undefined) prune(obj, s, true);
+      },
     },
     decoding: {
       prune(version, obj) {

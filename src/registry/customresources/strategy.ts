@@ -45,6 +45,8 @@ export interface CustomResourceStrategyOptions {
   /** Scale subresource paths, per version. */
   readonly scale: (version: string) => CrdScale | undefined;
   readonly validation: CustomResourceValidation;
+  /** Prunes an object at the storage version (before it is written). */
+  readonly prune?: (version: string, obj: KubeObject) => void;
   /** The CRD is terminating: creates are refused. */
   readonly terminating?: boolean;
   /** Validate at the storage version (objects converted by a webhook cannot be brought back). */
@@ -201,6 +203,7 @@ export function customResourceStrategy(o: CustomResourceStrategyOptions): RESTSt
       }
       if (o.status) delete obj['status'];
       obj.metadata.generation = 1;
+      o.prune?.(o.storageVersion, obj);
     },
     validate: (ctx, obj) => validateFull(o, ctx, obj, undefined, false),
     warningsOnCreate: () => [],
@@ -210,6 +213,7 @@ export function customResourceStrategy(o: CustomResourceStrategyOptions): RESTSt
         if (old['status'] !== undefined) obj['status'] = old['status'];
         else delete obj['status'];
       }
+      o.prune?.(o.storageVersion, obj);
       if (!jsonEqual(withoutMetadata(obj) as never, withoutMetadata(old) as never)) {
         obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
       } else {
@@ -235,6 +239,7 @@ export function customResourceStatusStrategy(o: CustomResourceStrategyOptions): 
       else obj.metadata.managedFields = managedFields;
       if (status !== undefined) obj['status'] = status;
       else delete obj['status'];
+      o.prune?.(o.storageVersion, obj);
     },
     validateUpdate: (ctx, obj, old) => validateFull(o, ctx, obj, old, true),
   };

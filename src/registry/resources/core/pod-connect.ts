@@ -26,7 +26,7 @@ import type { SimulatedLogOptions } from '../../../apis/core/v1/simulated-logs.j
 import type { StreamSession } from '../../../machinery/stream-session.js';
 import { attachSession, execSession } from './pod-sessions.js';
 import { joinHostPort } from '../../../util/host-port.js';
-import type { PodHttpOutcome, SimHttpRequest } from '../../../machinery/http-exchange.js';
+import type { PodHttpOutcome, SimConnection, SimHttpRequest } from '../../../machinery/http-exchange.js';
 import { proxyHttp, rootRedirect } from './proxy-transport.js';
 
 /** A container instance's output, at absolute times (ms). */
@@ -78,6 +78,8 @@ export interface ContainerSource {
     request: SimHttpRequest,
     signal: AbortSignal,
   ): Promise<PodHttpOutcome | undefined>;
+  /** A TCP connection to a pod's address and port (webhooks); undefined when no pod here has the address. */
+  dial(ip: string, port: number): SimConnection | undefined;
 }
 
 /** Where the source is found once the nodes run (they start after the endpoints are built). */
