@@ -197,7 +197,15 @@ export class PodHttp {
     this.#opening ??= this.#o.open().then((n) => (this.#network = n));
     this.#opening.catch(() => undefined);
     const listening = pod.sim?.listening(port, this.#o.now()) ?? { kind: 'refused' as const };
-    return connectToPod({ listening, request: (req) => this.request(pod, port, req) });
+    return connectToPod({
+      listening,
+      // A kept-alive connection to a pod that has since gone (or whose address another pod now
+      // has) is cut, as the connection to a removed container is.
+      request: (req) =>
+        this.#o.podAt(ip)?.sim === pod.sim && pod.sim !== undefined
+          ? this.request(pod, port, req)
+          : { kind: 'failed', error: 'EOF' },
+    });
   }
 
   /** The network as commands and servers in `from` see it (throws ShellUnsupported where unknowable). */

@@ -207,18 +207,23 @@ describe('webhooks served by simulated pods', () => {
     }
   });
 
+  /** Creates ConfigMaps until one fails with a 500 (the webhook call failed, fail closed): its message. */
+  async function failedCallMessage(what: string): Promise<string> {
+    const r = await waitFor(what, async () => {
+      const x = await s.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+        body: configMap(`f-${Date.now()}`, {}),
+      });
+      return x.status === 500 ? x : undefined;
+    });
+    return r.json<{ message: string }>().message;
+  }
+
   it('a caBundle that did not sign the pod certificate fails the call (fail closed)', async () => {
     const other = await makeTestCertificates({ hosts: ['sample-webhook.hooks.svc'] });
     await install('Validating', 'untrusted', service('sample-webhook', '/always-deny', other.caBundle));
     try {
-      const r = await waitFor('the call failing verification', async () => {
-        const x = await s.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
-          body: configMap(`u-${Date.now()}`, {}),
-        });
-        return x.status === 500 ? x : undefined;
-      });
       assert.match(
-        r.json<{ message: string }>().message,
+        await failedCallMessage('the call failing verification'),
         /^Internal error occurred: failed calling webhook "untrusted.k8s.io": failed to call webhook: Post "https:\/\/sample-webhook\.hooks\.svc:8443\/always-deny\?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority$/,
       );
     } finally {
@@ -231,14 +236,8 @@ describe('webhooks served by simulated pods', () => {
       timeoutSeconds: 1,
     });
     try {
-      const r = await waitFor('the call timing out', async () => {
-        const x = await s.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
-          body: configMap(`t-${Date.now()}`, {}),
-        });
-        return x.status === 500 ? x : undefined;
-      });
       assert.match(
-        r.json<{ message: string }>().message,
+        await failedCallMessage('the call timing out'),
         /\/always-allow-delay-5s\?timeout=1s": context deadline exceeded/,
       );
     } finally {
