@@ -31,13 +31,16 @@ describe('kubectl 1.27: workloads on simulated nodes', { skip: kubectlSkip }, ()
   const ns = ['-n', 'wl'];
 
   it('the simulated nodes carry --node-capacity and --node-labels', async () => {
-    const out = await s.ok([
-      'get',
-      'nodes',
-      '-o',
-      'jsonpath={range .items[*]}{.status.capacity.cpu} {.status.allocatable.memory} {.status.capacity.pods} {.metadata.labels.topology\\.kubernetes\\.io/zone}{"\\n"}{end}',
-    ]);
-    assert.deepEqual(lines(out), ['8 32Gi 50 z1', '8 32Gi 50 z1']);
+    const get = (): Promise<string> =>
+      s.ok([
+        'get',
+        'nodes',
+        '-o',
+        'jsonpath={range .items[*]}{.status.capacity.cpu} {.status.allocatable.memory} {.status.capacity.pods} {.metadata.labels.topology\\.kubernetes\\.io/zone}{"\\n"}{end}',
+      ]);
+    // The nodes register from the components' thread, a moment after the server is ready.
+    await until(async () => lines(await get()).length === 2, 'both nodes registered');
+    assert.deepEqual(lines(await get()), ['8 32Gi 50 z1', '8 32Gi 50 z1']);
   });
 
   it('a Deployment of 3 replicas gets 3 Running pods; rollout status completes', async () => {
