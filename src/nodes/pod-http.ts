@@ -99,11 +99,15 @@ export class PodHttp {
     return this.#network !== undefined;
   }
 
+  /** Starts learning the cluster network once; the same promise after that. */
+  #open(): Promise<ClusterNetwork> {
+    return (this.#opening ??= this.#o.open().then((n) => (this.#network = n)));
+  }
+
   /** Waits until the cluster network is known (its informers synced). */
   async ready(signal: AbortSignal): Promise<void> {
     if (this.#network !== undefined) return;
-    this.#opening ??= this.#o.open().then((n) => (this.#network = n));
-    await untilAborted(this.#opening, signal);
+    await untilAborted(this.#open(), signal);
   }
 
   #context(
@@ -194,8 +198,7 @@ export class PodHttp {
     const pod = this.#o.podAt(ip);
     if (pod === undefined) return undefined;
     // The servers' handlers may reach other pods by name: learn the network meanwhile.
-    this.#opening ??= this.#o.open().then((n) => (this.#network = n));
-    this.#opening.catch(() => undefined);
+    this.#open().catch(() => undefined);
     const listening = pod.sim?.listening(port, this.#o.now()) ?? { kind: 'refused' as const };
     return connectToPod({
       listening,

@@ -233,24 +233,6 @@ export function planNodes(
   }));
 }
 
-/** Resolves after `ms` (Infinity: never); rejects with the signal's reason once it aborts first. */
-function waitOrAbort(ms: number, signal: AbortSignal): Promise<void> {
-  signal.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason instanceof Error ? signal.reason : new Error('the request was aborted'));
-    };
-    const timer = Number.isFinite(ms)
-      ? setTimeout(() => {
-          signal.removeEventListener('abort', onAbort);
-          resolve();
-        }, ms)
-      : undefined;
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** The names `count` simulated nodes get when not given theirs: `nanokube-node-0`, `-1`, ... */
 export function simulatedNodeNames(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `nanokube-node-${i}`);
@@ -406,8 +388,12 @@ export class SimulatedNodes {
     await http.ready(signal);
     const out = http.request({ namespace: pod.namespace, ip, sim: st.sim }, port, request);
     const delay = out.kind === 'answer' ? (out.response.delayMs ?? 0) : 0;
-    // A server that sleeps before it answers (forever: until the request is given up).
-    if (delay > 0) await waitOrAbort(delay, signal);
+    if (delay > 0) {
+      // A server that sleeps before it answers, on the nodes' clock; "forever" is the longest
+      // timer Node has (about 24.8 days), far past any request's deadline.
+      await this.#clock.sleep(Math.min(delay, 2 ** 31 - 1), signal);
+      signal.throwIfAborted();
+    }
     return out;
   }
 

@@ -25,7 +25,6 @@ import { X509Certificate, createHash } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Agent, request } from 'node:https';
 import { isIP } from 'node:net';
-import { posix } from 'node:path';
 import { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
 import type { ConnectionOptions, PeerCertificate } from 'node:tls';
@@ -36,6 +35,7 @@ import type { StatusDetails, StatusReason } from '../../machinery/status.js';
 import { isJsonObject } from '../../util/json.js';
 import type { JsonObject } from '../../util/json.js';
 import { joinHostPort } from '../../util/host-port.js';
+import { rootedCleanPath } from '../../util/go-path.js';
 
 export interface ServiceAddress {
   readonly host: string;
@@ -127,12 +127,6 @@ function goSeconds(total: number): string {
   return h > 0 ? `${h}h${m}m${s}s` : `${m}m${s}s`;
 }
 
-/** path.Join("/", p) as client-go builds the request path: cleaned, no trailing slash. */
-function cleanPath(p: string): string {
-  const joined = posix.normalize(posix.join('/', p));
-  return joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
-}
-
 interface Target {
   /** The URL client-go would name in errors (with `?timeout=`). */
   readonly display: string;
@@ -168,7 +162,7 @@ function targetOf(clientConfig: JsonObject, timeoutMs: number): Target {
       );
     }
     const hostname = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
-    const path = cleanPath(u.pathname);
+    const path = rootedCleanPath(u.pathname);
     const ip = isIP(hostname) !== 0;
     return {
       display: `https://${u.host}${path}?${query}`,
@@ -187,7 +181,7 @@ function targetOf(clientConfig: JsonObject, timeoutMs: number): Target {
   const name = str(service, 'name');
   const p = service['port'];
   const port = typeof p === 'number' && p !== 0 ? p : 443;
-  const path = cleanPath(str(service, 'path'));
+  const path = rootedCleanPath(str(service, 'path'));
   const serverName = `${name}.${namespace}.svc`;
   return {
     display: `https://${serverName}:${port}${path}?${query}`,

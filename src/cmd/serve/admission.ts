@@ -25,6 +25,7 @@ import type { KubeObject } from '../../machinery/object.js';
 import { serverUser } from '../../machinery/user.js';
 import type { GenericStore } from '../../registry/generic/store.js';
 import { servedVersionsOf, VersionedStore } from '../../registry/versioned-store.js';
+import { queryFlag } from '../../registry/resources/core/pod-connect.js';
 
 export interface AdmissionFlags {
   /** `--enable-admission-plugins`. */
@@ -284,12 +285,6 @@ const connectKinds: Readonly<Record<string, string>> = {
   'nodes/proxy': 'NodeProxyOptions',
 };
 
-/** Go's query conversion of a bool (Convert_Slice_string_To_bool): "0" and "false" are false. */
-function queryBool(query: URLSearchParams, key: string): boolean {
-  const v = query.get(key);
-  return v !== null && v !== '0' && v.toLowerCase() !== 'false';
-}
-
 /**
  * A connect request's options object, as upstream decodes the query (and, for the proxies, the
  * path after `proxy/`) into it for admission: PodAttachOptions {stdin, stdout, stderr, tty,
@@ -309,7 +304,7 @@ function connectOptions(
   };
   const o = options as unknown as Record<string, unknown>;
   if (subresource === 'exec' || subresource === 'attach') {
-    for (const k of ['stdin', 'stdout', 'stderr', 'tty']) if (queryBool(query, k)) o[k] = true;
+    for (const k of ['stdin', 'stdout', 'stderr', 'tty']) if (queryFlag(query, k)) o[k] = true;
     const container = query.get('container') ?? '';
     if (container !== '') o['container'] = container;
     const command = query.getAll('command');

@@ -7,6 +7,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { goJson } from '../../machinery/fieldpath/value.js';
+import { rootedCleanPath } from '../../util/go-path.js';
 import type { FieldValue } from '../../machinery/fieldpath/value.js';
 import {
   DialError,
@@ -270,17 +271,6 @@ function decodePath(path: string): string | undefined {
   }
 }
 
-/** Go's path.Clean for an absolute path. */
-function cleanPath(p: string): string {
-  const out: string[] = [];
-  for (const part of p.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') out.pop();
-    else out.push(part);
-  }
-  return `/${out.join('/')}`;
-}
-
 /**
  * agnhost test-webserver: Go's http.FileServer over the container's root with its CORS and
  * Cache-Control headers. Directory listings are not modelled (the simulator cannot list an image).
@@ -299,7 +289,7 @@ export function testWebserverServe(): Serve {
     if (decoded === undefined) return goNotFound(ctx.now);
     // ServeFile's redirects: /index.html to ./, a directory to its slash, a file away from one.
     if (decoded.endsWith('/index.html')) return redirectRelative('./', req, extra, ctx.now);
-    const name = cleanPath(decoded);
+    const name = rootedCleanPath(decoded);
     const f = readFile(ctx, name);
     if (f.content === undefined && !f.dir)
       return goReply(
@@ -357,7 +347,7 @@ const apacheNotFound =
 export function httpdServe(documentRoot: string): Serve {
   return (req, ctx) => {
     const decoded = decodePath(req.path);
-    const name = cleanPath(decoded ?? '/');
+    const name = rootedCleanPath(decoded ?? '/');
     const path = `${documentRoot}${name === '/' ? '' : name}`;
     const f = decoded === undefined ? { dir: false, content: undefined } : readFile(ctx, path);
     const date = new Date(ctx.now).toUTCString();

@@ -15,6 +15,7 @@ import type { FieldValue } from '../../machinery/fieldpath/value.js';
 import type { SimHttpRequest, SimHttpResponse } from '../../machinery/http-exchange.js';
 import { goJsonSyntaxError } from '../../machinery/gojson/syntax.js';
 import { isJsonObject } from '../../util/json.js';
+import { objAt, objsAt, strAt } from '../json.js';
 import type { JsonObject } from '../../util/json.js';
 import { HandlerPanic, UnknowableAnswer, goError, goNotFound, goReply } from './http-answer.js';
 import type { Serve } from './http-servers.js';
@@ -48,18 +49,13 @@ interface AdmissionResponse {
 
 type Admit = (request: JsonObject) => AdmissionResponse | undefined;
 
+/** A string field, '' when absent (Go's zero value). */
 function str(o: JsonObject | undefined, k: string): string {
-  const v = o?.[k];
-  return typeof v === 'string' ? v : '';
-}
-
-function obj(o: JsonObject | undefined, k: string): JsonObject | undefined {
-  const v = o?.[k];
-  return isJsonObject(v) ? v : undefined;
+  return strAt(o, k) ?? '';
 }
 
 /** A string map as encoding/json decodes it into map[string]string (an error for other values). */
-function stringMap(v: unknown, field: string): Map<string, string> {
+function goStringMap(v: unknown, field: string): Map<string, string> {
   const out = new Map<string, string>();
   if (v === undefined || v === null) return out;
   if (!isJsonObject(v)) throw new Error(`json: cannot unmarshal ${goKind(v)} into Go struct field ${field}`);
@@ -85,7 +81,7 @@ function fromError(err: unknown): AdmissionResponse {
 
 /** The GroupVersionResource of the request as Go prints metav1.GroupVersionResource (`%s`). */
 function resourceOf(request: JsonObject): { group: string; version: string; resource: string } {
-  const r = obj(request, 'resource');
+  const r = objAt(request, 'resource');
   return { group: str(r, 'group'), version: str(r, 'version'), resource: str(r, 'resource') };
 }
 
@@ -101,11 +97,11 @@ function goGVR(r: { group: string; version: string; resource: string }): string 
 /** The object under review (`oldObject` for a DELETE where asked). */
 function reviewed(request: JsonObject, oldOnDelete: boolean): JsonObject {
   const which = oldOnDelete && str(request, 'operation') === 'DELETE' ? 'oldObject' : 'object';
-  return obj(request, which) ?? {};
+  return objAt(request, which) ?? {};
 }
 
 function labelsOf(o: JsonObject): Map<string, string> {
-  return stringMap(obj(o, 'metadata')?.['labels'], 'metadata.labels');
+  return goStringMap(objAt(o, 'metadata')?.['labels'], 'metadata.labels');
 }
 
 const podsInitContainerPatch = `[
@@ -113,8 +109,7 @@ const podsInitContainerPatch = `[
 	]`;
 
 function containerNames(pod: JsonObject, field: 'containers' | 'initContainers'): string[] {
-  const list = obj(pod, 'spec')?.[field];
-  return Array.isArray(list) ? list.filter(isJsonObject).map((c) => str(c, 'name')) : [];
+  return objsAt(objAt(pod, 'spec'), field).map((c) => str(c, 'name'));
 }
 
 /** agnhost webhook's handlers by path (alwaysallow.go … crd.go). */
@@ -131,7 +126,7 @@ function admitters(sidecarImage: string): ReadonlyMap<string, Admit> {
     (request) => {
       let data: Map<string, string>;
       try {
-        data = stringMap(caseInsensitive(reviewed(request, false), 'data'), field);
+        data = goStringMap(caseInsensitive(reviewed(request, false), 'data'), field);
       } catch (err) {
         return fromError(err);
       }
@@ -155,7 +150,7 @@ function admitters(sidecarImage: string): ReadonlyMap<string, Admit> {
     (request) => {
       let data: Map<string, string>;
       try {
-        data = stringMap(caseInsensitive(reviewed(request, true), 'data'), field);
+        data = goStringMap(caseInsensitive(reviewed(request, true), 'data'), field);
       } catch (err) {
         return fromError(err);
       }
@@ -188,7 +183,7 @@ function admitters(sidecarImage: string): ReadonlyMap<string, Admit> {
       (request) => {
         let labels: Map<string, string>;
         try {
-          labels = labelsOf(obj(request, 'object') ?? {});
+          labels = labelsOf(objAt(request, 'object') ?? {});
         } catch (err) {
           return fromError(err);
         }
@@ -272,7 +267,7 @@ function admitters(sidecarImage: string): ReadonlyMap<string, Admit> {
         }
         const sub = str(request, 'subResource');
         if (sub !== 'attach') return fromError(new Error(`expect subresource to be attach, got ${sub}`));
-        const options = obj(request, 'object') ?? {};
+        const options = objAt(request, 'object') ?? {};
         if (options['stdin'] !== true || str(options, 'container') !== 'container1') return { allowed: true };
         return {
           allowed: false,
@@ -284,7 +279,7 @@ function admitters(sidecarImage: string): ReadonlyMap<string, Admit> {
       '/mutating-pods',
       onPods(
         (pod) =>
-          str(obj(pod, 'metadata'), 'name') === 'webhook-to-be-mutated' &&
+          str(objAt(pod, 'metadata'), 'name') === 'webhook-to-be-mutated' &&
           !containerNames(pod, 'initContainers').includes('webhook-added-init-container'),
         podsInitContainerPatch,
       ),
@@ -336,7 +331,7 @@ function admitters(sidecarImage: string): ReadonlyMap<string, Admit> {
         }
         let labels: Map<string, string>;
         try {
-          labels = labelsOf(obj(request, 'object') ?? {});
+          labels = labelsOf(objAt(request, 'object') ?? {});
         } catch (err) {
           return fromError(err);
         }
@@ -423,7 +418,7 @@ export function admissionWebhookServe(sidecarImage: string): Serve {
       return goError(400, `Unsupported group version kind: ${goGVK(apiVersion, kind)}`, ctx.now);
     }
     // A review without a request makes the handler dereference nil: the server panics.
-    const request = obj(review, 'request');
+    const request = objAt(review, 'request');
     if (request === undefined)
       throw new HandlerPanic('runtime error: invalid memory address or nil pointer dereference');
     const response = admit(request);
@@ -540,7 +535,7 @@ export function crdConversionServe(): Serve {
     ) {
       return goError(400, `Unsupported group version kind: ${goGVK(apiVersion, kind)}`, ctx.now);
     }
-    const request = obj(review, 'request');
+    const request = objAt(review, 'request');
     if (request === undefined)
       throw new HandlerPanic('runtime error: invalid memory address or nil pointer dereference');
     const desired = str(request, 'desiredAPIVersion');

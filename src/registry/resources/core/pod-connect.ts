@@ -189,7 +189,8 @@ async function isSimulated(nodes: GenericStore, nodeName: string): Promise<boole
   return node?.metadata.annotations?.[simulatedNodeAnnotation] === 'true';
 }
 
-function flag(q: URLSearchParams, key: string): boolean {
+/** A boolean query parameter as Go's conversion reads it (Convert_Slice_string_To_bool): "0" and "false" are false. */
+export function queryFlag(q: URLSearchParams, key: string): boolean {
   const v = q.get(key);
   return v !== null && !['false', '0'].includes(v.toLowerCase());
 }
@@ -573,7 +574,7 @@ export async function podLog(
   if (nodeName === '') return { status: 204 };
   const node = await getOrNotFound(stores.nodes, nodesGR, '', nodeName);
   if (node.metadata.annotations?.[simulatedNodeAnnotation] === 'true') {
-    const instance = logInstance(pod, container, flag(r.query, 'previous'));
+    const instance = logInstance(pod, container, queryFlag(r.query, 'previous'));
     const startedAt = instance.startedAt;
     const since = intParam(r.query, 'sinceSeconds');
     const sinceTime = r.query.get('sinceTime');
@@ -590,16 +591,17 @@ export async function podLog(
       startedAt: Number.isNaN(startedAt) ? now : startedAt,
       // An exited container wrote its last line before it finished.
       now: instance.finishedAt !== undefined ? Math.min(now, instance.finishedAt) : now,
-      timestamps: flag(r.query, 'timestamps'),
+      timestamps: queryFlag(r.query, 'timestamps'),
       ...(sinceMs !== undefined && !Number.isNaN(sinceMs) ? { sinceMs } : {}),
       ...(tailLines !== undefined && tailLines >= 0 ? { tailLines } : {}),
       ...(limitBytes !== undefined ? { limitBytes } : {}),
     };
-    const follow = flag(r.query, 'follow') && !flag(r.query, 'previous') && instance.finishedAt === undefined;
+    const follow =
+      queryFlag(r.query, 'follow') && !queryFlag(r.query, 'previous') && instance.finishedAt === undefined;
     // A container whose program the simulated node follows logs what it printed.
     const source = stores.output?.source;
     const podRef = { namespace: r.namespace, name: r.name, uid: pod.metadata.uid ?? '' };
-    const known = source?.output(podRef, container, flag(r.query, 'previous'));
+    const known = source?.output(podRef, container, queryFlag(r.query, 'previous'));
     if (source !== undefined && known !== undefined) {
       return {
         status: 200,
@@ -609,8 +611,8 @@ export async function podLog(
             source,
             pod: podRef,
             container,
-            previous: flag(r.query, 'previous'),
-            timestamps: flag(r.query, 'timestamps'),
+            previous: queryFlag(r.query, 'previous'),
+            timestamps: queryFlag(r.query, 'timestamps'),
             ...(base.sinceMs !== undefined ? { sinceMs: base.sinceMs } : {}),
             ...(base.tailLines !== undefined ? { tailLines: base.tailLines } : {}),
             ...(base.limitBytes !== undefined ? { limitBytes: base.limitBytes } : {}),
@@ -669,10 +671,10 @@ export async function podStream(
   if (kind !== 'portforward' && source !== undefined && (await isSimulated(stores.nodes, nodeName))) {
     // The kubelet's options (remotecommand.NewOptions): tty drops stderr; one stream is needed.
     const streams = {
-      stdin: flag(r.query, 'stdin'),
-      stdout: flag(r.query, 'stdout'),
-      stderr: flag(r.query, 'stderr'),
-      tty: flag(r.query, 'tty'),
+      stdin: queryFlag(r.query, 'stdin'),
+      stdout: queryFlag(r.query, 'stdout'),
+      stderr: queryFlag(r.query, 'stderr'),
+      tty: queryFlag(r.query, 'tty'),
     };
     if (!streams.stdin && !streams.stdout && !streams.stderr) {
       return {

@@ -10,6 +10,7 @@
  *   point into the backend are rewritten to point through the proxy;
  * - the backend's CORS headers and hop-by-hop headers are dropped.
  */
+import { rootedCleanPath } from '../../../util/go-path.js';
 import type { PodHttpOutcome, SimHttpRequest } from '../../../machinery/http-exchange.js';
 import { StatusError } from '../../../machinery/errors.js';
 import { rewriteHtml } from './html-rewrite.js';
@@ -69,16 +70,6 @@ const requestOnlyHeaders = new Set([
 ]);
 
 /** Go's path.Join of absolute paths (cleaned). */
-function joinPath(a: string, b: string): string {
-  const out: string[] = [];
-  for (const part of `${a}/${b}`.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') out.pop();
-    else out.push(part);
-  }
-  return `/${out.join('/')}`;
-}
-
 interface ParsedUrl {
   scheme: string;
   host: string;
@@ -120,7 +111,7 @@ function rewriteUrl(raw: string, backendHost: string, requestHost: string, pathP
   }
   if (u.path.startsWith(pathPrepend)) return formatUrl(u);
   const orig = u.path;
-  u.path = joinPath(pathPrepend, u.path);
+  u.path = rootedCleanPath(`${pathPrepend}/${u.path}`);
   if (orig.endsWith('/') && !u.path.endsWith('/')) u.path += '/';
   return formatUrl(u);
 }
