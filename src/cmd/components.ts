@@ -3,6 +3,7 @@
  * the scheduler, as their own processes against any Kubernetes API server (they use only the
  * client), connected through a kubeconfig.
  */
+import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
@@ -54,6 +55,9 @@ Flags:
   --node-labels k=v,...       labels every one carries
   --node-ip IP[,IP]           the first one's InternalIP, or a dual-stack pair (IPv4 and IPv6, the
                               primary first); node i gets each address + i (default 172.18.0.2)
+  --cluster-dns IP            the cluster DNS address the kubelets give ClusterFirst pods; the
+                              nodes answer DNS there and keep kube-system/kube-dns at it
+                              (default none: such pods' resolv.conf is unknown)
   --scheduler[=BOOL]          also run the scheduler (default true)
   -v N                        log verbosity (default 0)
 `;
@@ -184,7 +188,17 @@ export function controllerManagerCommand(args: readonly string[]): void {
 export function nodesCommand(args: readonly string[]): void {
   const { values } = parseFlags(
     args,
-    new Set(['kubeconfig', 'context', 'nodes', 'node-capacity', 'node-labels', 'node-ip', 'scheduler', 'v']),
+    new Set([
+      'kubeconfig',
+      'context',
+      'nodes',
+      'node-capacity',
+      'node-labels',
+      'node-ip',
+      'cluster-dns',
+      'scheduler',
+      'v',
+    ]),
     new Set(['scheduler']),
   );
   const kubeconfig = values.get('kubeconfig');
@@ -196,6 +210,10 @@ export function nodesCommand(args: readonly string[]): void {
   const count = Number(countText);
   const template = nodeTemplateOf(values.get('node-capacity'), values.get('node-labels'));
   const nodeIPs = nodeIPsOf(values.get('node-ip'), count);
+  const clusterDNS = values.get('cluster-dns');
+  if (clusterDNS !== undefined && isIP(clusterDNS) === 0) {
+    throw new FlagError(`invalid argument "${clusterDNS}" for "--cluster-dns" flag: not an IP address`);
+  }
   // The flags are checked before the kubeconfig is read.
   const credentials = credentialsFromKubeconfig(kubeconfig, values.get('context'));
   const log = createLogger({ verbosity: Number(values.get('v') ?? '0') });
@@ -211,6 +229,7 @@ export function nodesCommand(args: readonly string[]): void {
       podCIDRs: podCIDRsFor(nodeIPs, podCIDRFor(count), ipv6PodCIDRFor(count)),
       ...(nodeIPs !== undefined ? { nodeIPs } : {}),
       ...(template !== undefined ? { nodeTemplate: template } : {}),
+      ...(clusterDNS !== undefined ? { clusterDNS: [clusterDNS] } : {}),
       onError: (err) => log.v(2, `simulated nodes: ${message(err)}`),
     }).run(abort.signal),
   ];

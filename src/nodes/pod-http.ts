@@ -294,6 +294,14 @@ export class PodHttp {
           throw err;
         }
       },
+      dns: (server, name, type) => {
+        const net = network();
+        if (net.isDnsServer(server)) return net.dns.query(name, type);
+        // A DNS server in a pod (or anywhere else) is not one the simulator knows the answers of.
+        if (this.#o.podAt(server) !== undefined)
+          return unknowable(`what the DNS server at ${server} answers`);
+        throw new NetFailure('timeout', `connection timed out; no servers could be reached`);
+      },
       udp: (ip, port, data) => {
         const to = land(ip, port, 'udp');
         const l = to.pod.sim?.listening(to.port, this.#o.now(), 'udp') ?? { kind: 'refused' as const };

@@ -37,6 +37,7 @@ import type { NodeIdentity, NodeTemplate } from './node-object.js';
 import { PodSim } from './containers/pod-sim.js';
 import { PodHttp } from './pod-http.js';
 import { ClusterNetwork } from './network/cluster-network.js';
+import { ensureDnsService } from './network/dns-service.js';
 import type { PodHttpOutcome, SimConnection, SimHttpRequest } from '../machinery/http-exchange.js';
 import { nodeEtcHosts } from './containers/etc-hosts.js';
 import type { ContainerOutput, PodExecOutcome } from './containers/pod-sim.js';
@@ -108,6 +109,13 @@ export interface SimulatedNodesOptions {
    * Events from `kubelet` on the node (default true; about three writes per container start).
    */
   readonly recordEvents?: boolean;
+  /**
+   * The cluster DNS server's address the kubelets are configured with (their clusterDNS): pods
+   * with `dnsPolicy: ClusterFirst` get it in /etc/resolv.conf, the nodes answer DNS there
+   * (network/cluster-dns.ts) and keep the `kube-system/kube-dns` Service at it. Default none:
+   * such pods' resolv.conf is the node's, which the simulator does not know.
+   */
+  readonly clusterDNS?: readonly string[];
   readonly clock?: Clock;
   readonly onError?: (err: unknown) => void;
 }
@@ -421,6 +429,7 @@ export class SimulatedNodes {
         slicesOf: (ns, name) => slices.store.byIndex(sliceServiceIndex, `${ns}/${name}`),
         pods: () => this.#podInformer?.store.list() ?? [],
         nodes: () => this.#nodeInformer?.store.list() ?? [],
+        dnsServers: this.#o.clusterDNS ?? [],
       });
     };
     this.#podHttp = new PodHttp({
@@ -479,6 +488,17 @@ export class SimulatedNodes {
         if (this.#pods.has(key)) this.#queue.add(key);
       },
     });
+    const dnsIP = this.#o.clusterDNS?.[0];
+    const dnsService =
+      dnsIP === undefined
+        ? Promise.resolve()
+        : ensureDnsService({
+            client: this.#o.client,
+            clusterIP: dnsIP,
+            clock: this.#clock,
+            signal,
+            ...(this.#o.onError !== undefined ? { onError: this.#o.onError } : {}),
+          });
     try {
       const concurrency = this.#o.concurrency ?? 16;
       await forEachLimited([...this.#nodes.values()], concurrency, (n) => this.#registerLogged(n, signal));
@@ -487,7 +507,7 @@ export class SimulatedNodes {
       const workers = Array.from({ length: this.#o.workers ?? 16 }, () =>
         this.#queue.run((key) => this.#sync(key, signal), signal),
       );
-      await Promise.all([...workers, this.#heartbeats(signal)]);
+      await Promise.all([...workers, this.#heartbeats(signal), dnsService]);
     } finally {
       outer.removeEventListener('abort', onAbort);
       this.#resolveRegistered(false);
@@ -803,6 +823,7 @@ export class SimulatedNodes {
       allocatable: this.#allocatable,
       hostIP: rt.hostIP,
       podIPs: rt.podIPs,
+      ...(this.#o.clusterDNS !== undefined ? { clusterDNS: this.#o.clusterDNS } : {}),
     };
   }
 

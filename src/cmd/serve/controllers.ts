@@ -22,6 +22,7 @@ import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/log.js';
 import { runControllerManager } from '../controller-manager/run.js';
 import type { NodeIpamFlags } from '../node-ipam-flags.js';
+import { defaultServiceClusterIPRange, dnsServiceIP } from './flags.js';
 import { ipv6PodCIDRFor, podCIDRsFor } from '../node-ip.js';
 import { parseControllers } from '../controller-manager/selection.js';
 import type { ContainerRelay } from '../../registry/resources/core/pod-connect.js';
@@ -142,6 +143,8 @@ export function startControllers(
         });
   const running: Promise<unknown>[] = [];
   const nodes = flags.nodes ?? 1;
+  // The simulated kubelets' clusterDNS, where kubeadm puts it: the tenth address of the range.
+  const clusterDNS = dnsServiceIP(flags.serviceClusterIPRange ?? defaultServiceClusterIPRange);
   // The terms the scheduler and the nodes ran while leading (awaited on stop).
   const terms: Promise<unknown>[] = [];
   if (nodes > 0) {
@@ -173,6 +176,7 @@ export function startControllers(
           podCIDRs: podCIDRsFor(flags.nodeIPs, podCIDRFor(nodes), ipv6PodCIDRFor(nodes)),
           ...(flags.nodeIPs !== undefined ? { nodeIPs: flags.nodeIPs } : {}),
           ...(flags.nodeTemplate !== undefined ? { nodeTemplate: flags.nodeTemplate } : {}),
+          ...(clusterDNS !== undefined ? { clusterDNS: [clusterDNS] } : {}),
           onError: (err) => log.v(2, `simulated nodes: ${message(err)}`),
         });
         // pods/log in this process reads the output of the programs the nodes follow.

@@ -6,6 +6,7 @@ import {
   defaultAdvertiseAddress,
   defaultServiceClusterIPRange,
   firstServiceIP,
+  dnsServiceIP,
   parseServeFlags,
 } from './flags.js';
 
@@ -178,6 +179,11 @@ test("the kubernetes Service IP is the range's first address; the advertise defa
   assert.equal(firstServiceIP('10.0.0.7/24'), '10.0.0.1');
   assert.equal(firstServiceIP('10.0.0.255/32'), undefined);
   assert.equal(firstServiceIP('fd00:10:96::/112,10.96.0.0/12'), 'fd00:10:96::1');
+  // The cluster DNS address is kubeadm's: the tenth of the range (none in a range too small).
+  assert.equal(dnsServiceIP(defaultServiceClusterIPRange), '10.96.0.10');
+  assert.equal(dnsServiceIP('10.0.0.250/24'), '10.0.0.10');
+  assert.equal(dnsServiceIP('10.0.0.0/29'), undefined);
+  assert.equal(dnsServiceIP('fd00:10:96::/112'), 'fd00:10:96::a');
   assert.equal(defaultAdvertiseAddress('192.168.7.7'), '192.168.7.7');
   const chosen = defaultAdvertiseAddress('127.0.0.1');
   assert.ok(chosen === undefined || !chosen.startsWith('127.'), chosen);

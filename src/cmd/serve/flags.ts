@@ -150,12 +150,28 @@ function isIPv4(b: Uint8Array): boolean {
  * (primary) range, as upstream's GetIndexedIP(range, 1); undefined when the range is malformed.
  */
 export function firstServiceIP(range: string): string | undefined {
+  return indexedServiceIP(range, 1);
+}
+
+/**
+ * The cluster DNS Service's address: the tenth after the network address of the (primary) range,
+ * as kubeadm's GetDNSIP; undefined when the range is malformed or too small.
+ */
+export function dnsServiceIP(range: string): string | undefined {
+  return indexedServiceIP(range, 10);
+}
+
+/** The `index`th address after the network address of the primary range (below its last). */
+function indexedServiceIP(range: string, index: number): string | undefined {
   const net = parseCIDRSloppy(range.split(',')[0]!.trim());
-  if (net === undefined || net.bits - net.ones < 2) return undefined;
+  const hostBits = net === undefined ? 0 : net.bits - net.ones;
+  if (net === undefined || hostBits < 2 || (hostBits < 31 && index >= 2 ** hostBits - 1)) return undefined;
   const ip = Uint8Array.from(net.ip);
-  for (let i = ip.length - 1; i >= 0; i--) {
-    ip[i] = (ip[i]! + 1) & 0xff;
-    if (ip[i] !== 0) break;
+  let carry = index;
+  for (let i = ip.length - 1; i >= 0 && carry > 0; i--) {
+    const sum = ip[i]! + carry;
+    ip[i] = sum & 0xff;
+    carry = sum >> 8;
   }
   return formatIP(ip);
 }

@@ -204,6 +204,8 @@ export interface EnvContext {
   readonly sources?: ReadonlyMap<string, Readonly<Record<string, string>> | null>;
   /** Tokens the node requested for projected serviceAccountToken sources (volume-data.ts tokenKey). */
   readonly tokens?: ReadonlyMap<string, string>;
+  /** The cluster DNS server the kubelet is configured with (its clusterDNS): ClusterFirst pods use it. */
+  readonly clusterDNS?: readonly string[];
 }
 
 /** The `configmap/<name>` and `secret/<name>` keys a container's environment reads. */
@@ -373,7 +375,7 @@ export function kubeletFiles(
       : managedEtcHosts(pod, context?.podIPs ?? []);
   const out = new Map<string, string>();
   if (hosts !== undefined) out.set('/etc/hosts', hosts);
-  const resolv = podResolvConf(pod);
+  const resolv = podResolvConf(pod, context?.clusterDNS);
   if (resolv !== undefined) out.set('/etc/resolv.conf', resolv);
   return out;
 }

@@ -10,6 +10,8 @@ import type { SimHttpRequest, SimHttpResponse } from '../../machinery/http-excha
 import { NetFailure } from './shell-net.js';
 import type { ShellNet } from './shell-net.js';
 import { ShellUnsupported } from './shell-parse.js';
+import { runDnsTool } from './dns-tools.js';
+import type { DnsTool } from './dns-tools.js';
 
 export interface NetToolResult {
   readonly code: number;
@@ -22,16 +24,27 @@ export interface NetToolResult {
 }
 
 /** Which variant of a tool an image carries. */
-export type NetTool = 'nc-openbsd' | 'nc-busybox' | 'curl' | 'wget-busybox';
+export type NetTool = 'nc-openbsd' | 'nc-busybox' | 'curl' | 'wget-busybox' | DnsTool;
 
 /** The tools of an image (by its short name), as its package list has them. */
 export function netToolsOf(image: string): ReadonlyMap<string, NetTool> {
   switch (image) {
     case 'agnhost':
+      // Alpine with netcat-openbsd, curl and bind-tools; musl's getent.
       return new Map<string, NetTool>([
         ['nc', 'nc-openbsd'],
         ['curl', 'curl'],
         ['wget', 'wget-busybox'],
+        ['dig', 'dig'],
+        ['nslookup', 'nslookup'],
+        ['getent', 'getent-musl'],
+      ]);
+    case 'jessie-dnsutils':
+      // Debian with dnsutils (BIND's dig and nslookup) and glibc's getent.
+      return new Map<string, NetTool>([
+        ['dig', 'dig'],
+        ['nslookup', 'nslookup'],
+        ['getent', 'getent-glibc'],
       ]);
     case 'busybox':
     case 'alpine':
@@ -382,8 +395,14 @@ export function runNetTool(
   args: readonly string[],
   stdin: string,
   net: ShellNet,
+  read: (path: string) => string | undefined = () => undefined,
 ): NetToolResult {
   switch (tool) {
+    case 'dig':
+    case 'nslookup':
+    case 'getent-glibc':
+    case 'getent-musl':
+      return runDnsTool(tool, args, { net, read });
     case 'nc-openbsd':
       return ncOpenbsd(args, stdin, net);
     case 'nc-busybox':

@@ -214,6 +214,13 @@ const builtins = new Set([
   'sh',
   'ash',
   'bash',
+  // The images' network tools (net-tools.ts, dns-tools.ts): run where the image has them.
+  'nc',
+  'curl',
+  'wget',
+  'dig',
+  'nslookup',
+  'getent',
 ]);
 
 /** An argv run as a script: `sh -c SCRIPT [$0 args...]`, or one builtin command. */

@@ -1,27 +1,55 @@
 /**
  * /etc/resolv.conf as a pod's containers see it, and agnhost's readers of it.
  *
- * The kubelet (v1.27 pkg/kubelet/network/dns) hands the runtime a DNS config and containerd writes
- * it as `search …`, `nameserver …` lines and `options …`. With `dnsPolicy: None` the config is
- * the pod's `dnsConfig` alone, so the file is known. Every other policy starts from a file the
- * simulator does not know: the node's own, or (ClusterFirst) the cluster DNS server's address, which
- * a simulated kubelet is not configured with, so it falls back to the node's file as the kubelet
- * does.
+ * The kubelet (v1.27 pkg/kubelet/network/dns GetPodDNS) hands the runtime a DNS config and
+ * containerd writes it as `search …`, `nameserver …` lines and `options …`. `dnsPolicy: None`
+ * takes the pod's `dnsConfig` alone. ClusterFirst (ClusterFirstWithHostNet on the host network)
+ * names the cluster DNS server the kubelet is configured with, the cluster's search domains and
+ * `ndots:5`; the simulated nodes' own resolv.conf has no search domains to append. Without a
+ * cluster DNS server, and for `Default` (ClusterFirst on the host network), the file is the
+ * node's, whose name server the simulator does not know: unknowable.
  */
 import type { JsonObject } from '../../util/json.js';
-import { objAt, objsAt, strAt, strsAt } from '../json.js';
+import { metaOf, objAt, objsAt, strAt, strsAt } from '../json.js';
 
-/** The file for a pod whose spec decides it (`dnsPolicy: None`); undefined otherwise. */
-export function podResolvConf(pod: JsonObject): string | undefined {
+const clusterDomain = 'cluster.local';
+
+/** Go's omitDuplicates: the first of each, in order. */
+function unique(xs: readonly string[]): string[] {
+  return [...new Set(xs)];
+}
+
+/** The file the pod's containers get; undefined when it is the node's (unknowable). */
+export function podResolvConf(pod: JsonObject, clusterDNS: readonly string[] = []): string | undefined {
   const spec = objAt(pod, 'spec');
-  if (strAt(spec, 'dnsPolicy') !== 'None') return undefined;
+  const policy = strAt(spec, 'dnsPolicy') ?? 'ClusterFirst';
+  const hostNetwork = spec?.['hostNetwork'] === true;
+  let servers: string[] = [];
+  let searches: string[] = [];
+  let options: string[] = [];
+  if (policy === 'ClusterFirstWithHostNet' || (policy === 'ClusterFirst' && !hostNetwork)) {
+    if (clusterDNS.length === 0) return undefined;
+    const ns = strAt(metaOf(pod), 'namespace') ?? 'default';
+    servers = [...clusterDNS];
+    searches = [`${ns}.svc.${clusterDomain}`, `svc.${clusterDomain}`, clusterDomain];
+    options = ['ndots:5'];
+  } else if (policy !== 'None') return undefined;
   const config = objAt(spec, 'dnsConfig');
-  const servers = strsAt(config, 'nameservers');
-  const searches = strsAt(config, 'searches');
-  const options = objsAt(config, 'options').map((o) => {
-    const value = strAt(o, 'value');
-    return value === undefined ? (strAt(o, 'name') ?? '') : `${strAt(o, 'name') ?? ''}:${value}`;
-  });
+  if (config !== undefined) {
+    servers = unique([...servers, ...strsAt(config, 'nameservers')]);
+    searches = unique([...searches, ...strsAt(config, 'searches')]);
+    // mergeDNSOptions: by name, the pod's value winning (Go's map order: insertion order here).
+    const merged = new Map<string, string>();
+    for (const o of options) {
+      const i = o.indexOf(':');
+      merged.set(i < 0 ? o : o.slice(0, i), i < 0 ? '' : o.slice(i + 1));
+    }
+    for (const o of objsAt(config, 'options')) merged.set(strAt(o, 'name') ?? '', strAt(o, 'value') ?? '');
+    options = [...merged].map(([k, v]) => (v === '' ? k : `${k}:${v}`));
+  }
+  // formDNSConfigFitsLimits: at most three name servers (and 32 search domains).
+  servers = servers.slice(0, 3);
+  searches = searches.slice(0, 32);
   let out = '';
   if (searches.length > 0) out += `search ${searches.join(' ')}\n`;
   if (servers.length > 0) out += `nameserver ${servers.join('\nnameserver ')}\n`;

@@ -4,6 +4,7 @@
  * every server the simulator follows answers at once, in the container's virtual time.
  */
 import type { SimHttpRequest, SimHttpResponse } from '../../machinery/http-exchange.js';
+import type { DnsResponse, DnsType } from '../network/cluster-dns.js';
 
 /** A connection that failed, as the OS would report it. */
 export class NetFailure extends Error {
@@ -24,4 +25,9 @@ export interface ShellNet {
   udp(ip: string, port: number, data: string): string | undefined;
   /** An HTTP request over a connection to ip:port (throws NetFailure). */
   http(ip: string, port: number, req: SimHttpRequest): SimHttpResponse;
+  /**
+   * One DNS question to the server at `server` port 53 (over TCP or UDP): its answer (throws
+   * NetFailure 'timeout' when nothing answers there). Absent: DNS is not known.
+   */
+  dns?(server: string, name: string, type: DnsType, tcp: boolean): DnsResponse;
 }

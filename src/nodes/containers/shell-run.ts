@@ -700,7 +700,7 @@ class Shell {
         const tool = this.#o.netTools?.get(name);
         const net = this.#o.net;
         if (tool === undefined || net === undefined) throw new ShellUnsupported(`command ${cmd0}`);
-        const r = runNetTool(tool, args, io.stdin, net);
+        const r = runNetTool(tool, args, io.stdin, net, (path) => fs.read(path));
         const wait = (): void => {
           this.#t += r.elapsedMs;
           if (this.#t > (this.#o.horizonMs ?? 7 * 86_400_000)) throw new Forever();

@@ -17,6 +17,7 @@
 import { isIP } from 'node:net';
 import type { JsonObject } from '../../util/json.js';
 import { metaOf, numAt, objAt, objsAt, strAt, strsAt } from '../json.js';
+import { ClusterDns } from './cluster-dns.js';
 
 /** A connection that could not be made, in the words of Go's net package. */
 export class NetworkError extends Error {}
@@ -29,6 +30,8 @@ export interface NetworkView {
   readonly pods: () => Iterable<JsonObject>;
   /** The nodes (their addresses take node ports). */
   readonly nodes: () => Iterable<JsonObject>;
+  /** The addresses the cluster's DNS server answers on (the kubelets' clusterDNS). */
+  readonly dnsServers?: readonly string[];
 }
 
 export const clusterDomain = 'cluster.local';
@@ -44,8 +47,17 @@ export class ClusterNetwork {
   /** ClientIP affinity: `serviceIP:port/clientIP` to the endpoint chosen. */
   readonly #sticky = new Map<string, string>();
 
+  /** The cluster's DNS server (answering on `view.dnsServers`). */
+  readonly dns: ClusterDns;
+
   constructor(view: NetworkView) {
     this.#view = view;
+    this.dns = new ClusterDns(view);
+  }
+
+  /** Whether the cluster's DNS server answers on `ip`. */
+  isDnsServer(ip: string): boolean {
+    return this.#view.dnsServers?.includes(ip) === true;
   }
 
   /** The addresses `host` resolves to for a pod of `namespace` (throws NetworkError). */
