@@ -193,6 +193,12 @@ function labelsAndAnnotations(pod: JsonObject): string {
   return JSON.stringify([meta['labels'] ?? null, meta['annotations'] ?? null]);
 }
 
+/** Whether a container's command or args name a network tool (a script that may ask the network). */
+function mentionsNetworkTool(container: JsonObject): boolean {
+  const words = [...strsAt(container, 'command'), ...strsAt(container, 'args')].join(' ');
+  return /\b(nc|curl|wget|dig|nslookup|getent)\b/.test(words);
+}
+
 function isCode(err: unknown, ...codes: number[]): boolean {
   return err instanceof ApiError && codes.includes(err.code);
 }
@@ -1072,12 +1078,13 @@ export class SimulatedNodes {
       st.tokens = tokens;
       st.volumesReadAt = now;
       st.volumesMeta = labelsAndAnnotations(obj);
-      // Lifecycle hooks reach other pods: the network is opened for a pod that has them.
-      const hooks = [...objsAt(spec, 'initContainers'), ...objsAt(spec, 'containers')].some(
-        (c) => objAt(c, 'lifecycle') !== undefined,
+      // Lifecycle hooks and the images' network tools reach other pods: the network is opened
+      // for a pod that has them.
+      const reaches = [...objsAt(spec, 'initContainers'), ...objsAt(spec, 'containers')].some(
+        (c) => objAt(c, 'lifecycle') !== undefined || mentionsNetworkTool(c),
       );
       const http = this.#http();
-      if (hooks)
+      if (reaches)
         await http.ready(AbortSignal.any([signal, AbortSignal.timeout(5000)])).catch(() => undefined);
       const podNet = { namespace: strAt(metaOf(obj), 'namespace') ?? '', ip: st.rt.podIPs[0] ?? '' };
       const hostNetworkOf = spec?.['hostNetwork'] === true ? { hostNetworkOf: st.node } : {};

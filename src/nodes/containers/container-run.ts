@@ -10,9 +10,13 @@ import type { JsonObject } from '../../util/json.js';
 import { objAt, objsAt, strAt } from '../json.js';
 import { UnknownReference, expandReferences } from './references.js';
 import { ShellUnsupported } from './shell-parse.js';
-import { runShell } from './shell-run.js';
+import { runShell, startShell } from './shell-run.js';
 import { ShellFsError } from './shell-run.js';
-import type { ShellFs } from './shell-run.js';
+import type { ShellFs, ShellOptions } from './shell-run.js';
+import { commandNames } from './shell-parse.js';
+import type { ShellNet } from './shell-net.js';
+import { netToolsOf } from './net-tools.js';
+import { imageName } from './program.js';
 import type { Program } from './program.js';
 import { resourceField } from './resource-field.js';
 import { metadataFieldPath } from './field-path.js';
@@ -51,6 +55,12 @@ export interface ContainerRun {
    * that the API updates): appends to `output` what it printed up to `toMs` after its start.
    */
   readonly follow?: (toMs: number) => void;
+  /**
+   * For a run worked out as time passes (a script that asks the network, whose answers change):
+   * when it next needs {@link follow} to run on, ms after its start; undefined once it has ended
+   * or cannot be followed any more. Its exit, events and output are known up to where it ran.
+   */
+  readonly resumeAt?: () => number | undefined;
 }
 
 /** The container's own files at `atMs` into a run (replaying its events). */
@@ -342,7 +352,12 @@ export interface StartRunOptions {
   readonly envContext?: EnvContext;
   /** When the run starts on the pod's clock (ms): API volumes are read as of then. */
   readonly startAt?: number;
+  /** The pod's network: a script that uses the image's network tools runs as time passes. */
+  readonly net?: ShellNet;
 }
+
+/** The commands that reach the network (net-tools.ts, dns-tools.ts). */
+const networkCommands = ['nc', 'curl', 'wget', 'dig', 'nslookup', 'getent'];
 
 /** A line as Go's log package writes it (LstdFlags, UTC): `2006/01/02 15:04:05 text`. */
 export function goLogLine(atMs: number, text: string): string {
@@ -450,19 +465,31 @@ export function startRun(o: StartRunOptions): ContainerRun {
   const events: FileEvent[] = [];
   const output: { at: number; text: string }[] = [];
   const identity = identityOf(o.pod, o.container);
+  const shellOptions: ShellOptions = {
+    fs: scriptFs(o.files, o.container, kubeletFiles(o.pod, o.envContext, o.files), events),
+    env: containerEnv(o.pod, o.container, o.envContext),
+    openEnv: true,
+    args: o.program.args,
+    ...(o.program.xtrace === true ? { xtrace: true } : {}),
+    hostname: strAt(objAt(o.pod, 'spec'), 'hostname') ?? strAt(objAt(o.pod, 'metadata'), 'name') ?? '',
+    ...(identity.explicit ? { identity } : {}),
+    sysctls: podSysctls(o.pod),
+    random: randomSource(seed),
+    onOutput: (at, _fd, text) => output.push({ at, text }),
+  };
+  const names = commandNames(o.program.list);
+  if (o.net !== undefined && networkCommands.some((c) => names.has(c))) {
+    return (
+      steppedRun(o.program, events, output, {
+        ...shellOptions,
+        stepsPerWait: true,
+        net: o.net,
+        netTools: netToolsOf(imageName(strAt(o.container, 'image') ?? '')),
+      }) ?? fallback()
+    );
+  }
   try {
-    const r = runShell(o.program.list, {
-      fs: scriptFs(o.files, o.container, kubeletFiles(o.pod, o.envContext, o.files), events),
-      env: containerEnv(o.pod, o.container, o.envContext),
-      openEnv: true,
-      args: o.program.args,
-      ...(o.program.xtrace === true ? { xtrace: true } : {}),
-      hostname: strAt(objAt(o.pod, 'spec'), 'hostname') ?? strAt(objAt(o.pod, 'metadata'), 'name') ?? '',
-      ...(identity.explicit ? { identity } : {}),
-      sysctls: podSysctls(o.pod),
-      random: randomSource(seed),
-      onOutput: (at, _fd, text) => output.push({ at, text }),
-    });
+    const r = runShell(o.program.list, shellOptions);
     return {
       program: o.program,
       known: true,
@@ -476,6 +503,51 @@ export function startRun(o: StartRunOptions): ContainerRun {
     if (err instanceof ShellUnsupported) return fallback();
     throw err;
   }
+}
+
+/**
+ * A script run as time passes (it asks the network): what it does up to a moment is worked out
+ * when that moment comes, so each answer is the network's at that time. Undefined when it cannot
+ * start (it does at once what the simulator does not model). Should it later do such a thing, it
+ * is followed no further: its output becomes unknown and it runs until stopped.
+ */
+function steppedRun(
+  program: Extract<Program, { kind: 'script' }>,
+  events: FileEvent[],
+  output: { at: number; text: string }[],
+  options: ShellOptions,
+): ContainerRun | undefined {
+  const shell = startShell(program.list, options);
+  let lost = false;
+  const follow = (toMs: number): void => {
+    if (lost) return;
+    try {
+      shell.advance(toMs);
+    } catch (err) {
+      if (!(err instanceof ShellUnsupported)) throw err;
+      lost = true;
+    }
+  };
+  follow(0);
+  if (lost) return undefined;
+  return {
+    program,
+    known: true,
+    get exitAfterMs() {
+      const r = shell.result;
+      return lost || r === undefined || r.code === undefined ? undefined : r.elapsedMs;
+    },
+    get exitCode() {
+      return shell.result?.code ?? 0;
+    },
+    events,
+    output,
+    get outputKnown() {
+      return !lost;
+    },
+    follow,
+    resumeAt: () => (lost || shell.result !== undefined ? undefined : shell.elapsedMs),
+  };
 }
 
 /** What the run printed by `atMs`, as one string. */

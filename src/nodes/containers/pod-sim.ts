@@ -57,6 +57,11 @@ import type { ShellNet } from './shell-net.js';
 
 type ProbeKind = 'startup' | 'readiness' | 'liveness';
 
+/** The startRun option for a network that may not be known yet. */
+function netOf(net: ShellNet | undefined): { net?: ShellNet } {
+  return net === undefined ? {} : { net };
+}
+
 interface Probe {
   readonly kind: ProbeKind;
   readonly spec: JsonObject;
@@ -286,6 +291,7 @@ export class PodSim {
       instance: c.restarts,
       startAt: at,
       ...(this.#o.envContext !== undefined ? { envContext: this.#o.envContext } : {}),
+      ...netOf(this.#o.net?.()),
       // Init containers of unknown programs finish at once; app containers keep the default.
       defaultRunMs: c.init ? 0 : this.#runsToCompletion() ? this.#o.defaultRunMs : undefined,
     });
@@ -372,6 +378,8 @@ export class PodSim {
     const inst = c.current;
     if (inst === undefined) return;
     const to = now - inst.startedAt;
+    // A run worked out as time passes runs on to now first.
+    if (inst.run.resumeAt !== undefined) inst.run.follow?.(to);
     if (to <= inst.appliedMs) return;
     applyShared(inst.run, inst.appliedMs, to);
     inst.appliedMs = to;
@@ -663,6 +671,8 @@ export class PodSim {
 
   /** From when a probe's result stays what it is (its inputs change no more). */
   #stableFrom(inst: Instance, spec: JsonObject): number {
+    // A run worked out as time passes may still change what a probe sees.
+    if (inst.run.resumeAt?.() !== undefined) return Infinity;
     if (objAt(spec, 'exec') !== undefined) {
       const last = inst.run.events.at(-1);
       return inst.startedAt + (last?.at ?? 0);
@@ -737,6 +747,8 @@ export class PodSim {
       const inst = c.current;
       if (inst === undefined) continue;
       if (inst.run.exitAfterMs !== undefined) consider(inst.startedAt + inst.run.exitAfterMs);
+      const resume = inst.run.resumeAt?.();
+      if (resume !== undefined) consider(inst.startedAt + resume);
       for (const p of inst.probes) {
         if (wake ? !this.#settled(c, inst, p) : this.#probeActive(inst, p)) consider(p.next);
       }
@@ -771,6 +783,11 @@ export class PodSim {
         }
         const inst = c.current;
         if (inst === undefined) continue;
+        const resume = inst.run.resumeAt?.();
+        if (resume !== undefined && inst.startedAt + resume <= t) {
+          inst.run.follow?.(t - inst.startedAt);
+          progressed = true;
+        }
         if (inst.run.exitAfterMs !== undefined && inst.startedAt + inst.run.exitAfterMs <= t) {
           this.#exit(c, t, inst.run.exitCode);
           progressed = true;

@@ -176,7 +176,9 @@ class Lexer {
         parts.push(part);
         isBare = false;
       } else if (c === '`') {
-        throw new ShellUnsupported('backquotes');
+        flush();
+        parts.push(this.#backquote(false));
+        isBare = false;
       } else if (c === '*' || c === '?') {
         // Globbing is not modelled (`$?` never gets here: #dollar reads it), except that a URL
         // (`http://host/echo?msg=x`) names no file of any image: the pattern stays as written.
@@ -231,6 +233,26 @@ class Lexer {
     return { t: 'var', name: m[1]! };
   }
 
+  /**
+   * `` `list` ``, the lexer on the opening backquote: inside, a backslash keeps its meaning only
+   * before `$`, `` ` ``, `\\` (and `"` within double quotes), as POSIX says.
+   */
+  #backquote(inDoubleQuotes: boolean): WordPart {
+    const src = this.#src;
+    let inner = '';
+    let i = this.#i + 1;
+    for (; i < src.length && src[i] !== '`'; i++) {
+      const next = src[i + 1] ?? '';
+      if (src[i] === '\\' && ('$`\\'.includes(next) || (inDoubleQuotes && next === '"'))) {
+        inner += next;
+        i++;
+      } else inner += src[i] ?? '';
+    }
+    if (i >= src.length) throw new ShellUnsupported('unterminated backquote');
+    this.#i = i + 1;
+    return { t: 'cmd', list: parseShell(inner) };
+  }
+
   /** The parts of a double-quoted string, the lexer positioned on its opening quote. */
   #doubleQuoted(): WordPart[] {
     const src = this.#src;
@@ -253,7 +275,9 @@ class Lexer {
           parts.push(part);
         }
       } else if (c === '`') {
-        throw new ShellUnsupported('backquotes');
+        if (lit !== '') parts.push({ t: 'lit', v: lit });
+        lit = '';
+        parts.push(this.#backquote(true));
       } else {
         lit += c;
         this.#i++;
@@ -510,4 +534,62 @@ export function argvCommand(argv: readonly string[]): List {
       { first: { bang: false, commands: [{ t: 'simple', assigns: [], words, redirects: [] }] }, rest: [] },
     ],
   };
+}
+
+/**
+ * The names of the commands a script may run, as written (the first word of each simple command
+ * when it is literal text, in command substitutions too); a name computed at run time is not seen.
+ */
+export function commandNames(list: List): Set<string> {
+  const names = new Set<string>();
+  const word = (w: Word): void => {
+    for (const p of w.parts) part(p);
+  };
+  const part = (p: WordPart): void => {
+    if (p.t === 'cmd') walk(p.list);
+    else if (p.t === 'dq') p.parts.forEach(part);
+    else if (p.t === 'var' && p.fallback !== undefined) word(p.fallback);
+    else if (p.t === 'arith') word(p.expr);
+  };
+  const command = (c: Command): void => {
+    switch (c.t) {
+      case 'simple': {
+        const first = c.words[0];
+        const lit = first?.parts.every((p) => p.t === 'lit' || p.t === 'quoted')
+          ? first.parts.map((p) => (p.t === 'lit' || p.t === 'quoted' ? p.v : '')).join('')
+          : undefined;
+        if (lit !== undefined) names.add(lit.slice(lit.lastIndexOf('/') + 1));
+        c.words.forEach(word);
+        c.assigns.forEach((a) => word(a.value));
+        c.redirects.forEach((r) => word(r.target));
+        return;
+      }
+      case 'if':
+        for (const cl of c.clauses) {
+          walk(cl.cond);
+          walk(cl.body);
+        }
+        if (c.otherwise !== undefined) walk(c.otherwise);
+        return;
+      case 'loop':
+        walk(c.cond);
+        walk(c.body);
+        return;
+      case 'for':
+        c.items.forEach(word);
+        walk(c.body);
+        return;
+      case 'group':
+        walk(c.body);
+        return;
+    }
+  };
+  const walk = (l: List): void => {
+    for (const item of l.items) {
+      item.first.commands.forEach(command);
+      for (const r of item.rest) r.pipeline.commands.forEach(command);
+    }
+  };
+  walk(list);
+  return names;
 }

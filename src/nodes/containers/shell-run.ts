@@ -54,6 +54,11 @@ export interface ShellOptions {
   readonly random?: () => number;
   readonly horizonMs?: number;
   readonly maxSteps?: number;
+  /**
+   * Count `maxSteps` between two waits instead of over the whole run: a run worked out as time
+   * passes may go on for as long as it sleeps between its commands.
+   */
+  readonly stepsPerWait?: boolean;
   /** Output written to the container's stdout (1) or stderr (2), at a virtual time. */
   readonly onOutput?: (atMs: number, fd: 1 | 2, text: string) => void;
   /** Virtual time the run starts at (ms). */
@@ -86,6 +91,15 @@ class Forever extends Error {}
 
 type Out = (text: string) => void;
 
+/** A step of a run: it yields where virtual time jumps ahead (a sleep, a wait for the network). */
+type Gen<T> = Generator<void, T, void>;
+
+/** Virtual time and the count of commands run, shared by a shell and its child shells. */
+interface Progress {
+  t: number;
+  steps: number;
+}
+
 interface Io {
   readonly stdin: string;
   readonly out: Out;
@@ -115,23 +129,37 @@ class Shell {
   readonly #o: ShellOptions;
   readonly #vars: Map<string, string | undefined>;
   #args: readonly string[];
-  #t: number;
-  #steps = 0;
+  readonly #p: Progress;
   #status = 0;
 
-  constructor(o: ShellOptions, vars: Map<string, string | undefined>, args: readonly string[], t: number) {
+  constructor(
+    o: ShellOptions,
+    vars: Map<string, string | undefined>,
+    args: readonly string[],
+    progress: Progress,
+  ) {
     this.#o = o;
     this.#vars = vars;
     this.#args = args;
-    this.#t = t;
+    this.#p = progress;
   }
 
   get t(): number {
-    return this.#t;
+    return this.#p.t;
   }
 
   #step(): void {
-    if (++this.#steps > (this.#o.maxSteps ?? 10_000)) throw new Forever();
+    if (++this.#p.steps > (this.#o.maxSteps ?? 10_000)) throw new Forever();
+  }
+
+  /** Virtual time moves on by `ms`: past the horizon the script never ends; else the run may pause. */
+  *#wait(ms: number): Gen<void> {
+    this.#p.t += ms;
+    if (this.#p.t > (this.#o.horizonMs ?? 7 * 86_400_000)) throw new Forever();
+    if (ms > 0) {
+      if (this.#o.stepsPerWait === true) this.#p.steps = 0;
+      yield;
+    }
   }
 
   #var(name: string): string {
@@ -149,47 +177,50 @@ class Shell {
     return v;
   }
 
-  #expandPart(p: WordPart): string {
+  *#expandPart(p: WordPart): Gen<string> {
     switch (p.t) {
       case 'lit':
       case 'quoted':
         return p.v;
-      case 'dq':
-        return p.parts.map((q) => this.#expandPart(q)).join('');
+      case 'dq': {
+        let out = '';
+        for (const q of p.parts) out += yield* this.#expandPart(q);
+        return out;
+      }
       case 'var': {
         const v = this.#var(p.name);
-        return v === '' && p.fallback !== undefined ? this.#expandWord(p.fallback) : v;
+        return v === '' && p.fallback !== undefined ? yield* this.#expandWord(p.fallback) : v;
       }
       case 'cmd': {
         let captured = '';
-        const sub = new Shell(this.#o, new Map(this.#vars), this.#args, this.#t);
+        const sub = new Shell(this.#o, new Map(this.#vars), this.#args, this.#p);
         try {
-          sub.#list(p.list, { stdin: '', out: (s) => (captured += s), err: () => undefined });
+          yield* sub.#list(p.list, { stdin: '', out: (s) => (captured += s), err: () => undefined });
         } catch (e) {
           if (!(e instanceof Exit)) throw e;
         }
-        this.#t = sub.#t;
-        this.#steps += sub.#steps;
         return captured.replace(/\n+$/, '');
       }
       case 'arith':
-        return String(this.#arith(this.#expandWord(p.expr)));
+        return String(this.#arith(yield* this.#expandWord(p.expr)));
     }
   }
 
-  #expandWord(w: Word): string {
-    return w.parts.map((p) => this.#expandPart(p)).join('');
+  *#expandWord(w: Word): Gen<string> {
+    let out = '';
+    for (const p of w.parts) out += yield* this.#expandPart(p);
+    return out;
   }
 
   /** Words to fields: unquoted expansions split on blanks, quoted text stays whole. */
-  #fields(words: readonly Word[]): string[] {
+  *#fields(words: readonly Word[]): Gen<string[]> {
     const out: string[] = [];
     for (const w of words) {
       let cur = '';
       // Whether `cur` is a field yet: a quoted empty string is one, an empty expansion is not.
       let has = false;
       for (const p of w.parts) {
-        const v = this.#expandPart(p);
+        const v = yield* this.#expandPart(p);
         if (p.t === 'var' || p.t === 'cmd' || p.t === 'arith') {
           v.split(/[ \t\n]+/).forEach((piece, i) => {
             if (i > 0 && has) {
@@ -264,85 +295,91 @@ class Shell {
    * Runs `l` in a child shell (`( ... )`, `sh -c`): its variables are a copy and its `exit` ends
    * only it; the time it takes and the steps it counts are the parent's too.
    */
-  #subshell(l: List, vars: ReadonlyMap<string, string | undefined>, args: readonly string[], io: Io): number {
-    const sub = new Shell(this.#o, new Map(vars), args, this.#t);
-    let status: number;
+  *#subshell(
+    l: List,
+    vars: ReadonlyMap<string, string | undefined>,
+    args: readonly string[],
+    io: Io,
+  ): Gen<number> {
+    const sub = new Shell(this.#o, new Map(vars), args, this.#p);
     try {
-      status = sub.#list(l, io);
+      return yield* sub.#list(l, io);
     } catch (e) {
       if (!(e instanceof Exit)) throw e;
-      status = e.code;
+      return e.code;
     }
-    this.#t = sub.#t;
-    this.#steps += sub.#steps;
-    return status;
   }
 
-  list(l: List, io: Io): number {
+  list(l: List, io: Io): Gen<number> {
     return this.#list(l, io);
   }
 
-  #list(l: List, io: Io): number {
+  *#list(l: List, io: Io): Gen<number> {
     for (const item of l.items) {
-      let status = this.#pipeline(item.first, io);
+      let status = yield* this.#pipeline(item.first, io);
       for (const r of item.rest) {
         if ((r.op === '&&' && status === 0) || (r.op === '||' && status !== 0))
-          status = this.#pipeline(r.pipeline, io);
+          status = yield* this.#pipeline(r.pipeline, io);
       }
       this.#status = status;
     }
     return this.#status;
   }
 
-  #pipeline(p: { readonly bang: boolean; readonly commands: readonly Command[] }, io: Io): number {
+  *#pipeline(p: { readonly bang: boolean; readonly commands: readonly Command[] }, io: Io): Gen<number> {
     let stdin = io.stdin;
     let status = 0;
-    p.commands.forEach((c, i) => {
+    for (const [i, c] of p.commands.entries()) {
       const last = i === p.commands.length - 1;
       let captured = '';
-      status = this.#command(c, last ? { ...io, stdin } : { ...io, stdin, out: (s) => (captured += s) });
+      status = yield* this.#command(
+        c,
+        last ? { ...io, stdin } : { ...io, stdin, out: (s) => (captured += s) },
+      );
       stdin = captured;
-    });
+    }
     this.#status = p.bang ? (status === 0 ? 1 : 0) : status;
     return this.#status;
   }
 
-  #command(c: Command, io: Io): number {
+  *#command(c: Command, io: Io): Gen<number> {
     this.#step();
     switch (c.t) {
       case 'if': {
         for (const clause of c.clauses)
-          if (this.#list(clause.cond, io) === 0) return this.#list(clause.body, io);
-        return c.otherwise !== undefined ? this.#list(c.otherwise, io) : 0;
+          if ((yield* this.#list(clause.cond, io)) === 0) return yield* this.#list(clause.body, io);
+        return c.otherwise !== undefined ? yield* this.#list(c.otherwise, io) : 0;
       }
       case 'loop': {
         let status = 0;
         for (;;) {
           this.#step();
-          const cond = this.#list(c.cond, io);
+          const cond = yield* this.#list(c.cond, io);
           if ((cond === 0) === c.until) return status;
-          status = this.#list(c.body, io);
+          status = yield* this.#list(c.body, io);
         }
       }
       case 'for': {
         let status = 0;
-        for (const v of this.#fields(c.items)) {
+        for (const v of yield* this.#fields(c.items)) {
           this.#vars.set(c.name, v);
-          status = this.#list(c.body, io);
+          status = yield* this.#list(c.body, io);
         }
         return status;
       }
       case 'group':
-        return c.subshell ? this.#subshell(c.body, this.#vars, this.#args, io) : this.#list(c.body, io);
+        return c.subshell
+          ? yield* this.#subshell(c.body, this.#vars, this.#args, io)
+          : yield* this.#list(c.body, io);
       case 'simple':
-        return this.#simple(c, io);
+        return yield* this.#simple(c, io);
     }
   }
 
-  #simple(c: Extract<Command, { t: 'simple' }>, io: Io): number {
-    const argv = this.#fields(c.words);
+  *#simple(c: Extract<Command, { t: 'simple' }>, io: Io): Gen<number> {
+    const argv = yield* this.#fields(c.words);
     if (argv.length === 0) {
-      for (const a of c.assigns) this.#vars.set(a.name, this.#expandWord(a.value));
+      for (const a of c.assigns) this.#vars.set(a.name, yield* this.#expandWord(a.value));
       return 0;
     }
     // Redirections: stdout/stderr to files (or /dev/null, or each other).
@@ -350,7 +387,7 @@ class Shell {
     let err = io.err;
     let stdin = io.stdin;
     for (const r of c.redirects) {
-      const target = this.#expandWord(r.target);
+      const target = yield* this.#expandWord(r.target);
       if (r.op === '>&') {
         if (r.fd === 2 && target === '1') err = out;
         else if (r.fd === 1 && target === '2') out = err;
@@ -379,14 +416,14 @@ class Shell {
       else out = writer;
     }
     const env = new Map(this.#vars);
-    for (const a of c.assigns) env.set(a.name, this.#expandWord(a.value));
+    for (const a of c.assigns) env.set(a.name, yield* this.#expandWord(a.value));
     // The trace goes to the shell's own stderr, whatever the command's redirections.
     if (this.#o.xtrace === true) {
       const words = [...c.assigns.map((a) => `${a.name}=${env.get(a.name) ?? ''}`), ...argv];
       io.err(`+ ${words.map(traceQuote).join(' ')}\n`);
     }
     try {
-      return this.#run(argv, { stdin, out, err }, env);
+      return yield* this.#run(argv, { stdin, out, err }, env);
     } catch (e) {
       if (!(e instanceof ShellFsError)) throw e;
       err(`${argv[0] ?? ''}: ${e.message}\n`);
@@ -396,11 +433,11 @@ class Shell {
 
   #fileWriter(path: string, append: boolean): Out {
     if (path === '/dev/null') return () => undefined;
-    if (path === '/dev/stdout' || path === '/proc/self/fd/1') return (s) => this.#o.onOutput?.(this.#t, 1, s);
-    if (path === '/dev/stderr' || path === '/proc/self/fd/2') return (s) => this.#o.onOutput?.(this.#t, 2, s);
+    if (path === '/dev/stdout' || path === '/proc/self/fd/1') return (s) => this.#o.onOutput?.(this.t, 1, s);
+    if (path === '/dev/stderr' || path === '/proc/self/fd/2') return (s) => this.#o.onOutput?.(this.t, 2, s);
     // The file is opened (`>` truncating it) before the command runs.
-    this.#o.fs.write(path, '', append, this.#t);
-    return (s) => this.#o.fs.write(path, s, true, this.#t);
+    this.#o.fs.write(path, '', append, this.t);
+    return (s) => this.#o.fs.write(path, s, true, this.t);
   }
 
   #test(args: string[]): boolean {
@@ -450,7 +487,7 @@ class Shell {
     return one(args);
   }
 
-  #run(argv: string[], io: Io, env: Map<string, string | undefined>): number {
+  *#run(argv: string[], io: Io, env: Map<string, string | undefined>): Gen<number> {
     const [cmd0, ...args] = argv as [string, ...string[]];
     const name = basename(cmd0);
     const fs = this.#o.fs;
@@ -463,9 +500,7 @@ class Shell {
       case 'exit':
         throw new Exit(args[0] !== undefined ? toInt(args[0]) & 255 : this.#status);
       case 'sleep': {
-        const ms = args.reduce((sum, a) => sum + sleepMs(a), 0);
-        this.#t += ms;
-        if (this.#t > (this.#o.horizonMs ?? 7 * 86_400_000)) throw new Forever();
+        yield* this.#wait(args.reduce((sum, a) => sum + sleepMs(a), 0));
         return 0;
       }
       case 'echo': {
@@ -517,14 +552,14 @@ class Shell {
         return 0;
       }
       case 'touch':
-        for (const a of args) if (fs.read(a) === undefined) fs.write(a, '', true, this.#t);
+        for (const a of args) if (fs.read(a) === undefined) fs.write(a, '', true, this.t);
         return 0;
       case 'rm': {
         const files = args.filter((a) => !a.startsWith('-'));
         const force = args.some((a) => a.startsWith('-') && a.includes('f'));
         let status = 0;
         for (const f of files) {
-          if (!fs.remove(f, this.#t) && !force) {
+          if (!fs.remove(f, this.t) && !force) {
             io.err(`rm: can't remove '${f}': No such file or directory\n`);
             status = 1;
           }
@@ -548,8 +583,8 @@ class Shell {
             status = 1;
             continue;
           }
-          fs.write(target, content, false, this.#t);
-          fs.remove(src, this.#t);
+          fs.write(target, content, false, this.t);
+          fs.remove(src, this.t);
           if (verbose) io.out(`'${src}' -> '${target}'\n`);
         }
         return status;
@@ -694,23 +729,19 @@ class Shell {
       case 'bash': {
         if (args[0] !== '-c' || args[1] === undefined)
           throw new ShellUnsupported(`${name} ${args.join(' ')}`);
-        return this.#subshell(parseShell(args[1]), env, [args[2] ?? name, ...args.slice(3)], io);
+        return yield* this.#subshell(parseShell(args[1]), env, [args[2] ?? name, ...args.slice(3)], io);
       }
       default: {
         const tool = this.#o.netTools?.get(name);
         const net = this.#o.net;
         if (tool === undefined || net === undefined) throw new ShellUnsupported(`command ${cmd0}`);
         const r = runNetTool(tool, args, io.stdin, net, (path) => fs.read(path));
-        const wait = (): void => {
-          this.#t += r.elapsedMs;
-          if (this.#t > (this.#o.horizonMs ?? 7 * 86_400_000)) throw new Forever();
-        };
         // A failure is reported after the wait; an answer comes before it (nc -w's idle wait).
-        if (r.code !== 0) wait();
+        if (r.code !== 0) yield* this.#wait(r.elapsedMs);
         if (r.err !== '') io.err(r.err);
         if (r.out !== '') io.out(r.out);
-        if (r.file !== undefined) fs.write(r.file.path, r.file.content, false, this.#t);
-        if (r.code === 0) wait();
+        if (r.file !== undefined) fs.write(r.file.path, r.file.content, false, this.t);
+        if (r.code === 0) yield* this.#wait(r.elapsedMs);
         return r.code;
       }
     }
@@ -727,20 +758,55 @@ function traceQuote(w: string): string {
 }
 
 export function runShell(list: List, o: ShellOptions): ShellResult {
-  const vars = new Map(o.env);
+  const run = startShell(list, o);
+  run.advance(Infinity);
+  // advance(Infinity) runs to the end: the horizon or maxSteps bound it.
+  return run.result ?? { code: undefined, elapsedMs: run.elapsedMs };
+}
+
+/** A script run step by step, so that what it reads (the network, shared files) is read as time passes. */
+export interface SteppedShell {
+  /**
+   * Runs on until virtual time would pass `toMs` (from the run's start) or the script ends.
+   * Throws ShellUnsupported when the script does what the simulator does not model.
+   */
+  advance(toMs: number): void;
+  /** The end, once the script has ended (code undefined: it never ends). */
+  readonly result: ShellResult | undefined;
+  /** Virtual time reached, from the start (ms): where the run waits when it has not ended. */
+  readonly elapsedMs: number;
+}
+
+/** Starts `list` without running it: {@link SteppedShell.advance} runs it. */
+export function startShell(list: List, o: ShellOptions): SteppedShell {
   const start = o.startMs ?? 0;
-  const shell = new Shell(o, vars, o.args ?? ['sh'], start);
+  const progress: Progress = { t: start, steps: 0 };
+  const shell = new Shell(o, new Map(o.env), o.args ?? ['sh'], progress);
   const io: Io = {
     stdin: o.stdin ?? '',
     out: (s) => o.onOutput?.(shell.t, 1, s),
     err: (s) => o.onOutput?.(shell.t, 2, s),
   };
-  try {
-    const code = shell.list(list, io);
-    return { code, elapsedMs: shell.t - start };
-  } catch (e) {
-    if (e instanceof Exit) return { code: e.code, elapsedMs: shell.t - start };
-    if (e instanceof Forever) return { code: undefined, elapsedMs: shell.t - start };
-    throw e;
-  }
+  const gen = shell.list(list, io);
+  let result: ShellResult | undefined;
+  return {
+    advance(toMs) {
+      while (result === undefined && progress.t - start <= toMs) {
+        try {
+          const step = gen.next();
+          if (step.done === true) result = { code: step.value, elapsedMs: progress.t - start };
+        } catch (e) {
+          if (e instanceof Exit) result = { code: e.code, elapsedMs: progress.t - start };
+          else if (e instanceof Forever) result = { code: undefined, elapsedMs: progress.t - start };
+          else throw e;
+        }
+      }
+    },
+    get result() {
+      return result;
+    },
+    get elapsedMs() {
+      return progress.t - start;
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ShellUnsupported, parseShell } from './shell-parse.js';
-import { runShell } from './shell-run.js';
+import { ShellUnsupported, commandNames, parseShell } from './shell-parse.js';
+import { runShell, startShell } from './shell-run.js';
 import { restartCountScript } from './testing/upstream-pods.js';
 import type { ShellFs } from './shell-run.js';
 
@@ -135,5 +135,39 @@ describe('simulated shell', () => {
       assert.equal(out, 'test-value\n');
     }
     assert.equal(containerProgram({ ...container, command: ['echo', '$(SECRET)'] }, penv).kind, 'unknown');
+  });
+
+  test('backquotes substitute a command, with POSIX backslash rules; commandNames sees inside them', () => {
+    assert.equal(run('for i in `seq 1 3`; do echo -n $i; done').out, '123');
+    // Within double quotes \" in backquotes is a quote of the inner command: it prints a.
+    assert.equal(run('echo "`echo \\"a\\"`"').out, 'a\n');
+    const list = parseShell(
+      'x="$(dig +short a)" && for i in `seq 2`; do getent hosts b; /usr/bin/nc -z c 80; done',
+    );
+    assert.deepEqual([...commandNames(list)].sort(), ['dig', 'getent', 'nc', 'seq']);
+    assert.throws(() => parseShell('echo `date'), ShellUnsupported);
+  });
+
+  test('a stepped run works out each stretch only when time reaches it, with the answers of then', () => {
+    let answer = 'none';
+    const fs = memFs();
+    const stepped = startShell(
+      parseShell('for i in `seq 1 3`; do echo "$i $(cat /in)" >> /out; sleep 1; done; exit 4'),
+      {
+        fs: { ...fs, read: (p) => (p === '/in' ? answer : fs.read(p)) },
+        env: new Map(),
+        maxSteps: 5,
+        stepsPerWait: true,
+      },
+    );
+    stepped.advance(0);
+    assert.equal(fs.files.get('/out'), '1 none\n');
+    assert.equal(stepped.elapsedMs, 1000);
+    answer = 'later';
+    stepped.advance(1500);
+    assert.equal(fs.files.get('/out'), '1 none\n2 later\n');
+    assert.equal(stepped.result, undefined);
+    stepped.advance(Infinity);
+    assert.deepEqual(stepped.result, { code: 4, elapsedMs: 3000 });
   });
 });
