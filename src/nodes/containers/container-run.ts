@@ -20,7 +20,7 @@ import { imageName } from './program.js';
 import type { Program } from './program.js';
 import { resourceField } from './resource-field.js';
 import { metadataFieldPath } from './field-path.js';
-import { identityOf } from './identity.js';
+import { identityOf, ipToolOption } from './identity.js';
 import { managedEtcHosts } from './etc-hosts.js';
 import { agnhostResolvReader, podResolvConf } from './resolv-conf.js';
 import { logsGeneratorOutput } from './logs-generator.js';
@@ -434,6 +434,21 @@ export function startRun(o: StartRunOptions): ContainerRun {
       outputKnown: true,
     };
   }
+  if (o.program.kind === 'nnp') {
+    // The runtime sets no_new_privs only when allowPrivilegeEscalation is false; then the setuid
+    // bit is ignored and the effective uid stays the container's user.
+    const noNewPrivs = objAt(o.container, 'securityContext')?.['allowPrivilegeEscalation'] === false;
+    const euid = noNewPrivs ? identityOf(o.pod, o.container).uid : 0;
+    return {
+      program: o.program,
+      known: true,
+      exitAfterMs: 0,
+      exitCode: 0,
+      events: [],
+      output: [{ at: 0, text: `Effective uid: ${euid}\n` }],
+      outputKnown: true,
+    };
+  }
   if (o.program.kind === 'resolv-reader') {
     const conf = kubeletFiles(o.pod, o.envContext, o.files).get('/etc/resolv.conf');
     if (conf === undefined) return fallback();
@@ -474,6 +489,7 @@ export function startRun(o: StartRunOptions): ContainerRun {
     hostname: strAt(objAt(o.pod, 'spec'), 'hostname') ?? strAt(objAt(o.pod, 'metadata'), 'name') ?? '',
     ...(identity.explicit ? { identity } : {}),
     sysctls: podSysctls(o.pod),
+    ...ipToolOption(imageName(strAt(o.container, 'image') ?? ''), o.pod, o.container),
     random: randomSource(seed),
     onOutput: (at, _fd, text) => output.push({ at, text }),
   };

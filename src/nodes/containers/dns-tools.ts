@@ -153,6 +153,16 @@ function recordLine(r: DnsRecord): string {
   return line;
 }
 
+/** BIND's report when every server timed out (dig exits 9, nslookup 1). */
+function noServers(code: number, trailer: string, elapsedMs: number): DnsToolResult {
+  return {
+    code,
+    out: `;; connection timed out; no servers could be reached\n${trailer}`,
+    err: '',
+    elapsedMs,
+  };
+}
+
 function typeOf(word: string): DnsType | undefined {
   const t = word.toUpperCase();
   return (dnsTypes as readonly string[]).includes(t) ? (t as DnsType) : undefined;
@@ -220,14 +230,7 @@ function dig(args: readonly string[], ctx: DnsToolContext): DnsToolResult {
     clock,
     perServerMs: time * 1000 * (tcp ? 1 : tries),
   });
-  if (found === undefined) {
-    return {
-      code: 9,
-      out: ';; connection timed out; no servers could be reached\n',
-      err: '',
-      elapsedMs: clock.ms,
-    };
-  }
+  if (found === undefined) return noServers(9, '', clock.ms);
   const answers = found.response.answers;
   const out = answers.map((r) => `${short ? r.data : recordLine(r)}\n`).join('');
   return { code: 0, out, err: '', elapsedMs: clock.ms };
@@ -266,9 +269,6 @@ function nslookup(args: readonly string[], ctx: DnsToolContext): DnsToolResult {
   const perServerMs = timeout * 1000 * (tcp ? 1 : retry);
   let out = '';
   let failed = false;
-  const header = (srv: string): void => {
-    out += `Server:\t\t${srv}\nAddress:\t${srv}#53\n\n`;
-  };
   const first = lookup(ctx, {
     servers,
     names: searchNames(isIP(name) !== 0 ? reverseName(name) : name, conf, isIP(name) === 0),
@@ -277,16 +277,9 @@ function nslookup(args: readonly string[], ctx: DnsToolContext): DnsToolResult {
     clock,
     perServerMs,
   });
-  if (first === undefined) {
-    return {
-      code: 1,
-      out: ';; connection timed out; no servers could be reached\n\n',
-      err: '',
-      elapsedMs: clock.ms,
-    };
-  }
+  if (first === undefined) return noServers(1, '\n', clock.ms);
   const srv = servers[0] ?? '127.0.0.1';
-  header(srv);
+  out += `Server:\t\t${srv}\nAddress:\t${srv}#53\n\n`;
   const print = (records: readonly DnsRecord[]): void => {
     for (const r of records) {
       const owner = r.name.replace(/\.$/, '');

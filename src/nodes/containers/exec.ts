@@ -10,7 +10,7 @@ import type { JsonObject } from '../../util/json.js';
 import { objAt, strAt } from '../json.js';
 import { containerEnv, podSysctls, scriptFs } from './container-run.js';
 import type { EnvContext, FileEvent } from './container-run.js';
-import { identityOf } from './identity.js';
+import { identityOf, ipToolOption } from './identity.js';
 import type { PodFiles } from './pod-files.js';
 import { execProgram, imageName } from './program.js';
 import { netToolsOf } from './net-tools.js';
@@ -91,6 +91,7 @@ export function execInContainer(o: ExecOptions): ExecOutcome {
       hostname: strAt(objAt(o.pod, 'spec'), 'hostname') ?? strAt(objAt(o.pod, 'metadata'), 'name') ?? '',
       ...(identity.explicit ? { identity } : {}),
       sysctls: podSysctls(o.pod),
+      ...ipToolOption(imageName(strAt(o.container, 'image') ?? ''), o.pod, o.container),
       horizonMs: o.horizonMs ?? 600_000,
       onOutput: (at, fd, text) => output.push({ at, fd, text }),
       ...(o.net !== undefined

@@ -28,3 +28,28 @@ export function identityOf(pod: JsonObject, container: JsonObject): Identity {
   if (Array.isArray(sup)) for (const g of sup) add(g);
   return { uid: user ?? 0, gid, groups, explicit: user !== undefined };
 }
+
+/**
+ * Whether the container's processes have CAP_NET_ADMIN in effect: privileged, or the capability
+ * added (or ALL) and running as root (a non-root user's effective set is empty).
+ */
+export function hasNetAdmin(pod: JsonObject, container: JsonObject): boolean {
+  const sc = objAt(container, 'securityContext');
+  if (sc?.['privileged'] === true) return true;
+  const add = objAt(sc, 'capabilities')?.['add'];
+  const added =
+    Array.isArray(add) && add.some((c) => c === 'NET_ADMIN' || c === 'CAP_NET_ADMIN' || c === 'ALL');
+  return added && identityOf(pod, container).uid === 0;
+}
+
+/**
+ * The shell option (shell-run.ts `ipTool`) for the `ip` of the images the simulator knows
+ * (busybox's applet); none for other images.
+ */
+export function ipToolOption(
+  image: string,
+  pod: JsonObject,
+  container: JsonObject,
+): { readonly ipTool?: { readonly prefix: string; readonly netAdmin: boolean } } {
+  return image === 'busybox' ? { ipTool: { prefix: 'ip: ', netAdmin: hasNetAdmin(pod, container) } } : {};
+}

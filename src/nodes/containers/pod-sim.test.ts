@@ -527,4 +527,44 @@ describe('simulated pod lifecycle', () => {
     assert.equal(all.split('\n').length - 1, 100);
     assert.ok(all.includes('/api/v1/namespaces/kube-system/'));
   });
+
+  test('nonewprivs prints its effective uid: root unless allowPrivilegeEscalation is false', () => {
+    const nnp = (sc: JsonObject): string[] | undefined => {
+      const s = sim({
+        restartPolicy: 'Never',
+        containers: [
+          { name: 'c', image: 'registry.k8s.io/e2e-test-images/nonewprivs:1.3', securityContext: sc },
+        ],
+      });
+      assert.equal(at(s, 1000).containerStatuses[0]?.state.terminated?.exitCode, 0);
+      return s.output('c', false, 1000)?.chunks.map((c) => c.text);
+    };
+    assert.deepEqual(nnp({ allowPrivilegeEscalation: false, runAsUser: 1000 }), ['Effective uid: 1000\n']);
+    assert.deepEqual(nnp({ runAsUser: 1000 }), ['Effective uid: 0\n']);
+    assert.deepEqual(nnp({ allowPrivilegeEscalation: true, runAsUser: 1000 }), ['Effective uid: 0\n']);
+  });
+
+  test("busybox ip link add is refused without CAP_NET_ADMIN; with it the kernel's links are not known", () => {
+    const ip = (sc: JsonObject): string[] | undefined => {
+      const s = sim({
+        restartPolicy: 'Never',
+        containers: [
+          {
+            name: 'c',
+            image: busybox,
+            command: ['sh', '-c', 'ip link add dummy0 type dummy || true'],
+            securityContext: sc,
+          },
+        ],
+      });
+      at(s, 1000);
+      return s.output('c', false, 1000)?.chunks.map((c) => c.text);
+    };
+    assert.deepEqual(ip({ privileged: false }), ['ip: RTNETLINK answers: Operation not permitted\n']);
+    assert.deepEqual(ip({ capabilities: { add: ['NET_ADMIN'] }, runAsUser: 1000 }), [
+      'ip: RTNETLINK answers: Operation not permitted\n',
+    ]);
+    assert.equal(ip({ privileged: true }), undefined);
+    assert.equal(ip({ capabilities: { add: ['NET_ADMIN'] } }), undefined);
+  });
 });

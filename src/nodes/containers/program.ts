@@ -74,6 +74,11 @@ export type Program =
   | { readonly kind: 'logs-generator'; readonly flags: LogsGeneratorFlags }
   /** agnhost `dns-suffix` / `dns-server-list`: reads /etc/resolv.conf (resolv-conf.ts). */
   | { readonly kind: 'resolv-reader'; readonly field: 'search' | 'nameserver' }
+  /**
+   * The nonewprivs image's `nnp`, a setuid-root binary that prints `Effective uid: N`: root
+   * unless the container runs with no_new_privs (allowPrivilegeEscalation: false).
+   */
+  | { readonly kind: 'nnp' }
   | { readonly kind: 'unknown'; readonly reason: string };
 
 /** agnhost mounttest's flags (its defaults: retry_time 180, break_on_expected_content true). */
@@ -221,6 +226,7 @@ const builtins = new Set([
   'dig',
   'nslookup',
   'getent',
+  'ip',
 ]);
 
 /** An argv run as a script: `sh -c SCRIPT [$0 args...]`, or one builtin command. */
@@ -474,6 +480,8 @@ export function containerProgram(
   switch (image) {
     case 'agnhost':
       return agnhost(hasArgs ? args : ['pause'], container, '/agnhost', env);
+    case 'nonewprivs':
+      return hasArgs ? { kind: 'unknown', reason: `${image} with args` } : { kind: 'nnp' };
     case 'nautilus':
     case 'kitten':
       // agnhost images (the update demo's) whose default command is test-webserver.

@@ -50,6 +50,12 @@ export interface ShellOptions {
    * these; any other key's value is the node's, which the simulator does not know.
    */
   readonly sysctls?: ReadonlyMap<string, string>;
+  /**
+   * The image's `ip` (`prefix`: how it names itself in errors, busybox `ip: `) and whether the
+   * process may change network links (CAP_NET_ADMIN in effect). Without it `ip` is not modelled;
+   * with the capability the kernel's links are not known, so only the refusal is.
+   */
+  readonly ipTool?: { readonly prefix: string; readonly netAdmin: boolean };
   /** A number in 0..32767 (`$RANDOM`). */
   readonly random?: () => number;
   readonly horizonMs?: number;
@@ -705,6 +711,14 @@ class Shell {
           io.out(valueOnly ? `${value}\n` : `${key} = ${value}\n`);
         }
         return 0;
+      }
+      case 'ip': {
+        // `ip link add NAME type TYPE` without CAP_NET_ADMIN: the kernel refuses (EPERM).
+        const tool = this.#o.ipTool;
+        const add = args[0] === 'link' && (args[1] === 'add' || args[1] === 'a');
+        if (tool === undefined || !add || tool.netAdmin) throw new ShellUnsupported(`ip ${args.join(' ')}`);
+        io.err(`${tool.prefix}RTNETLINK answers: Operation not permitted\n`);
+        return 2;
       }
       case 'hostname':
         if (args.length > 0 || this.#o.hostname === undefined) throw new ShellUnsupported('hostname');

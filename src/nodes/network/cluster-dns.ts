@@ -20,7 +20,8 @@
 import { isIP } from 'node:net';
 import type { JsonObject } from '../../util/json.js';
 import { metaOf, numAt, objAt, objsAt, strAt, strsAt } from '../json.js';
-import type { NetworkView } from './cluster-network.js';
+import { serviceNamed } from './network-view.js';
+import type { NetworkView } from './network-view.js';
 
 export type DnsType = 'A' | 'AAAA' | 'CNAME' | 'SRV' | 'PTR' | 'TXT' | 'NS' | 'SOA' | 'MX' | 'ANY';
 
@@ -296,11 +297,7 @@ export class ClusterDns {
   }
 
   #findService(ns: string, name: string): JsonObject | undefined {
-    for (const s of this.#view.services()) {
-      const meta = metaOf(s);
-      if (strAt(meta, 'namespace') === ns && strAt(meta, 'name') === name) return s;
-    }
-    return undefined;
+    return serviceNamed(this.#view, ns, name);
   }
 
   /** CoreDNS answers NODATA for `<ns>.svc.cluster.local` of a namespace with Services. */

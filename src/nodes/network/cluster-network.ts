@@ -18,21 +18,13 @@ import { isIP } from 'node:net';
 import type { JsonObject } from '../../util/json.js';
 import { metaOf, numAt, objAt, objsAt, strAt, strsAt } from '../json.js';
 import { ClusterDns } from './cluster-dns.js';
+import { serviceNamed } from './network-view.js';
+import type { NetworkView } from './network-view.js';
+
+export type { NetworkView } from './network-view.js';
 
 /** A connection that could not be made, in the words of Go's net package. */
 export class NetworkError extends Error {}
-
-export interface NetworkView {
-  readonly services: () => Iterable<JsonObject>;
-  /** The EndpointSlices of the Service `ns/name`. */
-  readonly slicesOf: (namespace: string, name: string) => Iterable<JsonObject>;
-  /** The pods (scheduled ones with addresses). */
-  readonly pods: () => Iterable<JsonObject>;
-  /** The nodes (their addresses take node ports). */
-  readonly nodes: () => Iterable<JsonObject>;
-  /** The addresses the cluster's DNS server answers on (the kubelets' clusterDNS). */
-  readonly dnsServers?: readonly string[];
-}
 
 export const clusterDomain = 'cluster.local';
 
@@ -117,11 +109,7 @@ export class ClusterNetwork {
   }
 
   #service(namespace: string, name: string): JsonObject | undefined {
-    for (const s of this.#view.services()) {
-      const meta = metaOf(s);
-      if (strAt(meta, 'namespace') === namespace && strAt(meta, 'name') === name) return s;
-    }
-    return undefined;
+    return serviceNamed(this.#view, namespace, name);
   }
 
   #readyAddresses(namespace: string, name: string): string[] {
