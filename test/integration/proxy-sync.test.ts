@@ -78,9 +78,9 @@ describe('the proxy syncs Services and EndpointSlices into iptables rules (NW-06
   before(async () => {
     s = await startTestServer();
     client = adminClient(s);
-    await service('a', '10.96.0.10');
+    await service('a', '10.96.0.20');
     await slice('a', ['10.244.0.5']);
-    await service('b', '10.96.0.11');
+    await service('b', '10.96.0.21');
     await slice('b', ['10.244.0.6']);
     informers = new SharedInformerFactory({ client });
     proxier = new Proxier({
@@ -111,7 +111,7 @@ describe('the proxy syncs Services and EndpointSlices into iptables rules (NW-06
     const text = backend.restores.at(-1)!;
     assert.match(
       text,
-      /-A KUBE-SERVICES -m comment --comment "default\/a:http cluster IP" -m tcp -p tcp -d 10\.96\.0\.10 --dport 80 -j KUBE-SVC-/,
+      /-A KUBE-SERVICES -m comment --comment "default\/a:http cluster IP" -m tcp -p tcp -d 10\.96\.0\.20 --dport 80 -j KUBE-SVC-/,
     );
     assert.match(text, /-j DNAT --to-destination 10\.244\.0\.5:8080/);
     assert.match(text, /-j DNAT --to-destination 10\.244\.0\.6:8080/);
