@@ -1,5 +1,6 @@
 #!/usr/bin/env -S node --max-semi-space-size=32
 /** The `nanokube` command: `serve`, `controller-manager`, `nodes`, `proxy`, `snapshot`, `storage`. */
+import { listenErrorMessage } from './listen-error.js';
 import { performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import { FlagError, parseServeFlags, serveUsage } from './serve/flags.js';
@@ -81,6 +82,11 @@ function run(): Promise<void> {
     ) {
       process.stderr.write(`Error: ${err.message}\n`);
       process.exit(2);
+    }
+    const listen = listenErrorMessage(err);
+    if (listen !== undefined) {
+      process.stderr.write(`Error: ${listen}\n`);
+      process.exit(1);
     }
     process.stderr.write(`nanokube: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
