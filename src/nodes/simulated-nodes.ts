@@ -40,6 +40,7 @@ import { ClusterNetwork } from './network/cluster-network.js';
 import { ensureDnsService } from './network/dns-service.js';
 import type { PodHttpOutcome, SimConnection, SimHttpRequest } from '../machinery/http-exchange.js';
 import { nodeEtcHosts } from './containers/etc-hosts.js';
+import { networkCommands } from './containers/net-tools.js';
 import type { ContainerOutput, PodExecOutcome } from './containers/pod-sim.js';
 import { envSourceKeys } from './containers/container-run.js';
 import { tokenRequests, volumeSourceKeys } from './containers/volume-data.js';
@@ -195,8 +196,8 @@ function labelsAndAnnotations(pod: JsonObject): string {
 
 /** Whether a container's command or args name a network tool (a script that may ask the network). */
 function mentionsNetworkTool(container: JsonObject): boolean {
-  const words = [...strsAt(container, 'command'), ...strsAt(container, 'args')].join(' ');
-  return /\b(nc|curl|wget|dig|nslookup|getent)\b/.test(words);
+  const words = [...strsAt(container, 'command'), ...strsAt(container, 'args')].join(' ').split(/[^\w-]+/);
+  return words.some((w) => networkCommands.includes(w));
 }
 
 function isCode(err: unknown, ...codes: number[]): boolean {

@@ -15,7 +15,7 @@ import { ShellFsError } from './shell-run.js';
 import type { ShellFs, ShellOptions } from './shell-run.js';
 import { commandNames } from './shell-parse.js';
 import type { ShellNet } from './shell-net.js';
-import { netToolsOf } from './net-tools.js';
+import { netToolsOf, networkCommands } from './net-tools.js';
 import { imageName } from './program.js';
 import type { Program } from './program.js';
 import { resourceField } from './resource-field.js';
@@ -355,9 +355,6 @@ export interface StartRunOptions {
   /** The pod's network: a script that uses the image's network tools runs as time passes. */
   readonly net?: ShellNet;
 }
-
-/** The commands that reach the network (net-tools.ts, dns-tools.ts). */
-const networkCommands = ['nc', 'curl', 'wget', 'dig', 'nslookup', 'getent'];
 
 /** A line as Go's log package writes it (LstdFlags, UTC): `2006/01/02 15:04:05 text`. */
 export function goLogLine(atMs: number, text: string): string {

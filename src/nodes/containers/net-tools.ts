@@ -23,6 +23,9 @@ export interface NetToolResult {
   readonly file?: { readonly path: string; readonly content: string };
 }
 
+/** The commands that reach the network, in the images that have them (here and dns-tools.ts). */
+export const networkCommands: readonly string[] = ['nc', 'curl', 'wget', 'dig', 'nslookup', 'getent'];
+
 /** Which variant of a tool an image carries. */
 export type NetTool = 'nc-openbsd' | 'nc-busybox' | 'curl' | 'wget-busybox' | DnsTool;
 

@@ -5,6 +5,7 @@
  * kept as versions in time as their sources change. Volumes backed by storage are not modelled:
  * touching them makes a program unknowable.
  */
+import { rootedCleanPath } from '../../util/go-path.js';
 import type { JsonObject } from '../../util/json.js';
 import { numAt, objAt, objsAt, strAt } from '../json.js';
 import { VolumeSetupError, apiVolumeFiles, isApiVolume } from './volume-data.js';
@@ -43,14 +44,9 @@ export type Place =
   | { readonly api: ApiView; readonly key: string; readonly mountRoot: boolean }
   | { readonly opaque: string };
 
+/** A container path as the runtime resolves it: rooted, `.` and `..` resolved. */
 export function normalize(path: string): string {
-  const out: string[] = [];
-  for (const seg of path.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') out.pop();
-    else out.push(seg);
-  }
-  return `/${out.join('/')}`;
+  return rootedCleanPath(path);
 }
 
 function fingerprint(files: ReadonlyMap<string, FileNode> | undefined): string {

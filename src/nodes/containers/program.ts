@@ -5,6 +5,7 @@
  * `liveness`, `serve-hostname`, `grpc-health-checking`, `porter`; the pause, nginx and httpd
  * images), or something unknown, for which the node keeps its default behaviour.
  */
+import { networkCommands } from './net-tools.js';
 import type { JsonObject } from '../../util/json.js';
 import { objsAt, strAt, strsAt } from '../json.js';
 import { UnknownReference, expandReferences } from './references.js';
@@ -219,14 +220,9 @@ const builtins = new Set([
   'sh',
   'ash',
   'bash',
-  // The images' network tools (net-tools.ts, dns-tools.ts): run where the image has them.
-  'nc',
-  'curl',
-  'wget',
-  'dig',
-  'nslookup',
-  'getent',
   'ip',
+  // The images' network tools (net-tools.ts, dns-tools.ts): run where the image has them.
+  ...networkCommands,
 ]);
 
 /** An argv run as a script: `sh -c SCRIPT [$0 args...]`, or one builtin command. */
