@@ -20,8 +20,7 @@ import { MAX_REQUEST_SIZE_BYTES } from './schema/schema-decl-type.js';
 
 /** celconfig.PerCallLimit: the most cost units one evaluation may spend. */
 export const PER_CALL_LIMIT = 1_000_000;
-/** celconfig.RuntimeCELCostBudget: the most all rules of one request may spend. */
-export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
+export { RUNTIME_CEL_COST_BUDGET } from './budget.js';
 /** The CRD variable names (compilation.go ScopedVarName, OldScopedVarName). */
 export const SCOPED_VAR_NAME = 'self';
 export const OLD_SCOPED_VAR_NAME = 'oldSelf';

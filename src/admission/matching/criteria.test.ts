@@ -1,11 +1,15 @@
 // Unit tests: webhook and policy matching (rules, selectors, exclusions, matchPolicy, conditions).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { admissionActivation, admissionRequestJson } from '../../cel/admission/index.js';
 import { attrsOf, testDeps } from '../testing/fake-admission-deps.js';
 import { matchCriteria, matchRequest, type EquivalentResources } from './criteria.js';
 import { compileMatchConditions, evaluateMatchConditions } from './match-conditions.js';
 import { ruleMatches } from './rules.js';
+import { loadCelAdmission } from '../../cel/admission/load.js';
+
+// Callers with match conditions load the CEL engine first; so do these tests.
+before(() => loadCelAdmission());
 
 const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', labels: { app: 'a' } } };
 const podAttrs = attrsOf({ resource: 'pods', kind: 'Pod', namespace: 'ns', object: pod });

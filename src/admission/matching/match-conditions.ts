@@ -3,15 +3,16 @@
  * pkg/admission/plugin/webhook/matchconditions): CEL conditions over the request, all of which
  * must hold for the webhook to be called or the policy to be evaluated. The first false one skips
  * it; errors (with no false condition) go to the failure policy: Fail reports them (aggregated),
- * Ignore skips. The conditions of one request share a budget of 2.5 M cost units.
+ * Ignore skips. The conditions of one request share a budget of 2.5 M cost units. The CEL engine
+ * is loaded on first use (cel/admission/load.ts): callers with conditions await
+ * `loadCelAdmission()` first.
  */
-import {
-  compileAdmissionExpression,
-  evaluateExpressions,
-  type AdmissionActivation,
-  type CompiledExpression,
-  type OptionalVariables,
+import type {
+  AdmissionActivation,
+  CompiledExpression,
+  OptionalVariables,
 } from '../../cel/admission/index.js';
+import { celAdmission } from '../../cel/admission/load.js';
 import type { JsonObject } from '../../util/json.js';
 import { aggregateMessage } from '../plain-error.js';
 
@@ -27,6 +28,8 @@ export function compileMatchConditions(
   conditions: readonly JsonObject[],
   vars: OptionalVariables,
 ): readonly CompiledMatchCondition[] {
+  if (conditions.length === 0) return [];
+  const { compileAdmissionExpression } = celAdmission();
   return conditions.map((c) => {
     const expression = typeof c['expression'] === 'string' ? c['expression'] : '';
     return {
@@ -48,7 +51,7 @@ export function evaluateMatchConditions(
   onEvalError?: () => void,
 ): MatchConditionsOutcome {
   if (conditions.length === 0) return { matches: true };
-  const outcome = evaluateExpressions(
+  const outcome = celAdmission().evaluateExpressions(
     conditions.map((c) => c.expression),
     activation,
     MATCH_CONDITIONS_COST_BUDGET,

@@ -11,6 +11,7 @@ import {
   type OptionalVariables,
 } from '../../cel/admission/index.js';
 import type { KubeObject } from '../../machinery/object.js';
+import { objectVersion } from './object-version.js';
 import type { JsonObject } from '../../util/json.js';
 import { matchCriteria, type MatchCriteria } from '../matching/criteria.js';
 import { compileMatchConditions, type CompiledMatchCondition } from '../matching/match-conditions.js';
@@ -57,10 +58,6 @@ function objs(o: JsonObject | undefined, key: string): readonly JsonObject[] {
 function str(o: JsonObject | undefined, key: string): string {
   const v = o?.[key];
   return typeof v === 'string' ? v : '';
-}
-
-export function objectVersion(o: KubeObject): string {
-  return `${o.metadata.uid ?? ''}/${o.metadata.resourceVersion ?? ''}`;
 }
 
 export function failurePolicyOf(spec: JsonObject | undefined): FailurePolicy {

@@ -11,12 +11,8 @@
  * Configuration problems (a missing param, an unknown paramKind, a selector error) follow the
  * policy's failurePolicy. Requests on policies and bindings themselves are never evaluated.
  */
-import {
-  admissionActivation,
-  admissionRequestJson,
-  withParams,
-  type AdmissionActivation,
-} from '../../cel/admission/index.js';
+import type { AdmissionActivation } from '../../cel/admission/index.js';
+import { celAdmission, loadCelAdmission } from '../../cel/admission/load.js';
 import { StatusError, apiErrors } from '../../machinery/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
 import type { JsonObject } from '../../util/json.js';
@@ -26,8 +22,9 @@ import { matchCriteria, matchRequest, equivalentsOf, type MatchCriteria } from '
 import { admissionMetrics } from '../metrics.js';
 import { upstreamAdmissionName } from '../new-forbidden.js';
 import { allOperations, type AdmissionPlugin } from '../plugin.js';
-import { compilePolicy, objectVersion, type CompiledPolicy } from './compiled-policy.js';
-import { validatePolicy, type PolicyDecision } from './validator.js';
+import type { CompiledPolicy, compilePolicy as CompilePolicy } from './compiled-policy.js';
+import { objectVersion } from './object-version.js';
+import type { PolicyDecision, validatePolicy as ValidatePolicy } from './validator.js';
 
 export const PLUGIN_NAME = 'ValidatingAdmissionPolicy';
 const GROUP = 'admissionregistration.k8s.io';
@@ -123,7 +120,14 @@ export function validatingAdmissionPolicyPlugin(deps: AdmissionDependencies): Ad
     return { name: PLUGIN_NAME, operations: new Set() };
   const policies = new Map<string, CompiledPolicy>();
   const bindings = new Map<string, CompiledBinding>();
-  const compiledPolicy = (p: KubeObject): CompiledPolicy => {
+  // compiled-policy.ts and validator.ts bring the CEL engine: imported with the first binding, not
+  // at start.
+  let engine:
+    Promise<{ compilePolicy: typeof CompilePolicy; validatePolicy: typeof ValidatePolicy }> | undefined;
+  const compiledPolicy = (
+    p: KubeObject,
+    compilePolicy: (p: KubeObject) => CompiledPolicy,
+  ): CompiledPolicy => {
     const key = p.metadata.uid ?? p.metadata.name ?? '';
     const cached = policies.get(key);
     if (cached?.version === objectVersion(p)) return cached;
@@ -172,6 +176,16 @@ export function validatingAdmissionPolicyPlugin(deps: AdmissionDependencies): Ad
     const allBindings = await deps.lookup.list(bindingsGR, '');
     if (allBindings.length === 0) return;
     const allPolicies = await deps.lookup.list(policiesGR, '');
+    engine ??= Promise.all([
+      import('./compiled-policy.js'),
+      import('./validator.js'),
+      loadCelAdmission(),
+    ]).then(([compiled, validator]) => ({
+      compilePolicy: compiled.compilePolicy,
+      validatePolicy: validator.validatePolicy,
+    }));
+    const { compilePolicy, validatePolicy } = await engine;
+    const { admissionActivation, admissionRequestJson, withParams } = celAdmission();
     prune(policies, allPolicies);
     prune(bindings, allBindings);
     const bindingsOf = new Map<string, KubeObject[]>();
@@ -187,7 +201,7 @@ export function validatingAdmissionPolicyPlugin(deps: AdmissionDependencies): Ad
     for (const policyObject of [...allPolicies].sort(byName)) {
       const policyBindings = bindingsOf.get(policyObject.metadata.name ?? '');
       if (policyBindings === undefined) continue;
-      const policy = compiledPolicy(policyObject);
+      const policy = compiledPolicy(policyObject, compilePolicy);
       const configError = (message: string, binding?: string): void => {
         if (policy.failurePolicy === 'Ignore') return;
         const prefix = binding === undefined ? 'failed to configure policy' : 'failed to configure binding';

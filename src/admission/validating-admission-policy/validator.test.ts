@@ -1,12 +1,16 @@
 // Unit tests: one policy evaluated for one request — messages (AM-05), failure policies, budget
 // (AM-03), audit annotation values (AM-04), match conditions (AM-08).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { admissionActivation, admissionRequestJson } from '../../cel/admission/index.js';
 import type { KubeObject } from '../../machinery/object.js';
 import { attrsOf } from '../testing/fake-admission-deps.js';
 import { compilePolicy } from './compiled-policy.js';
 import { validatePolicy } from './validator.js';
+import { loadCelAdmission } from '../../cel/admission/load.js';
+
+// The plugin loads the CEL engine before it compiles or evaluates anything; so do these tests.
+before(() => loadCelAdmission());
 
 function policy(spec: Record<string, unknown>): KubeObject {
   return {

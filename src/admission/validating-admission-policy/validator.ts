@@ -11,7 +11,7 @@ import {
   type AdmissionActivation,
   type EvaluationResult,
 } from '../../cel/admission/index.js';
-import { RUNTIME_CEL_COST_BUDGET } from '../../cel/compile.js';
+import { RUNTIME_CEL_COST_BUDGET } from '../../cel/budget.js';
 import { evaluateMatchConditions } from '../matching/match-conditions.js';
 import type { CompiledPolicy, FailurePolicy } from './compiled-policy.js';
 

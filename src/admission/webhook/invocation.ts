@@ -4,7 +4,7 @@
  * its match conditions over the object at the matched version), the object converted to that
  * version once per request and version, and one call: review built, posted, answer verified.
  */
-import { admissionActivation, admissionRequestJson } from '../../cel/admission/index.js';
+import { celAdmission, loadCelAdmission } from '../../cel/admission/load.js';
 import { apiErrors } from '../../machinery/errors.js';
 import type { KubeObject } from '../../machinery/object.js';
 import type { JsonObject } from '../../util/json.js';
@@ -85,6 +85,8 @@ export async function invocationFor(
   const target: MatchedResource = { resource: matched.resource, kind: matched.kind };
   if (hook.matchConditions.length === 0) return target;
   const objects = await versioned.at(target.resource.version);
+  await loadCelAdmission();
+  const { admissionActivation, admissionRequestJson } = celAdmission();
   const celAuthorizer = deps.celAuthorizer?.(a.user);
   const activation = admissionActivation({
     attributes: a,

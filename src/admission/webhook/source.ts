@@ -9,6 +9,7 @@ import type { JsonObject } from '../../util/json.js';
 import type { AdmissionDependencies } from '../dependencies.js';
 import { matchCriteria, type MatchCriteria } from '../matching/criteria.js';
 import { compileMatchConditions, type CompiledMatchCondition } from '../matching/match-conditions.js';
+import { loadCelAdmission } from '../../cel/admission/load.js';
 
 export type WebhookKind = 'mutating' | 'validating';
 
@@ -34,6 +35,19 @@ const GROUP = 'admissionregistration.k8s.io';
 function str(o: JsonObject, key: string): string {
   const v = o[key];
   return typeof v === 'string' ? v : '';
+}
+
+/** Whether a configuration's webhooks have match conditions (which need the CEL engine loaded). */
+function hasMatchConditions(config: KubeObject): boolean {
+  const list = (config as unknown as JsonObject)['webhooks'];
+  return (
+    Array.isArray(list) &&
+    list.some((h) => {
+      const conditions =
+        typeof h === 'object' && h !== null && !Array.isArray(h) ? h['matchConditions'] : undefined;
+      return Array.isArray(conditions) && conditions.length > 0;
+    })
+  );
 }
 
 function compileConfiguration(config: KubeObject): Webhook[] {
@@ -96,6 +110,7 @@ export function webhookSource(
       const version = c.metadata.resourceVersion ?? '';
       let entry = compiled.get(key);
       if (entry?.version !== version) {
+        if (hasMatchConditions(c)) await loadCelAdmission();
         for (const old of entry?.hooks ?? []) deps.webhooks?.forget(old.transportKey);
         entry = { version, hooks: compileConfiguration(c) };
         compiled.set(key, entry);

@@ -6,10 +6,7 @@
  * status.observedGeneration through /status. A failed write is logged and retried on the next
  * change, as upstream ignores it; the check never affects what a policy decides.
  */
-import {
-  typeCheckPolicy,
-  type TypeCheckSchemas,
-} from '../../admission/validating-admission-policy/type-check.js';
+import type { TypeCheckSchemas } from '../../admission/validating-admission-policy/type-check.js';
 import { resolvedJsonSchema } from '../../apis/schema/resolved-json.js';
 import type { SchemaRegistry } from '../../apis/schema/types.js';
 import type { KubeObject } from '../../machinery/object.js';
@@ -77,6 +74,8 @@ export function followPolicyStatus(o: PolicyStatusOptions): PrefixFollower {
   let queue = Promise.resolve();
   const reconcile = async (policy: KubeObject): Promise<void> => {
     if (observedGeneration(policy) >= generation(policy)) return;
+    // The type checker brings the CEL engine: loaded with the first policy, not at start.
+    const { typeCheckPolicy } = await import('../../admission/validating-admission-policy/type-check.js');
     const warnings = typeCheckPolicy(policy, schemas);
     const name = policy.metadata.name ?? '';
     try {

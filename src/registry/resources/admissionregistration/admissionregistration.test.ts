@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { defaultValidatingWebhookConfiguration } from '../../../apis/admissionregistration/v1/defaults.js';
 import { defaultValidatingAdmissionPolicy } from '../../../apis/admissionregistration/v1alpha1/defaults.js';
 import type { KubeObject } from '../../../machinery/object.js';
@@ -12,6 +12,10 @@ import {
   validatingAdmissionPolicyBindings,
 } from './validatingadmissionpolicies.js';
 import { mutatingWebhookConfigurations, validatingWebhookConfigurations } from './webhookconfigurations.js';
+import { loadCelAdmission } from '../../../cel/admission/load.js';
+
+// The store awaits the strategies' loadValidation (the CEL engine) before it validates; so do these tests.
+before(() => loadCelAdmission());
 
 const gates = (on: string[]): StrategyContext => ({
   namespace: '',

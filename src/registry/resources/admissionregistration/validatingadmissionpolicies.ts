@@ -24,6 +24,7 @@ import {
   validatingAdmissionPolicyTable,
 } from '../../printers/validatingadmissionpolicy.js';
 import { defineStatusStrategy, defineStrategy } from '../../strategies/base.js';
+import { celAdmissionPending } from '../../../cel/admission/load.js';
 import { compileExpression } from './expression-compiler.js';
 
 const policyStrategy = defineStrategy({
@@ -31,6 +32,7 @@ const policyStrategy = defineStrategy({
   hasStatus: true,
   tracksGeneration: true,
   allowUnconditionalUpdate: false,
+  loadValidation: celAdmissionPending,
   validate: (_ctx, obj) => validateValidatingAdmissionPolicy(obj, compileExpression),
   validateUpdate: (_ctx, obj, old) => validateValidatingAdmissionPolicyUpdate(obj, old, compileExpression),
 });

@@ -17,6 +17,7 @@ import type { WebhookKind } from '../../../apis/admissionregistration/validation
 import type { RegistryResource } from '../../resource.js';
 import { webhookConfigurationTable } from '../../printers/webhookconfiguration.js';
 import { defineStrategy } from '../../strategies/base.js';
+import { celAdmissionPending } from '../../../cel/admission/load.js';
 import { compileExpression } from './expression-compiler.js';
 import type { RESTStrategy } from '../../strategy.js';
 
@@ -27,6 +28,7 @@ function webhookStrategy(kind: WebhookKind): RESTStrategy {
     namespaced: false,
     tracksGeneration: true,
     allowUnconditionalUpdate: false,
+    loadValidation: celAdmissionPending,
     validate: (_ctx, obj) => validateWebhookConfiguration(kind, obj, compileExpression),
     validateUpdate: (_ctx, obj, old) => validateWebhookConfigurationUpdate(kind, obj, old, compileExpression),
   });
