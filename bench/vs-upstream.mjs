@@ -34,10 +34,12 @@
 //   node bench/vs-upstream.mjs --only start,idle         some of them
 //   node bench/vs-upstream.mjs --quick                   smaller counts, one round (a smoke run)
 //
-// Flags: --report FILE (the table again from an earlier run's results), --only LIST, --quick, --scale, --rounds N (start rounds, default 3), --pods N (default
+// Flags: --only LIST, --quick, --scale, --rounds N (start rounds, default 3), --pods N (default
 // 3,000), --nodes N (default 100), --no-upstream, --profile DIR (V8 CPU profiles of the nanokube
 // server in the creates and podpath figures, under DIR/creates and DIR/podpath-N; summarize them
-// with bench/profile-summary.mjs), --out FILE (default bench/vs-upstream-results.json)
+// with bench/profile-summary.mjs), --node-args "FLAGS" (node/V8 flags for every nanokube server,
+// after the bin's own, e.g. "--max-semi-space-size=16"), --out FILE (default
+// bench/vs-upstream-results.json), --report FILE (the table again from an earlier run's results)
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -66,6 +68,9 @@ import {
 const MiB = 1024 * 1024;
 const figures = ['start', 'idle', 'creates', 'list', 'podpath', 'lists', 'watchlist', 'cores', 'handshakes'];
 
+/** Node's flags for every nanokube server after the bin's own (`--node-args`; the last of a flag wins). */
+const nodeArgs = [];
+
 function parseArgs(argv) {
   const o = {
     only: new Set(figures),
@@ -89,6 +94,12 @@ function parseArgs(argv) {
     else if (a === '--nodes') o.nodes = Number(next());
     else if (a === '--no-upstream') o.upstream = false;
     else if (a === '--report') o.report = next();
+    else if (a === '--node-args')
+      nodeArgs.push(
+        ...next()
+          .split(/\s+/)
+          .filter((x) => x !== ''),
+      );
     else if (a === '--profile') o.profile = resolve(next());
     else if (a === '--out') o.out = next();
     else throw new Error(`unknown flag ${a}`);
@@ -273,6 +284,7 @@ async function startNanokube({ dir = freshDir(), serveArgs = [], pin = '', profi
   const port = await freePort();
   const argv = [
     '--max-semi-space-size=32',
+    ...nodeArgs,
     ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []),
     cli,
     'serve',
