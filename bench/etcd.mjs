@@ -18,13 +18,13 @@
 // Flags: --objects N, --concurrency N, --lists N, --out FILE, --no-upstream
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, homedir, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   cleanupTempDirs,
   clientFor,
   formatJson,
+  freePort,
   freshDir,
   live,
   log,
@@ -56,16 +56,6 @@ function parseArgs(argv) {
   }
   return o;
 }
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 async function startEtcd() {
   const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'nanokube-bench-etcd-'));

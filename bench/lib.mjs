@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as h2connect } from 'node:http2';
+import { createServer } from 'node:net';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -121,6 +122,17 @@ export function startServer(dataDir, { nodeArgs = [], serveArgs = [], timeoutMs 
     });
   });
 }
+
+/** A TCP port free on 127.0.0.1 at the time of asking. */
+export const freePort = () =>
+  new Promise((resolvePort, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolvePort(port));
+    });
+  });
 
 /** SIGTERM and wait for exit (SIGKILL after `graceMs`). */
 export function stopServer(child, graceMs = 10_000) {

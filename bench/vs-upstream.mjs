@@ -44,7 +44,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { cpus, homedir, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -52,6 +51,7 @@ import {
   cleanupTempDirs,
   cli,
   formatJson,
+  freePort,
   freshDir,
   h2ClientFor,
   kubeconfigCredentials,
@@ -63,6 +63,7 @@ import {
   round,
   rssMiB,
   sleep,
+  stopServer,
 } from './lib.mjs';
 
 const MiB = 1024 * 1024;
@@ -151,32 +152,10 @@ function upstreamMissing() {
   return undefined;
 }
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
 function track(child) {
   live.add(child);
   child.on('exit', () => live.delete(child));
   return child;
-}
-
-function stopChild(child, graceMs = 15_000) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      done();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 /** An admin (or controller-manager) kubeconfig for the reference server on `port`. */
@@ -316,7 +295,7 @@ function stack(side, dir, t0, children, kubeconfigPath) {
     alive: () => children.every((c) => c.exitCode === null && c.signalCode === null),
     // The controller manager first, etcd last: as an operator would stop them.
     stop: async () => {
-      for (const c of [...children].reverse()) await stopChild(c);
+      for (const c of [...children].reverse()) await stopServer(c, 15_000);
     },
   };
 }
@@ -675,7 +654,7 @@ async function podPathFigure(o, { pods, nodes }) {
       try {
         return await measure(s, nodesProcess);
       } finally {
-        await stopChild(nodesProcess);
+        await stopServer(nodesProcess, 15_000);
         await s.stop();
       }
     },
