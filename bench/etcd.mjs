@@ -17,8 +17,8 @@
 //
 // Flags: --objects N, --concurrency N, --lists N, --out FILE, --no-upstream
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
-import { cpus, homedir, loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   cleanupTempDirs,
@@ -35,6 +35,7 @@ import {
   startServer,
   stopServer,
 } from './lib.mjs';
+import { apiserverArgs, refDir, refPki, writeRefKubeconfig } from './reference.mjs';
 
 function parseArgs(argv) {
   const o = {
@@ -101,9 +102,6 @@ async function startEtcd() {
   };
 }
 
-const refDir = process.env.REF_DIR ?? join(homedir(), 'ref');
-const refPki = join(refDir, 'pki');
-
 /** Why upstream cannot be measured here, or undefined when it can. */
 function upstreamMissing() {
   const need = [join(refDir, 'bin', 'kube-apiserver')].concat(
@@ -121,39 +119,11 @@ function upstreamMissing() {
 async function startUpstream(etcdUrl, index) {
   const port = await freePort();
   const dir = freshDir();
-  const b64 = (f) => readFileSync(join(refPki, f)).toString('base64');
   const kubeconfigPath = join(dir, 'kubeconfig');
-  writeFileSync(
-    kubeconfigPath,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      `- name: ref\n  cluster:\n    server: https://127.0.0.1:${port}\n    certificate-authority-data: ${b64('ca.crt')}`,
-      'users:',
-      `- name: admin\n  user:\n    client-certificate-data: ${b64('admin.crt')}\n    client-key-data: ${b64('admin.key')}`,
-      'contexts:',
-      '- name: ref\n  context:\n    cluster: ref\n    user: admin',
-      'current-context: ref',
-      '',
-    ].join('\n'),
-  );
+  writeRefKubeconfig(kubeconfigPath, port);
   const child = spawn(
     join(refDir, 'bin', 'kube-apiserver'),
-    [
-      `--advertise-address=192.0.2.${40 + index}`,
-      '--bind-address=127.0.0.1',
-      `--secure-port=${port}`,
-      `--etcd-servers=${etcdUrl}`,
-      '--service-cluster-ip-range=10.96.0.0/12',
-      `--client-ca-file=${join(refPki, 'ca.crt')}`,
-      `--tls-cert-file=${join(refPki, 'apiserver.crt')}`,
-      `--tls-private-key-file=${join(refPki, 'apiserver.key')}`,
-      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-      `--service-account-key-file=${join(refPki, 'sa.pub')}`,
-      `--service-account-signing-key-file=${join(refPki, 'sa.key')}`,
-      '--authorization-mode=Node,RBAC',
-    ],
+    apiserverArgs({ port, etcdUrl, advertiseAddress: `192.0.2.${40 + index}` }),
     { stdio: 'ignore' },
   );
   live.add(child);

@@ -44,7 +44,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { cpus, homedir, loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -65,6 +65,7 @@ import {
   sleep,
   stopServer,
 } from './lib.mjs';
+import { apiserverArgs, refDir, refPki, writeRefKubeconfig } from './reference.mjs';
 
 const MiB = 1024 * 1024;
 const figures = ['start', 'idle', 'creates', 'list', 'podpath', 'lists', 'watchlist', 'cores', 'handshakes'];
@@ -118,8 +119,6 @@ function parseArgs(argv) {
 // ---------------------------------------------------------------------------------------------
 // the two control planes, as process groups with one admin kubeconfig
 
-const refDir = process.env.REF_DIR ?? join(homedir(), 'ref');
-const refPki = join(refDir, 'pki');
 const etcdBin = process.env.ETCD ?? '/usr/bin/etcd';
 
 /** Why upstream cannot be measured here, or undefined when it can. */
@@ -158,27 +157,6 @@ function track(child) {
   return child;
 }
 
-/** An admin (or controller-manager) kubeconfig for the reference server on `port`. */
-function refKubeconfig(file, port, user) {
-  const b64 = (f) => readFileSync(join(refPki, f)).toString('base64');
-  writeFileSync(
-    file,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      `- name: ref\n  cluster:\n    server: https://127.0.0.1:${port}\n    certificate-authority-data: ${b64('ca.crt')}`,
-      'users:',
-      `- name: ${user}\n  user:\n    client-certificate-data: ${b64(`${user}.crt`)}\n    client-key-data: ${b64(`${user}.key`)}`,
-      'contexts:',
-      `- name: ref\n  context:\n    cluster: ref\n    user: ${user}`,
-      'current-context: ref',
-      '',
-    ].join('\n'),
-    { mode: 0o600 },
-  );
-}
-
 /**
  * etcd + kube-apiserver (+ kube-controller-manager), flags as start.sh gives them, spawned at the
  * same instant (the apiserver waits for etcd, the controller manager for the apiserver), on
@@ -187,9 +165,9 @@ function refKubeconfig(file, port, user) {
 async function startUpstream({ dir = freshDir(), kcm = true, gates = '' } = {}) {
   const [client, peer, port] = [await freePort(), await freePort(), await freePort()];
   const kubeconfigPath = join(dir, 'admin.kubeconfig');
-  refKubeconfig(kubeconfigPath, port, 'admin');
+  writeRefKubeconfig(kubeconfigPath, port, 'admin');
   const kcmKubeconfig = join(dir, 'kcm.kubeconfig');
-  if (kcm) refKubeconfig(kcmKubeconfig, port, 'kube-controller-manager');
+  if (kcm) writeRefKubeconfig(kcmKubeconfig, port, 'kube-controller-manager');
   const t0 = performance.now();
   const children = [
     track(
@@ -211,22 +189,7 @@ async function startUpstream({ dir = freshDir(), kcm = true, gates = '' } = {}) 
     track(
       spawn(
         join(refDir, 'bin', 'kube-apiserver'),
-        [
-          '--advertise-address=192.0.2.2',
-          '--bind-address=127.0.0.1',
-          `--secure-port=${port}`,
-          `--etcd-servers=http://127.0.0.1:${client}`,
-          '--service-cluster-ip-range=10.96.0.0/12',
-          `--client-ca-file=${join(refPki, 'ca.crt')}`,
-          `--tls-cert-file=${join(refPki, 'apiserver.crt')}`,
-          `--tls-private-key-file=${join(refPki, 'apiserver.key')}`,
-          '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-          `--service-account-key-file=${join(refPki, 'sa.pub')}`,
-          `--service-account-signing-key-file=${join(refPki, 'sa.key')}`,
-          '--authorization-mode=Node,RBAC',
-          '--allow-privileged=true',
-          ...(gates ? [`--feature-gates=${gates}`] : []),
-        ],
+        apiserverArgs({ port, etcdUrl: `http://127.0.0.1:${client}`, gates }),
         { stdio: 'ignore' },
       ),
     ),
