@@ -116,7 +116,7 @@ function main() {
     }
   }
   const idle = files.get('(idle)') ?? 0;
-  const busy = total - (files.get('(idle)') ?? 0);
+  const busy = total - idle;
   const top = (m, n) =>
     [...m]
       .filter(([k]) => k !== '(idle)' && k !== '(root)')
