@@ -17,7 +17,8 @@ import type { Path } from '../fieldpath/path-element.js';
 import { FieldSet } from '../fieldpath/set.js';
 import type { Atom, TypeModel } from '../typed/atom.js';
 import { TypedErrors } from '../typed/value.js';
-import { compare, toFieldSet, validate } from '../typed/walk.js';
+import { compare } from '../typed/compare.js';
+import { toFieldSet, validate } from '../typed/walk.js';
 import { goJson } from '../fieldpath/value.js';
 import {
   decodeManagedFields,
@@ -113,8 +114,25 @@ const metaPaths: readonly Path[] = [
 ];
 const strippedMeta = FieldSet.of(...metaPaths);
 
+let lastSecond = -1;
+let lastSecondText = '';
+
+/** Now in RFC 3339 with seconds (every tracked write asks; the text changes once a second). */
 function nowSeconds(): string {
-  return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastSecondText = new Date(second * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  }
+  return lastSecondText;
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
 }
 
 type Managers = Map<string, VersionedSet>;
@@ -124,6 +142,8 @@ export class FieldManager {
   readonly #atom: Atom;
   readonly #updater: Updater;
   readonly #now: () => string;
+  /** The kind's empty object, frozen: what an update of a new object is compared with. */
+  #emptyFrozen: KubeObject | undefined;
 
   constructor(o: FieldManagerOptions) {
     this.#o = o;
@@ -149,6 +169,11 @@ export class FieldManager {
   #empty(): KubeObject {
     const zero = this.#o.model.zero(this.#o.definition) ?? {};
     return { ...zero, apiVersion: this.#o.apiVersion, kind: this.#o.kind } as KubeObject;
+  }
+
+  /** `#empty()` shared and frozen, for comparisons only (a merge may hand its parts on). */
+  #emptyToCompare(): KubeObject {
+    return (this.#emptyFrozen ??= deepFreeze(this.#empty()));
   }
 
   /**
@@ -180,7 +205,12 @@ export class FieldManager {
     const compared = { ...out, metadata: { ...out.metadata } };
     delete compared.metadata.managedFields;
     try {
-      this.#updateManaged(live ?? this.#empty(), compared, managed, manager === '' ? 'unknown' : manager);
+      this.#updateManaged(
+        live ?? this.#emptyToCompare(),
+        compared,
+        managed,
+        manager === '' ? 'unknown' : manager,
+      );
     } catch {
       return untracked();
     }
@@ -317,7 +347,7 @@ export class FieldManager {
     delete liveObj.metadata.managedFields;
     // skipNonApplied: an untracked existing object's fields go to "before-first-apply" first.
     if (managed.fields.size === 0 && live !== undefined) {
-      this.#updateManaged(this.#empty(), liveObj, managed, beforeFirstApply);
+      this.#updateManaged(this.#emptyToCompare(), liveObj, managed, beforeFirstApply);
     }
     const id = managerIdentifier({ manager, operation: 'Apply', subresource: this.#o.subresource });
     let result: { object: unknown; managers: Managers };

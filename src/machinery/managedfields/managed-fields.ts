@@ -116,15 +116,16 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
   for (const [id, vs] of managed.fields) {
     const info = parseIdentifier(id);
     const time = managed.times.get(id);
-    out.push({
-      ...(info.manager !== undefined ? { manager: info.manager } : {}),
-      operation: vs.applied ? 'Apply' : (info.operation ?? ''),
-      apiVersion: vs.apiVersion,
-      ...(time !== undefined ? { time } : {}),
-      fieldsType: 'FieldsV1',
-      fieldsV1: vs.set.toFieldsV1(),
-      ...(info.subresource !== undefined ? { subresource: info.subresource } : {}),
-    });
+    // Keys assigned in the order entries are written (Go's field order).
+    const e: { -readonly [K in keyof ManagedFieldsEntry]: ManagedFieldsEntry[K] } = {};
+    if (info.manager !== undefined) e.manager = info.manager;
+    e.operation = vs.applied ? 'Apply' : (info.operation ?? '');
+    e.apiVersion = vs.apiVersion;
+    if (time !== undefined) e.time = time;
+    e.fieldsType = 'FieldsV1';
+    e.fieldsV1 = vs.set.toFieldsV1();
+    if (info.subresource !== undefined) e.subresource = info.subresource;
+    out.push(e);
   }
   if (out.length < 2) return out;
   const keyed = out.map((e) => ({ e, t: seconds(e.time) }));

@@ -15,15 +15,9 @@ import { pathString } from '../fieldpath/path-element.js';
 import type { Path } from '../fieldpath/path-element.js';
 import { FieldSet } from '../fieldpath/set.js';
 import type { Atom } from '../typed/atom.js';
-import {
-  compare,
-  ensureNamedFieldsAreMembers,
-  isSame,
-  merge,
-  removeItems,
-  toFieldSet,
-} from '../typed/walk.js';
-import type { Comparison } from '../typed/walk.js';
+import { compare, isSame } from '../typed/compare.js';
+import type { Comparison } from '../typed/compare.js';
+import { ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet } from '../typed/walk.js';
 import type { VersionedSet } from './managed-fields.js';
 
 export interface Conflict {

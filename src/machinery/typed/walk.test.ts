@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { builtinSchemas } from '../../apis/schema/builtin.js';
 import { FieldSet } from '../fieldpath/set.js';
 import { TypeModel } from './atom.js';
-import { compare, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, validate } from './walk.js';
+import { compare } from './compare.js';
+import { ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, validate } from './walk.js';
 
 const model = new TypeModel(builtinSchemas());
 const deployment = model.definition('io.k8s.api.apps.v1.Deployment')!;

@@ -1,6 +1,6 @@
 /**
  * structured-merge-diff's typed walkers over JSON values: the set of fields a value sets
- * (ToFieldSet), the merge of two values (Merge; Compare is the same walk with other rules), and
+ * (ToFieldSet), the merge of two values (Merge; Compare, the same walk with other rules, is compare.ts), and
  * the removal of a set of fields (RemoveItems), each following the type model: atomic parts are
  * leaves, granular maps go field by field, associative lists item by item (by key or value), in
  * upstream's item order.
@@ -16,7 +16,7 @@ import type { Path, PathElement } from '../fieldpath/path-element.js';
 import { FieldSet } from '../fieldpath/set.js';
 import { compareStrings } from '../fieldpath/value.js';
 import type { Atom, ListAtom, MapAtom } from './atom.js';
-import { TypedError, TypedErrors, isMap, isScalar, listItemElement, valuesEqual } from './value.js';
+import { TypedError, TypedErrors, isMap, isScalar, listItemElement } from './value.js';
 import type { JsonMap } from './value.js';
 
 /** The part of a (possibly deduced) atom that fits `v` (structured-merge-diff's deduceAtom). */
@@ -162,7 +162,7 @@ function pathText(p: Path): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Merge and Compare
+// Merge
 
 type Rule = (w: Walker) => void;
 
@@ -177,7 +177,6 @@ interface Walker {
 
 interface MergeRules {
   readonly leaf: Rule;
-  readonly post?: Rule | undefined;
   readonly errs: TypedError[];
 }
 
@@ -198,7 +197,6 @@ function mergeWalk(lhs: unknown, rhs: unknown, atom: Atom, path: Path, rules: Me
     handle(alhs, w2, rules);
     handle(arhs, w, rules);
   }
-  if (!w.inLeaf && rules.post !== undefined) rules.post(w);
   return w;
 }
 
@@ -337,36 +335,6 @@ export function merge(lhs: unknown, rhs: unknown, atom: Atom): unknown {
   const w = mergeWalk(lhs, rhs, atom, [], { leaf: keepRhs, errs });
   if (errs.length > 0) throw new TypedErrors(errs);
   return w.out;
-}
-
-export interface Comparison {
-  readonly added: FieldSet;
-  readonly modified: FieldSet;
-  readonly removed: FieldSet;
-}
-
-export function isSame(c: Comparison): boolean {
-  return c.added.empty && c.modified.empty && c.removed.empty;
-}
-
-/** The fields added, modified and removed from `lhs` to `rhs` (structured-merge-diff's Compare). */
-export function compare(lhs: unknown, rhs: unknown, atom: Atom): Comparison {
-  const c = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  const errs: TypedError[] = [];
-  mergeWalk(lhs, rhs, atom, [], {
-    errs,
-    leaf: (w) => {
-      if (w.lhs === undefined) c.added.insert(w.path);
-      else if (w.rhs === undefined) c.removed.insert(w.path);
-      else if (!valuesEqual(w.lhs, w.rhs)) c.modified.insert(w.path);
-    },
-    post: (w) => {
-      if (w.lhs === undefined) c.added.insert(w.path);
-      else if (w.rhs === undefined) c.removed.insert(w.path);
-    },
-  });
-  if (errs.length > 0) throw new TypedErrors(errs);
-  return c;
 }
 
 // ---------------------------------------------------------------------------------------------
