@@ -334,8 +334,13 @@ describe('/metrics', () => {
     const updated = { ...got.json(), data: { a: 'c' } };
     assert.equal((await server.request('PUT', `${ns}/st-1`, { body: updated })).status, 200);
     assert.equal((await server.request('DELETE', `${ns}/st-3`)).status, 200);
-    // A most-recent list with a limit reads storage; the name selector tests every ConfigMap.
-    const listed = await server.request('GET', `${ns}?fieldSelector=metadata.name%3Dst-2&limit=500`);
+    const at = ((await server.request('GET', ns)).json()['metadata'] as { resourceVersion: string })
+      .resourceVersion;
+    // An exact snapshot reads storage; the name selector tests every ConfigMap.
+    const listed = await server.request(
+      'GET',
+      `${ns}?fieldSelector=metadata.name%3Dst-2&limit=500&resourceVersion=${at}&resourceVersionMatch=Exact`,
+    );
     assert.equal(listed.status, 200);
     const after = await scrape();
     assert.equal(after.types.get('etcd_request_duration_seconds'), 'histogram');
@@ -372,6 +377,19 @@ describe('/metrics', () => {
     const afterPlain = await scrape();
     assert.equal(cacheLists(afterPlain) - cacheLists(after), 1);
     assert.equal(list(afterPlain, 'total') - list(after, 'total'), 0);
+    // Pages of a most-recent list come from the cache too while it stays at the first page's
+    // revision (KEP-4988): two pages, two cache lists, no storage list.
+    const page1 = await server.request('GET', `${ns}?limit=1`);
+    const token = (page1.json()['metadata'] as { continue?: string }).continue ?? '';
+    assert.notEqual(token, '');
+    const page2 = await server.request('GET', `${ns}?limit=1&continue=${encodeURIComponent(token)}`);
+    assert.deepEqual(
+      [page1, page2].map((p) => (p.json()['items'] as { metadata: { name: string } }[])[0]?.metadata.name),
+      ['st-1', 'st-2'],
+    );
+    const afterPages = await scrape();
+    assert.equal(cacheLists(afterPages) - cacheLists(afterPlain), 2);
+    assert.equal(list(afterPages, 'total') - list(afterPlain, 'total'), 0);
     // The object count poll: listWithCount, labelled with the key prefix as upstream does.
     const counted = await waitFor('a count', async () => {
       const m = await scrape();

@@ -17,6 +17,7 @@ import type { AdmissionAttributes, MutatingAdmission, ValidatingAdmission } from
 import type { HookContext, WriteHooks, WriteOutcome } from './hooks.js';
 import { collectionPrefix, objectKey, resourcePrefix } from './keys.js';
 import { WatchCache } from '../../storage/cacher/watch-cache.js';
+import { decodeContinue, encodeContinue } from '../../storage/continue-token.js';
 import { fillSystemFields, formatTime, generateName } from './metadata.js';
 import type { GarbageCollectionPolicy } from './gc-finalizers.js';
 import {
@@ -322,6 +323,10 @@ export class GenericStore {
    * read would give, without building every object afresh for each request, so concurrent
    * unpaginated lists of large objects share the cached objects instead of each holding a copy.
    * When the cache does not catch up within 3 s, storage answers, as upstream falls back to etcd.
+   * Paginated most-recent lists are answered the same way (upstream's list from a cache snapshot,
+   * KEP-4988): the first page once the cache has caught up; a continued page when the cache is
+   * still at the token's revision, so every page shows one state. Otherwise storage serves the
+   * page at the token's revision, as it would have without the cache.
    */
   async #listFromCache(
     namespace: string,
@@ -330,8 +335,10 @@ export class GenericStore {
     predicate: Predicate,
   ): Promise<ListResult | undefined> {
     const rv = req.resourceVersion ?? '';
-    if (read.kind === 'exact' || (req.continue ?? '') !== '') return undefined;
-    if (rv === '' && req.limit !== undefined && req.limit > 0) return undefined;
+    if (read.kind === 'exact') return undefined;
+    const continued = (req.continue ?? '') !== '';
+    const limit = req.limit !== undefined && req.limit > 0 ? req.limit : 0;
+    if (continued || (rv === '' && limit > 0)) return this.#pageFromCache(namespace, req, limit, predicate);
     const cache = await this.watchCache();
     if (cache === undefined) return undefined;
     const prefix = this.prefix(namespace);
@@ -352,6 +359,53 @@ export class GenericStore {
     }
     if (read.kind !== 'current') await waitUntilFresh(cache, read.revision);
     return answer();
+  }
+
+  /** A most-recent list's page (the first, or one continued) from the cache; see #listFromCache. */
+  async #pageFromCache(
+    namespace: string,
+    req: ListRequest,
+    limit: number,
+    predicate: Predicate,
+  ): Promise<ListResult | undefined> {
+    const cache = await this.watchCache();
+    if (cache === undefined) return undefined;
+    const prefix = this.prefix(namespace);
+    let start = prefix;
+    const continued = (req.continue ?? '') !== '';
+    if (continued) {
+      let token;
+      try {
+        token = decodeContinue(req.continue ?? '');
+      } catch {
+        // Storage answers a token it cannot read with the error it deserves.
+        return undefined;
+      }
+      if (cache.revision !== token.revision) return undefined;
+      start = prefix + token.start;
+    } else {
+      const current = await this.#storage.currentRevision();
+      try {
+        await waitUntilFresh(cache, current);
+      } catch (err) {
+        if (err instanceof StatusError && err.status.code === 504) return undefined;
+        throw err;
+      }
+    }
+    const select = predicate.everything ? undefined : (o: KubeObject) => predicate.matches(o);
+    const page = cache.page(prefix, start, limit, select);
+    const result: { -readonly [K in keyof ListResult]: ListResult[K] } = {
+      items: page.items,
+      resourceVersion: String(page.revision),
+    };
+    if (page.more && page.lastKey !== undefined) {
+      result.continue = encodeContinue({
+        revision: page.revision,
+        start: `${page.lastKey}\u0000`.slice(prefix.length),
+      });
+      if (predicate.everything && !continued) result.remainingItemCount = page.count - page.items.length;
+    }
+    return result;
   }
 
   // ---- create ----

@@ -246,3 +246,54 @@ test('#8 watch cache: reads do not wait for a cache whose filling fails', async 
   cache.stop();
   await kv.close();
 });
+
+test('#28 watch cache: pages match storage pages at the same revision (KEP-4988 lists from the cache)', async () => {
+  const kv = createMemoryKv();
+  const storage = new KvObjectStore(kv);
+  for (let i = 0; i < 23; i++) {
+    const ns = ['a', 'b', 'c'][i % 3]!;
+    await storage.create(
+      `${prefix}${ns}/n${String(i).padStart(2, '0')}`,
+      cm(ns, `n${String(i).padStart(2, '0')}`, String(i % 4)),
+    );
+  }
+  await storage.delete(`${prefix}b/n04`);
+  const cache = new WatchCache({ storage, prefix, capacity: 100 });
+  await ready(cache);
+  await settle(cache, storage);
+  const odd = (o: KubeObject): boolean => Number((o['data'] as Record<string, string>)['v']) % 2 === 1;
+  for (const listPrefix of [prefix, `${prefix}b/`, `${prefix}z/`]) {
+    for (const limit of [1, 2, 5, 7, 100]) {
+      for (const filter of [undefined, odd]) {
+        const fromCache: string[][] = [];
+        const fromStorage: string[][] = [];
+        let start = listPrefix;
+        for (;;) {
+          const p = cache.page(listPrefix, start, limit, filter);
+          fromCache.push(p.items.map((o) => o.metadata.name ?? ''));
+          if (!p.more || p.lastKey === undefined) break;
+          start = `${p.lastKey}\u0000`;
+        }
+        let token: string | undefined;
+        for (;;) {
+          const r = await storage.list({
+            prefix: listPrefix,
+            limit,
+            ...(token !== undefined ? { continueToken: token } : {}),
+            ...(filter !== undefined ? { predicate: filter } : {}),
+          });
+          fromStorage.push(r.items.map((o) => o.metadata.name ?? ''));
+          if (token === undefined && filter === undefined && r.remainingItemCount !== undefined) {
+            const first = cache.page(listPrefix, listPrefix, limit);
+            assert.equal(first.count - first.items.length, r.remainingItemCount);
+          }
+          if (r.continueToken === undefined) break;
+          token = r.continueToken;
+        }
+        assert.deepEqual(fromCache, fromStorage, `${listPrefix} limit ${limit} ${filter ? 'odd' : 'all'}`);
+      }
+    }
+  }
+  // No limit: everything from the start key on.
+  assert.equal(cache.page(prefix, `${prefix}b/`, 0).items.length, 22 - 8);
+});

@@ -14,6 +14,7 @@
 import type { KubeObject } from '../../machinery/object.js';
 import { StorageError } from '../errors.js';
 import { KvClosedError } from '../kv/errors.js';
+import { prefixEnd } from '../kv/types.js';
 import type { ObjectStore, ObjectWatchEvent, ObjectWatchOptions } from '../interfaces.js';
 import { CacheWatcher } from './cache-watcher.js';
 import { EventWindow } from './event-window.js';
@@ -36,6 +37,30 @@ interface RevisionWaiter {
   readonly wake: () => void;
 }
 
+/** A page of a list answered by the cache (see WatchCache.page). */
+export interface CachePage {
+  readonly items: KubeObject[];
+  readonly revision: number;
+  /** The key of the last object looked at (undefined when none was). */
+  readonly lastKey: string | undefined;
+  /** Keys under the prefix follow the last one looked at. */
+  readonly more: boolean;
+  /** The keys under the prefix. */
+  readonly count: number;
+}
+
+/** The first index of sorted `keys` whose key is not below `key`. */
+function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export class WatchCache {
   readonly #storage: ObjectStore;
   readonly #prefix: string;
@@ -43,6 +68,8 @@ export class WatchCache {
   readonly #maxQueued: number;
   readonly #retryDelayMs: number;
   readonly #state = new Map<string, KubeObject>();
+  /** The state's keys in storage's order, made when a list needs them after a key came or went. */
+  #sortedKeys: string[] | undefined;
   readonly #watchers = new Set<CacheWatcher>();
   readonly #stop = new AbortController();
   #revision = 0;
@@ -235,19 +262,48 @@ export class WatchCache {
     return { items: r.items, revision: r.revision };
   }
 
+  /**
+   * One page of a list: from key `start` (inclusive, under `prefix`) the first `limit` objects
+   * that pass `filter` (0: all), with the key of the last one looked at, whether keys follow it,
+   * and how many keys `prefix` holds. What a storage read at the cache's revision would give.
+   */
+  page(prefix: string, start: string, limit: number, filter?: (obj: KubeObject) => boolean): CachePage {
+    const keys = this.#keys();
+    const first = lowerBound(keys, prefix);
+    const end = lowerBound(keys, prefixEnd(prefix));
+    const items: KubeObject[] = [];
+    let i = start <= prefix ? first : Math.max(first, lowerBound(keys, start));
+    let lastKey: string | undefined;
+    let fetched = 0;
+    for (; i < end && (limit <= 0 || items.length < limit); i++) {
+      lastKey = keys[i]!;
+      fetched++;
+      const obj = this.#state.get(lastKey)!;
+      if (filter === undefined || filter(obj)) items.push(obj);
+    }
+    this.#lists.served++;
+    this.#lists.fetched += fetched;
+    this.#lists.returned += items.length;
+    return { items, revision: this.#revision, lastKey, more: i < end, count: end - first };
+  }
+
+  #keys(): string[] {
+    return (this.#sortedKeys ??= [...this.#state.keys()].sort());
+  }
+
   #select(
     prefix: string,
     filter: ((obj: KubeObject) => boolean) | undefined,
   ): { items: KubeObject[]; revision: number; fetched: number } {
-    const keys: string[] = [];
-    for (const key of this.#state.keys()) if (key.startsWith(prefix)) keys.push(key);
-    keys.sort();
+    const keys = this.#keys();
+    const first = lowerBound(keys, prefix);
+    const end = lowerBound(keys, prefixEnd(prefix));
     const items: KubeObject[] = [];
-    for (const key of keys) {
-      const obj = this.#state.get(key)!;
+    for (let i = first; i < end; i++) {
+      const obj = this.#state.get(keys[i]!)!;
       if (filter === undefined || filter(obj)) items.push(obj);
     }
-    return { items, revision: this.#revision, fetched: keys.length };
+    return { items, revision: this.#revision, fetched: end - first };
   }
 
   /**
@@ -321,6 +377,7 @@ export class WatchCache {
     // Watches served from the previous state cannot be continued across a gap: end them.
     this.#endWatchers();
     this.#state.clear();
+    this.#sortedKeys = undefined;
     for (const item of list.items) this.#state.set(this.keyOf(item), item);
     this.#advance(list.revision);
     this.#window.reset(list.revision);
@@ -334,8 +391,12 @@ export class WatchCache {
     this.#eventsReceived++;
     const revision = Number(ev.object.metadata.resourceVersion);
     const key = this.keyOf(ev.object);
-    if (ev.type === 'DELETED') this.#state.delete(key);
-    else this.#state.set(key, ev.object);
+    if (ev.type === 'DELETED') {
+      if (this.#state.delete(key)) this.#sortedKeys = undefined;
+    } else {
+      if (!this.#state.has(key)) this.#sortedKeys = undefined;
+      this.#state.set(key, ev.object);
+    }
     const entry: WindowEntry = { revision, key, event: ev };
     this.#window.push(entry);
     for (const w of this.#watchers) w.offerOne(entry);
