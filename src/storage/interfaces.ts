@@ -112,6 +112,8 @@ export interface ObjectStore {
   /** Events a watcher may hold undelivered before storage closes it (caches above use the same). */
   readonly watchMaxQueuedEvents?: number | undefined;
   currentRevision(): Promise<number>;
+  /** The revision compaction has reached: reads at older revisions fail (410 to clients). */
+  compactedRevision(): Promise<number>;
   count(prefix: string): Promise<number>;
   /** The same store as one resource sees it, its requests measured under that resource's name. */
   forResource?(resource: string): ObjectStore;

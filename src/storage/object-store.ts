@@ -458,6 +458,10 @@ export class KvObjectStore implements ObjectStore {
     return this.#kv.watchMaxQueuedEvents;
   }
 
+  compactedRevision(): Promise<number> {
+    return this.#kv.compactedRevision();
+  }
+
   currentRevision(): Promise<number> {
     return this.#kv.currentRevision();
   }

@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import type { ClientHttp2Session } from 'node:http2';
 import { after, before, describe, it } from 'node:test';
+import { StatusError } from '../../src/machinery/errors.js';
 import { FeatureGates } from '../../src/machinery/features.js';
 import type { KubeObject } from '../../src/machinery/object.js';
 import { serverUser } from '../../src/machinery/user.js';
@@ -220,6 +221,27 @@ for (const [label, watchCache] of [
       assert.equal(status.reason, 'Expired');
       assert.equal(status.message, `too old resource version: ${r0} (${middle})`);
       abort.abort();
+    });
+
+    it('#28 a continued list of a compacted revision is 410 Expired (pages may come from the cache)', async () => {
+      for (const name of ['p1', 'p2']) await store.create('pages', cm(name), { dryRun: false, user });
+      const first = await store.list('pages', { limit: 1 });
+      assert.deepEqual(
+        first.items.map((o) => o.metadata.name),
+        ['p1'],
+      );
+      const token = first.continue ?? '';
+      assert.notEqual(token, '');
+      // A write outside the resource (the resource's state at the token's revision is still the
+      // current one), then compaction past the token's revision.
+      await kv.create('/registry/other/x', new TextEncoder().encode('{}'));
+      await kv.compact(await kv.currentRevision());
+      await assert.rejects(store.list('pages', { limit: 1, continue: token }), (err: unknown) => {
+        assert.ok(err instanceof StatusError);
+        assert.equal(err.status.code, 410);
+        assert.equal(err.status.reason, 'Expired');
+        return true;
+      });
     });
   });
 }

@@ -381,7 +381,10 @@ export class GenericStore {
         // Storage answers a token it cannot read with the error it deserves.
         return undefined;
       }
-      if (cache.revision !== token.revision) return undefined;
+      // A page of a compacted revision is 410 from storage, as upstream, even when the cache
+      // still holds that state.
+      if (cache.revision !== token.revision || token.revision < (await this.#storage.compactedRevision()))
+        return undefined;
       start = prefix + token.start;
     } else {
       const current = await this.#storage.currentRevision();
