@@ -21,98 +21,116 @@ export function formatFieldPath(segments: readonly PathSegment[]): string {
   return out;
 }
 
-const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
-
-/** Reads a JSON string starting at the opening quote; returns [value, index after the closing quote]. */
-function readString(raw: string, start: number): [string, number] {
+/** Index after the JSON string whose opening quote is at `start`. */
+function skipString(raw: string, start: number): number {
   let i = start + 1;
-  let simple = true;
-  while (i < raw.length) {
+  for (;;) {
     const c = raw.charCodeAt(i);
-    if (c === 0x22) break;
-    if (c === 0x5c) {
-      simple = false;
-      i += 2;
-    } else i++;
+    if (c === 0x22 /* " */) return i + 1;
+    if (Number.isNaN(c)) return raw.length;
+    i += c === 0x5c /* \ */ ? 2 : 1;
   }
-  const text = raw.slice(start, i + 1);
-  return [simple ? text.slice(1, -1) : (JSON.parse(text) as string), i + 1];
+}
+
+/** The key whose opening quote is at `start` and whose string ends before `end`. */
+function keyText(raw: string, start: number, end: number): string {
+  const text = raw.slice(start, end);
+  return text.includes('\\') ? (JSON.parse(text) as string) : text.slice(1, -1);
 }
 
 interface Frame {
-  readonly kind: 'object' | 'array';
-  readonly seen: Set<string> | undefined;
+  readonly object: boolean;
+  /** Object: the keys read so far. */
+  readonly keys: string[] | undefined;
+  /** Object: the same keys as a set, once there are many. */
+  set: Set<string> | undefined;
   index: number;
-  /** Object: the key whose value is being read. */
-  key: string | undefined;
 }
+
+/** Objects with more keys than this look keys up in a set rather than the list. */
+const listedKeys = 16;
 
 /**
  * Every repeated key in `raw`, in document order, with its structured path. The text must be valid
- * JSON (parse it first); the scan is a single pass without building values.
+ * JSON (parse it first); the scan is a single pass without building values (every decoded request
+ * body is scanned: values are skipped, not sliced).
  */
 export function scanDuplicateFields(raw: string): DuplicateField[] {
   const out: DuplicateField[] = [];
   const stack: Frame[] = [];
   const segments: PathSegment[] = [];
+  let top: Frame | undefined;
   let expectKey = false;
-  for (let i = 0; i < raw.length;) {
+  const n = raw.length;
+  let i = 0;
+  while (i < n) {
     const c = raw.charCodeAt(i);
-    if (WS.has(c) || c === 0x3a /* : */) {
-      i++;
-      continue;
-    }
-    const top = stack[stack.length - 1];
-    if (c === 0x2c /* , */) {
-      if (top?.kind === 'object') {
-        expectKey = true;
-        segments.pop();
-      } else if (top !== undefined) {
-        top.index++;
-        segments[segments.length - 1] = top.index;
+    switch (c) {
+      case 0x20:
+      case 0x09:
+      case 0x0a:
+      case 0x0d:
+      case 0x3a /* : */:
+        i++;
+        continue;
+      case 0x2c /* , */:
+        if (top !== undefined) {
+          if (top.object) {
+            expectKey = true;
+            segments.pop();
+          } else segments[segments.length - 1] = ++top.index;
+        }
+        i++;
+        continue;
+      case 0x7b /* { */:
+      case 0x5b /* [ */: {
+        const object = c === 0x7b;
+        top = { object, keys: object ? [] : undefined, set: undefined, index: 0 };
+        stack.push(top);
+        expectKey = object;
+        if (!object) segments.push(0);
+        i++;
+        continue;
       }
-      i++;
-      continue;
-    }
-    if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      const isObject = c === 0x7b;
-      stack.push({
-        kind: isObject ? 'object' : 'array',
-        seen: isObject ? new Set() : undefined,
-        index: 0,
-        key: undefined,
-      });
-      expectKey = isObject;
-      if (!isObject) segments.push(0);
-      i++;
-      continue;
-    }
-    if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      const frame = stack.pop();
-      // An object with keys pushed its last key; an array always pushed its index.
-      if (frame?.kind === 'array' || frame?.key !== undefined) segments.pop();
-      expectKey = false;
-      i++;
-      continue;
-    }
-    if (c === 0x22 /* " */) {
-      const [s, next] = readString(raw, i);
-      i = next;
-      if (expectKey && top?.kind === 'object') {
-        if (top.seen!.has(s))
-          out.push({ segments: [...segments, s], path: formatFieldPath([...segments, s]) });
-        else top.seen!.add(s);
-        top.key = s;
-        segments.push(s);
+      case 0x7d /* } */:
+      case 0x5d /* ] */: {
+        const frame = stack.pop();
+        // An object with keys pushed its last key; an array always pushed its index.
+        if (frame !== undefined && (!frame.object || frame.keys!.length > 0)) segments.pop();
+        top = stack[stack.length - 1];
         expectKey = false;
+        i++;
+        continue;
       }
-      continue;
-    }
-    // number, true, false, null: skip to the next delimiter
-    while (i < raw.length) {
-      const d = raw.charCodeAt(i);
-      if (d === 0x2c || d === 0x7d || d === 0x5d || WS.has(d)) break;
-      i++;
+      case 0x22 /* " */: {
+        const next = skipString(raw, i);
+        if (expectKey && top?.object === true) {
+          const key = keyText(raw, i, next);
+          const keys = top.keys!;
+          let seen: boolean;
+          if (top.set !== undefined) seen = top.set.has(key);
+          else seen = keys.includes(key);
+          if (seen) out.push({ segments: [...segments, key], path: formatFieldPath([...segments, key]) });
+          else {
+            keys.push(key);
+            if (top.set !== undefined) top.set.add(key);
+            else if (keys.length > listedKeys) top.set = new Set(keys);
+          }
+          segments.push(key);
+          expectKey = false;
+        }
+        i = next;
+        continue;
+      }
+      default:
+        // number, true, false, null: skip to the next delimiter
+        i++;
+        while (i < n) {
+          const d = raw.charCodeAt(i);
+          if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d)
+            break;
+          i++;
+        }
     }
   }
   return out;
