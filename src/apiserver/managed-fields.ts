@@ -117,11 +117,25 @@ export function fieldManagerFor(ctx: HandlerContext): FieldManager {
   return fm;
 }
 
+/** Manager names of the user agents seen lately (a server meets few; kept up to 1,000). */
+const agentManagers = new Map<string, string>();
+
 /** The `fieldManager` parameter, else the user agent up to its first "/" (printable, 128 bytes). */
 export function managerOrUserAgent(ctx: HandlerContext): string {
   const given = ctx.url.searchParams.get('fieldManager') ?? '';
   if (given !== '') return given;
-  const ua = (ctx.req.headers['user-agent'] ?? '').split('/')[0] ?? '';
+  const agent = ctx.req.headers['user-agent'] ?? '';
+  let name = agentManagers.get(agent);
+  if (name === undefined) {
+    name = agentManager(agent);
+    if (agentManagers.size >= 1000) agentManagers.clear();
+    agentManagers.set(agent, name);
+  }
+  return name;
+}
+
+function agentManager(agent: string): string {
+  const ua = agent.split('/')[0] ?? '';
   let out = '';
   for (const ch of ua) {
     if (!isPrint(ch)) continue;
