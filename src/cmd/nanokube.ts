@@ -12,7 +12,9 @@ import { proxyCommand, proxyUsage } from './proxy-command.js';
 import { storageCommand, storageUsage } from './storage-command.js';
 import { FaultRuleError } from '../apiserver/faults/fault-rule.js';
 import { FeatureGateError } from '../machinery/features.js';
-import { DatabaseInUseError } from '../storage/kv/sqlite/schema.js';
+import { DatabaseInUseError, DatabaseOpenError, DatabaseTooNewError } from '../storage/kv/sqlite/schema.js';
+import { KeyError } from '../auth/serviceaccount/keys.js';
+import { StartupError } from './serve/startup-error.js';
 import { MigrationError } from '../storage/kv/migrate.js';
 
 async function serve(args: readonly string[]): Promise<void> {
@@ -70,7 +72,14 @@ if (isMainThread) void run();
 
 function run(): Promise<void> {
   return main(process.argv.slice(2)).catch((err: unknown) => {
-    if (err instanceof DatabaseInUseError || err instanceof MigrationError) {
+    if (
+      err instanceof DatabaseInUseError ||
+      err instanceof DatabaseTooNewError ||
+      err instanceof DatabaseOpenError ||
+      err instanceof MigrationError ||
+      err instanceof StartupError ||
+      err instanceof KeyError
+    ) {
       process.stderr.write(`Error: ${err.message}\n`);
       process.exit(1);
     }

@@ -3,11 +3,12 @@
  * client certificate (O=system:masters). ECDSA P-256 keeps the first start fast. The x509 library
  * is loaded only when something has to be created, so later starts pay nothing for it.
  */
-import { createPublicKey, webcrypto } from 'node:crypto';
+import { X509Certificate, createPrivateKey, createPublicKey, webcrypto } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { StartupError } from './startup-error.js';
 
 export interface Pki {
   readonly caCert: string;
@@ -150,15 +151,33 @@ async function generate(dir: string, hosts: readonly string[]): Promise<void> {
   }
 }
 
+/** The PKI in `dir` when every file is there (checked: StartupError names a bad one), else undefined. */
+export async function loadPki(dir: string): Promise<Pki | undefined> {
+  if (!Object.values(files).every((f) => existsSync(join(dir, f)))) return undefined;
+  return readPki(dir);
+}
+
 /** Loads the PKI from `dir`, creating whatever is missing. */
 export async function ensurePki(dir: string, hosts: readonly string[]): Promise<Pki> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const complete = Object.values(files).every((f) => existsSync(join(dir, f)));
-  if (!complete)
-    await generate(
-      dir,
-      hosts.filter((h) => h !== '0.0.0.0' && h !== '::' && h !== ''),
-    );
+  if (!complete) {
+    try {
+      await generate(
+        dir,
+        hosts.filter((h) => h !== '0.0.0.0' && h !== '::' && h !== ''),
+      );
+    } catch (err) {
+      // Possibly from CA files an operator put there (several servers share one CA).
+      throw new StartupError(
+        `cannot make credentials in ${dir}: ${err instanceof Error ? err.message : String(err)} (fix the files there, or remove ${dir} to have new credentials made)`,
+      );
+    }
+  }
+  return readPki(dir);
+}
+
+async function readPki(dir: string): Promise<Pki> {
   const read = (f: string): Promise<string> => readFile(join(dir, f), 'utf8');
   const [caCert, servingCert, servingKey, adminCert, adminKey] = await Promise.all([
     read(files.caCert),
@@ -167,5 +186,44 @@ export async function ensurePki(dir: string, hosts: readonly string[]): Promise<
     read(files.adminCert),
     read(files.adminKey),
   ]);
-  return { caCert, servingCert, servingKey, adminCert, adminKey };
+  const pki = { caCert, servingCert, servingKey, adminCert, adminKey };
+  checkPki(dir, pki);
+  return pki;
+}
+
+/**
+ * Refuses a PKI whose files do not parse or whose certificates and keys do not belong together,
+ * naming the file: a server must not start with a client CA that verifies nobody, a serving key
+ * TLS cannot load or an admin kubeconfig that cannot log in.
+ */
+function checkPki(dir: string, pki: Pki): void {
+  const problem = (file: string, what: string): StartupError =>
+    new StartupError(`${join(dir, file)}: ${what} (fix it, or remove ${dir} to have new credentials made)`);
+  const cert = (file: string, text: string): X509Certificate => {
+    try {
+      return new X509Certificate(text);
+    } catch {
+      throw problem(file, 'not a PEM certificate');
+    }
+  };
+  const key = (file: string, text: string): ReturnType<typeof createPrivateKey> => {
+    try {
+      return createPrivateKey(text);
+    } catch {
+      throw problem(file, 'not a PEM private key');
+    }
+  };
+  const ca = cert(files.caCert, pki.caCert);
+  for (const [c, k] of [
+    [files.servingCert, files.servingKey],
+    [files.adminCert, files.adminKey],
+  ] as const) {
+    const certificate = cert(c, c === files.servingCert ? pki.servingCert : pki.adminCert);
+    const privateKey = key(k, k === files.servingKey ? pki.servingKey : pki.adminKey);
+    if (!certificate.checkPrivateKey(privateKey)) throw problem(k, `not the key of ${c}`);
+    // The admin kubeconfig's certificate must verify against the client CA; the serving
+    // certificate may come from another CA.
+    if (c === files.adminCert && !(certificate.checkIssued(ca) && certificate.verify(ca.publicKey)))
+      throw problem(c, `not issued by ${files.caCert}`);
+  }
 }

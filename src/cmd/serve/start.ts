@@ -3,7 +3,6 @@
  * the bootstrap namespaces. Also the library entry tests use to run an in-process server.
  */
 import { isIPv6 } from 'node:net';
-import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { admitVirtualEndpoint, prepareAdmission, setUpAdmission } from './admission.js';
 import { followPolicyStatus } from './policy-status.js';
@@ -67,7 +66,8 @@ import { customResourceDefinitions, customResourceSchemas } from './custom-resou
 import { inProcessTransport, loopbackUser } from './in-process-transport.js';
 import type { Transport } from '../../client/transport.js';
 import { writeKubeconfig } from './kubeconfig.js';
-import { ensurePki } from './pki.js';
+import { prepareDataDir } from './data-dir.js';
+import { ensurePki, loadPki } from './pki.js';
 import type { Pki } from './pki.js';
 import { servedResources } from './resources.js';
 import { firstLayoutMoves, upgradeKeyLayout } from './key-layout.js';
@@ -245,7 +245,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   // Refuse bad --authorization-mode values before anything is opened.
   const authorizationModes = parseAuthorizationModes((o.authorizationModes ?? ['RBAC']).join(','));
   const dataDir = resolve(o.dataDir);
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await prepareDataDir(dataDir);
   const features = new FeatureGates(o.featureGates ?? {});
   if (o.clock !== undefined && o.componentsThread === true)
     throw new Error('a clock of its own cannot drive the components thread (run them in-process)');
@@ -301,7 +301,13 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const admission = admissionChain.validate;
   const mutatingAdmission = admissionChain.mutate;
   const auditConfig = o.audit ?? auditSetup.config;
-  const pkiPromise = o.pki !== undefined ? Promise.resolve(o.pki) : ensurePki(pkiDir, [o.bindAddress]);
+  // A PKI already there is read and checked before anything is opened (a bad file stops the start
+  // with nothing written); a missing one is made while the rest starts.
+  const existingPki = o.pki ?? (await loadPki(pkiDir));
+  const pkiPromise =
+    existingPki !== undefined ? Promise.resolve(existingPki) : ensurePki(pkiDir, [o.bindAddress]);
+  // Its failure is reported where it is awaited; until then it must not count as unhandled.
+  pkiPromise.catch(() => undefined);
   // Encryption at rest: configured resources' values are transformed below the object store.
   const encryptionStop = new AbortController();
   const encryption = await encryptionAtRest({

@@ -51,6 +51,11 @@ export class DatabaseInUseError extends Error {
   override readonly name = 'DatabaseInUseError';
 }
 
+/** The database file cannot be opened or is not a SQLite database. */
+export class DatabaseOpenError extends Error {
+  override readonly name = 'DatabaseOpenError';
+}
+
 /** The file was written by a newer nanokube whose schema this one does not know. */
 export class DatabaseTooNewError extends Error {
   override readonly name = 'DatabaseTooNewError';
@@ -65,7 +70,7 @@ function ensureSchema(db: Database, path: string): void {
   if (version === SCHEMA_VERSION) return;
   if (version > SCHEMA_VERSION) {
     throw new DatabaseTooNewError(
-      `database ${path} has schema version ${version}; this nanokube knows up to ${SCHEMA_VERSION}`,
+      `database ${path} has schema version ${version}; this nanokube knows up to ${SCHEMA_VERSION} (run the newer nanokube that wrote it)`,
     );
   }
   db.transaction(() => {

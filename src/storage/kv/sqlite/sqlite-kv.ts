@@ -36,7 +36,7 @@ import { GroupCommit } from './group-commit.js';
 import { WalSync } from './wal-sync.js';
 import { readRange } from './range-reader.js';
 import type { SqliteSynchronous } from './schema.js';
-import { prepareDatabase } from './schema.js';
+import { DatabaseInUseError, DatabaseOpenError, DatabaseTooNewError, prepareDatabase } from './schema.js';
 import { SqliteStatements } from './statements.js';
 
 export interface SqliteKvOptions extends MaintenanceSettings {
@@ -361,7 +361,12 @@ export function openSqliteKv(options: SqliteKvOptions): Promise<KvStore> {
   return attempt(() => {
     options.signal?.throwIfAborted();
     // A held database fails fast (the other holder keeps it for its whole life).
-    const db = new Database(options.path, { timeout: 1000 });
+    let db: Database.Database;
+    try {
+      db = new Database(options.path, { timeout: 1000 });
+    } catch (err) {
+      throw openError(options.path, err);
+    }
     try {
       const synchronous = options.synchronous ?? 'FULL';
       const onDisk = options.path !== ':memory:' && options.path !== '';
@@ -371,7 +376,23 @@ export function openSqliteKv(options: SqliteKvOptions): Promise<KvStore> {
       return new SqliteKv(db, options, walSync);
     } catch (error) {
       db.close();
-      throw error;
+      throw error instanceof DatabaseInUseError || error instanceof DatabaseTooNewError
+        ? error
+        : openError(options.path, error);
     }
   });
+}
+
+/**
+ * SQLite's refusals to open or read a file (not a database, corrupt, read-only, cannot be opened)
+ * as DatabaseOpenError; anything else as it was.
+ */
+function openError(path: string, err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !/^SQLITE_(CANTOPEN|NOTADB|CORRUPT|READONLY|PERM|IOERR|FULL)/.test(code))
+    return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new DatabaseOpenError(
+    `cannot use database ${path}: ${message} (${code}; choose another --data-dir, or restore a snapshot into a new one)`,
+  );
 }
