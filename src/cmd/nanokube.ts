@@ -15,6 +15,8 @@ import { FeatureGateError } from '../machinery/features.js';
 import { DatabaseInUseError, DatabaseOpenError, DatabaseTooNewError } from '../storage/kv/sqlite/schema.js';
 import { KeyError } from '../auth/serviceaccount/keys.js';
 import { StartupError } from './serve/startup-error.js';
+import { AuditPolicyError } from '../apiserver/audit/policy.js';
+import { EncryptionConfigError } from '../storage/value/config/load.js';
 import { MigrationError } from '../storage/kv/migrate.js';
 
 async function serve(args: readonly string[]): Promise<void> {
@@ -70,6 +72,19 @@ async function main(argv: readonly string[]): Promise<void> {
 // not run the command again.
 if (isMainThread) void run();
 
+/** --v=N (or --v N, -v N) of at least 4 on the command line, or NANOKUBE_DEBUG set. */
+function wantsStack(argv: readonly string[]): boolean {
+  if ((process.env['NANOKUBE_DEBUG'] ?? '') !== '') return true;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const m = /^--?v(?:=(\d+))?$/.exec(a);
+    if (m === null) continue;
+    const level = Number(m[1] ?? argv[i + 1]);
+    if (Number.isInteger(level) && level >= 4) return true;
+  }
+  return false;
+}
+
 function run(): Promise<void> {
   return main(process.argv.slice(2)).catch((err: unknown) => {
     if (
@@ -78,7 +93,9 @@ function run(): Promise<void> {
       err instanceof DatabaseOpenError ||
       err instanceof MigrationError ||
       err instanceof StartupError ||
-      err instanceof KeyError
+      err instanceof KeyError ||
+      err instanceof AuditPolicyError ||
+      err instanceof EncryptionConfigError
     ) {
       process.stderr.write(`Error: ${err.message}\n`);
       process.exit(1);
@@ -97,7 +114,11 @@ function run(): Promise<void> {
       process.stderr.write(`Error: ${listen}\n`);
       process.exit(1);
     }
-    process.stderr.write(`nanokube: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    // Anything else is one line too, as upstream's commands print errors; the stack trace (for a
+    // bug report) with --v=4 or more, or NANOKUBE_DEBUG set.
+    const message = err instanceof Error ? err.message : String(err);
+    const stack = err instanceof Error && wantsStack(process.argv) ? err.stack : undefined;
+    process.stderr.write(stack !== undefined ? `nanokube: ${stack}\n` : `Error: ${message}\n`);
     process.exit(1);
   });
 }

@@ -13,22 +13,30 @@ import Database from 'better-sqlite3';
 import { ensurePki } from '../../src/cmd/serve/pki.js';
 import { cliPath } from './support/nanokube-process.js';
 
-function serve(dataDir: string): Promise<{ code: number | null; stderr: string }> {
+function serve(
+  dataDir: string,
+  more: readonly string[] = [],
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [cliPath, 'serve', '--data-dir', dataDir, '--secure-port', '0', '--nodes', '0'],
+      [cliPath, 'serve', '--data-dir', dataDir, '--secure-port', '0', '--nodes', '0', ...more],
       { timeout: 30_000 },
       (err, _stdout, stderr) => resolve({ code: err === null ? 0 : (err.code as number | null), stderr }),
     );
   });
 }
 
-/** One line, exit 1, no stack trace. */
-async function refused(dataDir: string, message: string): Promise<void> {
-  const r = await serve(dataDir);
+/** One line, exit 1 (2 for a flag), no stack trace. */
+async function refused(
+  dataDir: string,
+  message: string,
+  more: readonly string[] = [],
+  code = 1,
+): Promise<void> {
+  const r = await serve(dataDir, more);
   assert.equal(r.stderr, `Error: ${message}\n`);
-  assert.equal(r.code, 1);
+  assert.equal(r.code, code);
 }
 
 describe('#29 nanokube serve refuses what it cannot start from, in one line', () => {
@@ -115,5 +123,31 @@ describe('#29 nanokube serve refuses what it cannot start from, in one line', ()
       newer,
       `database ${join(newer, 'state.db')} has schema version 99; this nanokube knows up to 2 (run the newer nanokube that wrote it)`,
     );
+  });
+
+  it('bad flags and configuration files; an unexpected failure is one line too, its stack with --v=4', async () => {
+    const dir = join(base, 'flags');
+    await refused(
+      dir,
+      'invalid argument "nonsense" for "--bind-address" flag: failed to parse IP: "nonsense"',
+      ['--bind-address', 'nonsense'],
+      2,
+    );
+    const missing = join(base, 'no-such-policy.yaml');
+    await refused(
+      dir,
+      `loading audit policy file: failed to read file path "${missing}": ENOENT: no such file or directory, open '${missing}'`,
+      ['--audit-policy-file', missing],
+    );
+    // Nothing listens on port 1: the etcd client's error, as one line.
+    const etcd = ['--storage', 'etcd', '--etcd-servers', 'http://127.0.0.1:1'];
+    const plain = await serve(dir, etcd);
+    assert.equal(plain.code, 1);
+    const lines = plain.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('E '));
+    assert.equal(lines.length, 1, plain.stderr);
+    assert.match(lines[0]!, /^Error: etcd http:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/);
+    const verbose = await serve(dir, [...etcd, '--v=4']);
+    assert.equal(verbose.code, 1);
+    assert.match(verbose.stderr, /^nanokube: Error: etcd .*\n {4}at /m);
   });
 });

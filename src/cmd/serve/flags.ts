@@ -1,4 +1,5 @@
 /** `nanokube serve` flags (names kept stable; more will come). */
+import { isIP } from 'node:net';
 import { parseControllers } from '../controller-manager/selection.js';
 import { nodeTemplateOf } from '../node-flags.js';
 import { nodeIPsOf } from '../node-ip.js';
@@ -342,9 +343,16 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       case 'data-dir':
         dataDir = value();
         break;
-      case 'bind-address':
-        bindAddress = value();
+      case 'bind-address': {
+        // An IP, as upstream's flag (a host name would be resolved at listen time).
+        const v = value();
+        if (isIP(v) === 0)
+          throw new FlagError(
+            `invalid argument "${v}" for "--bind-address" flag: failed to parse IP: "${v}"`,
+          );
+        bindAddress = v;
         break;
+      }
       case 'secure-port': {
         const v = value();
         securePort = Number(v);
