@@ -317,9 +317,8 @@ export class KvObjectStore implements ObjectStore {
         revision: served,
         continueToken: encodeContinue({ revision: served, start: next }),
       };
-      if (predicate === undefined && options.continueToken === undefined) {
-        result.remainingItemCount = total - items.length;
-      }
+      // Continued pages too, as etcd3's store: the keys from this page's start on, less the page.
+      if (predicate === undefined) result.remainingItemCount = total - items.length;
       return result;
     } catch (err) {
       return translateKvError(err, options.prefix);

@@ -100,6 +100,8 @@ describe('lists and watches', () => {
       ['c3', 'c4', 'c5'],
     );
     assert.equal(second.metadata.resourceVersion, first.metadata.resourceVersion);
+    // Continued pages say how many remain too, as upstream's etcd3 store.
+    assert.equal(second.metadata.remainingItemCount, 1);
     const third = (
       await s.request(
         'GET',
@@ -111,6 +113,7 @@ describe('lists and watches', () => {
       ['c6'],
     );
     assert.equal(third.metadata.continue, undefined);
+    assert.equal(third.metadata.remainingItemCount, undefined);
     // Restore for later tests.
     await s.request('POST', '/api/v1/namespaces/l/configmaps', { body: cm('c4', { parity: 'even' }) });
     await s.request('DELETE', '/api/v1/namespaces/l/configmaps/c3a');

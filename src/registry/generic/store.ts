@@ -315,7 +315,7 @@ export class GenericStore {
   /**
    * Upstream's Cacher.GetList: resourceVersion "0" (any state) and NotOlderThan without a continue
    * token are answered from the watch cache, all matches at once (v1.27's cache does not page);
-   * Exact, continued and limited most-recent ("") lists read storage.
+   * Exact lists read storage.
    *
    * A most-recent list without a limit (what a client's plain list call sends) is answered from
    * the cache too, once the cache has caught up with storage's current revision (upstream's
@@ -325,8 +325,10 @@ export class GenericStore {
    * When the cache does not catch up within 3 s, storage answers, as upstream falls back to etcd.
    * Paginated most-recent lists are answered the same way (upstream's list from a cache snapshot,
    * KEP-4988): the first page once the cache has caught up; a continued page when the cache is
-   * still at the token's revision, so every page shows one state. Otherwise storage serves the
-   * page at the token's revision, as it would have without the cache.
+   * still at the token's revision (and that revision is not compacted), so every page shows one
+   * state. Otherwise storage serves the page at the token's revision, as it would have without
+   * the cache. Every page without selectors but the last says how many items remain, as etcd3's
+   * store does.
    */
   async #listFromCache(
     namespace: string,
@@ -406,7 +408,7 @@ export class GenericStore {
         revision: page.revision,
         start: `${page.lastKey}\u0000`.slice(prefix.length),
       });
-      if (predicate.everything && !continued) result.remainingItemCount = page.count - page.items.length;
+      if (predicate.everything) result.remainingItemCount = page.count - page.items.length;
     }
     return result;
   }

@@ -45,7 +45,7 @@ export interface CachePage {
   readonly lastKey: string | undefined;
   /** Keys under the prefix follow the last one looked at. */
   readonly more: boolean;
-  /** The keys under the prefix. */
+  /** The keys under the prefix from the start key on (as etcd counts a range). */
   readonly count: number;
 }
 
@@ -265,14 +265,16 @@ export class WatchCache {
   /**
    * One page of a list: from key `start` (inclusive, under `prefix`) the first `limit` objects
    * that pass `filter` (0: all), with the key of the last one looked at, whether keys follow it,
-   * and how many keys `prefix` holds. What a storage read at the cache's revision would give.
+   * and how many keys there are from `start` on. What a storage read at the cache's revision
+   * would give.
    */
   page(prefix: string, start: string, limit: number, filter?: (obj: KubeObject) => boolean): CachePage {
     const keys = this.#keys();
     const first = lowerBound(keys, prefix);
     const end = lowerBound(keys, prefixEnd(prefix));
     const items: KubeObject[] = [];
-    let i = start <= prefix ? first : Math.max(first, lowerBound(keys, start));
+    const from = start <= prefix ? first : Math.max(first, lowerBound(keys, start));
+    let i = from;
     let lastKey: string | undefined;
     let fetched = 0;
     for (; i < end && (limit <= 0 || items.length < limit); i++) {
@@ -284,7 +286,7 @@ export class WatchCache {
     this.#lists.served++;
     this.#lists.fetched += fetched;
     this.#lists.returned += items.length;
-    return { items, revision: this.#revision, lastKey, more: i < end, count: end - first };
+    return { items, revision: this.#revision, lastKey, more: i < end, count: end - from };
   }
 
   #keys(): string[] {
