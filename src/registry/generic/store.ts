@@ -349,18 +349,21 @@ export class GenericStore {
       const r = cache.list(prefix, select);
       return { items: r.items, resourceVersion: String(r.revision) };
     };
-    if (rv === '') {
-      const current = await this.#storage.currentRevision();
-      try {
-        await waitUntilFresh(cache, current);
-      } catch (err) {
-        if (err instanceof StatusError && err.status.code === 504) return undefined;
-        throw err;
-      }
-      return answer();
-    }
+    if (rv === '') return (await this.#caughtUp(cache)) ? answer() : undefined;
     if (read.kind !== 'current') await waitUntilFresh(cache, read.revision);
     return answer();
+  }
+
+  /** Whether the cache reached storage's current revision within 3 s (else storage answers). */
+  async #caughtUp(cache: WatchCache): Promise<boolean> {
+    const current = await this.#storage.currentRevision();
+    try {
+      await waitUntilFresh(cache, current);
+      return true;
+    } catch (err) {
+      if (err instanceof StatusError && err.status.code === 504) return false;
+      throw err;
+    }
   }
 
   /** A most-recent list's page (the first, or one continued) from the cache; see #listFromCache. */
@@ -388,15 +391,7 @@ export class GenericStore {
       if (cache.revision !== token.revision || token.revision < (await this.#storage.compactedRevision()))
         return undefined;
       start = prefix + token.start;
-    } else {
-      const current = await this.#storage.currentRevision();
-      try {
-        await waitUntilFresh(cache, current);
-      } catch (err) {
-        if (err instanceof StatusError && err.status.code === 504) return undefined;
-        throw err;
-      }
-    }
+    } else if (!(await this.#caughtUp(cache))) return undefined;
     const select = predicate.everything ? undefined : (o: KubeObject) => predicate.matches(o);
     const page = cache.page(prefix, start, limit, select);
     const result: { -readonly [K in keyof ListResult]: ListResult[K] } = {
