@@ -151,17 +151,19 @@ async function generate(dir: string, hosts: readonly string[]): Promise<void> {
   }
 }
 
+function complete(dir: string): boolean {
+  return Object.values(files).every((f) => existsSync(join(dir, f)));
+}
+
 /** The PKI in `dir` when every file is there (checked: StartupError names a bad one), else undefined. */
 export async function loadPki(dir: string): Promise<Pki | undefined> {
-  if (!Object.values(files).every((f) => existsSync(join(dir, f)))) return undefined;
-  return readPki(dir);
+  return complete(dir) ? readPki(dir) : undefined;
 }
 
 /** Loads the PKI from `dir`, creating whatever is missing. */
 export async function ensurePki(dir: string, hosts: readonly string[]): Promise<Pki> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const complete = Object.values(files).every((f) => existsSync(join(dir, f)));
-  if (!complete) {
+  if (!complete(dir)) {
     try {
       await generate(
         dir,
@@ -214,16 +216,31 @@ function checkPki(dir: string, pki: Pki): void {
     }
   };
   const ca = cert(files.caCert, pki.caCert);
-  for (const [c, k] of [
-    [files.servingCert, files.servingKey],
-    [files.adminCert, files.adminKey],
-  ] as const) {
-    const certificate = cert(c, c === files.servingCert ? pki.servingCert : pki.adminCert);
-    const privateKey = key(k, k === files.servingKey ? pki.servingKey : pki.adminKey);
-    if (!certificate.checkPrivateKey(privateKey)) throw problem(k, `not the key of ${c}`);
-    // The admin kubeconfig's certificate must verify against the client CA; the serving
-    // certificate may come from another CA.
-    if (c === files.adminCert && !(certificate.checkIssued(ca) && certificate.verify(ca.publicKey)))
-      throw problem(c, `not issued by ${files.caCert}`);
+  // The admin kubeconfig's certificate must verify against the client CA; the serving
+  // certificate may come from another CA.
+  const pairs = [
+    {
+      certFile: files.servingCert,
+      certText: pki.servingCert,
+      keyFile: files.servingKey,
+      keyText: pki.servingKey,
+      byCa: false,
+    },
+    {
+      certFile: files.adminCert,
+      certText: pki.adminCert,
+      keyFile: files.adminKey,
+      keyText: pki.adminKey,
+      byCa: true,
+    },
+  ];
+  for (const p of pairs) {
+    const certificate = cert(p.certFile, p.certText);
+    if (!certificate.checkPrivateKey(key(p.keyFile, p.keyText))) {
+      throw problem(p.keyFile, `not the key of ${p.certFile}`);
+    }
+    if (p.byCa && !(certificate.checkIssued(ca) && certificate.verify(ca.publicKey))) {
+      throw problem(p.certFile, `not issued by ${files.caCert}`);
+    }
   }
 }

@@ -14,7 +14,7 @@ import { FieldSet } from '../fieldpath/set.js';
 import type { Atom, ListAtom, MapAtom } from './atom.js';
 import { TypedError, TypedErrors, isMap, listItemElement, valuesEqual } from './value.js';
 import type { JsonMap } from './value.js';
-import { deduce } from './walk.js';
+import { deduce, sameAtom } from './walk.js';
 
 export interface Comparison {
   readonly added: FieldSet;
@@ -154,10 +154,6 @@ class CompareWalk {
   #pathText(): string {
     return this.#path.map(elementString).join('');
   }
-}
-
-function sameAtom(a: Atom, b: Atom): boolean {
-  return a.scalar === b.scalar && a.list === b.list && a.map === b.map;
 }
 
 function isEmptyMap(m: JsonMap | undefined): boolean {

@@ -28,7 +28,8 @@ export function deduce(atom: Atom, v: unknown): Atom {
   return atom;
 }
 
-function sameAtom(a: Atom, b: Atom): boolean {
+/** Whether two (deduced) atoms are the same kinds of the same types. */
+export function sameAtom(a: Atom, b: Atom): boolean {
   return a.scalar === b.scalar && a.list === b.list && a.map === b.map;
 }
 

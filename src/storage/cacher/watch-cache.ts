@@ -245,10 +245,7 @@ export class WatchCache {
    * a list (counted in `listStats`).
    */
   list(prefix: string, filter?: (obj: KubeObject) => boolean): { items: KubeObject[]; revision: number } {
-    const r = this.#select(prefix, filter);
-    this.#lists.served++;
-    this.#lists.fetched += r.fetched;
-    this.#lists.returned += r.items.length;
+    const r = this.page(prefix, prefix, 0, filter);
     return { items: r.items, revision: r.revision };
   }
 
@@ -257,7 +254,7 @@ export class WatchCache {
     prefix: string,
     filter?: (obj: KubeObject) => boolean,
   ): { items: KubeObject[]; revision: number } {
-    const r = this.#select(prefix, filter);
+    const r = this.#range(prefix, prefix, 0, filter);
     this.#initEvents += r.items.length;
     return { items: r.items, revision: r.revision };
   }
@@ -266,46 +263,40 @@ export class WatchCache {
    * One page of a list: from key `start` (inclusive, under `prefix`) the first `limit` objects
    * that pass `filter` (0: all), with the key of the last one looked at, whether keys follow it,
    * and how many keys there are from `start` on. What a storage read at the cache's revision
-   * would give.
+   * would give (counted in `listStats`).
    */
   page(prefix: string, start: string, limit: number, filter?: (obj: KubeObject) => boolean): CachePage {
-    const keys = this.#keys();
-    const first = lowerBound(keys, prefix);
-    const end = lowerBound(keys, prefixEnd(prefix));
-    const items: KubeObject[] = [];
-    const from = start <= prefix ? first : Math.max(first, lowerBound(keys, start));
-    let i = from;
-    let lastKey: string | undefined;
-    let fetched = 0;
-    for (; i < end && (limit <= 0 || items.length < limit); i++) {
-      lastKey = keys[i]!;
-      fetched++;
-      const obj = this.#state.get(lastKey)!;
-      if (filter === undefined || filter(obj)) items.push(obj);
-    }
+    const r = this.#range(prefix, start, limit, filter);
     this.#lists.served++;
-    this.#lists.fetched += fetched;
-    this.#lists.returned += items.length;
-    return { items, revision: this.#revision, lastKey, more: i < end, count: end - from };
+    this.#lists.fetched += r.fetched;
+    this.#lists.returned += r.items.length;
+    return r;
   }
 
   #keys(): string[] {
     return (this.#sortedKeys ??= [...this.#state.keys()].sort());
   }
 
-  #select(
+  /** The walk behind lists, pages and a watch's initial state, with how many keys it looked at. */
+  #range(
     prefix: string,
+    start: string,
+    limit: number,
     filter: ((obj: KubeObject) => boolean) | undefined,
-  ): { items: KubeObject[]; revision: number; fetched: number } {
+  ): CachePage & { readonly fetched: number } {
     const keys = this.#keys();
     const first = lowerBound(keys, prefix);
     const end = lowerBound(keys, prefixEnd(prefix));
+    const from = start <= prefix ? first : Math.max(first, lowerBound(keys, start));
     const items: KubeObject[] = [];
-    for (let i = first; i < end; i++) {
-      const obj = this.#state.get(keys[i]!)!;
+    let i = from;
+    let lastKey: string | undefined;
+    for (; i < end && (limit <= 0 || items.length < limit); i++) {
+      lastKey = keys[i]!;
+      const obj = this.#state.get(lastKey)!;
       if (filter === undefined || filter(obj)) items.push(obj);
     }
-    return { items, revision: this.#revision, fetched: end - first };
+    return { items, revision: this.#revision, lastKey, more: i < end, count: end - from, fetched: i - from };
   }
 
   /**

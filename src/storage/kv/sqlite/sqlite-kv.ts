@@ -36,7 +36,7 @@ import { GroupCommit } from './group-commit.js';
 import { WalSync } from './wal-sync.js';
 import { readRange } from './range-reader.js';
 import type { SqliteSynchronous } from './schema.js';
-import { DatabaseInUseError, DatabaseOpenError, DatabaseTooNewError, prepareDatabase } from './schema.js';
+import { DatabaseOpenError, prepareDatabase } from './schema.js';
 import { SqliteStatements } from './statements.js';
 
 export interface SqliteKvOptions extends MaintenanceSettings {
@@ -376,16 +376,14 @@ export function openSqliteKv(options: SqliteKvOptions): Promise<KvStore> {
       return new SqliteKv(db, options, walSync);
     } catch (error) {
       db.close();
-      throw error instanceof DatabaseInUseError || error instanceof DatabaseTooNewError
-        ? error
-        : openError(options.path, error);
+      throw openError(options.path, error);
     }
   });
 }
 
 /**
  * SQLite's refusals to open or read a file (not a database, corrupt, read-only, cannot be opened)
- * as DatabaseOpenError; anything else as it was.
+ * as DatabaseOpenError; anything else (our own errors carry no SQLite code) as it was.
  */
 function openError(path: string, err: unknown): unknown {
   const code = (err as { code?: unknown } | null)?.code;
