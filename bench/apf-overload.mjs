@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // nanokube API Priority and Fairness overload benchmark (AM-18): while ONE non-admin
 // user floods the server with 500 concurrent LISTs of a few hundred ConfigMaps (each worker asks
-// again as soon as it is answered, 429 or not), system:masters requests and anonymous `/readyz`
-// probes keep being served. Reports their latency (p50/p99) without and with the flood, and the
-// flood's throughput and 429 count, plus APF's own counters (dump_priority_levels).
+// again as soon as it is answered, 429 or not), system:masters requests, anonymous `/readyz`
+// probes and a leader's Lease renewals (as system:kube-controller-manager, every 2 s as
+// client-go's leader election retries) keep being served. Reports their latency (p50/p99) without
+// and with the flood, the longest gap between two successful renewals (client-go's controller
+// manager gives up leadership after 10 s without one), the flood's throughput and 429 count, and
+// APF's own counters (dump_priority_levels).
 //
 //   npm run build && node bench/apf-overload.mjs
 //   node bench/apf-overload.mjs --seconds 30 --concurrency 500 --configmaps 300
@@ -71,10 +74,41 @@ async function loop(one, stopped, out) {
   }
 }
 
+const leasePath = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/bench-leader';
+const elector = { 'impersonate-user': 'system:kube-controller-manager' };
+
+/**
+ * A leader renewing its Lease as client-go's leader election does: GET, then PUT with a new
+ * renewTime, every 2 s. Records the latency of each renewal and the longest time between two
+ * successful ones.
+ */
+async function renewLeases(h2, s, stopped, out) {
+  let last = performance.now();
+  while (!stopped()) {
+    const t0 = performance.now();
+    const got = await h2.get(s, leasePath, elector);
+    let status = got.status;
+    if (status === 200) {
+      const lease = JSON.parse(got.body.toString('utf8'));
+      lease.spec.renewTime = new Date().toISOString().replace('Z', '000Z');
+      const put = await h2.send(s, 'PUT', leasePath, lease, 'application/json', elector);
+      status = put.status;
+    }
+    const now = performance.now();
+    if (status === 200) {
+      out.ms.push(now - t0);
+      out.maxGapMs = Math.max(out.maxGapMs, now - last);
+      last = now;
+    } else out.other[status] = (out.other[status] ?? 0) + 1;
+    await sleep(Math.max(0, t0 + 2000 - performance.now()));
+  }
+  out.maxGapMs = Math.max(out.maxGapMs, performance.now() - last);
+}
+
 /**
  * The measured side, in its own process so the flood's client work does not delay it: for
  * `seconds`, back-to-back GETs of a namespace as the admin (system:masters) and of `/readyz`
- * without a certificate (anonymous); prints their latencies as JSON.
+ * without a certificate (anonymous), and Lease renewals; prints their latencies as JSON.
  */
 async function probe(kubeconfigPath, seconds) {
   const h2 = h2ClientFor(kubeconfigPath);
@@ -86,16 +120,21 @@ async function probe(kubeconfigPath, seconds) {
   const stopped = () => performance.now() > end;
   const m = { ms: [], other: {} };
   const p = { ms: [], other: {} };
+  const l = { ms: [], other: {}, maxGapMs: 0 };
+  const leader = h2.session();
   await Promise.all([
     loop(() => h2.get(masters, '/api/v1/namespaces/default'), stopped, m),
     loop(() => h2.get(anonymous, '/readyz'), stopped, p),
+    renewLeases(h2, leader, stopped, l),
   ]);
+  leader.destroy();
   masters.destroy();
   anonymous.destroy();
   process.stdout.write(
     JSON.stringify({
       masters: { ...stats(m.ms), nonOK: m.other },
       readyz: { ...stats(p.ms), nonOK: p.other },
+      leaseRenewals: { ...stats(l.ms), nonOK: l.other, maxGapMs: round(l.maxGapMs, 0) },
     }),
   );
 }
@@ -159,6 +198,22 @@ async function main() {
       metadata: { name: 'bench-flooder' },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
       subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'flooder' }],
+    });
+    // The renewing leader: the controller manager's user, allowed to write this bench's Lease.
+    await must('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'bench-leader' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [
+        { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'system:kube-controller-manager' },
+      ],
+    });
+    await must('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases', {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'bench-leader' },
+      spec: { holderIdentity: 'bench', leaseDurationSeconds: 15 },
     });
     for (let i = 0; i < o.configmaps; i += 50) {
       await Promise.all(

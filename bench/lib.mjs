@@ -321,7 +321,7 @@ export function h2ClientFor(kubeconfigPath) {
       req.end();
     });
   /** A request whose body is sent and answered as a string: resolves with { status, text, ms }. */
-  const send = (s, method, path, body, contentType = 'application/json') =>
+  const send = (s, method, path, body, contentType = 'application/json', headers = {}) =>
     new Promise((res, rej) => {
       const t0 = performance.now();
       const req = s.request({
@@ -329,6 +329,7 @@ export function h2ClientFor(kubeconfigPath) {
         ':path': path,
         accept: 'application/json',
         ...(body !== undefined ? { 'content-type': contentType } : {}),
+        ...headers,
       });
       const chunks = [];
       let status = 0;

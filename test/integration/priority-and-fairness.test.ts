@@ -36,7 +36,7 @@ describe('API Priority and Fairness', () => {
         kind: 'ClusterRoleBinding',
         metadata: { name: 'apf-test-users' },
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-        subjects: ['alice', 'flooder', 'limited'].map((name) => ({
+        subjects: ['alice', 'flooder', 'limited', 'system:kube-controller-manager'].map((name) => ({
           apiGroup: 'rbac.authorization.k8s.io',
           kind: 'User',
           name,
@@ -282,7 +282,17 @@ describe('API Priority and Fairness', () => {
     );
   });
 
-  it('keeps serving system:masters while one user floods', async () => {
+  it('keeps serving system:masters, Lease renewals and /readyz while one user floods', async () => {
+    const leasePath = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/apf-test-leader';
+    const lease = await server.request('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases', {
+      body: {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: 'apf-test-leader' },
+        spec: { holderIdentity: 'test', leaseDurationSeconds: 15 },
+      },
+    });
+    assert.equal(lease.status, 201, lease.text);
     const flood = Promise.all(
       Array.from({ length: 300 }, () =>
         server
@@ -295,9 +305,23 @@ describe('API Priority and Fairness', () => {
         server.request('GET', '/api/v1/namespaces/default').then((r) => r.status),
       ),
     );
+    // A leader's renewal as the controller manager: classified leader-election, served.
+    const elector = as('system:kube-controller-manager');
+    const leaderElection = await uidOf(server, `${fc}/prioritylevelconfigurations/leader-election`);
+    const renewals: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const got = await server.request('GET', leasePath, { headers: elector });
+      const body = got.json<{ spec: Record<string, unknown> }>();
+      body.spec['renewTime'] = new Date().toISOString().replace('Z', '000Z');
+      const put = await server.request('PUT', leasePath, { headers: elector, body });
+      const level =
+        put.headers['x-kubernetes-pf-prioritylevel-uid'] === leaderElection ? 'leader-election' : '?';
+      renewals.push(`${got.status}/${put.status}/${level}`);
+    }
     const readyz = await server.request('GET', '/readyz', { headers: as('flooder') });
     const statuses = await flood;
     assert.deepEqual(admin, Array<number>(20).fill(200));
+    assert.deepEqual(renewals, Array<string>(3).fill('200/200/leader-election'));
     assert.equal(readyz.status, 200);
     assert.ok(
       statuses.every((s) => s === 200 || s === 429),
