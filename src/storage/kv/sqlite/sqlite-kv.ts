@@ -126,7 +126,14 @@ class SqliteKv implements KvStore {
       if (this.#rev !== this.#committedRev) this.#stmts.setMeta('rev', this.#rev);
     });
     this.#commit = new GroupCommit({
-      transaction: (body) => transaction(body),
+      transaction: (body) => {
+        try {
+          transaction(body);
+        } catch (error) {
+          this.#noteFull(error);
+          throw error;
+        }
+      },
       committed: () => {
         this.#committedRev = this.#rev;
         const events = this.#batchEvents;
@@ -167,6 +174,25 @@ class SqliteKv implements KvStore {
     });
     this.#signal = options.signal;
     this.#signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  #fullSince: number | undefined;
+
+  /**
+   * A write refused because the disk is full (SQLITE_FULL) fails its batch like any other error,
+   * and the client gets a 500; the operator is told once per minute of it why and what to do.
+   */
+  #noteFull(error: unknown): void {
+    if ((error as { code?: unknown } | null)?.code !== 'SQLITE_FULL') return;
+    const now = this.#now();
+    if (this.#fullSince !== undefined && now - this.#fullSince < 60_000) return;
+    this.#fullSince = now;
+    this.#onError(
+      new Error(
+        `writes refused: the filesystem holding ${this.#path} is full (SQLITE_FULL); reads and ` +
+          'watches go on, and writes resume on their own once space is freed',
+      ),
+    );
   }
 
   get watchMaxQueuedEvents(): number {
