@@ -124,8 +124,11 @@ export const apiErrors = {
       grDetails(gr, ''),
     );
   },
-  resourceExpired(message: string): StatusError {
-    return new StatusError(410, 'Expired', message);
+  resourceExpired(message: string, continueToken?: string): StatusError {
+    const err = new StatusError(410, 'Expired', message);
+    // A compacted continue token's answer carries one that continues at the latest revision.
+    if (continueToken !== undefined) err.status.metadata = { continue: continueToken };
+    return err;
   },
   gone(message: string): StatusError {
     return new StatusError(410, 'Gone', message);

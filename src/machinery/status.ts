@@ -40,7 +40,7 @@ export interface StatusDetails {
 export interface Status {
   kind: 'Status';
   apiVersion: 'v1';
-  metadata: Record<string, never> | { resourceVersion?: string };
+  metadata: Record<string, never> | { resourceVersion?: string; continue?: string };
   status: 'Success' | 'Failure';
   message?: string;
   reason?: StatusReason;

@@ -2,7 +2,10 @@
 import { StorageError } from './errors.js';
 
 export interface ContinueToken {
-  /** Revision of the first page; later pages read at it. */
+  /**
+   * Revision of the first page; later pages read at it. Negative (upstream writes -1) continues
+   * at the latest revision: the token a 410 for a compacted revision offers.
+   */
   readonly revision: number;
   /** Key (relative to the list prefix) to start the next page at, inclusive. */
   readonly start: string;
@@ -27,7 +30,7 @@ export function decodeContinue(text: string): ContinueToken {
   if (typeof parsed !== 'object' || parsed === null) throw invalid('continue key is not valid');
   const p = parsed as { v?: unknown; rv?: unknown; start?: unknown };
   if (p.v !== 'meta.k8s.io/v1') throw invalid('server does not recognize this encoded key');
-  if (typeof p.rv !== 'number' || !Number.isInteger(p.rv) || p.rv <= 0) {
+  if (typeof p.rv !== 'number' || !Number.isInteger(p.rv) || p.rv === 0) {
     throw invalid('incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
   if (typeof p.start !== 'string' || p.start.length === 0) throw invalid('encoded key is empty');

@@ -260,7 +260,7 @@ export class KvObjectStore implements ObjectStore {
     if (options.continueToken !== undefined) {
       const token = decodeContinue(options.continueToken);
       start = options.prefix + token.start;
-      revision = token.revision;
+      revision = Math.max(token.revision, 0);
     }
     const limit = options.limit ?? 0;
     const predicate = options.predicate;

@@ -98,6 +98,7 @@ test('after compaction an old continue token is 410 Expired and an old watch get
   const oldRv = page.resourceVersion;
   await s.create('ns', cm({ name: 'd' }), { dryRun: false, user: serverUser });
   await kv.compact(await kv.currentRevision());
+  let inconsistent = '';
   await assert.rejects(s.list('ns', { limit: 1, continue: page.continue }), (e: unknown) => {
     assert.ok(e instanceof StatusError);
     assert.equal(e.code, 410);
@@ -106,8 +107,27 @@ test('after compaction an old continue token is 410 Expired and an old watch get
       e.message,
       /^The provided continue parameter is too old to display a consistent list result\./,
     );
+    // The offered token continues from the same key at the latest revision (rv -1, as etcd3's).
+    const offered = (e.status.metadata as { continue?: string }).continue ?? '';
+    assert.deepEqual(JSON.parse(Buffer.from(offered, 'base64url').toString('utf8')), {
+      v: 'meta.k8s.io/v1',
+      rv: -1,
+      start: 'a\u0000',
+    });
+    inconsistent = offered;
     return true;
   });
+  const rest = await s.list('ns', { limit: 2, continue: inconsistent });
+  assert.deepEqual(
+    rest.items.map((i) => i.metadata.name),
+    ['b', 'c'],
+  );
+  assert.equal(rest.resourceVersion, String(await kv.currentRevision()));
+  const last = await s.list('ns', { limit: 2, continue: rest.continue ?? '' });
+  assert.deepEqual(
+    last.items.map((i) => i.metadata.name),
+    ['d'],
+  );
   const abort = new AbortController();
   const events = await openWatch(
     s,

@@ -304,8 +304,12 @@ export class GenericStore {
       };
     } catch (err) {
       if (req.continue !== undefined && req.continue !== '' && isExpired(err)) {
+        // As etcd3's store: the 410 offers a token continuing from the same key at the latest
+        // revision, for a client willing to accept an inconsistent list.
+        const { start } = decodeContinue(req.continue);
         throw apiErrors.resourceExpired(
           'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+          encodeContinue({ revision: -1, start }),
         );
       }
       throw translateStorageError(err, this.#gr, '', 'list');
