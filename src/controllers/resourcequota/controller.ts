@@ -19,6 +19,8 @@ import { canonicalHard, countedCollection, podCounts, quotaUsage, splitCollectio
 import { discoverResources } from '../../client/discovery.js';
 import type { ServedResource } from '../../client/discovery.js';
 import { controllerQueue } from '../util/workers.js';
+import { resourceListOf } from '../../apis/core/v1/quota/resource-list.js';
+import { compareQuantity } from '../../machinery/quantity/quantity.js';
 
 export interface ResourceQuotaControllerOptions {
   readonly client: Pick<RestClient, 'request'>;
@@ -69,6 +71,8 @@ export class ResourceQuotaController {
   readonly #watched = new Map<string, SharedInformer>();
   readonly #discovering = new Set<string>();
   #discovery: { at: number; resources: Promise<ServedResource[]> } | undefined;
+  /** The cluster-wide list path of each watched collection. */
+  readonly #paths = new Map<string, string>();
 
   constructor(o: ResourceQuotaControllerOptions) {
     this.#o = o;
@@ -138,6 +142,7 @@ export class ResourceQuotaController {
   #startInformer(collection: string, path: string): void {
     const informer = this.#o.informers.informerFor(path);
     this.#watched.set(collection, informer);
+    this.#paths.set(collection, path);
     // Creates are charged by admission; the controller hands usage back when objects go away or
     // stop counting (upstream's replenishment: deletes, pods turning terminal, a Service's type or
     // a claim's size changing), and recalculates everything every resync period.
@@ -169,6 +174,26 @@ export class ResourceQuotaController {
     await Promise.all([...workers, resync]);
   }
 
+  /** The counted collections whose informers have not seen storage up to `quota`'s revision. */
+  #laggingFor(quota: JsonObject): string[] {
+    const rv = BigInt(String(obj(quota['metadata'])['resourceVersion'] ?? '0'));
+    const out: string[] = [];
+    for (const [collection, informer] of this.#watched) {
+      const at = informer.lastResourceVersion();
+      if (!/^\d+$/.test(at) || BigInt(at) < rv) out.push(collection);
+    }
+    return out;
+  }
+
+  /** A namespace's objects of a counted collection, read from the server (a consistent list). */
+  async #listFresh(collection: string, ns: string, signal: AbortSignal): Promise<JsonObject[]> {
+    const path = this.#paths.get(collection) ?? '';
+    const cut = path.lastIndexOf('/');
+    const namespaced = `${path.slice(0, cut)}/namespaces/${encodeURIComponent(ns)}${path.slice(cut)}`;
+    const list = await this.#o.client.request('GET', namespaced, { signal });
+    return Array.isArray(list['items']) ? (list['items'] as JsonObject[]) : [];
+  }
+
   async #sync(key: string, signal: AbortSignal): Promise<undefined> {
     const quota = this.#quotas.store.get(key);
     if (quota === undefined) return undefined;
@@ -176,13 +201,13 @@ export class ResourceQuotaController {
     for (const informer of this.#watched.values()) if (!informer.hasSynced()) await informer.synced;
     if (signal.aborted) return undefined;
     const ns = namespace(quota);
+    const fresh = new Map<string, JsonObject[]>();
     const list = (collection: string): JsonObject[] =>
-      this.#watched.get(collection)?.store.byIndex(namespaceIndex, ns) ?? [];
-    const counts = new Map<string, number>();
-    for (const collection of this.#watched.keys()) counts.set(collection, list(collection).length);
-    const status = {
-      hard: canonicalHard(quota),
-      used: quotaUsage(
+      fresh.get(collection) ?? this.#watched.get(collection)?.store.byIndex(namespaceIndex, ns) ?? [];
+    const usage = (): Record<string, string> => {
+      const counts = new Map<string, number>();
+      for (const collection of this.#watched.keys()) counts.set(collection, list(collection).length);
+      return quotaUsage(
         quota,
         {
           pods: list('pods'),
@@ -191,9 +216,23 @@ export class ResourceQuotaController {
           counts,
         },
         this.#clock.now(),
-      ),
+      );
     };
     const current = obj(quota['status']);
+    let used = usage();
+    // Admission charges status.used before the object it admitted is stored, so an informer that
+    // has not seen every write up to the quota's own resourceVersion counts less than was
+    // charged; writing that lower usage would hand the charge back and let admission take more
+    // than `hard`. A lowering is counted again from the server for the lagging collections.
+    if (lowers(current['used'], used)) {
+      const lagging = this.#laggingFor(quota);
+      if (lagging.length > 0) {
+        for (const collection of lagging)
+          fresh.set(collection, await this.#listFresh(collection, ns, signal));
+        used = usage();
+      }
+    }
+    const status = { hard: canonicalHard(quota), used };
     if (jsonEqual(current['hard'] ?? {}, status.hard) && jsonEqual(current['used'] ?? {}, status.used)) {
       return undefined;
     }
@@ -204,6 +243,16 @@ export class ResourceQuotaController {
     );
     return undefined;
   }
+}
+
+/** Whether `next` has some resource below what `current` (a status.used) says. */
+function lowers(current: JsonValue | undefined, next: Record<string, string>): boolean {
+  const was = resourceListOf(current);
+  for (const [k, q] of resourceListOf(next)) {
+    const before = was.get(k);
+    if (before !== undefined && compareQuantity(q, before) < 0) return true;
+  }
+  return false;
 }
 
 /** The count collections a quota names (`count/x` and the legacy names). */
