@@ -176,7 +176,8 @@ export class ResourceQuotaController {
 
   /** The counted collections whose informers have not seen storage up to `quota`'s revision. */
   #laggingFor(quota: JsonObject): string[] {
-    const rv = BigInt(String(obj(quota['metadata'])['resourceVersion'] ?? '0'));
+    const text = obj(quota['metadata'])['resourceVersion'];
+    const rv = typeof text === 'string' && /^\d+$/.test(text) ? BigInt(text) : 0n;
     const out: string[] = [];
     for (const [collection, informer] of this.#watched) {
       const at = informer.lastResourceVersion();
