@@ -299,3 +299,28 @@ test('#28 watch cache: pages match storage pages at the same revision (KEP-4988 
   // No limit: everything from the start key on.
   assert.equal(cache.page(prefix, `${prefix}b/`, 0).items.length, 22 - 8);
 });
+
+test('watch cache: a fill larger than one storage page reads every page at one revision, yielding between them', async () => {
+  const kv = createMemoryKv();
+  const storage = new KvObjectStore(kv);
+  const n = 12_001;
+  for (let i = 0; i < n; i++) await storage.create(`${prefix}ns/cm-${i}`, cm('ns', `cm-${i}`, '0'));
+  const filledAt = await storage.currentRevision();
+  // Writes racing the fill: the fill reads one revision, the watch from it brings the rest.
+  const cache = new WatchCache({ storage, prefix, capacity: 10 });
+  cache.start();
+  let turns = 0;
+  while (!cache.ready) {
+    await new Promise((r) => setImmediate(r));
+    turns++;
+    if (turns === 1) await storage.create(`${prefix}ns/late`, cm('ns', 'late', '0'));
+  }
+  assert.ok(turns >= 3, `the fill held the event loop: ready after ${turns} turns`);
+  await settle(cache, storage);
+  assert.ok(cache.revision > filledAt);
+  const names = new Set(cache.list(prefix).items.map((o) => o.metadata.name));
+  assert.equal(names.size, n + 1);
+  assert.ok(names.has('cm-0') && names.has(`cm-${n - 1}`) && names.has('late'));
+  cache.stop();
+  await kv.close();
+});

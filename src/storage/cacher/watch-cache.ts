@@ -20,6 +20,9 @@ import { CacheWatcher } from './cache-watcher.js';
 import { EventWindow } from './event-window.js';
 import type { WindowEntry } from './event-window.js';
 
+/** Objects per storage read when the cache (re)fills: about 60 ms of decoding each. */
+const relistPageSize = 5000;
+
 export interface WatchCacheOptions {
   readonly storage: ObjectStore;
   /** The resource's key prefix, ending in '/'. */
@@ -67,7 +70,7 @@ export class WatchCache {
   readonly #window: EventWindow;
   readonly #maxQueued: number;
   readonly #retryDelayMs: number;
-  readonly #state = new Map<string, KubeObject>();
+  #state = new Map<string, KubeObject>();
   /** The state's keys in storage's order, made when a list needs them after a key came or went. */
   #sortedKeys: string[] | undefined;
   readonly #watchers = new Set<CacheWatcher>();
@@ -365,15 +368,32 @@ export class WatchCache {
     this.#wakeReadyWaiters();
   }
 
+  /**
+   * Reads the whole collection at one revision, in pages with a turn of the event loop between
+   * them: storage reads and decodes synchronously, and 100,000 objects in one piece held the
+   * server (its start, and every request) for over a second.
+   */
   async #relist(): Promise<void> {
-    const list = await this.#storage.list({ prefix: this.#prefix });
+    const signal = this.#stop.signal;
+    const state = new Map<string, KubeObject>();
+    let page = await this.#storage.list({ prefix: this.#prefix, limit: relistPageSize });
+    const revision = page.revision;
+    for (;;) {
+      for (const item of page.items) state.set(this.keyOf(item), item);
+      if (page.continueToken === undefined || signal.aborted) break;
+      await new Promise((r) => setImmediate(r));
+      page = await this.#storage.list({
+        prefix: this.#prefix,
+        limit: relistPageSize,
+        continueToken: page.continueToken,
+      });
+    }
     // Watches served from the previous state cannot be continued across a gap: end them.
     this.#endWatchers();
-    this.#state.clear();
+    this.#state = state;
     this.#sortedKeys = undefined;
-    for (const item of list.items) this.#state.set(this.keyOf(item), item);
-    this.#advance(list.revision);
-    this.#window.reset(list.revision);
+    this.#advance(revision);
+    this.#window.reset(revision);
     this.#initialisations++;
     this.#ready = true;
     this.#failing = false;
