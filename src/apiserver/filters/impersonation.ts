@@ -5,8 +5,9 @@
  * or userextras/<key> first. Refusals are upstream's 403s; headers are removed once applied.
  */
 import type { AuthorizationAttributes, Authorizer } from '../../auth/authorizer.js';
-import { forbiddenMessage, sanitize } from '../../auth/forbidden-message.js';
+import { forbiddenReason, sanitize } from '../../auth/forbidden-message.js';
 import { apiErrors } from '../../machinery/errors.js';
+import { goQuote } from '../../machinery/field/errors.js';
 import { wellKnownGroups, wellKnownUsers } from '../../machinery/user.js';
 import type { ServerRequest } from '../body.js';
 import type { Filter } from '../context.js';
@@ -82,7 +83,7 @@ function requests(headers: Map<string, string[]>, requestURI: string): Impersona
   if (uid !== '') out.push({ kind: 'UID', name: uid, namespace: '', key: '' });
   if (user === '' && out.length > 0) {
     // Upstream answers with responsewriters.InternalError (plain text, HTML-escaped).
-    const text = `Internal Server Error: ${JSON.stringify(requestURI)}: requested ${goRefs(out)} without impersonating a user`;
+    const text = `Internal Server Error: ${goQuote(requestURI)}: requested ${goRefs(out)} without impersonating a user`;
     throw new ChainResponseError(500, `${sanitize(text)}\n`);
   }
   return out;
@@ -98,7 +99,8 @@ const resources: Readonly<Record<Impersonation['kind'], { group: string; resourc
 
 export function withImpersonation(authorizer: Authorizer): Filter {
   return async (ctx, next) => {
-    const wanted = requests(headerValues(ctx.req), ctx.url.pathname + ctx.url.search);
+    // Go's RequestURI: the request target as sent, not as parsed.
+    const wanted = requests(headerValues(ctx.req), ctx.req.url ?? ctx.url.pathname + ctx.url.search);
     if (wanted.length === 0) return next(ctx);
     const requestor = userOf(ctx);
     const groupsSpecified = wanted.some((w) => w.kind === 'Group');
@@ -131,11 +133,10 @@ export function withImpersonation(authorizer: Authorizer): Filter {
       else uid = w.name;
       const decision = await authorizer.authorize(attributes);
       if (decision.decision !== 'allow') {
-        const message = forbiddenMessage(attributes);
         throw apiErrors.forbiddenRequest(
           { group: r.group, resource: r.resource },
           w.name,
-          decision.reason === '' ? message : `${message}: ${decision.reason}`,
+          forbiddenReason(attributes, decision.reason),
         );
       }
     }
