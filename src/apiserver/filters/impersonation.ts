@@ -6,6 +6,7 @@
  */
 import type { AuthorizationAttributes, Authorizer } from '../../auth/authorizer.js';
 import { forbiddenReason, sanitize } from '../../auth/forbidden-message.js';
+import { splitServiceAccountUsername } from '../../auth/serviceaccount/claims.js';
 import { apiErrors } from '../../machinery/errors.js';
 import { goQuote } from '../../machinery/field/errors.js';
 import { wellKnownGroups, wellKnownUsers } from '../../machinery/user.js';
@@ -38,14 +39,6 @@ function headerValues(req: ServerRequest): Map<string, string[]> {
   return out;
 }
 
-function splitServiceAccount(name: string): { namespace: string; name: string } | undefined {
-  const prefix = 'system:serviceaccount:';
-  if (!name.startsWith(prefix)) return undefined;
-  const parts = name.slice(prefix.length).split(':');
-  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') return undefined;
-  return { namespace: parts[0]!, name: parts[1]! };
-}
-
 /** Go's %v of the ObjectReference list upstream builds (used in one error text). */
 function goRefs(list: readonly Impersonation[]): string {
   const one = (i: Impersonation): string => {
@@ -59,7 +52,7 @@ function requests(headers: Map<string, string[]>, requestURI: string): Impersona
   const out: Impersonation[] = [];
   const user = headers.get('impersonate-user')?.[0] ?? '';
   if (user !== '') {
-    const sa = splitServiceAccount(user);
+    const sa = splitServiceAccountUsername(user);
     out.push(
       sa !== undefined
         ? { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace, key: '' }
