@@ -1342,6 +1342,18 @@ describe('authentication and authorization abuse table', () => {
     },
     {
       area: 'authorization',
+      name: 'an impersonated name with a double quote is quoted as Go quotes it',
+      who: 'mallory (no grants)',
+      send: () => listPods(as('mallory', { 'impersonate-user': 'a"b' })),
+      expect: {
+        status: 403,
+        reason: 'Forbidden',
+        message:
+          'users "a\\"b" is forbidden: User "mallory" cannot impersonate resource "users" in API group "" at the cluster scope',
+      },
+    },
+    {
+      area: 'authorization',
       name: 'a user name with markup is escaped',
       who: 'imp (impersonate users only) as `<b>&`',
       send: () => listPods(as('imp', { 'impersonate-user': '<b>&' })),
