@@ -58,6 +58,7 @@ const podsPath = `/api/v1/namespaces/${ns}/pods`;
 const secretValues = ['s3cr3t-create', 's3cr3t-string', 's3cr3t-patch', 's3cr3t-put', 's3cr3t-apply'];
 const leakedByError = 's3cr3t-invalid';
 const controlValue = 'configmap-control-value';
+const unloggedToken = 'never-logged-bearer-token';
 
 const auditPolicy = `apiVersion: audit.k8s.io/v1
 kind: Policy
@@ -237,6 +238,8 @@ describe('authentication and authorization abuse table', () => {
     );
     certs.set('self-signed', await newCa(masters('kubernetes-admin')));
     certs.set('no-cn', await clientCert(ours, 'O=system:masters'));
+    certs.set('injected-o', await clientCert(ours, [{ CN: ['alice'] }, { O: ['dev, O=system:masters'] }]));
+    certs.set('two-cns', await clientCert(ours, [{ CN: ['alice'] }, { CN: ['admin'] }]));
     // mallory's own certificate used as a CA, the chain presented whole.
     const underMallory = await clientCert(cert('mallory'), masters('kubernetes-admin'));
     certs.set('signed-by-leaf', {
@@ -1002,6 +1005,28 @@ describe('authentication and authorization abuse table', () => {
     ),
 
     certificateAttempt('a certificate from the cluster CA without a CN', 'no-cn', 'O=system:masters'),
+    {
+      area: 'certificates',
+      name: "an organization that spells another one (', O=system:masters') is one group",
+      who: 'CN=alice, O="dev, O=system:masters" from the cluster CA',
+      send: () => whoami({ credentials: cert('injected-o') }),
+      expect: {
+        status: 201,
+        reason: 'allowed',
+        user: { username: 'alice', groups: ['dev, O=system:masters', 'system:authenticated'] },
+      },
+    },
+    {
+      area: 'certificates',
+      name: 'two CNs: the last names the user (as Go reads a subject)',
+      who: 'CN=alice, CN=admin from the cluster CA',
+      send: () => whoami({ credentials: cert('two-cns') }),
+      expect: {
+        status: 201,
+        reason: 'allowed',
+        user: { username: 'admin', groups: ['system:authenticated'] },
+      },
+    },
   ];
 
   const post = (who: string, path: string, body: Json): Promise<TestResponse> =>
@@ -1418,6 +1443,10 @@ describe('authentication and authorization abuse table', () => {
     readonly send: (headers: Record<string, string>) => Promise<TestResponse>;
     readonly status: number;
     readonly level: 'Metadata' | 'RequestResponse';
+    /** Who sends it, when not the admin. */
+    readonly who?: string;
+    /** What the documentation says is checked, when not the Secret default. */
+    readonly checked?: string;
   }
   const secretPath = `${secretsPath}/audited`;
   const dockerValue = '{not json s3cr3t-docker}';
@@ -1535,6 +1564,18 @@ describe('authentication and authorization abuse table', () => {
       level: 'Metadata',
     },
     {
+      name: 'a bearer token that fails authentication',
+      send: (headers) =>
+        send('GET', secretsPath, {
+          credentials: 'none',
+          headers: { ...headers, authorization: `Bearer ${unloggedToken}` },
+        }),
+      status: 401,
+      level: 'Metadata',
+      who: 'a guesser',
+      checked: 'one Metadata event, at ResponseStarted; the token is not in the log',
+    },
+    {
       name: 'ConfigMap create (control: RequestResponse keeps the data)',
       send: (headers) =>
         send('POST', `/api/v1/namespaces/${ns}/configmaps`, {
@@ -1553,6 +1594,9 @@ describe('authentication and authorization abuse table', () => {
 
   test('audit: no Secret data in the log at Metadata, whatever the verb; a ConfigMap at RequestResponse keeps its data', async () => {
     const idOf = (i: number): string => `auth-abuse-audit-${i}`;
+    // A request that fails authentication is audited once, at ResponseStarted (as upstream).
+    const lastStage = (step: AuditStep): string =>
+      step.status === 401 ? 'ResponseStarted' : 'ResponseComplete';
     for (const [i, step] of auditSteps.entries()) {
       const r = await step.send({ 'audit-id': idOf(i) });
       assert.equal(r.status, step.status, `${step.name}: ${r.text}`);
@@ -1563,8 +1607,8 @@ describe('authentication and authorization abuse table', () => {
         .filter((l) => l !== '')
         .map((l) => JSON.parse(l) as Json);
     await waitFor('every step audited', () =>
-      auditSteps.every((_s, i) =>
-        events().some((e) => e['auditID'] === idOf(i) && e['stage'] === 'ResponseComplete'),
+      auditSteps.every((step, i) =>
+        events().some((e) => e['auditID'] === idOf(i) && e['stage'] === lastStage(step)),
       ),
     );
     for (const [i, step] of auditSteps.entries()) {
@@ -1579,18 +1623,23 @@ describe('authentication and authorization abuse table', () => {
       }
     }
     const text = readFileSync(auditLog, 'utf8');
-    for (const value of [...secretValues, leakedByError, dockerValue, 's3cr3t']) {
+    for (const value of [...secretValues, leakedByError, dockerValue, 's3cr3t', unloggedToken]) {
       assert.ok(!text.includes(value), `${value} is in the audit log`);
       assert.ok(!text.includes(b64(value)), `base64 of ${value} is in the audit log`);
     }
-    const docker = events().find((e) => e['auditID'] === idOf(10) && e['stage'] === 'ResponseComplete');
+    const completed = (name: string): Json | undefined => {
+      const i = auditSteps.findIndex((step) => step.name === name);
+      return events().find((e) => e['auditID'] === idOf(i) && e['stage'] === lastStage(auditSteps[i]!));
+    };
+    const docker = completed('an invalid dockerconfigjson Secret refused');
     assert.equal(
       (docker?.['responseStatus'] as Json | undefined)?.['message'],
       'Secret "docker" is invalid: data[.dockerconfigjson]: Invalid value: "<secret contents redacted>": invalid character \'n\' looking for beginning of object key string',
     );
-    const control = events().find(
-      (e) => e['auditID'] === idOf(auditSteps.length - 1) && e['stage'] === 'ResponseComplete',
-    );
+    const refused = completed('a bearer token that fails authentication');
+    assert.ok(refused !== undefined);
+    assert.equal((refused['responseStatus'] as Json | undefined)?.['code'], 401);
+    const control = completed('ConfigMap create (control: RequestResponse keeps the data)');
     assert.deepEqual((control?.['requestObject'] as Json | undefined)?.['data'], { k: controlValue });
     assert.deepEqual((control?.['responseObject'] as Json | undefined)?.['data'], { k: controlValue });
   });
@@ -1602,10 +1651,11 @@ describe('authentication and authorization abuse table', () => {
     const rows = attempts.map((a) => `| ${a.area} | ${a.name} | ${a.who} | ${refusal(a.expect)} |`);
     for (const s of auditSteps) {
       const what =
-        s.level === 'Metadata'
+        s.checked ??
+        (s.level === 'Metadata'
           ? 'Metadata event, no request/response object, no value (nor its base64) in the log'
-          : 'RequestResponse event with the data (control)';
-      rows.push(`| audit | ${s.name} | kubernetes-admin | ${s.status}; ${what} |`);
+          : 'RequestResponse event with the data (control)');
+      rows.push(`| audit | ${s.name} | ${s.who ?? 'kubernetes-admin'} | ${s.status}; ${what} |`);
     }
     return rows;
   }

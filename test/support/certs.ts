@@ -61,7 +61,7 @@ export interface LeafOptions {
 /** A client certificate for `subject` (e.g. `CN=alice, O=dev`) signed by `ca`. */
 export async function clientCert(
   ca: CertAndKey,
-  subject: string,
+  subject: string | x509.JsonName,
   validity: LeafOptions = {},
 ): Promise<CertAndKey> {
   const caKeys = await keyPairOf(ca.key);
