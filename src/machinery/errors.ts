@@ -3,6 +3,7 @@
  * validation errors are translated into these at one seam (the registry); handlers only serialize.
  */
 import type { FieldError } from './field/errors.js';
+import { goQuote } from './field/errors.js';
 import type { Status, StatusCause, StatusDetails, StatusReason } from './status.js';
 
 /** `pods` or `deployments.apps`: upstream's GroupResource.String(). */
@@ -67,7 +68,7 @@ export const apiErrors = {
     return new StatusError(
       404,
       'NotFound',
-      `${groupResourceString(gr)} "${name}" not found`,
+      `${groupResourceString(gr)} ${goQuote(name)} not found`,
       grDetails(gr, name),
     );
   },
@@ -75,7 +76,7 @@ export const apiErrors = {
     return new StatusError(
       409,
       'AlreadyExists',
-      `${groupResourceString(gr)} "${name}" already exists`,
+      `${groupResourceString(gr)} ${goQuote(name)} already exists`,
       grDetails(gr, name),
     );
   },
@@ -83,7 +84,7 @@ export const apiErrors = {
     return new StatusError(
       409,
       'Conflict',
-      `Operation cannot be fulfilled on ${groupResourceString(gr)} "${name}": ${detail}`,
+      `Operation cannot be fulfilled on ${groupResourceString(gr)} ${goQuote(name)}: ${detail}`,
       grDetails(gr, name),
     );
   },
@@ -111,7 +112,12 @@ export const apiErrors = {
     if (gk.group !== '') details.group = gk.group;
     details.kind = gk.kind;
     details.causes = causes;
-    return new StatusError(422, 'Invalid', `${groupKindString(gk)} "${name}" is invalid: ${agg}`, details);
+    return new StatusError(
+      422,
+      'Invalid',
+      `${groupKindString(gk)} ${goQuote(name)} is invalid: ${agg}`,
+      details,
+    );
   },
   badRequest(message: string): StatusError {
     return new StatusError(400, 'BadRequest', message);
@@ -184,7 +190,7 @@ export const apiErrors = {
     );
   },
   forbidden(gr: GroupResource, name: string, reason: string): StatusError {
-    const subject = name === '' ? groupResourceString(gr) : `${groupResourceString(gr)} "${name}"`;
+    const subject = name === '' ? groupResourceString(gr) : `${groupResourceString(gr)} ${goQuote(name)}`;
     return new StatusError(403, 'Forbidden', `${subject} is forbidden: ${reason}`, grDetails(gr, name));
   },
   /** A 403 for a request the authorizer did not allow (upstream NewForbidden with the authorizer's text). */

@@ -51,11 +51,18 @@ export async function newCa(name = 'CN=someone-else-ca'): Promise<CertAndKey> {
   };
 }
 
+export interface LeafOptions {
+  readonly notBefore?: Date;
+  readonly notAfter?: Date;
+  /** The extended key usages (clientAuth by default; serverAuth alone makes a serving certificate). */
+  readonly extendedKeyUsages?: readonly ('clientAuth' | 'serverAuth')[];
+}
+
 /** A client certificate for `subject` (e.g. `CN=alice, O=dev`) signed by `ca`. */
 export async function clientCert(
   ca: CertAndKey,
-  subject: string,
-  validity: { readonly notBefore?: Date; readonly notAfter?: Date } = {},
+  subject: string | x509.JsonName,
+  validity: LeafOptions = {},
 ): Promise<CertAndKey> {
   const caKeys = await keyPairOf(ca.key);
   const caCert = new x509.X509Certificate(ca.cert);
@@ -75,7 +82,9 @@ export async function clientCert(
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
+      new x509.ExtendedKeyUsageExtension(
+        (validity.extendedKeyUsages ?? ['clientAuth']).map((u) => x509.ExtendedKeyUsage[u]),
+      ),
     ],
   });
   return {

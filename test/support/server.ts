@@ -20,7 +20,8 @@ export interface RequestOptions {
   readonly raw?: string | Uint8Array;
   readonly contentType?: string;
   readonly accept?: string;
-  readonly headers?: Record<string, string>;
+  /** A list sends the header once per value, in order. */
+  readonly headers?: Record<string, string | readonly string[]>;
   /** The client certificate to present: the admin's by default; 'none' sends none. */
   readonly credentials?: { readonly cert: string; readonly key: string } | 'none';
 }
@@ -75,9 +76,11 @@ export async function startTestServer(
     request(method, path, o = {}) {
       return new Promise<TestResponse>((resolve, reject) => {
         const body = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
-        const headers: Record<string, string> = {
+        const headers: Record<string, string | string[]> = {
           accept: o.accept ?? 'application/json',
-          ...(o.headers ?? {}),
+          ...Object.fromEntries(
+            Object.entries(o.headers ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : [...v]]),
+          ),
         };
         if (body !== undefined) {
           headers['content-type'] = o.contentType ?? 'application/json';

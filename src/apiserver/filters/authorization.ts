@@ -3,7 +3,7 @@
  * an allow passes, anything else is upstream's 403 naming the user, verb and resource or path.
  */
 import type { AuthorizationAttributes, Authorizer } from '../../auth/authorizer.js';
-import { forbiddenMessage } from '../../auth/forbidden-message.js';
+import { forbiddenReason } from '../../auth/forbidden-message.js';
 import { apiErrors } from '../../machinery/errors.js';
 import type { Filter, RequestContext } from '../context.js';
 import { userOf } from '../context.js';
@@ -37,13 +37,12 @@ export function withAuthorization(authorizer: Authorizer): Filter {
     }
     ctx.audit.annotations.set('authorization.k8s.io/decision', 'forbid');
     ctx.audit.annotations.set('authorization.k8s.io/reason', result.reason);
-    const message = forbiddenMessage(attributes);
     throw apiErrors.forbiddenRequest(
       attributes.isResourceRequest
         ? { group: attributes.apiGroup, resource: attributes.resource }
         : { group: '', resource: '' },
       attributes.name,
-      result.reason === '' ? message : `${message}: ${result.reason}`,
+      forbiddenReason(attributes, result.reason),
     );
   };
 }

@@ -5,8 +5,10 @@
  * or userextras/<key> first. Refusals are upstream's 403s; headers are removed once applied.
  */
 import type { AuthorizationAttributes, Authorizer } from '../../auth/authorizer.js';
-import { forbiddenMessage, sanitize } from '../../auth/forbidden-message.js';
+import { forbiddenReason, sanitize } from '../../auth/forbidden-message.js';
+import { splitServiceAccountUsername } from '../../auth/serviceaccount/claims.js';
 import { apiErrors } from '../../machinery/errors.js';
+import { goQuote } from '../../machinery/field/errors.js';
 import { wellKnownGroups, wellKnownUsers } from '../../machinery/user.js';
 import type { ServerRequest } from '../body.js';
 import type { Filter } from '../context.js';
@@ -37,14 +39,6 @@ function headerValues(req: ServerRequest): Map<string, string[]> {
   return out;
 }
 
-function splitServiceAccount(name: string): { namespace: string; name: string } | undefined {
-  const prefix = 'system:serviceaccount:';
-  if (!name.startsWith(prefix)) return undefined;
-  const parts = name.slice(prefix.length).split(':');
-  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') return undefined;
-  return { namespace: parts[0]!, name: parts[1]! };
-}
-
 /** Go's %v of the ObjectReference list upstream builds (used in one error text). */
 function goRefs(list: readonly Impersonation[]): string {
   const one = (i: Impersonation): string => {
@@ -58,7 +52,7 @@ function requests(headers: Map<string, string[]>, requestURI: string): Impersona
   const out: Impersonation[] = [];
   const user = headers.get('impersonate-user')?.[0] ?? '';
   if (user !== '') {
-    const sa = splitServiceAccount(user);
+    const sa = splitServiceAccountUsername(user);
     out.push(
       sa !== undefined
         ? { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace, key: '' }
@@ -82,7 +76,7 @@ function requests(headers: Map<string, string[]>, requestURI: string): Impersona
   if (uid !== '') out.push({ kind: 'UID', name: uid, namespace: '', key: '' });
   if (user === '' && out.length > 0) {
     // Upstream answers with responsewriters.InternalError (plain text, HTML-escaped).
-    const text = `Internal Server Error: ${JSON.stringify(requestURI)}: requested ${goRefs(out)} without impersonating a user`;
+    const text = `Internal Server Error: ${goQuote(requestURI)}: requested ${goRefs(out)} without impersonating a user`;
     throw new ChainResponseError(500, `${sanitize(text)}\n`);
   }
   return out;
@@ -98,7 +92,8 @@ const resources: Readonly<Record<Impersonation['kind'], { group: string; resourc
 
 export function withImpersonation(authorizer: Authorizer): Filter {
   return async (ctx, next) => {
-    const wanted = requests(headerValues(ctx.req), ctx.url.pathname + ctx.url.search);
+    // Go's RequestURI: the request target as sent, not as parsed.
+    const wanted = requests(headerValues(ctx.req), ctx.req.url ?? ctx.url.pathname + ctx.url.search);
     if (wanted.length === 0) return next(ctx);
     const requestor = userOf(ctx);
     const groupsSpecified = wanted.some((w) => w.kind === 'Group');
@@ -131,11 +126,10 @@ export function withImpersonation(authorizer: Authorizer): Filter {
       else uid = w.name;
       const decision = await authorizer.authorize(attributes);
       if (decision.decision !== 'allow') {
-        const message = forbiddenMessage(attributes);
         throw apiErrors.forbiddenRequest(
           { group: r.group, resource: r.resource },
           w.name,
-          decision.reason === '' ? message : `${message}: ${decision.reason}`,
+          forbiddenReason(attributes, decision.reason),
         );
       }
     }

@@ -1,17 +1,13 @@
 /** The client certificate of a request's TLS connection (HTTP/2 or HTTP/1.1), as authentication sees it. */
 import { TLSSocket } from 'node:tls';
 import type { ClientCertificate } from '../../auth/authenticator.js';
+import { certificateSubject } from '../../auth/x509-subject.js';
 import type { ServerRequest } from '../body.js';
 
 function socketOf(req: ServerRequest): unknown {
   if ('stream' in req) return req.stream.session?.socket;
   // In-process requests have no connection (authentication knows their caller otherwise).
   return 'socket' in req ? req.socket : undefined;
-}
-
-function values(v: string | string[] | undefined): string[] {
-  if (v === undefined) return [];
-  return Array.isArray(v) ? v : [v];
 }
 
 /** What each connection presented: a TLS handshake happens once, requests on it are many. */
@@ -34,10 +30,13 @@ function presented(socket: TLSSocket): ClientCertificate | undefined {
   // Without a client certificate Node answers with an empty object.
   if (cert === null || typeof cert !== 'object' || Object.keys(cert).length === 0) return undefined;
   const error = socket.authorizationError;
+  // The subject as Go reads it, from the certificate's bytes (Node's parsed one loses detail);
+  // bytes that do not parse name nobody.
+  const subject = cert.raw !== undefined ? certificateSubject(cert.raw) : undefined;
   return {
     verified: socket.authorized,
     ...(error !== undefined && error !== null ? { error: String(error) } : {}),
-    commonName: values(cert.subject?.CN)[0] ?? '',
-    organizations: values(cert.subject?.O),
+    commonName: subject?.commonName ?? '',
+    organizations: subject?.organizations ?? [],
   };
 }

@@ -10,8 +10,23 @@ import { goQuote } from '../../machinery/field/errors.js';
 import type { UserInfo } from '../../machinery/user.js';
 import { RbacPolicyIndex } from './policy-index.js';
 
-/** A reference to a role that cannot be read (upstream's NotFound text or unsupported kind). */
-export class RoleRefError extends Error {}
+/**
+ * A reference to a role that cannot be read: its message is the authorizer's (upstream's listers
+ * say `clusterrole.rbac.authorization.k8s.io "x" not found`); `missing` names the role that does
+ * not exist, for callers that word it as storage does (escalation checks read the registry).
+ */
+export class RoleRefError extends Error {
+  override readonly name = 'RoleRefError';
+  readonly missing: { readonly resource: 'roles' | 'clusterroles'; readonly name: string } | undefined;
+
+  constructor(
+    message: string,
+    missing?: { readonly resource: 'roles' | 'clusterroles'; readonly name: string },
+  ) {
+    super(message);
+    this.missing = missing;
+  }
+}
 
 /** Go's %q of a string (what upstream's describers use). */
 const q = goQuote;
@@ -70,13 +85,19 @@ export class RuleResolver {
     if (ref.kind === 'Role') {
       const role = this.#index.getRole(bindingNamespace, ref.name);
       if (role === undefined)
-        throw new RoleRefError(`role.rbac.authorization.k8s.io ${q(ref.name)} not found`);
+        throw new RoleRefError(`role.rbac.authorization.k8s.io ${q(ref.name)} not found`, {
+          resource: 'roles',
+          name: ref.name,
+        });
       return role.rules;
     }
     if (ref.kind === 'ClusterRole') {
       const role = this.#index.getClusterRole(ref.name);
       if (role === undefined) {
-        throw new RoleRefError(`clusterrole.rbac.authorization.k8s.io ${q(ref.name)} not found`);
+        throw new RoleRefError(`clusterrole.rbac.authorization.k8s.io ${q(ref.name)} not found`, {
+          resource: 'clusterroles',
+          name: ref.name,
+        });
       }
       return role.rules;
     }

@@ -6,6 +6,7 @@
  * kubernetes.io/service-account-token): iss `kubernetes/serviceaccount` and four flat private
  * claims, no expiry, no audience.
  */
+import { nameIsDNSLabel, nameIsDNSSubdomain } from '../../machinery/validation/names.js';
 import type { JsonObject } from '../../util/json.js';
 import { isJsonObject } from '../../util/json.js';
 
@@ -16,15 +17,21 @@ export function serviceAccountUsername(namespace: string, name: string): string 
   return `system:serviceaccount:${namespace}:${name}`;
 }
 
-/** upstream SplitUsername: undefined unless `system:serviceaccount:NS:NAME` with both parts valid. */
+/**
+ * upstream SplitUsername: undefined unless `system:serviceaccount:NS:NAME` with a valid namespace
+ * name (a DNS label) and a valid service-account name (a DNS subdomain).
+ */
 export function splitServiceAccountUsername(
   username: string,
 ): { namespace: string; name: string } | undefined {
   const prefix = 'system:serviceaccount:';
   if (!username.startsWith(prefix)) return undefined;
-  const parts = username.slice(prefix.length).split(':');
-  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') return undefined;
-  return { namespace: parts[0]!, name: parts[1]! };
+  const [namespace, name, ...rest] = username.slice(prefix.length).split(':');
+  if (namespace === undefined || name === undefined || rest.length > 0) return undefined;
+  if (nameIsDNSLabel(namespace, false).length > 0 || nameIsDNSSubdomain(name, false).length > 0) {
+    return undefined;
+  }
+  return { namespace, name };
 }
 
 export interface ObjectRef {

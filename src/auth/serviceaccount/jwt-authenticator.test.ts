@@ -168,6 +168,17 @@ describe('bound service-account tokens', () => {
     ).toString('base64url');
     assert.equal(failure(await a.authenticateToken(`${h}.${forged}.${good.split('.')[2]}`, [])).length, 1);
     assert.notEqual(p, forged);
+    // go-jose reports an algorithm the key cannot verify as a failed verification too.
+    const none = Buffer.from(JSON.stringify({ alg: 'none', kid: key.kid })).toString('base64url');
+    assert.deepEqual(failure(await a.authenticateToken(`${none}.${p}.`, [])), [
+      'square/go-jose: error in cryptographic primitive',
+    ]);
+    // What go-jose cannot parse (padding, another alphabet, a non-string alg) is no token of ours.
+    const sig = good.split('.')[2]!;
+    assert.equal((await a.authenticateToken(`${h}.${p}.${sig}==`, [])).kind, 'none');
+    assert.equal((await a.authenticateToken(`${h}.${p}.+${sig.slice(1)}`, [])).kind, 'none');
+    const numeric = Buffer.from(JSON.stringify({ alg: 7, kid: key.kid })).toString('base64url');
+    assert.equal((await a.authenticateToken(`${numeric}.${p}.${sig}`, [])).kind, 'none');
     assert.equal(keyIdOf(key.key), key.kid);
     assert.match(key.kid, /^[A-Za-z0-9_-]{43}$/);
   });

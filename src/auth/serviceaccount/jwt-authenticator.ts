@@ -67,10 +67,22 @@ export interface JwtAuthenticatorOptions {
   readonly validator: TokenValidator;
 }
 
-/** upstream hasCorrectIssuer: the unverified payload's `iss`. */
+/**
+ * Go's base64.RawURLEncoding.DecodeString accepts the text: the URL alphabet without padding
+ * (line breaks are skipped), and no length that leaves a lone character.
+ */
+function isRawUrlBase64(text: string): boolean {
+  const s = text.replace(/[\r\n]/g, '');
+  return /^[A-Za-z0-9_-]*$/.test(s) && s.length % 4 !== 1;
+}
+
+/**
+ * upstream hasCorrectIssuer (the unverified payload's `iss`), for a token go-jose's ParseSigned
+ * reads: three parts, each raw URL-safe base64. Anything else is no token of ours.
+ */
 function unverifiedIssuer(token: string): string | undefined {
   const parts = token.split('.');
-  if (parts.length !== 3) return undefined;
+  if (parts.length !== 3 || !parts.every(isRawUrlBase64)) return undefined;
   try {
     const payload: unknown = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
     return isJsonObject(payload) && typeof payload['iss'] === 'string' ? payload['iss'] : undefined;
@@ -79,8 +91,11 @@ function unverifiedIssuer(token: string): string | undefined {
   }
 }
 
+/**
+ * go-jose v2's DetachedVerify reports every failed verification this way, a signature algorithm
+ * the key cannot verify (`none`, an RSA algorithm on an EC key) included.
+ */
 const cryptoFailure = 'square/go-jose: error in cryptographic primitive';
-const unsupportedAlgorithm = 'square/go-jose: unknown/unsupported algorithm';
 
 /** Go's %q of a string list: ["a" "b"]. */
 function quotedList(values: readonly string[]): string {
@@ -95,7 +110,13 @@ export function jwtAuthenticator(o: JwtAuthenticatorOptions): TokenAuthenticator
       if (iss === undefined || !issuers.has(iss)) return { kind: 'none' };
       let alg: string;
       try {
-        alg = decodeProtectedHeader(token).alg ?? '';
+        const header: Record<string, unknown> = decodeProtectedHeader(token);
+        // go-jose's header sanitizing refuses an `alg` or `kid` that is not a string.
+        const { alg: a, kid } = header;
+        if ((a !== undefined && typeof a !== 'string') || (kid !== undefined && typeof kid !== 'string')) {
+          return { kind: 'none' };
+        }
+        alg = a ?? '';
       } catch {
         return { kind: 'none' };
       }
@@ -103,7 +124,7 @@ export function jwtAuthenticator(o: JwtAuthenticatorOptions): TokenAuthenticator
       const errors: string[] = [];
       for (const key of o.keys()) {
         if (key.alg !== alg) {
-          errors.push(unsupportedAlgorithm);
+          errors.push(cryptoFailure);
           continue;
         }
         try {

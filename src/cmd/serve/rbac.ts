@@ -11,7 +11,8 @@ import { alwaysAllowAuthorizer, alwaysDenyAuthorizer } from '../../auth/builtin-
 import { rbacAuthorizer } from '../../auth/rbac/authorizer.js';
 import type { RbacAuthorizer } from '../../auth/rbac/authorizer.js';
 import { RbacPolicyIndex } from '../../auth/rbac/policy-index.js';
-import { aggregateMessage } from '../../auth/rbac/rule-resolver.js';
+import { RoleRefError, aggregateMessage } from '../../auth/rbac/rule-resolver.js';
+import { goQuote } from '../../machinery/field/errors.js';
 import type { WriteHooks } from '../../registry/generic/hooks.js';
 import type { GenericStore } from '../../registry/generic/store.js';
 import { escalationHooks } from '../../registry/resources/rbac/escalation.js';
@@ -108,8 +109,26 @@ export function rbacEscalationHooks(
       ).decision === 'allow',
     rulesFor: (user, namespace) => {
       const r = rbac.resolver.rulesFor(user, namespace);
-      return { rules: r.rules, error: r.errors.length > 0 ? aggregateMessage(r.errors) : '' };
+      const errors = r.errors.map(asRegistryError);
+      return { rules: r.rules, error: errors.length > 0 ? aggregateMessage(errors) : '' };
     },
-    roleRefRules: (ref, namespace) => rbac.resolver.roleRefRules(ref, namespace),
+    roleRefRules: (ref, namespace) => {
+      try {
+        return rbac.resolver.roleRefRules(ref, namespace);
+      } catch (err) {
+        throw err instanceof Error ? asRegistryError(err) : err;
+      }
+    },
   });
+}
+
+/**
+ * Upstream's escalation checks resolve roles through the RBAC registries, so a missing role is the
+ * store's NotFound (`clusterroles.rbac.authorization.k8s.io "x" not found`), not the authorizer's
+ * lister text (`clusterrole.rbac…`).
+ */
+function asRegistryError(err: Error): Error {
+  if (!(err instanceof RoleRefError) || err.missing === undefined) return err;
+  const { resource, name } = err.missing;
+  return new Error(`${resource}.rbac.authorization.k8s.io ${goQuote(name)} not found`);
 }

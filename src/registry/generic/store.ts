@@ -439,8 +439,16 @@ export class GenericStore {
     if (errs.length > 0) throw apiErrors.invalid(this.#gk, obj.metadata.name ?? '', errs);
   }
 
-  /** Everything of a create up to (not including) the write: returns the object to store and warnings. */
-  async #prepareCreate(namespace: string, obj: KubeObject, req: WriteRequest): Promise<string[]> {
+  /**
+   * Everything of a create up to (not including) the write: returns the object to store and
+   * warnings. `requestName` is the URL's name (a PUT that creates), '' for a POST.
+   */
+  async #prepareCreate(
+    namespace: string,
+    obj: KubeObject,
+    req: WriteRequest,
+    requestName = '',
+  ): Promise<string[]> {
     const strategy = this.resource.strategy;
     const ctx = this.#ctx(namespace, req);
     const loading = strategy.loadValidation?.();
@@ -450,6 +458,10 @@ export class GenericStore {
     const warnings: string[] = [];
     await this.#mutating?.(
       this.#attributes('CREATE', { namespace, name: obj.metadata.name ?? '' }, req, obj, undefined, warnings),
+    );
+    await this.#hooks.checkWrite?.(
+      { namespace, dryRun: req.dryRun, user: req.user },
+      { operation: 'CREATE', requestName, obj },
     );
     delete obj.metadata.deletionTimestamp;
     delete obj.metadata.deletionGracePeriodSeconds;
@@ -601,7 +613,7 @@ export class GenericStore {
           throw apiErrors.badRequest('the name of the object does not match the name on the URL');
         }
         delete obj.metadata.resourceVersion;
-        warnings = await this.#prepareCreate(namespace, obj, req);
+        warnings = await this.#prepareCreate(namespace, obj, req, name);
         created = true;
         return obj;
       }
@@ -616,6 +628,10 @@ export class GenericStore {
       const target = { namespace, name, subresource: req.subresource ?? '' };
       const attributes = this.#attributes('UPDATE', target, req, obj, current, warnings);
       await this.#mutating?.(attributes);
+      await this.#hooks.checkWrite?.(
+        { namespace, dryRun: req.dryRun, user: req.user },
+        { operation: 'UPDATE', requestName: name, obj, old: current },
+      );
       this.#checkNamespace(obj, namespace);
       const rv = obj.metadata.resourceVersion ?? '';
       if (rv === '') {

@@ -9,6 +9,7 @@ import { policyRuleOf } from '../../../apis/rbac/v1/evaluation.js';
 import { StatusError } from '../../../machinery/errors.js';
 import type { KubeObject } from '../../../machinery/object.js';
 import type { UserInfo } from '../../../machinery/user.js';
+import type { WriteCheck } from '../../generic/hooks.js';
 import type { EscalationChecks } from './escalation.js';
 import { escalationHooks } from './escalation.js';
 import { compactRules, covers } from './policy-compare.js';
@@ -42,6 +43,17 @@ const role = (name: string, r: unknown, extra: Record<string, unknown> = {}): Ku
     ...extra,
   }) as KubeObject;
 const ctx = (user: UserInfo, namespace = 'ns') => ({ namespace, dryRun: false, user });
+const created = (obj: KubeObject, requestName = ''): WriteCheck => ({
+  operation: 'CREATE',
+  requestName,
+  obj,
+});
+const updated = (obj: KubeObject, old: KubeObject): WriteCheck => ({
+  operation: 'UPDATE',
+  requestName: obj.metadata.name ?? '',
+  obj,
+  old,
+});
 
 async function refusal(p: Promise<unknown>): Promise<StatusError> {
   try {
@@ -98,7 +110,7 @@ test('#12 a Role with rules the requester does not hold is refused with upstream
     { verbs: ['get'], apiGroups: ['apps'], resources: ['deployments'] },
     { verbs: ['get'], nonResourceURLs: ['/metrics'] },
   ];
-  const err = await refusal(hooks.beforeCreate!(ctx(jane), role('r', wanted)));
+  const err = await refusal(hooks.checkWrite!(ctx(jane), created(role('r', wanted))));
   assert.equal(err.code, 403);
   assert.equal(
     err.message,
@@ -109,17 +121,20 @@ test('#12 a Role with rules the requester does not hold is refused with upstream
   );
   assert.deepEqual(err.status.details, { name: 'r', group: 'rbac.authorization.k8s.io', kind: 'roles' });
   // What the requester holds passes; so does anything with `escalate`, or for system:masters.
-  await hooks.beforeCreate!(ctx(jane), role('r', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }]));
+  await hooks.checkWrite!(
+    ctx(jane),
+    created(role('r', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }])),
+  );
   const escalating = escalationHooks('roles', checks({ held: [], allow: (verb) => verb === 'escalate' }));
-  await escalating.beforeCreate!(ctx(jane), role('r', wanted));
+  await escalating.checkWrite!(ctx(jane), created(role('r', wanted)));
   const masters: UserInfo = { ...jane, groups: ['system:masters'] };
-  await escalationHooks('roles', checks({ held: [] })).beforeCreate!(ctx(masters), role('r', wanted));
+  await escalationHooks('roles', checks({ held: [] })).checkWrite!(ctx(masters), created(role('r', wanted)));
   // Resolution errors are added to the text.
   const withErrors = escalationHooks(
     'roles',
     checks({ held: [], error: 'role.rbac.authorization.k8s.io "x" not found' }),
   );
-  const e2 = await refusal(withErrors.beforeCreate!(ctx(jane), role('r', [wanted[2]])));
+  const e2 = await refusal(withErrors.checkWrite!(ctx(jane), created(role('r', [wanted[2]]))));
   assert.match(
     e2.message,
     /Verbs:\["get"\]\}; resolution errors: \[role\.rbac\.authorization\.k8s\.io "x" not found\]$/,
@@ -131,11 +146,14 @@ test('#12 updates that only touch GC fields are not checked; an aggregation rule
   const old = role('r', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]);
   const gcOnly = {
     ...old,
-    metadata: { ...old.metadata, finalizers: ['x'], resourceVersion: '9' },
+    metadata: { ...old.metadata, finalizers: ['x'], ownerReferences: [], managedFields: [] },
   } as KubeObject;
-  await hooks.beforeUpdate!(ctx(jane, ''), gcOnly, old);
+  await hooks.checkWrite!(ctx(jane, ''), updated(gcOnly, old));
   await refusal(
-    hooks.beforeUpdate!(ctx(jane, ''), { ...old, metadata: { ...old.metadata, labels: { a: 'b' } } }, old),
+    hooks.checkWrite!(
+      ctx(jane, ''),
+      updated({ ...old, metadata: { ...old.metadata, labels: { a: 'b' } } }, old),
+    ),
   );
   const holder = escalationHooks(
     'clusterroles',
@@ -144,7 +162,7 @@ test('#12 updates that only touch GC fields are not checked; an aggregation rule
   const aggregated = role('agg', null, {
     aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }] },
   });
-  const err = await refusal(holder.beforeCreate!(ctx(jane, ''), aggregated));
+  const err = await refusal(holder.checkWrite!(ctx(jane, ''), created(aggregated)));
   assert.equal(
     err.message,
     'clusterroles.rbac.authorization.k8s.io "agg" is forbidden: must have cluster-admin privileges to use the aggregationRule',
@@ -164,18 +182,18 @@ test('#12 bindings: bind on the role, or holding its rules; a missing role is re
     'rolebindings',
     checks({ held: rules({ verbs: ['get'], apiGroups: [''], resources: ['pods'] }), roles }),
   );
-  const err = await refusal(holdsGet.beforeCreate!(ctx(jane), binding('view')));
+  const err = await refusal(holdsGet.checkWrite!(ctx(jane), created(binding('view'))));
   assert.equal(
     err.message,
     'rolebindings.rbac.authorization.k8s.io "b" is forbidden: user "jane" (groups=["dev" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["pods"], Verbs:["list"]}',
   );
-  const missing = await refusal(holdsGet.beforeCreate!(ctx(jane), binding('nope')));
+  const missing = await refusal(holdsGet.checkWrite!(ctx(jane), created(binding('nope'))));
   assert.equal(
     missing.message,
     'rolebindings.rbac.authorization.k8s.io "b" is forbidden: clusterrole.rbac.authorization.k8s.io "nope" not found',
   );
   const holdsAll = escalationHooks('rolebindings', checks({ held: roles.view, roles }));
-  await holdsAll.beforeCreate!(ctx(jane), binding('view'));
+  await holdsAll.checkWrite!(ctx(jane), created(binding('view')));
   const binder = escalationHooks(
     'rolebindings',
     checks({
@@ -184,6 +202,36 @@ test('#12 bindings: bind on the role, or holding its rules; a missing role is re
       allow: (verb, resource, name) => verb === 'bind' && resource === 'clusterroles' && name === 'view',
     }),
   );
-  await binder.beforeCreate!(ctx(jane), binding('view'));
-  await refusal(binder.beforeCreate!(ctx(jane), binding('nope')));
+  await binder.checkWrite!(ctx(jane), created(binding('view')));
+  await refusal(binder.checkWrite!(ctx(jane), created(binding('nope'))));
+});
+
+test('escalate is asked for the request name (none for a POST); removing an aggregationRule needs everything', async () => {
+  const named = escalationHooks(
+    'roles',
+    checks({ held: [], allow: (verb, _resource, name) => verb === 'escalate' && name === 'special' }),
+  );
+  const wanted = [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'] }];
+  await refusal(named.checkWrite!(ctx(jane), created(role('special', wanted))));
+  // A PUT that creates names the role in its URL, as an update does.
+  await named.checkWrite!(ctx(jane), created(role('special', wanted), 'special'));
+  await named.checkWrite!(ctx(jane), updated(role('special', wanted), role('special', [])));
+
+  const holder = escalationHooks(
+    'clusterroles',
+    checks({ held: rules({ verbs: ['get'], apiGroups: [''], resources: ['pods'] }) }),
+  );
+  const aggregated = role('agg', null, {
+    aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }] },
+  });
+  const err = await refusal(holder.checkWrite!(ctx(jane, ''), updated(role('agg', null), aggregated)));
+  assert.equal(
+    err.message,
+    'clusterroles.rbac.authorization.k8s.io "agg" is forbidden: must have cluster-admin privileges to use the aggregationRule',
+  );
+  // Without selectors it is no aggregation rule (validation refuses it later).
+  await holder.checkWrite!(
+    ctx(jane, ''),
+    created(role('agg', null, { aggregationRule: { clusterRoleSelectors: [] } })),
+  );
 });

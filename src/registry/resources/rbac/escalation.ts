@@ -2,8 +2,9 @@
  * RBAC's escalation prevention (upstream pkg/registry/rbac/{role,clusterrole,rolebinding,
  * clusterrolebinding}/policybased and rbac/escalation_check.go), as write hooks of the four RBAC
  * stores: nobody grants what they do not hold. A Role or ClusterRole may be written by
- * `system:masters`, by whoever may `escalate` it, or by whoever holds every rule it carries (an
- * aggregation rule needs everything); a binding by `system:masters`, whoever may `bind` the role it
+ * `system:masters`, by whoever may `escalate` it (asked for the request's name, so none for a
+ * POST), or by whoever holds every rule it carries (an aggregation rule, set or removed, needs
+ * everything); a binding by `system:masters`, whoever may `bind` the role it
  * refers to, or whoever holds every rule of that role. Refusals are upstream's 403 texts. Writes
  * that only touch ownerReferences or finalizers (the garbage collector's) are not checked.
  * The authorizer and rule resolver arrive as callbacks (registry/ does not import auth/).
@@ -20,8 +21,9 @@ import { apiErrors } from '../../../machinery/errors.js';
 import type { KubeObject } from '../../../machinery/object.js';
 import type { UserInfo } from '../../../machinery/user.js';
 import { isPrivileged } from '../../../machinery/user.js';
-import { isJsonObject } from '../../../util/json.js';
-import type { HookContext, WriteHooks } from '../../generic/hooks.js';
+import { isJsonObject, jsonEqual } from '../../../util/json.js';
+import type { JsonObject } from '../../../util/json.js';
+import type { HookContext, WriteCheck, WriteHooks } from '../../generic/hooks.js';
 import { compactRules, covers } from './policy-compare.js';
 
 const rbacGroup = 'rbac.authorization.k8s.io';
@@ -66,57 +68,76 @@ function escalationText(
   return msg;
 }
 
-/** Only the fields the garbage collector changes differ (upstream IsOnlyMutatingGCFields). */
+/**
+ * Only the fields the garbage collector changes differ (upstream IsOnlyMutatingGCFields: the new
+ * object with the old one's ownerReferences, finalizers, selfLink and managedFields is the old).
+ */
 function onlyGCFields(obj: KubeObject, old: KubeObject): boolean {
-  const strip = (o: KubeObject): string => {
+  const strip = (o: KubeObject): JsonObject => {
     const meta: Record<string, unknown> = { ...o.metadata };
-    for (const k of ['ownerReferences', 'finalizers', 'resourceVersion', 'managedFields']) delete meta[k];
-    return JSON.stringify({ ...o, metadata: meta });
+    for (const k of ['ownerReferences', 'finalizers', 'selfLink', 'managedFields']) delete meta[k];
+    return { ...o, metadata: meta } as JsonObject;
   };
-  return strip(obj) === strip(old);
+  return jsonEqual(strip(obj), strip(old));
+}
+
+/** upstream hasAggregationRule: an aggregationRule with at least one selector. */
+function hasAggregationRule(o: KubeObject | undefined): boolean {
+  const rule = o?.['aggregationRule'];
+  if (!isJsonObject(rule)) return false;
+  const selectors = rule['clusterRoleSelectors'];
+  return Array.isArray(selectors) && selectors.length > 0;
 }
 
 type Kind = 'roles' | 'clusterroles' | 'rolebindings' | 'clusterrolebindings';
 
+/**
+ * The escalation checks of one RBAC store, as its `checkWrite` hook: before validation (an
+ * invalid role that also escalates is refused as an escalation, as upstream), dry runs included.
+ */
 export function escalationHooks(resource: Kind, checks: EscalationChecks): WriteHooks {
   const gr = { group: rbacGroup, resource };
-  const check = async (ctx: HookContext, obj: KubeObject): Promise<void> => {
-    if (isPrivileged(ctx.user)) return;
-    const name = obj.metadata.name ?? '';
-    if (resource === 'roles' || resource === 'clusterroles') {
-      const escalate = await checks.allowed({
-        user: ctx.user,
-        verb: 'escalate',
-        apiGroup: rbacGroup,
-        resource,
-        name,
-        namespace: ctx.namespace,
-      });
-      if (escalate) return;
-      const text = escalationText(checks, ctx.user, ctx.namespace, policyRulesOf(obj['rules']));
-      if (text !== undefined) throw apiErrors.forbidden(gr, name, text);
-      const aggregation = obj['aggregationRule'];
-      if (resource === 'clusterroles' && isJsonObject(aggregation)) {
-        if (escalationText(checks, ctx.user, ctx.namespace, fullAuthority) !== undefined) {
-          throw apiErrors.forbidden(
-            gr,
-            name,
-            'must have cluster-admin privileges to use the aggregationRule',
-          );
-        }
-      }
-      return;
-    }
-    const ref = bindingViewOf(obj).roleRef;
-    const bind = await checks.allowed({
+
+  /** upstream RoleEscalationAuthorized: `escalate` on the request's name (none for a POST). */
+  const mayEscalate = (ctx: HookContext, w: WriteCheck): Promise<boolean> =>
+    checks.allowed({
+      user: ctx.user,
+      verb: 'escalate',
+      apiGroup: rbacGroup,
+      resource,
+      name: w.requestName,
+      namespace: ctx.namespace,
+    });
+
+  /** upstream BindingAuthorized: `bind` on the referenced role, in the binding's namespace. */
+  const mayBind = (ctx: HookContext, ref: RoleRef): Promise<boolean> => {
+    if (ref.kind !== 'ClusterRole' && ref.kind !== 'Role') return Promise.resolve(false);
+    return checks.allowed({
       user: ctx.user,
       verb: 'bind',
       apiGroup: ref.apiGroup,
-      resource: ref.kind === 'ClusterRole' ? 'clusterroles' : ref.kind === 'Role' ? 'roles' : '',
+      resource: ref.kind === 'ClusterRole' ? 'clusterroles' : 'roles',
       name: ref.name,
       namespace: ctx.namespace,
     });
-    if (bind && (ref.kind === 'ClusterRole' || ref.kind === 'Role')) return;
+  };
+
+  const checkRole = (ctx: HookContext, w: WriteCheck): void => {
+    const name = w.obj.metadata.name ?? '';
+    const text = escalationText(checks, ctx.user, ctx.namespace, policyRulesOf(w.obj['rules']));
+    if (text !== undefined) throw apiErrors.forbidden(gr, name, text);
+    // An aggregation rule can gather anything (and removing one can keep rules from tightening).
+    if (resource === 'clusterroles' && (hasAggregationRule(w.obj) || hasAggregationRule(w.old))) {
+      if (escalationText(checks, ctx.user, ctx.namespace, fullAuthority) !== undefined) {
+        throw apiErrors.forbidden(gr, name, 'must have cluster-admin privileges to use the aggregationRule');
+      }
+    }
+  };
+
+  const checkBinding = async (ctx: HookContext, w: WriteCheck): Promise<void> => {
+    const name = w.obj.metadata.name ?? '';
+    const ref = bindingViewOf(w.obj).roleRef;
+    if (await mayBind(ctx, ref)) return;
     let rules: readonly PolicyRule[];
     try {
       rules = checks.roleRefRules(ref, ctx.namespace);
@@ -126,14 +147,16 @@ export function escalationHooks(resource: Kind, checks: EscalationChecks): Write
     const text = escalationText(checks, ctx.user, ctx.namespace, rules);
     if (text !== undefined) throw apiErrors.forbidden(gr, name, text);
   };
+
   return {
-    beforeCreate: async (ctx, obj) => {
-      await check(ctx, obj);
-      return undefined;
-    },
-    beforeUpdate: async (ctx, obj, old) => {
-      if (!onlyGCFields(obj, old)) await check(ctx, obj);
-      return undefined;
+    checkWrite: async (ctx, w) => {
+      if (isPrivileged(ctx.user)) return;
+      const isRole = resource === 'roles' || resource === 'clusterroles';
+      // Upstream asks `escalate` before looking at the object, for creates and updates alike.
+      if (isRole && (await mayEscalate(ctx, w))) return;
+      if (w.old !== undefined && onlyGCFields(w.obj, w.old)) return;
+      if (isRole) checkRole(ctx, w);
+      else await checkBinding(ctx, w);
     },
   };
 }

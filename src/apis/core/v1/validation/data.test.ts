@@ -32,6 +32,28 @@ describe('configmap validation', () => {
 });
 
 describe('secret validation', () => {
+  it('words a bad docker config as Go json.Unmarshal does, never echoing the contents', () => {
+    const docker = (text: string): string[] =>
+      msgs(
+        validateSecret({
+          type: 'kubernetes.io/dockerconfigjson',
+          data: { '.dockerconfigjson': Buffer.from(text).toString('base64') },
+        }),
+      );
+    const redacted = 'data[.dockerconfigjson]: Invalid value: "<secret contents redacted>": ';
+    assert.deepEqual(docker('{not json s3cr3t}'), [
+      `${redacted}invalid character 'n' looking for beginning of object key string`,
+    ]);
+    assert.deepEqual(docker(''), [`${redacted}unexpected end of JSON input`]);
+    assert.deepEqual(docker('true'), [
+      `${redacted}json: cannot unmarshal bool into Go value of type map[string]interface {}`,
+    ]);
+    assert.deepEqual(docker('[1]'), [
+      `${redacted}json: cannot unmarshal array into Go value of type map[string]interface {}`,
+    ]);
+    assert.deepEqual(docker('null'), []);
+  });
+
   it('requires type-specific keys', () => {
     assert.deepEqual(msgs(validateSecret({ type: 'kubernetes.io/tls', data: {} })), [
       'data[tls.crt]: Required value',

@@ -1,5 +1,6 @@
 /** Secret validation (upstream ValidateSecret, ValidateSecretUpdate). */
 import { FieldPath, fieldErrors } from '../../../../machinery/field/errors.js';
+import { goJsonSyntaxError } from '../../../../machinery/gojson/syntax.js';
 import type { FieldError } from '../../../../machinery/field/errors.js';
 import type { JsonObject } from '../../../../util/json.js';
 import { obj, str, strMap } from '../access.js';
@@ -9,19 +10,17 @@ import { maxDataSize, validateImmutableData } from './configmap.js';
 export const serviceAccountNameAnnotation = 'kubernetes.io/service-account.name';
 
 /** Go's json.Unmarshal error for a few common cases (approximate beyond them). */
-function jsonError(text: string): string | undefined {
+/** Go's json.Unmarshal into map[string]interface{}: its error text, or undefined when it succeeds. */
+function jsonError(bytes: Buffer): string | undefined {
+  let v: unknown;
   try {
-    const v: unknown = JSON.parse(text);
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-      const kind = Array.isArray(v) ? 'array' : v === null ? undefined : typeof v;
-      return kind === undefined
-        ? undefined
-        : `json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`;
-    }
-    return undefined;
+    v = JSON.parse(bytes.toString('utf8'));
   } catch {
-    return text.trim() === '' ? 'unexpected end of JSON input' : 'invalid character in JSON input';
+    return goJsonSyntaxError(bytes)?.message ?? 'unexpected end of JSON input';
   }
+  if (v === null || (typeof v === 'object' && !Array.isArray(v))) return undefined;
+  const kind = Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v;
+  return `json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`;
 }
 
 export function validateSecret(secret: JsonObject): FieldError[] {
@@ -42,7 +41,7 @@ export function validateSecret(secret: JsonObject): FieldError[] {
       return;
     }
     const value = data[k];
-    const err = jsonError(typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : '');
+    const err = jsonError(typeof value === 'string' ? Buffer.from(value, 'base64') : Buffer.alloc(0));
     if (err !== undefined) errs.push(fieldErrors.invalid(dataPath.key(k), '<secret contents redacted>', err));
   };
   switch (str(secret, 'type') ?? '') {
