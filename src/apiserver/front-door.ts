@@ -9,7 +9,7 @@ import type { Http2SecureServer, Http2ServerResponse, ServerHttp2Session } from 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Http2SessionGuard } from './h2-session-guard.js';
-import { headerListOverheadBytes, resolveServing } from './serving-options.js';
+import { headerListOverheadBytes, maxReadFrameBytes, resolveServing } from './serving-options.js';
 import type { ServingOptions } from './serving-options.js';
 import { tlsServingOptions } from './tls-options.js';
 
@@ -62,6 +62,9 @@ export function createFrontDoor(o: FrontDoorOptions): Http2SecureServer {
     settings: {
       maxConcurrentStreams: limits.maxStreams,
       maxHeaderListSize: limits.maxHeaderBytes + headerListOverheadBytes,
+      // Upstream's MaxReadFrameSize. nghttp2 accepts at most 8 CONTINUATION frames after a
+      // HEADERS frame: with 16 KiB frames a header block could not reach the 1 MiB Go allows.
+      maxFrameSize: maxReadFrameBytes,
     },
   });
   const http1: Http1Fields = {

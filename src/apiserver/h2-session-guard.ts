@@ -68,10 +68,11 @@ export class Http2SessionGuard {
 
   #run(start: () => Promise<void>): void {
     this.#running++;
-    void start().finally(() => {
+    const done = (): void => {
       this.#running--;
       this.#next();
-    });
+    };
+    start().then(done, done);
   }
 
   #next(): void {

@@ -45,6 +45,12 @@ export interface ResolvedServing {
 /** Go's http2 server: 4 × the stream limit of handlers may wait behind the running ones. */
 export const queuedHandlersPerStream = 4;
 
+/**
+ * Upstream's MaxReadFrameSize (resourceBody99Percentile: at least 99% of serialized resources fit
+ * in one frame): the largest HTTP/2 frame a client may send.
+ */
+export const maxReadFrameBytes = 256 * 1024;
+
 /** Go's http2 maxHeaderListSize: MaxHeaderBytes plus 10 typical headers' 32-byte overhead. */
 export const headerListOverheadBytes = 10 * 32;
 

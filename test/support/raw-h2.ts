@@ -183,11 +183,10 @@ export class RawH2 {
   }
 
   /**
-   * Sends a header block as HEADERS and CONTINUATION frames of at most 16 KiB (the default
-   * SETTINGS_MAX_FRAME_SIZE), the last with END_HEADERS.
+   * Sends a header block as HEADERS and CONTINUATION frames of at most `max` bytes (default: the
+   * protocol's initial SETTINGS_MAX_FRAME_SIZE, 16 KiB), the last with END_HEADERS.
    */
-  sendHeaders(streamId: number, block: Buffer, endStream: boolean): void {
-    const max = 16 * 1024;
+  sendHeaders(streamId: number, block: Buffer, endStream: boolean, max = 16 * 1024): void {
     for (let at = 0, first = true; first || at < block.length; first = false) {
       const part = block.subarray(at, at + max);
       at += part.length;
