@@ -12,11 +12,8 @@
  * while serving; discovery and OpenAPI follow.
  */
 import { setMaxListeners } from 'node:events';
-import { createSecureServer } from 'node:http2';
 import type { Http2SecureServer } from 'node:http2';
-import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import type { ResourceInfo } from '../apis/resource.js';
 import type { SchemaRegistry } from '../apis/schema/types.js';
 import type { Authenticator } from '../auth/authenticator.js';
@@ -53,6 +50,8 @@ import { handleFlowcontrolDebug } from './flowcontrol/debug-handler.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { handleHealth } from './health.js';
 import { UpgradeResponse } from './upgrade-response.js';
+import { createFrontDoor } from './front-door.js';
+import type { ServingOptions } from './serving-options.js';
 import type { HealthChecks } from './health.js';
 import { handleMetrics, initMetrics, metricsPath } from './metrics/handler.js';
 import { InflightWatermark } from './metrics/inflight.js';
@@ -347,6 +346,11 @@ export class ApiServer {
 
   /** Handles one request (also usable without a socket, e.g. from tests). */
   readonly handle = (req: ServerRequest, res: ChainResponse): void => {
+    void this.#start(req, res);
+  };
+
+  /** Serves one request; resolves once it is done with (its answer written or abandoned). */
+  #start(req: ServerRequest, res: ChainResponse): Promise<void> {
     const p = this.#serve(req, res).catch((err: unknown) => {
       this.#o.log.error(
         `request failed: ${req.method ?? ''} ${req.url ?? ''}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
@@ -355,7 +359,8 @@ export class ApiServer {
     });
     this.#inflight.add(p);
     void p.finally(() => this.#inflight.delete(p));
-  };
+    return p;
+  }
 
   async #serve(req: ServerRequest, res: ChainResponse): Promise<void> {
     const received = process.hrtime.bigint();
@@ -520,24 +525,22 @@ export class ApiServer {
     );
   }
 
-  async listen(o: { host: string; port: number; tls: TlsMaterial }): Promise<number> {
-    const server = createSecureServer({
+  async listen(o: {
+    host: string;
+    port: number;
+    tls: TlsMaterial;
+    serving?: ServingOptions;
+  }): Promise<number> {
+    const server = createFrontDoor({
       key: o.tls.key,
       cert: o.tls.cert,
       ca: o.tls.ca,
-      allowHTTP1: true,
-      // Certificates are asked for and verified against `ca`; the chain's authentication stage
-      // refuses one that did not verify (401) and treats a request without one as anonymous.
-      requestCert: true,
-      rejectUnauthorized: false,
-      settings: { maxConcurrentStreams: 250 },
+      ...(o.serving !== undefined ? { serving: o.serving } : {}),
+      onRequest: (req, res) => this.#start(req, res),
+      // HTTP/1.1 requests that ask to switch protocols (SPDY and WebSocket exec, attach, log) come
+      // with their socket; they go through the same chain, and a streaming handler takes it over.
+      onUpgrade: (req, socket, head) => this.handle(req, new UpgradeResponse(req, socket, head)),
     });
-    server.on('request', this.handle);
-    // HTTP/1.1 requests that ask to switch protocols (SPDY and WebSocket exec, attach, log) come
-    // with their socket; they go through the same chain, and a streaming handler takes it over.
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
-      this.handle(req, new UpgradeResponse(req, socket, head)),
-    );
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -133,6 +133,13 @@ describe('#29 nanokube serve refuses what it cannot start from, in one line', ()
       ['--bind-address', 'nonsense'],
       2,
     );
+    await refused(dir, 'unknown tls version "VersionTLS14"', ['--tls-min-version', 'VersionTLS14'], 2);
+    await refused(
+      dir,
+      "Cipher suite TLS_RSA_WITH_RC4_128_SHA not supported or doesn't exist",
+      ['--tls-cipher-suites', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_RSA_WITH_RC4_128_SHA'],
+      2,
+    );
     const missing = join(base, 'no-such-policy.yaml');
     await refused(
       dir,

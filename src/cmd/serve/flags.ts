@@ -21,6 +21,11 @@ import type { ServiceAccountTokenFlags } from '../serviceaccount-tokens.js';
 import { parseGoDuration } from '../../util/go-duration.js';
 
 import { FlagError } from './flag-error.js';
+import {
+  TlsOptionError,
+  tlsCipherSuites as tlsCipherSuitesOf,
+  tlsMinVersion as tlsMinVersionOf,
+} from '../../apiserver/tls-options.js';
 import type { StorageMediaType } from './storage-media-type.js';
 import { etcdFlagNames, etcdFlagsOf, etcdUsage } from './etcd-flags.js';
 
@@ -128,6 +133,14 @@ ${auditUsage}  --cors-allowed-origins LIST  origins (comma-separated regular exp
   --admission-control-config-file FILE
                               an apiserver.config.k8s.io/v1 AdmissionConfiguration with the
                               plugins' configuration (PodSecurity, ResourceQuota, EventRateLimit...)
+  --tls-min-version VERSION   minimum TLS version served: VersionTLS10, VersionTLS11,
+                              VersionTLS12 (default), VersionTLS13
+  --tls-cipher-suites LIST    TLS 1.0-1.2 cipher suites served, by Go's names (e.g.
+                              TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256); default: Node's. TLS 1.3
+                              suites are always on, as in Go; RC4 and 3DES are not available
+  --http2-max-streams-per-connection N
+                              streams one HTTP/2 connection may have open, and requests it may
+                              have served at once (default 0: 100, as kube-apiserver v1.27.7+)
   -v N                        log verbosity (default 0)
 `;
 
@@ -319,6 +332,9 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let enableAdmission: string[] | undefined;
   let disableAdmission: string[] | undefined;
   let admissionConfigFile: string | undefined;
+  let tlsMinVersion: string | undefined;
+  let tlsCipherSuites: string[] | undefined;
+  let http2MaxStreams: number | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const eq = arg.indexOf('=');
@@ -586,6 +602,19 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       case 'admission-control-config-file':
         admissionConfigFile = value();
         break;
+      case 'tls-min-version':
+        tlsMinVersion = value();
+        checkTls(() => tlsMinVersionOf(tlsMinVersion ?? ''));
+        break;
+      case 'tls-cipher-suites': {
+        // A string slice (pflag): comma-separated, repeated flags add.
+        const v = value();
+        tlsCipherSuites = [...(tlsCipherSuites ?? []), ...(v === '' ? [] : v.split(','))];
+        break;
+      }
+      case 'http2-max-streams-per-connection':
+        http2MaxStreams = goInt(value(), 'http2-max-streams-per-connection');
+        break;
       default: {
         const flag = name.replace(/^--?/, '');
         if (etcdFlagNames.has(flag)) {
@@ -598,6 +627,10 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     }
   }
   const etcd = etcdFlagsOf(etcdValues, storage);
+  if (tlsCipherSuites !== undefined) {
+    const suites = tlsCipherSuites;
+    checkTls(() => tlsCipherSuitesOf(suites));
+  }
   if (encryptionReload && encryptionConfig === undefined) {
     throw new FlagError(
       '--encryption-provider-config-automatic-reload must be set with --encryption-provider-config',
@@ -692,5 +725,33 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     ...(encryptionConfig !== undefined
       ? { encryption: { configPath: encryptionConfig, automaticReload: encryptionReload } }
       : {}),
+    ...(tlsMinVersion !== undefined ? { tlsMinVersion } : {}),
+    ...(tlsCipherSuites !== undefined ? { tlsCipherSuites } : {}),
+    ...(http2MaxStreams !== undefined ? { serving: { http2MaxStreamsPerConnection: http2MaxStreams } } : {}),
   };
+}
+
+/** A TLS setting upstream refuses: its message, as a flag error. */
+function checkTls(check: () => unknown): void {
+  try {
+    check();
+  } catch (err) {
+    if (err instanceof TlsOptionError) throw new FlagError(err.message);
+    throw err;
+  }
+}
+
+/** pflag's IntVar: Go's strconv.ParseInt errors, within 32 bits (the stream limit is a uint32). */
+function goInt(v: string, flag: string): number {
+  const reason = !/^[+-]?\d+$/.test(v)
+    ? 'invalid syntax'
+    : Math.abs(Number(v)) > 2 ** 31 - 1
+      ? 'value out of range'
+      : undefined;
+  if (reason !== undefined) {
+    throw new FlagError(
+      `invalid argument "${v}" for "--${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: ${reason}`,
+    );
+  }
+  return Number(v);
 }

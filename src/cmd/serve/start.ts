@@ -17,6 +17,9 @@ import type { Endpoint } from '../../apiserver/endpoint.js';
 import type { VirtualEndpoint } from '../../apiserver/virtual-endpoint.js';
 import type { AuditConfig } from '../../apiserver/filters/audit.js';
 import { DebugSocket } from '../../apiserver/debug-socket.js';
+import type { ServingOptions } from '../../apiserver/serving-options.js';
+import { tlsCipherSuites, tlsMinVersion, tlsServingOptions } from '../../apiserver/tls-options.js';
+import type { TlsServingOptions } from '../../apiserver/tls-options.js';
 import { validateCorsAllowedOrigins } from '../../apiserver/filters/cors.js';
 import type { AuditFlags } from './audit-flags.js';
 import { setUpAudit } from './audit.js';
@@ -203,6 +206,15 @@ export interface ServerOptions {
   readonly leaderElectionIdentity?: string;
   /** `--faults`: a YAML file of fault rules, followed while serving. */
   readonly faultsFile?: string;
+  /** `--tls-min-version`: upstream's names, VersionTLS10 to VersionTLS13 (default VersionTLS12). */
+  readonly tlsMinVersion?: string;
+  /** `--tls-cipher-suites`: Go's suite names (default: Node's suites; TLS 1.3's are always on). */
+  readonly tlsCipherSuites?: readonly string[];
+  /**
+   * `--http2-max-streams-per-connection` and the connection timeouts and header limit (upstream's
+   * by default; tests shorten the timeouts).
+   */
+  readonly serving?: Omit<ServingOptions, 'tls'>;
 }
 
 export interface RunningServer {
@@ -256,6 +268,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const corsErrors = validateCorsAllowedOrigins(o.corsAllowedOrigins ?? []);
   if (corsErrors.length > 0)
     throw new Error(corsErrors.length === 1 ? corsErrors[0] : `[${corsErrors.join(', ')}]`);
+  // Refused before anything is opened too: TLS settings upstream would not serve with.
+  const tls = tlsSettings(o, log);
   const auditSetup = await setUpAudit(o.auditFlags ?? {}, log);
   // Unknown admission plugins, a bad admission configuration file and a plugin refusing its
   // configuration stop the start before anything is opened. The plugins read the stores' watch
@@ -607,6 +621,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     host: o.bindAddress,
     port: o.securePort,
     tls: { key: pki.servingKey, cert: pki.servingCert, ca: pki.caCert },
+    serving: { ...o.serving, tls },
   });
   const debugSocket =
     o.profiling !== false && o.debugSocketPath !== undefined && o.debugSocketPath !== ''
@@ -806,6 +821,16 @@ async function ensureObjects(store: GenericStore, objects: readonly KubeObject[]
         }
       }),
   );
+}
+
+/** `--tls-min-version` and `--tls-cipher-suites` for the listener; upstream's warning per insecure suite. */
+function tlsSettings(o: ServerOptions, log: Logger): TlsServingOptions {
+  const minVersion = tlsMinVersion(o.tlsMinVersion ?? '');
+  if (o.tlsCipherSuites === undefined || o.tlsCipherSuites.length === 0)
+    return tlsServingOptions({ minVersion });
+  const suites = tlsCipherSuites(o.tlsCipherSuites);
+  for (const name of suites.insecure) log.info(`Use of insecure cipher '${name}' detected.`);
+  return tlsServingOptions({ minVersion, ciphers: suites.openssl });
 }
 
 /** The in-process components' transports: one loopback identity, each its own user agent. */
