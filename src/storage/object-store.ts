@@ -108,8 +108,12 @@ function cachedKv(key: string, obj: KubeObject, codec: StorageCodec): KeyValue {
   return { key, value, createRevision: 0, modRevision, lease: 0 };
 }
 
-/** Objects created within this window share one lease (upstream's lease manager reuses leases too). */
-const leaseReuseSeconds = 60;
+/**
+ * Objects with one TTL created within a window share one lease, granted for the TTL plus that
+ * window, as upstream's lease manager: 5% of the TTL, at most 60 s (an hour's Events share a
+ * lease for a minute; a 1 s TTL gets a lease of its own).
+ */
+const leaseReuseSeconds = (ttl: number): number => Math.min(Math.floor(ttl * 0.05), 60);
 
 export class KvObjectStore implements ObjectStore {
   readonly #kv: KvStore;
@@ -236,10 +240,11 @@ export class KvObjectStore implements ObjectStore {
       cached.objects++;
       return cached.id;
     }
-    const { id } = await this.#kv.grantLease(ttl + leaseReuseSeconds);
+    const reuse = leaseReuseSeconds(ttl);
+    const { id } = await this.#kv.grantLease(ttl + reuse);
     // Upstream's lease manager reports how many objects the lease it stops reusing carried.
     if (cached !== undefined) etcdLeaseObjectCounts.cell().observe(cached.objects);
-    this.#leases.set(ttl, { id, until: now + leaseReuseSeconds * 1000, objects: 1 });
+    this.#leases.set(ttl, { id, until: now + reuse * 1000, objects: 1 });
     return id;
   }
 

@@ -392,3 +392,21 @@ test('--http2-max-streams-per-connection: an int as pflag reads it; 0 keeps the 
       'invalid argument "many" for "--http2-max-streams-per-connection" flag: strconv.ParseInt: parsing "many": invalid syntax',
   });
 });
+
+test('--event-ttl: a Go duration in whole seconds (rounded up), greater than 0', () => {
+  const refused = (args: string[]): string => {
+    try {
+      parseServeFlags(args);
+    } catch (err) {
+      assert.ok(err instanceof FlagError);
+      return err.message;
+    }
+    return 'accepted';
+  };
+  assert.equal(parseServeFlags([]).eventTtlSeconds, undefined);
+  assert.equal(parseServeFlags(['--event-ttl=5m']).eventTtlSeconds, 300);
+  assert.equal(parseServeFlags(['--event-ttl', '1h30m']).eventTtlSeconds, 5400);
+  assert.equal(parseServeFlags(['--event-ttl=1500ms']).eventTtlSeconds, 2);
+  assert.equal(refused(['--event-ttl=0s']), '--event-ttl must be greater than 0');
+  assert.match(refused(['--event-ttl=soon']), /^invalid argument "soon" for "--event-ttl" flag: /);
+});

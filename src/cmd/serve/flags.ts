@@ -45,6 +45,7 @@ ${etcdUsage}  --storage-media-type TYPE    how objects are stored: application/j
                               application/vnd.kubernetes.protobuf (built-in kinds; custom
                               resources stay JSON); either form is read whatever this says
   --sqlite-synchronous MODE   SQLite synchronous setting: FULL (default, durable), NORMAL, OFF
+  --event-ttl DURATION        how long Events are kept after they are written (default 1h0m0s)
   --feature-gates k=v,...     Kubernetes v1.27 feature gates
   --runtime-config k=v,...    group-versions to serve, e.g. certificates.k8s.io/v1alpha1=true, api/alpha=true
   --anonymous-auth[=BOOL]     requests without credentials are system:anonymous (default false:
@@ -306,6 +307,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let apiAudiences: string[] | undefined;
   let signingKeyFile: string | undefined;
   let maxTokenExpirationSeconds: number | undefined;
+  let eventTtlSeconds: number | undefined;
   let extendTokenExpiration: boolean | undefined;
   let jwksURI: string | undefined;
   let authorizationModes: AuthorizationMode[] | undefined;
@@ -465,6 +467,19 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       case 'service-account-jwks-uri':
         jwksURI = value();
         break;
+      case 'event-ttl': {
+        const v = value();
+        try {
+          // Stored as a lease TTL in whole seconds, as the etcd3 store rounds it.
+          eventTtlSeconds = Math.ceil(parseGoDuration(v) / 1000);
+        } catch (err) {
+          throw new FlagError(
+            `invalid argument "${v}" for "--event-ttl" flag: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        }
+        if (eventTtlSeconds <= 0) throw new FlagError('--event-ttl must be greater than 0');
+        break;
+      }
       case 'service-account-max-token-expiration': {
         const v = value();
         let ms: number;
@@ -693,6 +708,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     storage,
     ...(etcd !== undefined ? { etcd } : {}),
     ...(storageMediaType !== undefined ? { storageMediaType } : {}),
+    ...(eventTtlSeconds !== undefined ? { eventTtlSeconds } : {}),
     featureGates,
     verbosity,
     anonymousAuth,

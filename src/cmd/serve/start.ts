@@ -122,6 +122,8 @@ export interface ServerOptions {
   readonly log?: Logger;
   /** SQLite `synchronous` (default FULL). */
   readonly synchronous?: 'FULL' | 'NORMAL' | 'OFF';
+  /** `--event-ttl`: Events expire this long after they are written (default 3600 s). */
+  readonly eventTtlSeconds?: number;
   /** Run the built-in controllers in-process (default true); tests of raw API semantics turn them off. */
   readonly controllers?: boolean;
   /** `--controllers`: which controllers (kube-controller-manager's syntax; default `*`). */
@@ -438,7 +440,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const runtimeConfig = parseRuntimeConfig(o.runtimeConfig ?? '');
   const endpoints: Endpoint[] = [];
   for (const known of servedResources()) {
-    const resource = enabledVersions(known, runtimeConfig, features);
+    // Events are the one kind with a TTL (kube-apiserver's --event-ttl).
+    const withTtl =
+      known.ttlSeconds !== undefined && o.eventTtlSeconds !== undefined
+        ? { ...known, ttlSeconds: o.eventTtlSeconds }
+        : known;
+    const resource = enabledVersions(withTtl, runtimeConfig, features);
     if (resource === undefined) continue;
     const built = endpointsOf(resource);
     stores.set(`${resource.info.group}/${resource.info.resource}`, built.store);
