@@ -530,8 +530,12 @@ export class ApiServer {
       // refuses one that did not verify (401) and treats a request without one as anonymous.
       requestCert: true,
       rejectUnauthorized: false,
-      settings: { maxConcurrentStreams: 250 },
+      // kube-apiserver's MaxHeaderBytes (1 MiB): a long label selector in the URL is answered,
+      // not refused by the HTTP layer (Node's own default is 16 KiB).
+      settings: { maxConcurrentStreams: 250, maxHeaderListSize: maxHeaderBytes },
     });
+    // The HTTP/1.1 fallback reads its limit from the server object (not from the options).
+    Object.assign(server, { maxHeaderSize: maxHeaderBytes });
     server.on('request', this.handle);
     // HTTP/1.1 requests that ask to switch protocols (SPDY and WebSocket exec, attach, log) come
     // with their socket; they go through the same chain, and a streaming handler takes it over.
@@ -571,6 +575,9 @@ export class ApiServer {
     await Promise.race([closed, new Promise((r) => setTimeout(r, 100).unref())]);
   }
 }
+
+/** Request head limit, as Go's net/http with kube-apiserver's MaxHeaderBytes (1 << 20, plus Go's 4 KiB slack). */
+const maxHeaderBytes = (1 << 20) + 4096;
 
 function writeChainError(res: ServerResponseLike, err: unknown): void {
   if (!(err instanceof ChainResponseError)) {
