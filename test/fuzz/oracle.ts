@@ -112,6 +112,17 @@ function upstreamServerError(
   );
 }
 
+/**
+ * Server bugs the suite found and that are not fixed yet: answers matching one are reported, not
+ * failed (corpus/known-failing.json holds a replayable input for each).
+ */
+export const knownFailures: readonly { readonly problem: RegExp; readonly note: string }[] = [
+  {
+    problem: /^server error 500: .*"message":"Internal error occurred: .*duplicate entries for key/s,
+    note: 'apply over a live object whose list-map has duplicate entries (upstream: typed.AllowDuplicates)',
+  },
+];
+
 /** Whether the client's Accept header prefers protobuf (errors then come as protobuf Status). */
 function prefersProtobuf(c: FuzzCase): boolean {
   const accept = c.headers?.['accept'] ?? 'application/json';

@@ -46,6 +46,8 @@ export class Sender {
   readonly #o: SenderOptions;
   readonly #agent: Agent;
   #session: ClientHttp2Session | undefined;
+  /** GOAWAY codes the server sent (a session it ended). */
+  readonly goaways: number[] = [];
 
   constructor(o: SenderOptions) {
     this.#o = o;
@@ -58,7 +60,8 @@ export class Sender {
 
   close(): void {
     this.#agent.destroy();
-    this.#session?.close();
+    // destroy, not close: close waits for streams the server may never end (cut-off watches).
+    this.#session?.destroy();
     this.#session = undefined;
   }
 
@@ -113,8 +116,17 @@ export class Sender {
 
   #h2(): ClientHttp2Session {
     if (this.#session === undefined || this.#session.closed || this.#session.destroyed) {
-      const session = connect(`https://127.0.0.1:${this.#o.port}`, { ...this.#o.credentials });
+      // Bodies of several MiB in flight at once: room for them in the client's session (Node's
+      // default of 10 MB would make the client itself reset every stream with ENHANCE_YOUR_CALM).
+      const session = connect(`https://127.0.0.1:${this.#o.port}`, {
+        ...this.#o.credentials,
+        maxSessionMemory: 512,
+      });
       session.on('error', () => undefined);
+      session.on('goaway', (code: number) => {
+        this.goaways.push(code);
+        if (this.#session === session) this.#session = undefined;
+      });
       session.unref();
       this.#session = session;
     }
