@@ -14,6 +14,7 @@ import { goJsonSyntaxError } from '../machinery/gojson/syntax.js';
 import { exceedsJsonDepth, maxJsonDepth } from './json-depth.js';
 import type { InProcessServerRequest } from './in-process.js';
 import { bodyMediaType } from './negotiate.js';
+import { invalidMapKey } from './yaml-keys.js';
 
 /** kube-apiserver's default maximum request body (3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -116,6 +117,8 @@ export function decodeBody(
     if (doc.errors.length > 0) {
       throw fail(`error converting YAML to JSON: ${doc.errors[0]!.message}`);
     }
+    const badKey = invalidMapKey(doc);
+    if (badKey !== undefined) throw fail(`error converting YAML to JSON: ${badKey}`);
     let value: unknown;
     let raw: string;
     try {

@@ -75,7 +75,8 @@ export function createFrontDoor(o: FrontDoorOptions): Http2SecureServer {
     // How often node checks those two: a quarter of the header timeout, so it is kept closely.
     connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(limits.headerTimeoutMs / 4))),
     keepAliveTimeout: limits.idleTimeoutMs,
-    maxHeaderSize: limits.maxHeaderBytes,
+    // Go's net/http reads MaxHeaderBytes plus 4 KiB of slack before it gives up on a head.
+    maxHeaderSize: limits.maxHeaderBytes + 4096,
   };
   Object.assign(server, http1);
   const guards = new WeakMap<ServerHttp2Session, Http2SessionGuard>();

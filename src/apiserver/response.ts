@@ -47,15 +47,67 @@ export function cancelResponse(res: ServerResponseLike): void {
   res.end();
 }
 
-/** `Warning: 299 - "text"` headers, as kube-apiserver sends them. */
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The warning texts' total length (in code points) past which each is cut to `itemRunes`. */
+const totalRunes = 4 * 1024;
+const itemRunes = 256;
+
+/**
+ * One `Warning` header value as net.NewWarningHeader makes it: the text quoted, escaping only `"`
+ * and `\`, refused (undefined) with control characters or invalid UTF-8 (here: a lone
+ * surrogate). Go writes the value's UTF-8 bytes as they are; Node takes a header value as one
+ * character per byte, so the bytes are handed over that way (a character past U+00FF would make
+ * Node refuse the whole answer).
+ */
+function warningHeader(text: string): string | undefined {
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(text) || loneSurrogate.test(text)) return undefined;
+  const quoted = `"${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+  return Buffer.from(`299 - ${quoted}`, 'utf8').toString('latin1');
+}
+
+function cut(text: string): { readonly text: string; readonly runes: number } {
+  const runes = Array.from(text);
+  return runes.length > itemRunes
+    ? { text: runes.slice(0, itemRunes).join(''), runes: itemRunes }
+    : { text, runes: runes.length };
+}
+
+/**
+ * `Warning: 299 - "text"` headers, as kube-apiserver's warning recorder adds them: deduplicated,
+ * in order, and once the texts pass 4096 code points in all, every text (those already added
+ * too) cut to its first 256 and no more added past 4096 again, so many warnings cannot make an
+ * answer's head larger than clients read.
+ */
 export function warningHeaders(warnings: readonly string[]): string[] {
   const seen = new Set<string>();
-  const out: string[] = [];
+  const ordered: string[] = [];
+  let out: string[] = [];
+  let written = 0;
+  let truncating = false;
   for (const w of warnings) {
-    // net.NewWarningHeader refuses text with control characters: such a warning is not sent.
-    if (seen.has(w) || /[\u0000-\u001f\u007f-\u009f]/.test(w)) continue;
+    if (truncating && written >= totalRunes) break;
+    if (w === '' || seen.has(w)) continue;
     seen.add(w);
-    out.push(`299 - ${JSON.stringify(w)}`);
+    ordered.push(w);
+    const item = truncating ? cut(w) : { text: w, runes: Array.from(w).length };
+    const header = warningHeader(item.text);
+    if (header === undefined) continue;
+    if (truncating || written + item.runes <= totalRunes) {
+      written += item.runes;
+      out.push(header);
+      continue;
+    }
+    truncating = true;
+    written = 0;
+    out = [];
+    for (const earlier of ordered) {
+      const c = cut(earlier);
+      const h = warningHeader(c.text);
+      if (h === undefined) continue;
+      written += c.runes;
+      out.push(h);
+    }
   }
   return out;
 }

@@ -41,7 +41,9 @@ function parseWarnings(h: string | string[] | undefined): string[] {
   if (h === undefined) return [];
   const all = Array.isArray(h) ? h : [h];
   const out: string[] = [];
-  for (const line of all) {
+  for (const raw of all) {
+    // Header values arrive one character per byte; the server sends UTF-8.
+    const line = Buffer.from(raw, 'latin1').toString('utf8');
     for (const m of line.matchAll(/299 - ("(?:[^"\\]|\\.)*")/g)) out.push(JSON.parse(m[1]!) as string);
   }
   return out;

@@ -7,6 +7,7 @@ import type { ServerRequest } from '../body.js';
 import { exceedsJsonDepth } from '../json-depth.js';
 import { bodyMediaType } from '../negotiate.js';
 import { isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
+import { invalidMapKey } from '../yaml-keys.js';
 
 export const applyPatchType = 'application/apply-patch+yaml';
 
@@ -64,6 +65,10 @@ export async function readPatch(
       const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines });
       const first = doc.errors[0];
       if (first !== undefined) throw apiErrors.badRequest(`error decoding YAML: ${first.message}`);
+      const badKey = invalidMapKey(doc);
+      if (badKey !== undefined) {
+        throw apiErrors.badRequest(`error decoding YAML: error converting YAML to JSON: ${badKey}`);
+      }
       try {
         patch = doc.toJS({ maxAliasCount: 100 }) as unknown;
       } catch (err) {
