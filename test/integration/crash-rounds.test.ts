@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { Prng } from '../fuzz/prng.js';
 import { httpsClient, readCredentials } from '../e2e/support-client/https-client.js';
 import type { HttpsClient } from '../e2e/support-client/https-client.js';
 import { skipWithoutDist, spawnServer } from '../e2e/support-client/spawn-server.js';
@@ -57,16 +58,10 @@ const label = { 'nanokube.test/crash-rounds': 'yes' };
 const workers = 12;
 const namesPerWorker = 6;
 
-/** A small seeded generator (mulberry32), so a failing sequence of kill points can be replayed. */
+/** The fuzz suite's seeded generator, so a failing sequence of kill points can be replayed. */
 function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const prng = new Prng(seed);
+  return () => prng.float();
 }
 
 const rounds = Number(process.env['NANOKUBE_CRASH_ROUNDS'] ?? 20);
