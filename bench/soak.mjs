@@ -14,8 +14,10 @@
 //
 //   npm run build && node bench/soak.mjs                       30 minutes, 50 clients
 //   node bench/soak.mjs --minutes 5 --clients 20 --nodes 3     shorter
+//   node bench/soak.mjs --minutes 20 --event-ttl 5m            Events at their steady state
 //
-// Flags: --minutes N, --clients N, --deployments N, --watchers N, --nodes N, --think-ms N, --out FILE
+// Flags: --minutes N, --clients N, --deployments N, --watchers N, --nodes N, --think-ms N, --out FILE,
+// --event-ttl D (the server's --event-ttl: Events then reach their steady state within the run)
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +47,7 @@ function parseArgs(argv) {
     watchers: 10,
     nodes: 5,
     thinkMs: 200,
+    eventTtl: undefined,
     out: join(root, 'bench', 'soak-results.json'),
   };
   for (let i = 0; i < argv.length; i++) {
@@ -61,6 +64,7 @@ function parseArgs(argv) {
     else if (a === '--nodes') o.nodes = Number(next());
     else if (a === '--think-ms') o.thinkMs = Number(next());
     else if (a === '--out') o.out = next();
+    else if (a === '--event-ttl') o.eventTtl = next();
     else throw new Error(`unknown flag ${a}`);
   }
   return o;
