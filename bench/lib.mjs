@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as h2connect } from 'node:http2';
 import { createServer } from 'node:net';
 import { Agent, request } from 'node:https';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -429,4 +429,31 @@ export async function createConcurrently(client, { path, body, count, concurrenc
     }),
   );
   return { latencies: latencies.sort((a, b) => a - b), wallMs: performance.now() - t0, failures };
+}
+
+/**
+ * Flags `--some-name VALUE` onto a copy of `defaults` (key `someName`): a number where the default
+ * is a number, else the string. An unknown flag or a missing value throws.
+ */
+export function parseFlags(argv, defaults) {
+  const o = { ...defaults };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const key = flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    if (!flag.startsWith('--') || !(key in defaults)) throw new Error(`unknown flag ${flag}`);
+    const v = argv[++i];
+    if (v === undefined) throw new Error(`flag needs an argument: ${flag}`);
+    o[key] = typeof defaults[key] === 'number' ? Number(v) : v;
+  }
+  return o;
+}
+
+/** The machine a result was measured on. */
+export function benchEnv() {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: `${cpus().length} x ${cpus()[0]?.model ?? '?'}`,
+    loadavgAtStart: loadavg().map((x) => round(x, 2)),
+  };
 }

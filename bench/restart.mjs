@@ -12,7 +12,7 @@
 // Flags: --objects N, --restarts N, --nodes N, --out FILE, --dir DIR (kept; filled only when it has
 // no state.db yet, so a second run restarts on the same objects)
 import { existsSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -29,31 +29,18 @@ import {
   rssMiB,
   startServer,
   stopServer,
+  benchEnv,
+  parseFlags,
 } from './lib.mjs';
 
 function parseArgs(argv) {
-  const o = {
+  return parseFlags(argv, {
     objects: 100_000,
     restarts: 3,
     nodes: 0,
-    dir: undefined,
+    dir: '',
     out: join(root, 'bench', 'restart-results.json'),
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`flag needs an argument: ${a}`);
-      return v;
-    };
-    if (a === '--objects') o.objects = Number(next());
-    else if (a === '--restarts') o.restarts = Number(next());
-    else if (a === '--nodes') o.nodes = Number(next());
-    else if (a === '--out') o.out = next();
-    else if (a === '--dir') o.dir = next();
-    else throw new Error(`unknown flag ${a}`);
-  }
-  return o;
+  });
 }
 
 /** Sends `path` until it answers 200; resolves with the ms from `t0`. */
@@ -120,17 +107,9 @@ async function fill(dataDir, o) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  const dataDir = o.dir ?? freshDir();
-  const filled = o.dir !== undefined && existsSync(join(o.dir, 'state.db'));
-  const results = {
-    env: {
-      date: new Date().toISOString(),
-      node: process.version,
-      cpu: `${cpus().length} x ${cpus()[0]?.model ?? '?'}`,
-      loadavgAtStart: loadavg().map((x) => round(x, 2)),
-    },
-    options: o,
-  };
+  const dataDir = o.dir !== '' ? o.dir : freshDir();
+  const filled = o.dir !== '' && existsSync(join(o.dir, 'state.db'));
+  const results = { env: benchEnv(), options: o };
   if (!filled) results.createSeconds = await fill(dataDir, o);
   results.restarts = [];
   for (let i = 0; i < o.restarts * 2; i++) {

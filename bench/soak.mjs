@@ -19,7 +19,7 @@
 // Flags: --minutes N, --clients N, --deployments N, --watchers N, --nodes N, --think-ms N, --out FILE,
 // --event-ttl D (the server's --event-ttl: Events then reach their steady state within the run)
 import { writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -37,37 +37,21 @@ import {
   sleep,
   startServer,
   stopServer,
+  benchEnv,
+  parseFlags,
 } from './lib.mjs';
 
 function parseArgs(argv) {
-  const o = {
+  return parseFlags(argv, {
     minutes: 30,
     clients: 50,
     deployments: 5,
     watchers: 10,
     nodes: 5,
     thinkMs: 200,
-    eventTtl: undefined,
+    eventTtl: '',
     out: join(root, 'bench', 'soak-results.json'),
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`flag needs an argument: ${a}`);
-      return v;
-    };
-    if (a === '--minutes') o.minutes = Number(next());
-    else if (a === '--clients') o.clients = Number(next());
-    else if (a === '--deployments') o.deployments = Number(next());
-    else if (a === '--watchers') o.watchers = Number(next());
-    else if (a === '--nodes') o.nodes = Number(next());
-    else if (a === '--think-ms') o.thinkMs = Number(next());
-    else if (a === '--out') o.out = next();
-    else if (a === '--event-ttl') o.eventTtl = next();
-    else throw new Error(`unknown flag ${a}`);
-  }
-  return o;
+  });
 }
 
 /** Latencies and unexpected statuses per kind of request. */
@@ -238,19 +222,11 @@ async function watcher(h2, i, tally, stopped) {
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const server = await startServer(freshDir(), {
-    serveArgs: ['--nodes', String(o.nodes)],
+    serveArgs: ['--nodes', String(o.nodes), ...(o.eventTtl !== '' ? ['--event-ttl', o.eventTtl] : [])],
     timeoutMs: 60_000,
   });
   const h2 = h2ClientFor(server.kubeconfigPath);
-  const results = {
-    env: {
-      date: new Date().toISOString(),
-      node: process.version,
-      cpu: `${cpus().length} x ${cpus()[0]?.model ?? '?'}`,
-      loadavgAtStart: loadavg().map((x) => round(x, 2)),
-    },
-    options: o,
-  };
+  const results = { env: benchEnv(), options: o };
   const tally = new Tally();
   const samples = [];
   const t0 = performance.now();
