@@ -901,3 +901,45 @@ describe('#9 server-side apply scenarios (kube-apiserver v1.27 semantics)', () =
     });
   }
 });
+
+describe('server-side apply over a stored list-map with duplicate keys', () => {
+  it('is refused with the field manager plain 500, as v1.27 (no AllowDuplicates yet); update still works', async () => {
+    const deployment = (ports: { containerPort: number }[]): Obj => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'dup-ports' },
+      spec: {
+        selector: { matchLabels: { a: 'b' } },
+        template: {
+          metadata: { labels: { a: 'b' } },
+          spec: { containers: [{ name: 'c', image: 'i', ports }] },
+        },
+      },
+    });
+    const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+    const created = await server.request('POST', path, {
+      body: deployment([{ containerPort: 80 }, { containerPort: 80 }]),
+    });
+    assert.equal(created.status, 201, created.text);
+    const applied = await server.request('PATCH', `${path}/dup-ports?fieldManager=a`, {
+      body: deployment([{ containerPort: 81 }]),
+      contentType: 'application/apply-patch+yaml',
+    });
+    assert.equal(applied.status, 500, applied.text);
+    assert.deepEqual(applied.json(), {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message:
+        'failed to create typed live object (ssa/dup-ports; apps/v1, Kind=Deployment): ' +
+        '.spec.template.spec.containers[name="c"].ports: duplicate entries for key [containerPort=80,protocol="TCP"]',
+      code: 500,
+    });
+    const got = await server.request('GET', `${path}/dup-ports`);
+    const updated = await server.request('PUT', `${path}/dup-ports`, {
+      body: { ...got.json(), ...deployment([{ containerPort: 81 }]), metadata: got.json<Obj>()['metadata'] },
+    });
+    assert.equal(updated.status, 200, updated.text);
+  });
+});

@@ -345,6 +345,20 @@ export class FieldManager {
     }
     const liveObj: KubeObject = { ...base, metadata: { ...base.metadata } };
     delete liveObj.metadata.managedFields;
+    // v1.27's field manager converts the live object as strictly as the patch (structured-merge-diff
+    // v4.2.3 has no AllowDuplicates yet): a stored list-map with duplicate keys, which create and
+    // update allow with a warning, makes every apply to the object fail with this plain error.
+    if (live !== undefined) {
+      try {
+        validate(liveObj, this.#atom);
+      } catch (err) {
+        if (err instanceof TypedErrors) {
+          const liveWhere = `${stringOf(base.metadata.namespace)}/${stringOf(base.metadata.name)}; ${gvkString(this.#o.apiVersion, this.#o.kind)}`;
+          throw new StatusError(500, '', `failed to create typed live object (${liveWhere}): ${err.message}`);
+        }
+        throw err;
+      }
+    }
     // skipNonApplied: an untracked existing object's fields go to "before-first-apply" first.
     if (managed.fields.size === 0 && live !== undefined) {
       this.#updateManaged(this.#emptyToCompare(), liveObj, managed, beforeFirstApply);
