@@ -1,12 +1,13 @@
 // Runs the fuzz suite on demand, longer than CI does: `npm run fuzz -- [cases] [seed]` or
 // NANOKUBE_FUZZ_CASES / NANOKUBE_FUZZ_SEED (default 100000 cases, a random seed; both printed).
 import { spawnSync } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 
 const [casesArg, seedArg] = process.argv.slice(2);
 const env = {
   ...process.env,
   NANOKUBE_FUZZ_CASES: casesArg ?? process.env.NANOKUBE_FUZZ_CASES ?? '100000',
-  ...(seedArg !== undefined ? { NANOKUBE_FUZZ_SEED: seedArg } : {}),
+  NANOKUBE_FUZZ_SEED: seedArg ?? process.env.NANOKUBE_FUZZ_SEED ?? String(randomInt(0, 2 ** 32)),
 };
 const r = spawnSync(
   process.execPath,

@@ -1,12 +1,11 @@
 /**
  * Integration: the seeded fuzz suite. One in-process server with a CRD installed gets the
  * checked-in corpus, then NANOKUBE_FUZZ_CASES generated cases (default 4000) from the seed
- * NANOKUBE_FUZZ_SEED (default random; printed, and printed again with every failure so the case
- * can be replayed). Every answer must be a Status with a 4xx code (or a 2xx where the input may
+ * NANOKUBE_FUZZ_SEED (default a fixed seed, so `npm test` and CI are reproducible; `npm run fuzz`
+ * draws a random one; printed, and printed again with every failure so the case can be replayed). Every answer must be a Status with a 4xx code (or a 2xx where the input may
  * be valid), none may hang, the server must stay ready and its heap bounded.
  */
 import assert from 'node:assert/strict';
-import { randomInt } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { after, before, describe, it } from 'node:test';
@@ -29,7 +28,9 @@ function envInt(name: string, fallback: number): number {
 }
 
 const cases = envInt('NANOKUBE_FUZZ_CASES', 4000);
-const seed = envInt('NANOKUBE_FUZZ_SEED', randomInt(0, 2 ** 32)) >>> 0;
+/** The seed `npm test` runs: fixed, so a red run is the code's doing and replays as it is. */
+const defaultSeed = 1160771577;
+const seed = envInt('NANOKUBE_FUZZ_SEED', defaultSeed) >>> 0;
 
 /** A full collection when the heap is measured (V8's `gc`, exposed for this process). */
 function collectGarbage(): () => void {
@@ -69,7 +70,9 @@ describe('fuzz: every bad request answers a 4xx Status', () => {
       // busy shared machine) take seconds, a hang takes forever.
       timeoutMs: 75_000,
       streamMs: 300,
-      maxBodyBytes: 1024 * 1024,
+      // An Invalid Status lists every error: a 186 KB Service with 5,000 duplicate port names is
+      // answered with 1.1 MB, which a 1 MiB cap cut into JSON that did not parse.
+      maxBodyBytes: 32 * 1024 * 1024,
     });
   });
   after(async () => {
