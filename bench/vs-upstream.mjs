@@ -38,7 +38,8 @@
 // 3,000), --nodes N (default 100), --no-upstream, --profile DIR (V8 CPU profiles of the nanokube
 // server in the creates and podpath figures, under DIR/creates and DIR/podpath-N; summarize them
 // with bench/profile-summary.mjs), --node-args "FLAGS" (node/V8 flags for every nanokube server,
-// after the bin's own, e.g. "--max-semi-space-size=16"), --out FILE (default
+// after the bin's own, e.g. "--max-semi-space-size=16"), --serve-args "FLAGS" (serve flags for every
+// nanokube server, e.g. "--net-thread"), --out FILE (default
 // bench/vs-upstream-results.json), --report FILE (the table again from an earlier run's results)
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -73,6 +74,8 @@ const figures = ['start', 'idle', 'creates', 'list', 'podpath', 'lists', 'watchl
 
 /** Node's flags for every nanokube server after the bin's own (`--node-args`; the last of a flag wins). */
 const nodeArgs = [];
+/** `serve` flags for every nanokube server before each figure's own (`--serve-args`, e.g. "--net-thread"). */
+const extraServeArgs = [];
 
 function parseArgs(argv) {
   const o = {
@@ -99,6 +102,12 @@ function parseArgs(argv) {
     else if (a === '--report') o.report = next();
     else if (a === '--node-args')
       nodeArgs.push(
+        ...next()
+          .split(/\s+/)
+          .filter((x) => x !== ''),
+      );
+    else if (a === '--serve-args')
+      extraServeArgs.push(
         ...next()
           .split(/\s+/)
           .filter((x) => x !== ''),
@@ -235,6 +244,7 @@ async function startNanokube({ dir = freshDir(), serveArgs = [], pin = '', profi
     join(dir, 'data'),
     '--secure-port',
     String(port),
+    ...extraServeArgs,
     ...serveArgs,
   ];
   const t0 = performance.now();
@@ -1088,7 +1098,12 @@ async function main() {
   const table = rows(results);
   writeFileSync(
     o.out,
-    await formatJson(o.out, { env, options: { ...o, only: [...o.only] }, results, table }),
+    await formatJson(o.out, {
+      env,
+      options: { ...o, only: [...o.only], nodeArgs, serveArgs: extraServeArgs },
+      results,
+      table,
+    }),
   );
   printTable(table, env, o);
 }

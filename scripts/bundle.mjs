@@ -6,6 +6,8 @@
 //                     and keeping it out of the main bundle keeps every restart lean
 //   dist/grpc.js      the gRPC client (@grpc/grpc-js and what it pulls in, ~600 KiB), loaded only
 //                     when a KMS v2 plugin is configured
+//   dist/net-thread.js  the entry of `serve --net-thread`'s network thread: the TLS front door
+//                     alone, so that the thread does not load (and hold) the whole server
 //   dist/<name>-<hash>.js  chunks of the main bundle that the code imports dynamically: the CEL
 //                     validation and RE2 (loaded before the first CRD or custom resource write),
 //                     the OpenAPI builders, and code they share. They sit beside the bundle so
@@ -95,13 +97,18 @@ await Promise.all([
     entryPoints: ['dist/bundle-entries/grpc.js'],
     outfile: 'dist/grpc.js',
   }),
+  build({
+    ...common,
+    entryPoints: ['dist/apiserver/net-thread/worker.js'],
+    outfile: 'dist/net-thread.js',
+  }),
 ]);
 
 // V8 holds a script's source as one string, and a single non-ASCII character (esbuild keeps them
 // in regular-expression literals) makes all of it two-byte: the main bundle then costs 3 MiB more
 // heap and compiles slower. Write such characters as \u escapes in the source.
 const bundles = readdirSync('dist').filter(
-  (n) => n.endsWith('.js') && (chunk.test(n) || /^(nanokube|x509|grpc)\.js$/.test(n)),
+  (n) => n.endsWith('.js') && (chunk.test(n) || /^(nanokube|x509|grpc|net-thread)\.js$/.test(n)),
 );
 for (const file of bundles.map((n) => `dist/${n}`)) {
   const at = readFileSync(file).findIndex((b) => b > 0x7f);

@@ -13,13 +13,14 @@ import type { StatusError } from '../machinery/errors.js';
 import { goJsonSyntaxError } from '../machinery/gojson/syntax.js';
 import { exceedsJsonDepth, maxJsonDepth } from './json-depth.js';
 import type { InProcessServerRequest } from './in-process.js';
+import type { ForwardedRequest } from './net-thread/forwarded-request.js';
 import { bodyMediaType } from './negotiate.js';
 import { invalidMapKey } from './yaml-keys.js';
+import { maxRequestBodyBytes } from './serving-options.js';
 
-/** kube-apiserver's default maximum request body (3 MiB). */
-export const maxRequestBodyBytes = 3 * 1024 * 1024;
+export { maxRequestBodyBytes } from './serving-options.js';
 
-export type ServerRequest = IncomingMessage | Http2ServerRequest | InProcessServerRequest;
+export type ServerRequest = IncomingMessage | Http2ServerRequest | InProcessServerRequest | ForwardedRequest;
 
 export async function readBody(req: ServerRequest, limit = maxRequestBodyBytes): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);

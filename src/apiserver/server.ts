@@ -51,6 +51,7 @@ import type { InFlightLimits } from './filters/max-in-flight.js';
 import { handleHealth } from './health.js';
 import { UpgradeResponse } from './upgrade-response.js';
 import { createFrontDoor } from './front-door.js';
+import { NetThread } from './net-thread/net-thread.js';
 import type { ServingOptions } from './serving-options.js';
 import type { HealthChecks } from './health.js';
 import { handleMetrics, initMetrics, metricsPath } from './metrics/handler.js';
@@ -190,6 +191,7 @@ export class ApiServer {
   /** The served resources whose DELETE answers with the object, as OpenAPI publishes them. */
   #deleteReturnsObject: ReadonlySet<string> = new Set();
   #server: Http2SecureServer | undefined;
+  #netThread: NetThread | undefined;
   #address = '127.0.0.1:6443';
 
   constructor(o: ApiServerOptions) {
@@ -530,7 +532,28 @@ export class ApiServer {
     port: number;
     tls: TlsMaterial;
     serving?: ServingOptions;
+    /**
+     * Terminate TLS and HTTP on a thread of their own (net-thread/): handshakes and framing on
+     * another core, the request chain alone on this one.
+     */
+    netThread?: boolean;
   }): Promise<number> {
+    if (o.netThread === true) {
+      const thread = await NetThread.start({
+        key: o.tls.key,
+        cert: o.tls.cert,
+        ca: o.tls.ca,
+        host: o.host,
+        port: o.port,
+        ...(o.serving !== undefined ? { serving: o.serving } : {}),
+        handle: (req, res) => this.#start(req, res),
+        upgrade: (req, socket, head) => this.handle(req, new UpgradeResponse(req, socket, head)),
+      });
+      this.#netThread = thread;
+      this.#address = `${o.host}:${thread.port}`;
+      this.#storageCounts.start();
+      return thread.port;
+    }
     const server = createFrontDoor({
       key: o.tls.key,
       cert: o.tls.cert,
@@ -572,6 +595,7 @@ export class ApiServer {
     await Promise.race([drained, new Promise((r) => setTimeout(r, graceMs).unref())]);
     // Sessions still open (idle keep-alive) would hold close() forever.
     await Promise.race([closed, new Promise((r) => setTimeout(r, 100).unref())]);
+    await this.#netThread?.close(100);
   }
 }
 

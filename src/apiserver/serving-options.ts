@@ -42,6 +42,9 @@ export interface ResolvedServing {
   readonly maxHeaderBytes: number;
 }
 
+/** kube-apiserver's default maximum request body (3 MiB). */
+export const maxRequestBodyBytes = 3 * 1024 * 1024;
+
 /** Go's http2 server: 4 × the stream limit of handlers may wait behind the running ones. */
 export const queuedHandlersPerStream = 4;
 

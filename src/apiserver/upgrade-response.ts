@@ -9,12 +9,13 @@
 import { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage } from 'node:http';
+import type { ForwardedRequest } from './net-thread/forwarded-request.js';
 import type { Duplex } from 'node:stream';
 import type { ServerResponseLike } from './response.js';
 
 /** The socket of an upgrade request, handed to the handler that switches protocols. */
 export interface UpgradedConnection {
-  readonly req: IncomingMessage;
+  readonly req: IncomingMessage | ForwardedRequest;
   readonly socket: Duplex;
   /** Bytes the client sent after the request head (the first bytes of the new protocol). */
   readonly head: Buffer;
@@ -23,7 +24,7 @@ export interface UpgradedConnection {
 }
 
 export class UpgradeResponse extends EventEmitter implements ServerResponseLike {
-  readonly req: IncomingMessage;
+  readonly req: IncomingMessage | ForwardedRequest;
   statusCode = 200;
   headersSent = false;
   writableEnded = false;
@@ -34,7 +35,7 @@ export class UpgradeResponse extends EventEmitter implements ServerResponseLike 
   readonly #body: Buffer[] = [];
   #taken = false;
 
-  constructor(req: IncomingMessage, socket: Duplex, head: Buffer) {
+  constructor(req: IncomingMessage | ForwardedRequest, socket: Duplex, head: Buffer) {
     super();
     this.req = req;
     this.#socket = socket;

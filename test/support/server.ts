@@ -63,6 +63,9 @@ export async function startTestServer(
     ...(options.controllers === false && options.admission === undefined
       ? { admission: { disable: ['ServiceAccount', 'TaintNodesByCondition'] } }
       : {}),
+    // NANOKUBE_TEST_NET_THREAD=1 runs every test server with its network thread (a check of that
+    // mode against the whole suite; the tests that are about it set it themselves).
+    ...(process.env['NANOKUBE_TEST_NET_THREAD'] === '1' ? { netThread: true } : {}),
     ...options,
     dataDir,
   });

@@ -3,6 +3,7 @@ import { TLSSocket } from 'node:tls';
 import type { ClientCertificate } from '../../auth/authenticator.js';
 import { certificateSubject } from '../../auth/x509-subject.js';
 import type { ServerRequest } from '../body.js';
+import { ForwardedRequest } from '../net-thread/forwarded-request.js';
 
 function socketOf(req: ServerRequest): unknown {
   if ('stream' in req) return req.stream.session?.socket;
@@ -15,14 +16,21 @@ const byConnection = new WeakMap<TLSSocket, ClientCertificate | null>();
 
 /** Undefined when the connection is not TLS or the client sent no certificate. */
 export function clientCertificate(req: ServerRequest): ClientCertificate | undefined {
+  // A request the network thread received: it read the certificate off its connection.
+  if (req instanceof ForwardedRequest) return req.certificate ?? undefined;
   const socket = socketOf(req);
   if (!(socket instanceof TLSSocket)) return undefined;
+  return connectionCertificate(socket) ?? undefined;
+}
+
+/** The certificate a TLS connection presented (read once per connection); null for none. */
+export function connectionCertificate(socket: TLSSocket): ClientCertificate | null {
   let known = byConnection.get(socket);
   if (known === undefined) {
     known = presented(socket) ?? null;
     byConnection.set(socket, known);
   }
-  return known ?? undefined;
+  return known;
 }
 
 function presented(socket: TLSSocket): ClientCertificate | undefined {

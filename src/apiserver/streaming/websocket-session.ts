@@ -6,6 +6,7 @@
  * the reader protocols, raw bytes or base64 text without a channel. The framing itself is the
  * `ws` library's.
  */
+import type { IncomingMessage } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { StreamSession } from '../../machinery/stream-session.js';
 import type { UpgradedConnection } from '../upgrade-response.js';
@@ -61,7 +62,10 @@ function accept(conn: UpgradedConnection, protocol: string): Promise<WebSocket |
   return new Promise((resolve) => {
     // A request ws refuses (no key, wrong version, not GET) gets its 400/405 and no callback.
     conn.socket.once('close', () => resolve(undefined));
-    server.handleUpgrade(conn.req, conn.socket, conn.head, (ws) => resolve(ws));
+    // ws reads the request's method and headers only: a request the network thread forwarded
+    // (net-thread/) carries both as node's does.
+    const req = conn.req as unknown as IncomingMessage;
+    server.handleUpgrade(req, conn.socket, conn.head, (ws) => resolve(ws));
   });
 }
 

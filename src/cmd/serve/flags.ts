@@ -97,6 +97,10 @@ ${etcdUsage}  --storage-media-type TYPE    how objects are stored: application/j
                               thread of their own, another core than the API server's (default:
                               true with --nodes 100 or more; the thread costs ~50 MiB and ~0.15 s
                               of start-up, worth it only for a busy cluster)
+  --net-thread[=BOOL]         terminate TLS and HTTP on a worker thread of their own: handshakes
+                              and HTTP/2 framing on another core than the request chain, so a
+                              busy server still accepts connections at once (default false; the
+                              thread costs ~15 MiB)
   --node-capacity k=v,...     the simulated nodes' capacity, e.g. cpu=4,memory=16Gi,pods=110
                               (default cpu=32,memory=256Gi,pods=110,ephemeral-storage=1Ti)
   --node-labels k=v,...       labels every simulated node carries
@@ -301,6 +305,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let synchronous: 'FULL' | 'NORMAL' | 'OFF' | undefined;
   let anonymousAuth = false;
   let componentsThread: boolean | undefined;
+  let netThread = false;
   let tokenAuthFile: string | undefined;
   const issuers: string[] = [];
   const keyFiles: string[] = [];
@@ -445,6 +450,9 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
         break;
       case 'components-thread':
         componentsThread = bool();
+        break;
+      case 'net-thread':
+        netThread = bool();
         break;
       case 'token-auth-file':
         tokenAuthFile = value();
@@ -713,6 +721,7 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     verbosity,
     anonymousAuth,
     componentsThread: componentsThread ?? (nodes ?? 1) >= componentsThreadNodes,
+    netThread,
     ...(authorizationModes !== undefined ? { authorizationModes } : {}),
     ...(enablePriorityAndFairness !== undefined ? { enablePriorityAndFairness } : {}),
     ...inflight,

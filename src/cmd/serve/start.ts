@@ -133,6 +133,8 @@ export interface ServerOptions {
    * their own (default false here; `nanokube serve` turns it on from 100 simulated nodes).
    */
   readonly componentsThread?: boolean;
+  /** `--net-thread`: TLS and HTTP on a worker thread of their own (ApiServer.listen's netThread). */
+  readonly netThread?: boolean;
   /** `--nodes`: simulated nodes run in-process, with the scheduler (default 1; 0: none). */
   readonly nodes?: number;
   /** `--node-capacity`/`--node-labels`: what every simulated node is registered with. */
@@ -629,6 +631,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     port: o.securePort,
     tls: { key: pki.servingKey, cert: pki.servingCert, ca: pki.caCert },
     serving: { ...o.serving, tls },
+    ...(o.netThread === true ? { netThread: true } : {}),
   });
   const debugSocket =
     o.profiling !== false && o.debugSocketPath !== undefined && o.debugSocketPath !== ''

@@ -69,7 +69,18 @@ export async function startNanokube(o: StartOptions = {}): Promise<NanokubeProce
   mkdirSync(workDir);
   const child = spawn(
     process.execPath,
-    [cliPath, 'serve', '--data-dir', dataDir, '--secure-port', '0', ...(o.args ?? [])],
+    [
+      cliPath,
+      'serve',
+      '--data-dir',
+      dataDir,
+      '--secure-port',
+      '0',
+      // NANOKUBE_TEST_NET_THREAD=1: every server with its network thread (a check of that mode
+      // against the whole suite).
+      ...(process.env['NANOKUBE_TEST_NET_THREAD'] === '1' ? ['--net-thread'] : []),
+      ...(o.args ?? []),
+    ],
     {
       cwd: base,
       stdio: ['ignore', 'pipe', 'pipe'],

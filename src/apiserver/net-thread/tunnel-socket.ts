@@ -1,0 +1,63 @@
+/**
+ * The main thread's end of an upgraded HTTP/1.1 connection (exec, attach, port-forward over SPDY
+ * or WebSocket) the network thread holds: a Duplex whose reads are the client's bytes and whose
+ * writes go back to it, so the streaming handlers drive it as they drive a socket.
+ */
+import { Duplex } from 'node:stream';
+import type { PostDown } from './forwarded-response.js';
+
+export class TunnelSocket extends Duplex {
+  readonly remoteAddress: string | undefined;
+  readonly #id: number;
+  readonly #post: PostDown;
+
+  constructor(id: number, post: PostDown, remoteAddress: string | undefined) {
+    super({ allowHalfOpen: true });
+    this.#id = id;
+    this.#post = post;
+    this.remoteAddress = remoteAddress;
+  }
+
+  /** Bytes from the client; undefined: it ended its side. */
+  received(chunk: Uint8Array | undefined): void {
+    this.push(chunk === undefined ? null : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  }
+
+  /** The connection closed on the network thread's side. */
+  gone(): void {
+    this.destroy();
+  }
+
+  override _read(): void {
+    // The network thread pushes what the client sends.
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    const copy = new Uint8Array(chunk);
+    this.#post({ t: 'sock', id: this.#id, chunk: copy }, [copy.buffer]);
+    callback();
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.#post({ t: 'sock', id: this.#id, end: true });
+    callback();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.#post({ t: 'sock', id: this.#id, destroy: true });
+    callback(error);
+  }
+
+  // What the WebSocket library asks of a socket; the network thread's socket keeps its settings.
+  setTimeout(): this {
+    return this;
+  }
+
+  setNoDelay(): this {
+    return this;
+  }
+
+  setKeepAlive(): this {
+    return this;
+  }
+}
