@@ -626,13 +626,30 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     log,
   });
   const pki = await pkiPromise;
-  const port = await server.listen({
-    host: o.bindAddress,
-    port: o.securePort,
-    tls: { key: pki.servingKey, cert: pki.servingCert, ca: pki.caCert },
-    serving: { ...o.serving, tls },
-    ...(o.netThread === true ? { netThread: true } : {}),
-  });
+  const port = await server
+    .listen({
+      host: o.bindAddress,
+      port: o.securePort,
+      tls: { key: pki.servingKey, cert: pki.servingCert, ca: pki.caCert },
+      serving: { ...o.serving, tls },
+      ...(o.netThread === true ? { netThread: true } : {}),
+    })
+    .catch(async (err: unknown) => {
+      // Nothing listens (a taken port): undo what start-up began, so that a library caller's
+      // process is not kept alive by it, then fail as listen(2) did.
+      stopFaultsFile?.();
+      await server.close(0);
+      admissionPoster?.close();
+      await auditSetup.close();
+      background.abort();
+      await rbac.done;
+      await nodeGraph?.done;
+      await policyStatus?.done;
+      await repairRun;
+      await kv.close();
+      encryptionStop.abort();
+      throw err;
+    });
   const debugSocket =
     o.profiling !== false && o.debugSocketPath !== undefined && o.debugSocketPath !== ''
       ? new DebugSocket({
