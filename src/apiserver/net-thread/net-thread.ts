@@ -135,6 +135,7 @@ export class NetThread {
           return;
         case 'ack':
           s.res?.acknowledged(m.bytes);
+          s.socket?.acknowledged(m.bytes);
           return;
         case 'sock':
           s.socket?.received(m.chunk);

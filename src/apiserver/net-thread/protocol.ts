@@ -58,7 +58,7 @@ export type NetUp =
   | { readonly t: 'body-end'; readonly id: number }
   /** The client went away before the answer ended (or, for a tunnel, the socket closed). */
   | { readonly t: 'gone'; readonly id: number }
-  /** Bytes of the answer the connection has taken. */
+  /** Bytes of the answer (or, for a tunnel, of what the server sent) the connection has taken. */
   | { readonly t: 'ack'; readonly id: number; readonly bytes: number }
   /** Tunnel bytes from the client; `chunk` absent: the client ended its side. */
   | { readonly t: 'sock'; readonly id: number; readonly chunk?: Uint8Array }

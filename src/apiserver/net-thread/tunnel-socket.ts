@@ -5,11 +5,16 @@
  */
 import { Duplex } from 'node:stream';
 import type { PostDown } from './forwarded-response.js';
+import { responseWindowBytes } from './protocol.js';
 
 export class TunnelSocket extends Duplex {
   readonly remoteAddress: string | undefined;
   readonly #id: number;
   readonly #post: PostDown;
+  /** Bytes sent that the client's connection has not taken yet. */
+  #unacked = 0;
+  /** A write's callback held until acknowledgements bring `#unacked` under the window. */
+  #held: (() => void) | undefined;
 
   constructor(id: number, post: PostDown, remoteAddress: string | undefined) {
     super({ allowHalfOpen: true });
@@ -28,14 +33,27 @@ export class TunnelSocket extends Duplex {
     this.destroy();
   }
 
+  /** The client's connection took `bytes` more. */
+  acknowledged(bytes: number): void {
+    this.#unacked -= bytes;
+    if (this.#unacked < responseWindowBytes) {
+      const held = this.#held;
+      this.#held = undefined;
+      held?.();
+    }
+  }
+
   override _read(): void {
     // The network thread pushes what the client sends.
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     const copy = new Uint8Array(chunk);
+    this.#unacked += copy.byteLength;
     this.#post({ t: 'sock', id: this.#id, chunk: copy }, [copy.buffer]);
-    callback();
+    // As a socket's write: the next one waits while too much is on its way to a slow client.
+    if (this.#unacked < responseWindowBytes) callback();
+    else this.#held = () => callback();
   }
 
   override _final(callback: (error?: Error | null) => void): void {
@@ -44,6 +62,7 @@ export class TunnelSocket extends Duplex {
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.#held = undefined;
     this.#post({ t: 'sock', id: this.#id, destroy: true });
     callback(error);
   }

@@ -172,7 +172,9 @@ function serveNetThread(d: NetThreadData, port: MessagePort): void {
       case 'sock': {
         const socket = x.socket;
         if (socket === undefined) return;
-        if (m.chunk !== undefined) socket.write(m.chunk);
+        const chunk = m.chunk;
+        if (chunk !== undefined)
+          socket.write(chunk, () => post({ t: 'ack', id: m.id, bytes: chunk.byteLength }));
         if (m.destroy === true) socket.destroy();
         else if (m.end === true) socket.end();
       }

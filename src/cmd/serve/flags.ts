@@ -100,7 +100,7 @@ ${etcdUsage}  --storage-media-type TYPE    how objects are stored: application/j
   --net-thread[=BOOL]         terminate TLS and HTTP on a worker thread of their own: handshakes
                               and HTTP/2 framing on another core than the request chain, so a
                               busy server still accepts connections at once (default false; the
-                              thread costs ~15 MiB)
+                              thread costs ~12 MiB)
   --node-capacity k=v,...     the simulated nodes' capacity, e.g. cpu=4,memory=16Gi,pods=110
                               (default cpu=32,memory=256Gi,pods=110,ephemeral-storage=1Ti)
   --node-labels k=v,...       labels every simulated node carries
