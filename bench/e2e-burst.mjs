@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import {
   benchEnv,
   cleanupTempDirs,
+  formatJson,
   freshDir,
   log,
   parseFlags,
@@ -126,5 +127,5 @@ for (let r = 0; r < flags.rounds; r++) {
   }
 }
 const report = { env: benchEnv(), options: flags, e2eTest: e2e, runs };
-writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(flags.out, await formatJson(flags.out, report));
 log(`wrote ${flags.out}`);
