@@ -198,6 +198,31 @@ describe('#28 the network thread: TLS and HTTP off the main thread', () => {
     }
   });
 
+  it('sends an HTTP/1.1 watch its head before any event (a head alone is flushed)', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = h1request(
+        {
+          host: '127.0.0.1',
+          port: s.port,
+          path: '/api/v1/namespaces/default/configmaps?watch=1&labelSelector=nothing%3Dmatches',
+          ca: s.pki.caCert,
+          cert: s.pki.adminCert,
+          key: s.pki.adminKey,
+          agent: false,
+        },
+        (res) => {
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        },
+      );
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ECONNRESET') reject(e);
+      });
+      req.end();
+    });
+    assert.equal(status, 200);
+  });
+
   it('reports a taken port as listen(2) does, so that serve prints its one line', async () => {
     const err = await startTestServer({ controllers: false, netThread: true, securePort: s.port }).then(
       (extra) => extra.stop().then(() => undefined),

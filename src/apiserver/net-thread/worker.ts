@@ -7,9 +7,8 @@
  * This module is the thread's entry point only: built on its own as dist/net-thread.js, so the
  * thread loads the front door and not the whole server.
  */
-import { Http2ServerRequest } from 'node:http2';
+import { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { constants as h2constants } from 'node:http2';
-import type { Http2ServerResponse } from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -121,6 +120,10 @@ function serveNetThread(d: NetThreadData, port: MessagePort): void {
     if (m.status !== undefined && !res.headersSent) {
       try {
         res.writeHead(m.status, m.headers);
+        // A head sent alone (a watch before its first event): HTTP/1.1 holds it until the first
+        // write unless flushed (HTTP/2's writeHead sends it at once).
+        if (m.chunk === undefined && m.end !== true && !(res instanceof Http2ServerResponse))
+          res.flushHeaders();
       } catch {
         // The stream closed under it (the client reset it): 'close' reports it.
         return;
