@@ -93,8 +93,12 @@ export function isNetUp(m: unknown): m is NetUp {
 
 export const isNetDown = isNetUp as (m: unknown) => m is NetDown;
 
-/** Answer bytes the main thread may have sent and not yet seen acknowledged, per response. */
-export const responseWindowBytes = 1024 * 1024;
+/**
+ * Answer bytes the main thread may have sent and not yet seen acknowledged, per response: about
+ * what node buffers for one stream (its 16 KiB high-water mark) plus an HTTP/2 client window
+ * (64 KiB), so that a client that stops reading blocks the answer as soon as it would in-thread.
+ */
+export const responseWindowBytes = 80 * 1024;
 
 /** A copy of `chunk` in an ArrayBuffer of its own (to transfer; a pool's buffer cannot be). */
 export function ownCopy(chunk: Uint8Array): Uint8Array {
