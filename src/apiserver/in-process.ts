@@ -6,7 +6,7 @@
  * without a credential: only code holding the ApiServer can make these requests, which is what
  * upstream's loopback client achieves with a token minted at start-up.
  */
-import { EventEmitter } from 'node:events';
+import { HeaderedResponse } from './headered-response.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { UserInfo } from '../machinery/user.js';
@@ -84,12 +84,9 @@ const highWaterMark = 1024 * 1024;
  * returns false past the high-water mark and 'drain' follows when the reader catches up, as a
  * socket's flow control would.
  */
-export class InProcessServerResponse extends EventEmitter implements ServerResponseLike {
+export class InProcessServerResponse extends HeaderedResponse implements ServerResponseLike {
   readonly req: InProcessServerRequest;
-  statusCode = 200;
-  headersSent = false;
   writableFinished = false;
-  readonly #headers = new Map<string, string | string[]>();
   readonly #chunks: Buffer[] = [];
   #queued = 0;
   #ended = false;
@@ -106,20 +103,8 @@ export class InProcessServerResponse extends EventEmitter implements ServerRespo
     this.#onHead = onHead;
   }
 
-  writeHead(code: number, headers?: Record<string, string | string[]>): this {
-    this.statusCode = code;
-    for (const [name, value] of Object.entries(headers ?? {})) this.#headers.set(name.toLowerCase(), value);
+  protected override headWritten(): void {
     this.#head();
-    return this;
-  }
-
-  setHeader(name: string, value: string | string[]): this {
-    this.#headers.set(name.toLowerCase(), value);
-    return this;
-  }
-
-  getHeader(name: string): string | string[] | undefined {
-    return this.#headers.get(name.toLowerCase());
   }
 
   flushHeaders(): void {

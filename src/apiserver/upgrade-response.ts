@@ -6,11 +6,11 @@
  * a protocol switch (an error Status, a 400) is written as a plain HTTP/1.1 response and the
  * connection closed; a handler that switches takes the socket over with {@link takeOverUpgrade}.
  */
-import { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import type { ForwardedRequest } from './net-thread/forwarded-request.js';
 import type { Duplex } from 'node:stream';
+import { HeaderedResponse } from './headered-response.js';
 import type { ServerResponseLike } from './response.js';
 
 /** The socket of an upgrade request, handed to the handler that switches protocols. */
@@ -23,15 +23,12 @@ export interface UpgradedConnection {
   readonly done: () => void;
 }
 
-export class UpgradeResponse extends EventEmitter implements ServerResponseLike {
+export class UpgradeResponse extends HeaderedResponse implements ServerResponseLike {
   readonly req: IncomingMessage | ForwardedRequest;
-  statusCode = 200;
-  headersSent = false;
   writableEnded = false;
   writableFinished = false;
   readonly #socket: Duplex;
   readonly #head: Buffer;
-  readonly #headers = new Map<string, string | string[]>();
   readonly #body: Buffer[] = [];
   #taken = false;
 
@@ -45,22 +42,6 @@ export class UpgradeResponse extends EventEmitter implements ServerResponseLike 
       if (!this.writableEnded) this.emit('close');
     });
     socket.on('error', () => socket.destroy());
-  }
-
-  writeHead(code: number, headers?: Record<string, string | string[]>): this {
-    this.statusCode = code;
-    for (const [name, value] of Object.entries(headers ?? {})) this.#headers.set(name.toLowerCase(), value);
-    this.headersSent = true;
-    return this;
-  }
-
-  setHeader(name: string, value: string | string[]): this {
-    this.#headers.set(name.toLowerCase(), value);
-    return this;
-  }
-
-  getHeader(name: string): string | string[] | undefined {
-    return this.#headers.get(name.toLowerCase());
   }
 
   write(chunk: string | Uint8Array): boolean {
@@ -77,10 +58,10 @@ export class UpgradeResponse extends EventEmitter implements ServerResponseLike 
     this.writableEnded = true;
     if (!this.#taken && !this.#socket.destroyed) {
       const body = Buffer.concat(this.#body);
-      this.#headers.set('content-length', String(body.byteLength));
-      this.#headers.set('connection', 'close');
+      this.setHeader('content-length', String(body.byteLength));
+      this.setHeader('connection', 'close');
       const lines = [`HTTP/1.1 ${this.statusCode} ${STATUS_CODES[this.statusCode] ?? ''}`];
-      for (const [name, value] of this.#headers) {
+      for (const [name, value] of this.headerEntries()) {
         for (const v of Array.isArray(value) ? value : [value]) lines.push(`${canonical(name)}: ${v}`);
       }
       this.#socket.end(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body]));

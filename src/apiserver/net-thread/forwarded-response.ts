@@ -5,7 +5,7 @@
  * 'drain' follows the network thread's acknowledgements, as a socket's flow control would: a
  * client that stops reading (a watcher) stops its answer here too.
  */
-import { EventEmitter } from 'node:events';
+import { HeaderedResponse } from '../headered-response.js';
 import type { ServerResponseLike } from '../response.js';
 import type { ForwardedRequest } from './forwarded-request.js';
 import { responseWindowBytes } from './protocol.js';
@@ -13,15 +13,12 @@ import type { NetDown } from './protocol.js';
 
 export type PostDown = (m: NetDown, transfer?: readonly ArrayBuffer[]) => void;
 
-export class ForwardedResponse extends EventEmitter implements ServerResponseLike {
+export class ForwardedResponse extends HeaderedResponse implements ServerResponseLike {
   readonly req: ForwardedRequest;
-  statusCode = 200;
-  headersSent = false;
   writableEnded = false;
   writableFinished = false;
   readonly #id: number;
   readonly #post: PostDown;
-  readonly #headers = new Map<string, string | string[]>();
   /** The head went to the network thread (headersSent is true from writeHead on, as node's). */
   #headPosted = false;
   #unacked = 0;
@@ -33,26 +30,6 @@ export class ForwardedResponse extends EventEmitter implements ServerResponseLik
     this.req = req;
     this.#id = id;
     this.#post = post;
-  }
-
-  writeHead(code: number, headers?: Record<string, string | string[]>): this {
-    this.statusCode = code;
-    for (const [name, value] of Object.entries(headers ?? {})) this.#headers.set(name.toLowerCase(), value);
-    this.headersSent = true;
-    return this;
-  }
-
-  setHeader(name: string, value: string | string[]): this {
-    this.#headers.set(name.toLowerCase(), value);
-    return this;
-  }
-
-  getHeader(name: string): string | string[] | undefined {
-    return this.#headers.get(name.toLowerCase());
-  }
-
-  removeHeader(name: string): void {
-    this.#headers.delete(name.toLowerCase());
   }
 
   flushHeaders(): void {
@@ -116,7 +93,7 @@ export class ForwardedResponse extends EventEmitter implements ServerResponseLik
       {
         t: 'res',
         id: this.#id,
-        ...(head ? { status: this.statusCode, headers: Object.fromEntries(this.#headers) } : {}),
+        ...(head ? { status: this.statusCode, headers: Object.fromEntries(this.headerEntries()) } : {}),
         ...(copy !== undefined ? { chunk: copy } : {}),
         ...(end ? { end: true } : {}),
       },

@@ -626,6 +626,18 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     log,
   });
   const pki = await pkiPromise;
+  // What start-up began below the API server, released last by close() and by a failed listen.
+  const releaseCore = async (): Promise<void> => {
+    admissionPoster?.close();
+    await auditSetup.close();
+    background.abort();
+    await rbac.done;
+    await nodeGraph?.done;
+    await policyStatus?.done;
+    await repairRun;
+    await kv.close();
+    encryptionStop.abort();
+  };
   const port = await server
     .listen({
       host: o.bindAddress,
@@ -639,15 +651,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       // process is not kept alive by it, then fail as listen(2) did.
       stopFaultsFile?.();
       await server.close(0);
-      admissionPoster?.close();
-      await auditSetup.close();
-      background.abort();
-      await rbac.done;
-      await nodeGraph?.done;
-      await policyStatus?.done;
-      await repairRun;
-      await kv.close();
-      encryptionStop.abort();
+      await releaseCore();
       throw err;
     });
   const debugSocket =
@@ -801,16 +805,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         await customResources?.stop();
         await flowcontrolConfig?.stop();
         await server.close();
-        admissionPoster?.close();
         await debugSocket?.close();
-        await auditSetup.close();
-        background.abort();
-        await rbac.done;
-        await nodeGraph?.done;
-        await policyStatus?.done;
-        await repairRun;
-        await kv.close();
-        encryptionStop.abort();
+        await releaseCore();
       })();
       return closing;
     },
