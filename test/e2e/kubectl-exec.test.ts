@@ -7,10 +7,10 @@
  * pod's, no stream asked for) are checked.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { findNewerKubectl } from '../support/kubectl.js';
 import { kubectlFor } from './support/kubectl-runner.js';
+import { assertPythonExec, pythonSkip } from './support/python-client.js';
 import { itStopsCleanly, kubectlSession, kubectlSkip } from './support/session.js';
 
 const pod = `apiVersion: v1
@@ -28,12 +28,6 @@ spec:
     volumeMounts: [{name: data, mountPath: /shared}]
   volumes: [{name: data, emptyDir: {}}]
 `;
-
-const python = '/usr/bin/python3';
-const pythonSkip =
-  spawnSync(python, ['-c', 'import kubernetes'], { stdio: 'ignore' }).status === 0
-    ? false
-    : 'the official Python client (Debian python3-kubernetes) is not installed';
 
 describe('kubectl exec into a simulated pod', { skip: kubectlSkip }, () => {
   const s = kubectlSession({ args: ['--nodes', '1'] });
@@ -107,24 +101,7 @@ describe('kubectl exec into a simulated pod', { skip: kubectlSkip }, () => {
   });
 
   it('the Python client over WebSocket (v4.channel.k8s.io)', { skip: pythonSkip }, () => {
-    const script = `
-from kubernetes import client, config
-from kubernetes.stream import stream
-config.load_kube_config()
-api = client.CoreV1Api()
-ws = stream(api.connect_get_namespaced_pod_exec, 'shell', 'default', container='main',
-            command=['sh', '-c', 'echo py-out; echo py-err >&2; exit 2'],
-            stderr=True, stdin=False, stdout=True, tty=False, _preload_content=False)
-ws.run_forever(timeout=20)
-print(repr((ws.read_stdout(), ws.read_stderr(), ws.returncode)))
-`;
-    const r = spawnSync(python, ['-c', script], {
-      env: { ...process.env, KUBECONFIG: s.server.kubeconfigPath },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stdout, "('py-out\\n', 'py-err\\n', 2)\n");
+    assertPythonExec(s.server.kubeconfigPath);
   });
 
   itStopsCleanly(s);

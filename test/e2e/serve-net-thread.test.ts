@@ -4,10 +4,11 @@
  * client's `exec` over WebSocket through the same tunnel, and the one-line error for a taken port.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { cliPath } from './support/nanokube-process.js';
+import { assertPythonExec, pythonSkip } from './support/python-client.js';
 import { itStopsCleanly, kubectlSession, kubectlSkip } from './support/session.js';
 
 const pod = `apiVersion: v1
@@ -19,12 +20,6 @@ spec:
     image: busybox
     command: ["sh", "-c", "echo started; sleep 3600"]
 `;
-
-const python = '/usr/bin/python3';
-const pythonSkip =
-  spawnSync(python, ['-c', 'import kubernetes'], { stdio: 'ignore' }).status === 0
-    ? false
-    : 'the official Python client (Debian python3-kubernetes) is not installed';
 
 describe('nanokube serve --net-thread with kubectl and the Python client', { skip: kubectlSkip }, () => {
   const s = kubectlSession({ args: ['--nodes', '1', '--net-thread'] });
@@ -48,24 +43,7 @@ describe('nanokube serve --net-thread with kubectl and the Python client', { ski
   });
 
   it('the Python client execs over WebSocket through the tunnel', { skip: pythonSkip }, () => {
-    const script = `
-from kubernetes import client, config
-from kubernetes.stream import stream
-config.load_kube_config()
-api = client.CoreV1Api()
-ws = stream(api.connect_get_namespaced_pod_exec, 'shell', 'default', container='main',
-            command=['sh', '-c', 'echo py-out; echo py-err >&2; exit 2'],
-            stderr=True, stdin=False, stdout=True, tty=False, _preload_content=False)
-ws.run_forever(timeout=20)
-print(repr((ws.read_stdout(), ws.read_stderr(), ws.returncode)))
-`;
-    const r = spawnSync(python, ['-c', script], {
-      env: { ...process.env, KUBECONFIG: s.server.kubeconfigPath },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stdout, "('py-out\\n', 'py-err\\n', 2)\n");
+    assertPythonExec(s.server.kubeconfigPath);
   });
 
   it('a taken port is one line and exit 1, as without the thread', async () => {

@@ -5,20 +5,14 @@
  * the connection bounds then run on another core, and a busy request chain does not delay them.
  */
 import { Worker } from 'node:worker_threads';
-import type { ServingOptions } from '../serving-options.js';
 import { ForwardedRequest } from './forwarded-request.js';
 import { ForwardedResponse } from './forwarded-response.js';
 import { isNetUp } from './protocol.js';
 import type { ForwardedHead, NetDown, NetThreadData, NetUp } from './protocol.js';
 import { TunnelSocket } from './tunnel-socket.js';
 
-export interface NetThreadOptions {
-  readonly key: string;
-  readonly cert: string;
-  readonly ca: string;
-  readonly host: string;
-  readonly port: number;
-  readonly serving?: ServingOptions;
+/** Where and how the thread listens (its workerData less the tag), and where requests go. */
+export interface NetThreadOptions extends Omit<NetThreadData, 'kind'> {
   /** Serves one request through the chain; resolves when it is done with. */
   readonly handle: (req: ForwardedRequest, res: ForwardedResponse) => Promise<void>;
   /** An HTTP/1.1 request asking to switch protocols, with its connection. */
