@@ -6,16 +6,23 @@
 // counted once for every function on its stack).
 //
 //   node bench/profile-summary.mjs FILE.cpuprofile [--top N] [--json]
+//   node bench/profile-summary.mjs FILE.cpuprofile --tree NAME [--depth D] [--min MS]
+//
+// --tree prints, instead, what the functions whose mapped name starts with NAME spent their time
+// in: their callees D levels deep (default 4), merged by name, each with its total time.
 import { readFileSync, existsSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 function parseArgs(argv) {
-  const o = { file: '', top: 25, json: false };
+  const o = { file: '', top: 25, json: false, tree: undefined, depth: 4, min: 10 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--top') o.top = Number(argv[++i]);
     else if (a === '--json') o.json = true;
+    else if (a === '--tree') o.tree = argv[++i];
+    else if (a === '--depth') o.depth = Number(argv[++i]);
+    else if (a === '--min') o.min = Number(argv[++i]);
     else if (o.file === '') o.file = a;
     else throw new Error(`unexpected ${a}`);
   }
@@ -115,6 +122,10 @@ function main() {
       inclusive.set(name, (inclusive.get(name) ?? 0) + us);
     }
   }
+  if (o.tree !== undefined) {
+    printTree({ profile, byId, self, nameOf, prefix: o.tree, depth: o.depth, minMs: o.min });
+    return;
+  }
   const idle = files.get('(idle)') ?? 0;
   const busy = total - idle;
   const top = (m, n) =>
@@ -146,6 +157,47 @@ function main() {
       table('Self time by function', summary.functions) +
       table('Total time by function (itself and what it calls)', summary.inclusive),
   );
+}
+
+/** The callees of every node named `prefix…` (outermost only), merged by name, `depth` levels. */
+function printTree({ profile, byId, self, nameOf, prefix, depth, minMs }) {
+  const totals = new Map();
+  const totalOf = (id) => {
+    let t = totals.get(id);
+    if (t !== undefined) return t;
+    t = self.get(id) ?? 0;
+    for (const c of byId.get(id).children ?? []) t += totalOf(c);
+    totals.set(id, t);
+    return t;
+  };
+  const roots = [];
+  const walk = (id) => {
+    if (nameOf(id).startsWith(prefix)) roots.push(id);
+    else for (const c of byId.get(id).children ?? []) walk(c);
+  };
+  walk(profile.nodes[0].id);
+  const ms = (us) => Math.round(us / 1000);
+  process.stdout.write(
+    `${prefix}: ${ms(roots.reduce((a, id) => a + totalOf(id), 0))} ms in ${roots.length} stacks\n`,
+  );
+  const level = (ids, left, indent) => {
+    const merged = new Map();
+    for (const id of ids) {
+      for (const c of byId.get(id).children ?? []) {
+        const name = nameOf(c);
+        merged.set(name, [...(merged.get(name) ?? []), c]);
+      }
+    }
+    const rows = [...merged]
+      .map(([name, cs]) => ({ name, cs, us: cs.reduce((a, c) => a + totalOf(c), 0) }))
+      .filter((r) => ms(r.us) >= minMs)
+      .sort((a, b) => b.us - a.us);
+    for (const r of rows) {
+      process.stdout.write(`${indent}${String(ms(r.us)).padStart(6)}  ${r.name}\n`);
+      if (left > 1) level(r.cs, left - 1, `${indent}  `);
+    }
+  };
+  level(roots, depth, '');
 }
 
 main();

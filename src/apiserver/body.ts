@@ -27,6 +27,8 @@ export async function readBody(req: ServerRequest, limit = maxRequestBodyBytes):
   if (Number.isFinite(declared) && declared > limit) {
     throw apiErrors.requestEntityTooLarge(`limit is ${limit}`);
   }
+  // An in-process request hands its body over whole (its stream is for code that reads streams).
+  if ('wholeBody' in req) return req.wholeBody ?? Buffer.alloc(0);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {

@@ -27,6 +27,12 @@ export interface InProcessResponse {
   readonly status: number;
   /** Ends with the response; throws when the server cut it off (a destroyed response). */
   readonly body: AsyncIterable<Uint8Array>;
+  /**
+   * What the server has written so far and whether that is all of it, taken at once instead of
+   * through `body` (which then yields only what follows): most answers are whole by the time their
+   * head is known, and a caller relaying them can send head and body together.
+   */
+  takeWritten(): { readonly chunk: Uint8Array | undefined; readonly ended: boolean };
   cancel(): void;
 }
 
@@ -48,31 +54,44 @@ export function inProcessCaller(req: object): UserInfo | undefined {
   return callers.get(req);
 }
 
-/** The request side: headers, method, url and the body as a readable stream. */
+/**
+ * The request side: headers, method, url and the body as a readable stream. The port bridge makes
+ * thousands of these a second, so what few requests need is made when asked: the raw header list
+ * (impersonation, SPDY upgrades) and the stream's contents (readBody takes `wholeBody` instead).
+ */
 export class InProcessServerRequest extends Readable {
   readonly headers: IncomingHttpHeaders;
-  readonly rawHeaders: string[];
   readonly method: string;
   readonly url: string;
+  /** The whole body, which readBody takes without streaming it; undefined when there is none. */
+  readonly wholeBody: Buffer | undefined;
+  #rawHeaders: string[] | undefined;
+  #pushed = false;
 
   constructor(init: InProcessRequestInit, user: UserInfo) {
     super();
     this.method = init.method.toUpperCase();
     this.url = init.path;
     const headers: IncomingHttpHeaders = { 'user-agent': 'nanokube/in-process' };
-    for (const [name, value] of Object.entries(init.headers)) headers[name.toLowerCase()] = value;
-    if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
+    for (const name in init.headers) headers[name.toLowerCase()] = init.headers[name];
+    this.wholeBody = init.body === undefined ? undefined : Buffer.from(init.body, 'utf8');
+    if (this.wholeBody !== undefined) headers['content-length'] = String(this.wholeBody.byteLength);
     this.headers = headers;
-    this.rawHeaders = Object.entries(headers).flatMap(([k, v]) =>
-      v === undefined ? [] : Array.isArray(v) ? v.flatMap((x) => [k, x]) : [k, v],
-    );
-    if (init.body !== undefined) this.push(Buffer.from(init.body, 'utf8'));
-    this.push(null);
     callers.set(this, user);
   }
 
+  get rawHeaders(): string[] {
+    this.#rawHeaders ??= Object.entries(this.headers).flatMap(([k, v]) =>
+      v === undefined ? [] : Array.isArray(v) ? v.flatMap((x) => [k, x]) : [k, v],
+    );
+    return this.#rawHeaders;
+  }
+
   override _read(): void {
-    // Everything was pushed up front.
+    if (this.#pushed) return;
+    this.#pushed = true;
+    if (this.wholeBody !== undefined) this.push(this.wholeBody);
+    this.push(null);
   }
 }
 
@@ -146,6 +165,22 @@ export class InProcessServerResponse extends HeaderedResponse implements ServerR
     this.#cutOff();
   }
 
+  /** See InProcessResponse.takeWritten. */
+  takeWritten(): { readonly chunk: Uint8Array | undefined; readonly ended: boolean } {
+    return { chunk: this.#takeQueued(), ended: this.#ended && !this.#cut };
+  }
+
+  /** Whatever is queued, as one chunk (undefined when nothing is); the writer may go on. */
+  #takeQueued(): Buffer | undefined {
+    if (this.#chunks.length === 0) return undefined;
+    const chunk = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks);
+    this.#chunks.length = 0;
+    const before = this.#queued;
+    this.#queued = 0;
+    if (before >= highWaterMark) this.emit('drain');
+    return chunk;
+  }
+
   /**
    * The queued bytes, as the caller reads them: whatever is queued at once, as one chunk. The
    * reader is woken from the event loop (setImmediate), not a microtask, so a busy producer and
@@ -154,12 +189,8 @@ export class InProcessServerResponse extends HeaderedResponse implements ServerR
   async *body(): AsyncGenerator<Uint8Array> {
     try {
       for (;;) {
-        if (this.#chunks.length > 0) {
-          const chunk = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks);
-          this.#chunks.length = 0;
-          const before = this.#queued;
-          this.#queued = 0;
-          if (before >= highWaterMark) this.emit('drain');
+        const chunk = this.#takeQueued();
+        if (chunk !== undefined) {
           yield chunk;
           continue;
         }

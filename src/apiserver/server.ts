@@ -339,7 +339,13 @@ export class ApiServer {
     const res: InProcessServerResponse = new InProcessServerResponse(req, (cut) => {
       setImmediate(() => {
         if (cut !== undefined) rejectResponse(cut);
-        else resolveResponse({ status: res.statusCode, body: res.body(), cancel: () => res.cancel() });
+        else
+          resolveResponse({
+            status: res.statusCode,
+            body: res.body(),
+            takeWritten: () => res.takeWritten(),
+            cancel: () => res.cancel(),
+          });
       });
     });
     this.handle(req, res);

@@ -4,7 +4,9 @@
  * into the server's in-process request chain). Requests are messages; a response is a head, its
  * body's chunks and an end, with flow control: the reader acknowledges the bytes it has taken, and
  * the server stops sending past a high-water mark of unacknowledged bytes, as a socket's window
- * would stop it.
+ * would stop it. An answer already whole when its head is known (most are) is one message, its
+ * head carrying the body and the end; the reader acknowledges in batches, not every chunk, so a
+ * request costs the thread that serves it two messages instead of five.
  */
 import type { PoolStats } from './session-pool.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
@@ -24,7 +26,15 @@ export type PortClientMessage =
 
 /** Server → client. */
 export type PortServerMessage =
-  | { readonly t: 'head'; readonly id: number; readonly status: number }
+  | {
+      readonly t: 'head';
+      readonly id: number;
+      readonly status: number;
+      /** The body's first bytes, when the server had them with the head. */
+      readonly chunk?: Uint8Array;
+      /** The body ends with `chunk`: no 'data' or 'end' follows. */
+      readonly end?: boolean;
+    }
   | { readonly t: 'fail'; readonly id: number; readonly message: string }
   | { readonly t: 'data'; readonly id: number; readonly chunk: Uint8Array }
   | { readonly t: 'end'; readonly id: number }
@@ -32,6 +42,9 @@ export type PortServerMessage =
 
 /** Unacknowledged bytes the server may have in flight per response. */
 export const portHighWaterMark = 1024 * 1024;
+
+/** Bytes the reader takes before it acknowledges them (well below the high-water mark). */
+export const portAckBytes = 64 * 1024;
 
 /** What a PortChannel needs of node's MessagePort (or a test double). */
 export interface MessagePortLike {
@@ -59,6 +72,8 @@ class PendingResponse {
   #cut = false;
   #done = false;
   #wake: (() => void) | undefined;
+  /** Bytes taken by the reader and not yet acknowledged. */
+  #taken = 0;
 
   constructor(
     id: number,
@@ -75,6 +90,8 @@ class PendingResponse {
   receive(m: PortServerMessage): void {
     switch (m.t) {
       case 'head': {
+        if (m.chunk !== undefined) this.#chunks.push(m.chunk);
+        if (m.end === true) this.#ended = true;
         const head = this.#head;
         this.#head = undefined;
         head?.resolve({ status: m.status, body: this.#body(), cancel: () => this.cancel() });
@@ -132,7 +149,12 @@ class PendingResponse {
       for (;;) {
         const chunk = this.#chunks.shift();
         if (chunk !== undefined) {
-          this.#channel.post({ t: 'ack', id: this.id, bytes: chunk.byteLength });
+          // Acknowledged in batches, and not at all once the server has sent the end.
+          this.#taken += chunk.byteLength;
+          if (this.#taken >= portAckBytes && !this.#ended) {
+            this.#channel.post({ t: 'ack', id: this.id, bytes: this.#taken });
+            this.#taken = 0;
+          }
           yield chunk;
           continue;
         }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MessageChannel } from 'node:worker_threads';
 import type { InProcessCall, InProcessRequestInit, InProcessResponse } from '../../apiserver/in-process.js';
-import { PortChannel, portHighWaterMark } from '../../client/port-transport.js';
+import { PortChannel, portAckBytes, portHighWaterMark } from '../../client/port-transport.js';
 import type { UserInfo } from '../../machinery/user.js';
 import { servePort } from './port-bridge.js';
 
@@ -41,6 +41,12 @@ class Scripted implements InProcessResponse {
     return this.#read();
   }
 
+  takeWritten(): { chunk: Uint8Array | undefined; ended: boolean } {
+    const chunks = this.#chunks.splice(0);
+    for (const c of chunks) this.taken += c.byteLength;
+    return { chunk: chunks.length === 0 ? undefined : Buffer.concat(chunks), ended: this.#ended };
+  }
+
   async *#read(): AsyncGenerator<Uint8Array> {
     for (;;) {
       const c = this.#chunks.shift();
@@ -69,6 +75,10 @@ function setUp(
   const seen: Omit<InProcessRequestInit, 'signal'>[] = [];
   const calls: Call[] = [];
   const ch = new MessageChannel();
+  // What crossed the port each way, by message type.
+  const sent = { toServer: [] as string[], toClient: [] as string[] };
+  ch.port1.on('message', (m: { t: string }) => sent.toServer.push(m.t));
+  ch.port2.on('message', (m: { t: string }) => sent.toClient.push(m.t));
   const startInProcess = (init: Omit<InProcessRequestInit, 'signal'>): InProcessCall => {
     seen.push(init);
     const call: Call = { init, cancelled: false };
@@ -100,7 +110,7 @@ function setUp(
     ch.port1.close();
     ch.port2.close();
   };
-  return { seen, calls, transport, channel, close };
+  return { seen, calls, transport, channel, close, sent };
 }
 
 async function readAll(body: AsyncIterable<Uint8Array>): Promise<string> {
@@ -112,7 +122,7 @@ async function readAll(body: AsyncIterable<Uint8Array>): Promise<string> {
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 test('a request crosses the port: method, path, headers with the user agent, body; the status and body come back', async () => {
-  const { seen, transport, close } = setUp(() => {
+  const { seen, transport, close, sent } = setUp(() => {
     const r = new Scripted(201);
     r.push('{"kind":');
     r.push('"Pod"}');
@@ -134,6 +144,34 @@ test('a request crosses the port: method, path, headers with the user agent, bod
     assert.equal(seen[0]?.body, '{"a":1}');
     assert.deepEqual(seen[0]?.headers, { 'content-type': 'application/json', 'user-agent': 'test-agent' });
     assert.equal(transport.stats().streams, 0, 'a finished response is forgotten');
+    await tick();
+    assert.deepEqual(
+      sent,
+      { toServer: ['req'], toClient: ['head'] },
+      'an answer whole with its head is one message',
+    );
+  } finally {
+    close();
+  }
+});
+
+test("a streamed answer is acknowledged in batches of the reader's bytes, not per chunk, and not after its end", async () => {
+  const server = new Scripted(200);
+  const { transport, close, sent } = setUp(() => Promise.resolve(server));
+  try {
+    const res = await transport.send({ method: 'GET', path: '/api/v1/pods?watch=1', headers: {} });
+    const reading = readAll(res.body);
+    const chunk = Buffer.alloc(1024, 'x');
+    for (let i = 0; i < 1000; i++) {
+      server.push(chunk);
+      if (i % 50 === 0) await tick();
+    }
+    server.end();
+    assert.equal((await reading).length, 1000 * 1024);
+    await tick();
+    const acks = sent.toServer.filter((t) => t === 'ack').length;
+    assert.ok(acks >= 1 && acks <= Math.floor((1000 * 1024) / portAckBytes), `${acks} acknowledgements`);
+    assert.ok(sent.toClient.filter((t) => t === 'data').length > acks, 'fewer acknowledgements than chunks');
   } finally {
     close();
   }

@@ -2,13 +2,19 @@
  * The server end of client/port-transport.ts: requests arriving on a message port from the
  * components' worker thread go into the API server's in-process request chain as the loopback
  * user (the same path, filters and identity as inProcessTransport); each response's head, body
- * chunks and end go back on the port, paced by the reader's acknowledgements.
+ * chunks and end go back on the port, paced by the reader's acknowledgements (an answer whole with
+ * its head goes as one message).
  */
 import type { ApiServer } from '../../apiserver/server.js';
 import type { InProcessCall, InProcessResponse } from '../../apiserver/in-process.js';
 import { portHighWaterMark } from '../../client/port-transport.js';
 import type { MessagePortLike, PortClientMessage, PortServerMessage } from '../../client/port-transport.js';
 import type { UserInfo } from '../../machinery/user.js';
+
+/** A chunk may be a view of a shared pool: an exact copy, to transfer instead of the pool. */
+function ownCopy(chunk: Uint8Array): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(chunk);
+}
 
 function isPortClientMessage(m: unknown): m is PortClientMessage {
   if (typeof m !== 'object' || m === null) return false;
@@ -46,8 +52,7 @@ export function servePort(
     try {
       for await (const chunk of response.body) {
         if (s.stopped) return;
-        // A chunk may be a view of a shared pool: send an exact copy, transferred, not the pool.
-        const copy = new Uint8Array(chunk);
+        const copy = ownCopy(chunk);
         s.unacked += copy.byteLength;
         post({ t: 'data', id, chunk: copy }, [copy.buffer]);
         while (s.unacked >= portHighWaterMark && !s.stopped) {
@@ -81,7 +86,19 @@ export function servePort(
           served.delete(m.id);
           return;
         }
-        post({ t: 'head', id: m.id, status: response.status });
+        const first = response.takeWritten();
+        const chunk = first.chunk === undefined ? undefined : ownCopy(first.chunk);
+        const transfer = chunk === undefined ? [] : [chunk.buffer];
+        if (first.ended) {
+          served.delete(m.id);
+          post(
+            { t: 'head', id: m.id, status: response.status, ...(chunk ? { chunk } : {}), end: true },
+            transfer,
+          );
+          return;
+        }
+        s.unacked += chunk?.byteLength ?? 0;
+        post({ t: 'head', id: m.id, status: response.status, ...(chunk ? { chunk } : {}) }, transfer);
         void pump(m.id, s, response);
       },
       (err: unknown) => {
