@@ -28,6 +28,10 @@ const extraPrefix = 'impersonate-extra-';
 /** Every value of each header, as sent (repeated headers stay separate). */
 function headerValues(req: ServerRequest): Map<string, string[]> {
   const out = new Map<string, string[]>();
+  // Most requests impersonate no one: the parsed headers say so without the raw list.
+  let any = false;
+  for (const name in req.headers) if (name.startsWith('impersonate-')) any = true;
+  if (!any) return out;
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
