@@ -12,12 +12,17 @@
  * list at once, so upstream's large lists carry none either. Headers (content-type,
  * cache-control, warning) are otherwise those of writeObject.
  *
+ * When the request may be answered gzipped (response-compression.ts), the answer is kept until it
+ * outgrows upstream's 128 KiB threshold instead, and from there goes through the compressor; an
+ * answer that never does is sent as it is.
+ *
  * Once the headers are out an error cannot become a Status: the request's signal aborting (client
  * gone, request deadline passed, server shutting down) or an item failing to serialize cuts the
  * stream (HTTP/2 RST_STREAM CANCEL, HTTP/1.1 the connection), as upstream's timeout filter does
  * with http.ErrAbortHandler, so the client sees a broken response rather than a short list.
  */
 import { constants as http2constants } from 'node:http2';
+import { GzipBody, gzipThresholdBytes, gzipsAnswer } from './response-compression.js';
 import { cancelResponse, warningHeaders } from './response.js';
 import type { ServerResponseLike } from './response.js';
 
@@ -65,6 +70,12 @@ function itemBytes(item: unknown, first: boolean): Buffer {
 }
 
 const listTail = Buffer.from(']}\n', 'utf8');
+
+/** Where the body's bytes go once the head is out: the response, or the compressor in front of it. */
+interface ListBody {
+  write(chunk: Uint8Array): boolean;
+  end(chunk: Uint8Array): unknown;
+}
 
 /** Resolves true when `res` drained, false when it closed or `signal` aborted first. */
 function drained(res: ServerResponseLike, signal: AbortSignal): Promise<boolean> {
@@ -141,45 +152,59 @@ export async function writeJsonListStream(
   const warnings = warningHeaders(options.warnings ?? []);
   const { signal } = options;
   const items = list.items;
-  // Until the answer outgrows wholeAnswerBytes it is kept, to be sent whole with its length.
+  if (warnings.length > 0) headers['warning'] = warnings;
+  // Gzipped only past the threshold: until the answer outgrows it, it is kept.
+  const gzipped = gzipsAnswer(options.req, gzipThresholdBytes + 1);
+  const keepBytes = gzipped ? gzipThresholdBytes : wholeAnswerBytes;
+  // Until the answer outgrows keepBytes it is kept, to be sent whole (with its length when small).
   let pending: Buffer[] | undefined = [Buffer.from(envelopeHead(list), 'utf8')];
   let pendingBytes = pending[0]?.byteLength ?? 0;
   let i = 0;
   let writable = true;
+  let out: ListBody = res;
+  let gz: GzipBody | undefined;
+  const cut = (): void => {
+    gz?.destroy();
+    cutStream(res, options.req);
+  };
   try {
     for (; i < items.length && pending !== undefined; i++) {
       const bytes = itemBytes(items[i], i === 0);
       pending.push(bytes);
       pendingBytes += bytes.byteLength;
-      if (pendingBytes > wholeAnswerBytes) {
-        if (warnings.length > 0) headers['warning'] = warnings;
-        res.writeHead(code, headers);
-        writable = res.write(Buffer.concat(pending, pendingBytes));
+      if (pendingBytes > keepBytes) {
+        if (gzipped) {
+          gz = new GzipBody(res, code, headers);
+          out = gz;
+        } else {
+          res.writeHead(code, headers);
+        }
+        writable = out.write(Buffer.concat(pending, pendingBytes));
         pending = undefined;
       }
     }
   } catch (err) {
     if (pending !== undefined) throw err; // nothing sent yet: the caller answers with a Status
-    cutStream(res, options.req);
+    cut();
     return;
   }
   if (pending !== undefined) {
     pending.push(listTail);
     const whole = Buffer.concat(pending, pendingBytes + listTail.byteLength);
-    headers['content-length'] = String(whole.byteLength);
-    if (warnings.length > 0) headers['warning'] = warnings;
+    if (pendingBytes <= wholeAnswerBytes) headers['content-length'] = String(whole.byteLength);
     res.writeHead(code, headers);
     res.end(whole);
     return;
   }
+  const wait = (): Promise<boolean> => (gz !== undefined ? gz.drained(signal) : drained(res, signal));
   // Headers are out: from here on a failure can only cut the stream.
   try {
-    if (!writable && !(await drained(res, signal))) return cutStream(res, options.req);
+    if (!writable && !(await wait())) return cut();
     // Items go out in chunks of about chunkBytes: a write per item costs more than the item.
     let batch: Buffer[] = [];
     let batchBytes = 0;
     for (; i < items.length; i++) {
-      if (signal.aborted) return cutStream(res, options.req);
+      if (signal.aborted) return cut();
       const bytes = itemBytes(items[i], i === 0);
       batch.push(bytes);
       batchBytes += bytes.byteLength;
@@ -187,12 +212,12 @@ export async function writeJsonListStream(
       const chunk = Buffer.concat(batch, batchBytes);
       batch = [];
       batchBytes = 0;
-      if (!res.write(chunk) && !(await drained(res, signal))) return cutStream(res, options.req);
+      if (!out.write(chunk) && !(await wait())) return cut();
     }
-    if (signal.aborted) return cutStream(res, options.req);
+    if (signal.aborted) return cut();
     batch.push(listTail);
-    res.end(Buffer.concat(batch, batchBytes + listTail.byteLength));
+    out.end(Buffer.concat(batch, batchBytes + listTail.byteLength));
   } catch {
-    cutStream(res, options.req);
+    cut();
   }
 }

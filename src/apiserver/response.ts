@@ -8,6 +8,7 @@ import type { Status } from '../machinery/status.js';
 import { isJsonObject } from '../util/json.js';
 import { auditResponseObject } from './audit/recorder.js';
 import { isPrettyPrint, negotiateError } from './negotiate.js';
+import { endWhole } from './response-compression.js';
 import type { Format, PrettyRequest } from './negotiate.js';
 
 /** What handlers use of a response; both http.ServerResponse and http2's compat response fit. */
@@ -113,7 +114,7 @@ export function warningHeaders(warnings: readonly string[]): string[] {
 }
 
 /** The request a response answers (Node's http and http2 compat responses keep it as `req`). */
-function requestOf(res: ServerResponseLike): PrettyRequest | undefined {
+export function requestOf(res: ServerResponseLike): PrettyRequest | undefined {
   if (!('req' in res)) return undefined;
   const req: unknown = res.req;
   if (typeof req !== 'object' || req === null || !('headers' in req)) return undefined;
@@ -181,12 +182,10 @@ export function writeObject(
   const headers: Record<string, string | string[]> = {
     'content-type': contentTypes[format],
     'cache-control': 'no-cache, private',
-    'content-length': String(typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength),
   };
   const warnings = warningHeaders([...(requestWarnings.get(res) ?? []), ...(options.warnings ?? [])]);
   if (warnings.length > 0) headers['warning'] = warnings;
-  res.writeHead(code, headers);
-  res.end(text);
+  endWhole(res, requestOf(res), code, headers, text);
 }
 
 export function toStatusError(err: unknown): StatusError {

@@ -69,6 +69,7 @@ import type { ServerResponseLike } from './response.js';
 import { routeResource } from './router.js';
 import { handleVirtual } from './handlers/virtual.js';
 import type { VirtualEndpoint } from './virtual-endpoint.js';
+import { acceptsGzip, allowGzip } from './response-compression.js';
 import { WatchEncoder } from './watch-encoder.js';
 import type { WatchSupport } from './watch-encoder.js';
 
@@ -183,6 +184,8 @@ export class ApiServer {
   #shortInFlight = 0;
   #quietWaiters: (() => void)[] = [];
   readonly #chain: (ctx: RequestContext) => Promise<void>;
+  /** APIResponseCompression: large API object answers are gzipped for clients that ask. */
+  readonly #gzip: boolean;
   readonly #watch: WatchSupport;
   readonly #inflightMark = new InflightWatermark();
   readonly #storageCounts: StorageObjectCounter;
@@ -237,6 +240,7 @@ export class ApiServer {
       ...(o.faults !== undefined ? [withFaults(o.faults)] : []),
     ];
     this.#chain = buildChain(filters, (ctx) => this.#dispatch(ctx));
+    this.#gzip = o.features.enabled('APIResponseCompression');
   }
 
   /** How many watch events were serialized (each once per type, version and format). */
@@ -396,6 +400,7 @@ export class ApiServer {
       const info = parseRequestInfo(method, url, path);
       longRunning = isLongRunning(info);
       if (!longRunning) this.#shortInFlight++;
+      if (this.#gzip && acceptsGzip(req.headers['accept-encoding'])) allowGzip(req);
       await this.#chain({
         req,
         res,

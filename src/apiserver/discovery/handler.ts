@@ -8,7 +8,8 @@ import { apiErrors } from '../../machinery/errors.js';
 import type { ServerRequest } from '../body.js';
 import { parseAccept } from '../negotiate.js';
 import type { ServerResponseLike } from '../response.js';
-import { writeError } from '../response.js';
+import { requestOf, writeError } from '../response.js';
+import { endWhole } from '../response-compression.js';
 import {
   aggregatedDocument,
   apiGroupDocument,
@@ -86,8 +87,7 @@ export class DiscoveryHandler {
           res.writeHead(304, headers);
           res.end();
         } else {
-          res.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(c.body)) });
-          res.end(c.body);
+          endWhole(res, req, 200, headers, c.body);
         }
         return true;
       }
@@ -114,11 +114,6 @@ export class DiscoveryHandler {
 }
 
 function send(res: ServerResponseLike, doc: unknown): void {
-  const body = JSON.stringify(doc);
-  res.writeHead(200, {
-    'content-type': 'application/json',
-    'cache-control': 'no-cache, private',
-    'content-length': String(Buffer.byteLength(body)),
-  });
-  res.end(body);
+  const headers = { 'content-type': 'application/json', 'cache-control': 'no-cache, private' };
+  endWhole(res, requestOf(res), 200, headers, JSON.stringify(doc));
 }
