@@ -105,7 +105,10 @@ describe('discovery and OpenAPI', () => {
       'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList',
     );
     const etag = r.headers['etag'];
-    assert.equal(typeof etag, 'string');
+    // As kube-apiserver's ServeHTTPWithETag: a quoted upper-case SHA-512, public, varying by Accept.
+    assert.match(String(etag), /^"[0-9A-F]{128}"$/);
+    assert.equal(r.headers['cache-control'], 'public');
+    assert.equal(r.headers['vary'], 'Accept');
     const doc = r.json<{ kind: string; items: { metadata: { name: string } }[] }>();
     assert.equal(doc.kind, 'APIGroupDiscoveryList');
     assert.deepEqual(
@@ -137,6 +140,8 @@ describe('discovery and OpenAPI', () => {
       headers: { 'if-none-match': String(etag) },
     });
     assert.equal(again.status, 304);
+    assert.equal(again.headers['cache-control'], 'public');
+    assert.equal(again.headers['etag'], etag);
     const core = (await s.request('GET', '/api', { accept: aggregatedAccept })).json<{
       items: { versions: { version: string }[] }[];
     }>();

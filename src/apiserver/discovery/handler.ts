@@ -25,9 +25,10 @@ interface Cached {
   readonly etag: string;
 }
 
+/** The document and its ETag: upstream's calculateETag, the SHA-512 of its JSON in upper-case hex, quoted. */
 function cache(doc: unknown): Cached {
   const body = JSON.stringify(doc);
-  return { body, etag: `"${createHash('sha256').update(body).digest('hex').toUpperCase()}"` };
+  return { body, etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"` };
 }
 
 export class DiscoveryHandler {
@@ -81,7 +82,8 @@ export class DiscoveryHandler {
           'content-type': aggregatedType,
           etag: c.etag,
           vary: 'Accept',
-          'cache-control': 'no-cache, private',
+          // Upstream's ServeHTTPWithETag: clients may keep the document and revalidate by ETag.
+          'cache-control': 'public',
         };
         if (req.headers['if-none-match'] === c.etag) {
           res.writeHead(304, headers);
