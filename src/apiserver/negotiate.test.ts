@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
 import { StatusError } from '../machinery/errors.js';
-import { isPrettyPrint, negotiateError, negotiateObject } from './negotiate.js';
+import { isPrettyPrint, negotiateError, negotiateObject, parseAccept } from './negotiate.js';
 
 test('kubectl get asks for a Table first and falls back to JSON', () => {
   const n = negotiateObject(
@@ -69,4 +69,25 @@ describe('isPrettyPrint (negotiation/negotiate.go)', () => {
     assert.equal(isPrettyPrint(req('/api', { accept: 'application/json;pretty=1' })), true);
     assert.equal(isPrettyPrint(req('/api', { accept: 'application/json;pretty=true' })), false);
   });
+});
+
+test('parseAccept keeps what it parsed per header text, and stays right past its bound', () => {
+  const header = 'application/yaml;q=0.5, application/json';
+  const first = parseAccept(header);
+  assert.equal(parseAccept(header), first, 'the same parse is handed out again');
+  assert.deepEqual(
+    first.map((m) => [m.type, m.q]),
+    [
+      ['application/json', 1],
+      ['application/yaml', 0.5],
+    ],
+  );
+  for (let i = 0; i < 600; i++) {
+    const [m] = parseAccept(`application/x-${i};q=0.${(i % 9) + 1}`);
+    assert.equal(m?.type, `application/x-${i}`);
+  }
+  assert.deepEqual(
+    parseAccept(header).map((m) => m.type),
+    ['application/json', 'application/yaml'],
+  );
 });

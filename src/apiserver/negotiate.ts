@@ -34,8 +34,29 @@ interface MediaRange {
   readonly q: number;
 }
 
-export function parseAccept(header: string | undefined): MediaRange[] {
-  if (header === undefined || header.trim() === '') return [{ type: '*/*', params: new Map(), q: 1 }];
+const anyMedia: readonly MediaRange[] = [{ type: '*/*', params: new Map(), q: 1 }];
+
+/**
+ * Parsed Accept headers by their text: clients send a handful of distinct ones, each thousands of
+ * times (every request negotiates). Bounded: emptied when full.
+ */
+const parsedAccepts = new Map<string, readonly MediaRange[]>();
+const parsedAcceptsMax = 256;
+
+/** The media ranges of an Accept header, highest q first (shared: never modify them). */
+export function parseAccept(header: string | undefined): readonly MediaRange[] {
+  if (header === undefined) return anyMedia;
+  let parsed = parsedAccepts.get(header);
+  if (parsed === undefined) {
+    parsed = parseAcceptText(header);
+    if (parsedAccepts.size >= parsedAcceptsMax) parsedAccepts.clear();
+    parsedAccepts.set(header, parsed);
+  }
+  return parsed;
+}
+
+function parseAcceptText(header: string): readonly MediaRange[] {
+  if (header.trim() === '') return anyMedia;
   const out: MediaRange[] = [];
   for (const part of header.split(',')) {
     const [type, ...paramParts] = part.split(';');
