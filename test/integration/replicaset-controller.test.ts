@@ -126,9 +126,11 @@ test('scale down deletes not-ready pods before ready ones', async () => {
     return p.length === 4 ? p : undefined;
   });
   const readyNames = new Set(pods.slice(0, 2).map(podName));
-  for (const p of pods.slice(0, 2)) await setPodReady(c.client, p);
-  // The third is Running but not ready; the fourth stays Pending.
+  // The third is Running but not ready; the fourth stays Pending. The third is written first: the
+  // controller's informer sees events in order, so once its status counts the two ready pods it
+  // has seen the third Running too (written last, a loaded machine let the scale-down run before).
   await setPodReady(c.client, pods[2]!, false);
+  for (const p of pods.slice(0, 2)) await setPodReady(c.client, p);
   await waitFor('2 ready', async () => status(await getRS('rank'))['readyReplicas'] === 2);
   await scale('rank', 3);
   await waitFor('3 left', async () => (await activePods(c.client, ns, 'app=rank')).length === 3);

@@ -155,7 +155,10 @@ describe('APIResponseCompression: answers over 128 KiB gzipped for clients that 
       assert.equal(headers[':status'], 200);
       assert.equal(headers['content-encoding'], undefined);
     } finally {
-      session.close();
+      // Destroyed, not closed: after resetting a watch whose 200 KiB event still waits for the
+      // client's window, node's client session.close() does not complete (with or without
+      // compression; not what this test is about).
+      session.destroy();
     }
   });
 });
