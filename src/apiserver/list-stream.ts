@@ -22,7 +22,7 @@
  * with http.ErrAbortHandler, so the client sees a broken response rather than a short list.
  */
 import { constants as http2constants } from 'node:http2';
-import { GzipBody, gzipThresholdBytes, gzipsAnswer } from './response-compression.js';
+import { GzipBody, gzipAllowed, gzipThresholdBytes } from './response-compression.js';
 import { cancelResponse, warningHeaders } from './response.js';
 import type { ServerResponseLike } from './response.js';
 
@@ -154,7 +154,7 @@ export async function writeJsonListStream(
   const items = list.items;
   if (warnings.length > 0) headers['warning'] = warnings;
   // Gzipped only past the threshold: until the answer outgrows it, it is kept.
-  const gzipped = gzipsAnswer(options.req, gzipThresholdBytes + 1);
+  const gzipped = gzipAllowed(options.req);
   const keepBytes = gzipped ? gzipThresholdBytes : wholeAnswerBytes;
   // Until the answer outgrows keepBytes it is kept, to be sent whole (with its length when small).
   let pending: Buffer[] | undefined = [Buffer.from(envelopeHead(list), 'utf8')];

@@ -39,9 +39,14 @@ export function allowGzip(req: object): void {
   gzipRequests.add(req);
 }
 
+/** Whether answers to `req` over the threshold are gzipped. */
+export function gzipAllowed(req: object | undefined): boolean {
+  return req !== undefined && gzipRequests.has(req);
+}
+
 /** Whether an answer of `bytes` to `req` is to be gzipped. */
 export function gzipsAnswer(req: object | undefined, bytes: number): boolean {
-  return bytes > gzipThresholdBytes && req !== undefined && gzipRequests.has(req);
+  return bytes > gzipThresholdBytes && gzipAllowed(req);
 }
 
 /** The headers of a gzipped answer: `headers` less Content-Length, with the encoding and Vary. */
