@@ -17,6 +17,8 @@ const files = only.length > 0 ? only : [...walk('src', []), ...walk('test', [])]
 const r = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { stdio: 'inherit' },
+  // Every list answer served from a watch cache's kept encodings checks them against a fresh one
+  // (src/storage/cacher/encoded-items.ts): a test that modifies a cached object fails loudly.
+  { stdio: 'inherit', env: { NANOKUBE_VERIFY_ENCODED_ITEMS: '1', ...process.env } },
 );
 process.exit(r.status ?? 1);

@@ -25,12 +25,24 @@ import { constants as http2constants } from 'node:http2';
 import { GzipBody, gzipAllowed, gzipThresholdBytes } from './response-compression.js';
 import { cancelResponse, warningHeaders } from './response.js';
 import type { ServerResponseLike } from './response.js';
+import type { KubeObject } from '../machinery/object.js';
+import type { ItemEncodings } from '../registry/generic/store.js';
 
 /** Answers up to this size are sent whole, with a Content-Length (Go's http2 handler buffer). */
 export const wholeAnswerBytes = 4096;
 
+/**
+ * The objects a list's items were made from, index for index (the watch cache's own), and the
+ * encodings the cache keeps of them: an item whose object has one is not encoded again.
+ */
+export interface ListSources {
+  readonly objects: readonly KubeObject[];
+  readonly encodings: ItemEncodings;
+}
+
 export interface ListStreamOptions {
   readonly warnings?: readonly string[];
+  readonly sources?: ListSources;
   /** Aborts when the answer should stop (the handler context's signal). */
   readonly signal: AbortSignal;
   /** The request: its HTTP/2 stream or socket is what a cut resets when `res` is a wrapper. */
@@ -58,18 +70,38 @@ function envelopeHead(body: Record<string, unknown>): string {
   return text === '{}' ? '{"items":[' : `${text.slice(0, -1)},"items":[`;
 }
 
-/** One array element as JSON.stringify writes it inside an array, after a comma unless first. */
-function itemBytes(item: unknown, first: boolean): Buffer {
+/** One array element as JSON.stringify writes it inside an array. */
+function itemText(item: unknown): string {
   // Inside an array, what JSON.stringify cannot represent (undefined, functions) is null.
-  const text = JSON.stringify(item) ?? 'null';
-  if (first) return Buffer.from(text, 'utf8');
-  const buf = Buffer.allocUnsafe(1 + Buffer.byteLength(text, 'utf8'));
-  buf[0] = 0x2c; // ','
-  buf.write(text, 1, 'utf8');
-  return buf;
+  return JSON.stringify(item) ?? 'null';
 }
 
-const listTail = Buffer.from(']}\n', 'utf8');
+/** Whether kept encodings are checked against a fresh one on every use (the test suite sets it). */
+const verifyKept = process.env['NANOKUBE_VERIFY_ENCODED_ITEMS'] === '1';
+
+/** The text of item `i`: kept by the watch cache when its source object has one, else encoded. */
+function itemEncoder(items: readonly unknown[], sources: ListSources | undefined): (i: number) => string {
+  if (sources === undefined) return (i) => itemText(items[i]);
+  const { objects, encodings } = sources;
+  return (i) => {
+    const source = objects[i];
+    if (source === undefined) return itemText(items[i]);
+    const kept = encodings.get(source);
+    if (kept === undefined) {
+      const text = itemText(items[i]);
+      encodings.remember(source, text);
+      return text;
+    }
+    if (verifyKept && kept !== itemText(items[i])) {
+      throw new Error(
+        `the kept encoding of ${source.metadata.namespace ?? ''}/${source.metadata.name ?? ''} differs from its object's: was a cached object modified?`,
+      );
+    }
+    return kept;
+  };
+}
+
+const listTail = ']}\n';
 
 /** Where the body's bytes go once the head is out: the response, or the compressor in front of it. */
 interface ListBody {
@@ -156,9 +188,11 @@ export async function writeJsonListStream(
   // Gzipped only past the threshold: until the answer outgrows it, it is kept.
   const gzipped = gzipAllowed(options.req);
   const keepBytes = gzipped ? gzipThresholdBytes : wholeAnswerBytes;
+  const encode = itemEncoder(items, options.sources);
   // Until the answer outgrows keepBytes it is kept, to be sent whole (with its length when small).
-  let pending: Buffer[] | undefined = [Buffer.from(envelopeHead(list), 'utf8')];
-  let pendingBytes = pending[0]?.byteLength ?? 0;
+  const head = envelopeHead(list);
+  let pending: string[] | undefined = [head];
+  let pendingBytes = Buffer.byteLength(head, 'utf8');
   let i = 0;
   let writable = true;
   let out: ListBody = res;
@@ -169,9 +203,10 @@ export async function writeJsonListStream(
   };
   try {
     for (; i < items.length && pending !== undefined; i++) {
-      const bytes = itemBytes(items[i], i === 0);
-      pending.push(bytes);
-      pendingBytes += bytes.byteLength;
+      const text = encode(i);
+      if (i > 0) pending.push(',');
+      pending.push(text);
+      pendingBytes += Buffer.byteLength(text, 'utf8') + (i > 0 ? 1 : 0);
       if (pendingBytes > keepBytes) {
         if (gzipped) {
           gz = new GzipBody(res, code, headers);
@@ -179,7 +214,7 @@ export async function writeJsonListStream(
         } else {
           res.writeHead(code, headers);
         }
-        writable = out.write(Buffer.concat(pending, pendingBytes));
+        writable = out.write(Buffer.from(pending.join(''), 'utf8'));
         pending = undefined;
       }
     }
@@ -190,7 +225,7 @@ export async function writeJsonListStream(
   }
   if (pending !== undefined) {
     pending.push(listTail);
-    const whole = Buffer.concat(pending, pendingBytes + listTail.byteLength);
+    const whole = Buffer.from(pending.join(''), 'utf8');
     if (pendingBytes <= wholeAnswerBytes) headers['content-length'] = String(whole.byteLength);
     res.writeHead(code, headers);
     res.end(whole);
@@ -200,23 +235,25 @@ export async function writeJsonListStream(
   // Headers are out: from here on a failure can only cut the stream.
   try {
     if (!writable && !(await wait())) return cut();
-    // Items go out in chunks of about chunkBytes: a write per item costs more than the item.
-    let batch: Buffer[] = [];
-    let batchBytes = 0;
+    // Items go out in chunks of about chunkBytes (counted in characters): a write per item
+    // costs more than the item.
+    let batch: string[] = [];
+    let batchChars = 0;
     for (; i < items.length; i++) {
       if (signal.aborted) return cut();
-      const bytes = itemBytes(items[i], i === 0);
-      batch.push(bytes);
-      batchBytes += bytes.byteLength;
-      if (batchBytes < chunkBytes) continue;
-      const chunk = Buffer.concat(batch, batchBytes);
+      const text = encode(i);
+      if (i > 0) batch.push(',');
+      batch.push(text);
+      batchChars += text.length + 1;
+      if (batchChars < chunkBytes) continue;
+      const chunk = Buffer.from(batch.join(''), 'utf8');
       batch = [];
-      batchBytes = 0;
+      batchChars = 0;
       if (!out.write(chunk) && !(await wait())) return cut();
     }
     if (signal.aborted) return cut();
     batch.push(listTail);
-    out.end(Buffer.concat(batch, batchBytes + listTail.byteLength));
+    out.end(Buffer.from(batch.join(''), 'utf8'));
   } catch {
     cut();
   }

@@ -125,7 +125,15 @@ export class VersionedStore {
 
   async list(namespace: string, req: ListRequest): Promise<ListResult> {
     const r = await this.hub.list(namespace, this.listRequest(req));
-    return this.#identity ? r : { ...r, items: await this.outMany(r.items) };
+    if (this.#identity) return r;
+    // Converted items are new objects: the cache's encodings are not theirs.
+    const items = await this.outMany(r.items);
+    return {
+      items,
+      resourceVersion: r.resourceVersion,
+      ...(r.continue !== undefined ? { continue: r.continue } : {}),
+      ...(r.remainingItemCount !== undefined ? { remainingItemCount: r.remainingItemCount } : {}),
+    };
   }
 
   /** The request's version for strategies, when it is not the storage version. */

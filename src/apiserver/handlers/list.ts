@@ -25,7 +25,17 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
   // YAML, protobuf and Table answers are written whole.
   if (negotiated.format === 'json' && !pretty && isStreamableList(body)) {
     auditResponseObject(ctx.res, body);
-    await writeJsonListStream(ctx.res, 200, body, { signal: ctx.signal, req: ctx.req });
+    // Items of the object form are made one for one from the listed objects: when those are the
+    // watch cache's, the encodings it keeps serve them.
+    const sources =
+      negotiated.as === 'object' && result.encodings !== undefined
+        ? { objects: result.items, encodings: result.encodings }
+        : undefined;
+    await writeJsonListStream(ctx.res, 200, body, {
+      signal: ctx.signal,
+      req: ctx.req,
+      ...(sources !== undefined ? { sources } : {}),
+    });
     return;
   }
   writeObject(ctx.res, 200, body, { format: negotiated.format, pretty });

@@ -35,6 +35,7 @@ import { localAPIServices } from '../../registry/resources/apiregistration/index
 import { systemPriorityClasses } from '../../registry/resources/scheduling/index.js';
 import { GenericStore } from '../../registry/generic/store.js';
 import { VersionedStore, servedVersionsOf } from '../../registry/versioned-store.js';
+import { EncodingBudget, defaultEncodingBudgetBytes } from '../../storage/cacher/encoded-items.js';
 import { KvObjectStore } from '../../storage/object-store.js';
 import { createMemoryKv } from '../../storage/kv/memory/memory-kv.js';
 import { openSqliteKv } from '../../storage/kv/sqlite/sqlite-kv.js';
@@ -417,6 +418,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     });
     return serviceAllocationHooks({ kv, allocators: serviceAllocators, ipRecords: records, cache });
   };
+  // The encoded list items the watch caches keep (encoded-items.ts), one budget for all of them.
+  const encodingBudget = new EncodingBudget(defaultEncodingBudgetBytes);
   /** The endpoints of one stored resource: one per served version, over one generic store. */
   const endpointsOf = (
     resource: RegistryResource,
@@ -429,6 +432,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       features,
       admission,
       mutatingAdmission,
+      encodingBudget,
       ...(hooks !== undefined ? { hooks } : {}),
       ...(clockDate !== undefined ? { clock: clockDate } : {}),
     });

@@ -17,6 +17,7 @@ import type { AdmissionAttributes, MutatingAdmission, ValidatingAdmission } from
 import type { HookContext, WriteHooks, WriteOutcome } from './hooks.js';
 import { collectionPrefix, objectKey, resourcePrefix } from './keys.js';
 import { WatchCache } from '../../storage/cacher/watch-cache.js';
+import type { EncodingBudget, ItemEncodings } from '../../storage/cacher/encoded-items.js';
 import { decodeContinue, encodeContinue } from '../../storage/continue-token.js';
 import { fillSystemFields, formatTime, generateName } from './metadata.js';
 import type { GarbageCollectionPolicy } from './gc-finalizers.js';
@@ -73,6 +74,8 @@ export interface GenericStoreOptions {
    * not-quite-latest state, and watches, are served from it. `false` reads storage every time.
    */
   readonly watchCache?: false | { readonly capacity?: number };
+  /** The byte budget of the encoded list items the server's watch caches keep together. */
+  readonly encodingBudget?: EncodingBudget;
 }
 
 export interface WriteResult {
@@ -95,11 +98,15 @@ export interface DeleteResult {
   readonly pendingGraceful?: boolean;
 }
 
+export type { ItemEncodings };
+
 export interface ListResult {
   readonly items: KubeObject[];
   readonly resourceVersion: string;
   readonly continue?: string;
   readonly remainingItemCount?: number;
+  /** When the items are the watch cache's objects: the encodings it keeps of them. */
+  readonly encodings?: ItemEncodings;
 }
 
 /** Produces the object to store from the current one (a PUT body, or a patch applied to `current`). */
@@ -150,6 +157,7 @@ export class GenericStore {
             storage,
             prefix: resourcePrefix(o.resource.info),
             ...(o.watchCache?.capacity !== undefined ? { capacity: o.watchCache.capacity } : {}),
+            ...(o.encodingBudget !== undefined ? { encodingBudget: o.encodingBudget } : {}),
           });
   }
 
@@ -351,7 +359,7 @@ export class GenericStore {
     const select = predicate.everything ? undefined : (o: KubeObject) => predicate.matches(o);
     const answer = (): ListResult => {
       const r = cache.list(prefix, select);
-      return { items: r.items, resourceVersion: String(r.revision) };
+      return { items: r.items, resourceVersion: String(r.revision), encodings: cache.encodings };
     };
     if (rv === '') return (await this.#caughtUp(cache)) ? answer() : undefined;
     if (read.kind !== 'current') await waitUntilFresh(cache, read.revision);
@@ -401,6 +409,7 @@ export class GenericStore {
     const result: { -readonly [K in keyof ListResult]: ListResult[K] } = {
       items: page.items,
       resourceVersion: String(page.revision),
+      encodings: cache.encodings,
     };
     if (page.more && page.lastKey !== undefined) {
       result.continue = encodeContinue({

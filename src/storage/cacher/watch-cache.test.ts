@@ -324,3 +324,37 @@ test('watch cache: a fill larger than one storage page reads every page at one r
   cache.stop();
   await kv.close();
 });
+
+test('#28 watch cache: kept list encodings live as long as their object is the current state', async () => {
+  const kv = createMemoryKv();
+  const storage = new KvObjectStore(kv);
+  await storage.create(`${prefix}a/x`, cm('a', 'x', '0'));
+  await storage.create(`${prefix}a/y`, cm('a', 'y', '0'));
+  const cache = new WatchCache({ storage, prefix, capacity: 10 });
+  await ready(cache);
+  const [x, y] = cache.list(prefix).items;
+  assert.ok(x !== undefined && y !== undefined);
+  cache.encodings.remember(x, 'x0');
+  cache.encodings.remember(y, 'y0');
+  assert.equal(cache.encodings.get(x), 'x0');
+  // An update replaces x: its encoding goes with it, and the new object has none.
+  await storage.guaranteedUpdate(`${prefix}a/x`, () => cm('a', 'x', '1'));
+  await settle(cache, storage);
+  assert.equal(cache.encodings.get(x), undefined);
+  const x1 = cache.get(`${prefix}a/x`);
+  assert.ok(x1 !== undefined && x1 !== x);
+  assert.equal(cache.encodings.get(x1), undefined);
+  // A list that read x before the update cannot keep an encoding of it now.
+  cache.encodings.remember(x, 'stale');
+  assert.equal(cache.encodings.get(x), undefined);
+  assert.equal(cache.encodings.size, 1);
+  // A delete forgets too; stopping forgets everything.
+  await storage.delete(`${prefix}a/y`);
+  await settle(cache, storage);
+  assert.equal(cache.encodings.get(y), undefined);
+  assert.equal(cache.encodings.bytes, 0);
+  cache.encodings.remember(x1, 'x1');
+  assert.equal(cache.encodings.size, 1);
+  cache.stop();
+  assert.equal(cache.encodings.size, 0);
+});

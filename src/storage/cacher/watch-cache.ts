@@ -17,6 +17,7 @@ import { KvClosedError } from '../kv/errors.js';
 import { prefixEnd } from '../kv/types.js';
 import type { ObjectStore, ObjectWatchEvent, ObjectWatchOptions } from '../interfaces.js';
 import { CacheWatcher } from './cache-watcher.js';
+import { EncodedItems, EncodingBudget, defaultEncodingBudgetBytes } from './encoded-items.js';
 import { EventWindow } from './event-window.js';
 import type { WindowEntry } from './event-window.js';
 
@@ -33,6 +34,8 @@ export interface WatchCacheOptions {
   readonly maxQueuedEvents?: number;
   /** Pause before retrying after an unexpected storage error (default 200 ms). */
   readonly retryDelayMs?: number;
+  /** The byte budget of list answers' encoded items, shared by a server's caches (default: own 32 MiB). */
+  readonly encodingBudget?: EncodingBudget;
 }
 
 interface RevisionWaiter {
@@ -71,6 +74,8 @@ export class WatchCache {
   readonly #maxQueued: number;
   readonly #retryDelayMs: number;
   #state = new Map<string, KubeObject>();
+  /** List answers' encodings of objects of the state (encoded-items.ts). */
+  readonly #encoded: EncodedItems;
   /** The state's keys in storage's order, made when a list needs them after a key came or went. */
   #sortedKeys: string[] | undefined;
   readonly #watchers = new Set<CacheWatcher>();
@@ -97,6 +102,15 @@ export class WatchCache {
     this.#window = new EventWindow(o.capacity ?? 1000);
     this.#maxQueued = Math.max(1, o.maxQueuedEvents ?? o.storage.watchMaxQueuedEvents ?? 10_000);
     this.#retryDelayMs = o.retryDelayMs ?? 200;
+    this.#encoded = new EncodedItems({
+      budget: o.encodingBudget ?? new EncodingBudget(defaultEncodingBudgetBytes),
+      holds: (obj) => this.#state.get(this.keyOf(obj)) === obj,
+    });
+  }
+
+  /** The encodings list answers keep of the state's objects (see encoded-items.ts). */
+  get encodings(): EncodedItems {
+    return this.#encoded;
   }
 
   /** True once the state is filled and kept current (until storage closes or a re-list). */
@@ -221,6 +235,7 @@ export class WatchCache {
     this.#stop.abort();
     this.#ready = false;
     this.#endWatchers();
+    this.#encoded.clear();
   }
 
   /** The revision the state is current at. */
@@ -390,6 +405,7 @@ export class WatchCache {
     }
     // Watches served from the previous state cannot be continued across a gap: end them.
     this.#endWatchers();
+    this.#encoded.clear();
     this.#state = state;
     this.#sortedKeys = undefined;
     this.#advance(revision);
@@ -404,10 +420,15 @@ export class WatchCache {
     this.#eventsReceived++;
     const revision = Number(ev.object.metadata.resourceVersion);
     const key = this.keyOf(ev.object);
+    const previous = this.#state.get(key);
+    if (previous !== undefined) this.#encoded.forget(previous);
     if (ev.type === 'DELETED') {
-      if (this.#state.delete(key)) this.#sortedKeys = undefined;
+      if (previous !== undefined) {
+        this.#state.delete(key);
+        this.#sortedKeys = undefined;
+      }
     } else {
-      if (!this.#state.has(key)) this.#sortedKeys = undefined;
+      if (previous === undefined) this.#sortedKeys = undefined;
       this.#state.set(key, ev.object);
     }
     const entry: WindowEntry = { revision, key, event: ev };
