@@ -58,6 +58,12 @@ export interface ResourceInfo {
   readonly resetFields?: { readonly main: readonly string[]; readonly status?: readonly string[] };
   /** Sets defaults on a decoded object of this kind (upstream SetDefaults_*), in place. */
   readonly defaulter?: (obj: JsonObject) => void;
+  /**
+   * Objects of this resource are unstructured (custom resources): list items keep their
+   * apiVersion and kind, as upstream's UnstructuredList writes them (typed lists of built-in kinds
+   * leave them out).
+   */
+  readonly unstructured?: boolean;
 }
 
 /** Every verb a full resource serves, in discovery's order. */

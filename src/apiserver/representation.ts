@@ -57,7 +57,10 @@ export function representObject(
   return obj;
 }
 
-/** Items of built-in lists carry no apiVersion/kind, as upstream's typed lists encode them. */
+/**
+ * Items of built-in lists carry no apiVersion/kind, as upstream's typed lists encode them (custom
+ * resources' lists keep them: see ResourceInfo.unstructured).
+ */
 function listItem(obj: KubeObject): JsonObject {
   const rest: JsonObject = {};
   for (const k of Object.keys(obj)) if (k !== 'apiVersion' && k !== 'kind') rest[k] = obj[k]!;
@@ -84,6 +87,6 @@ export function representList(
     kind: `${info.kind}List`,
     apiVersion: apiVersionOf(info),
     metadata: listMeta,
-    items: items.map(listItem),
+    items: info.unstructured === true ? [...items] : items.map(listItem),
   };
 }

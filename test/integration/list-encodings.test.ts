@@ -146,4 +146,52 @@ describe('#28 lists from the watch cache reuse encodings and stay exact', () => 
       assert.ok(v1Spec !== undefined && !('metrics' in v1Spec));
     }
   });
+  it("custom resources' list items keep apiVersion and kind, as upstream's UnstructuredList writes them", async () => {
+    const crd = await s.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      body: {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'widgets.example.com' },
+        spec: {
+          group: 'example.com',
+          scope: 'Namespaced',
+          names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: {
+                openAPIV3Schema: {
+                  type: 'object',
+                  properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+                },
+              },
+            },
+          ],
+        },
+      },
+    });
+    assert.equal(crd.status, 201, crd.text);
+    const widgets = `/apis/example.com/v1/namespaces/${ns}/widgets`;
+    let created;
+    for (let i = 0; i < 100; i++) {
+      created = await s.request('POST', widgets, {
+        body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { a: 1 } },
+      });
+      if (created.status !== 404) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(created?.status, 201, created?.text);
+    for (let round = 0; round < 2; round++) {
+      const r = await s.request('GET', widgets);
+      assert.equal(r.status, 200, r.text);
+      const l = r.json<{ kind: string; items: { apiVersion?: string; kind?: string }[] }>();
+      assert.equal(l.kind, 'WidgetList');
+      assert.equal(l.items[0]?.apiVersion, 'example.com/v1', r.text);
+      assert.equal(l.items[0]?.kind, 'Widget', r.text);
+    }
+    // Built-in kinds' items still leave them out.
+    assert.equal((await list(cms))[0]?.kind, undefined);
+  });
 });

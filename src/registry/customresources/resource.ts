@@ -55,6 +55,7 @@ function infoOf(view: CrdView, v: CrdVersion): ResourceInfo {
     // The custom resource strategies' GetResetFields.
     ...(v.status ? { resetFields: { main: ['status'], status: ['spec'] } } : {}),
     verbs: allVerbs,
+    unstructured: true,
     ...(v.status ? { statusSubresource: true } : {}),
     ...(v.scale !== undefined ? { scale: v.scale } : {}),
     // crdHandler: a deprecated version warns on every request.
