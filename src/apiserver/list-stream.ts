@@ -22,6 +22,7 @@
  * with http.ErrAbortHandler, so the client sees a broken response rather than a short list.
  */
 import { constants as http2constants } from 'node:http2';
+import { whenDrained } from './when-drained.js';
 import { GzipBody, gzipAllowed, gzipThresholdBytes } from './response-compression.js';
 import { cancelResponse, warningHeaders } from './response.js';
 import type { ServerResponseLike } from './response.js';
@@ -107,24 +108,6 @@ const listTail = ']}\n';
 interface ListBody {
   write(chunk: Uint8Array): boolean;
   end(chunk: Uint8Array): unknown;
-}
-
-/** Resolves true when `res` drained, false when it closed or `signal` aborted first. */
-function drained(res: ServerResponseLike, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise<boolean>((resolve) => {
-    const done = (ok: boolean): void => {
-      res.off('drain', onDrain);
-      res.off('close', onClose);
-      signal.removeEventListener('abort', onClose);
-      resolve(ok);
-    };
-    const onDrain = (): void => done(true);
-    const onClose = (): void => done(false);
-    res.once('drain', onDrain);
-    res.once('close', onClose);
-    signal.addEventListener('abort', onClose, { once: true });
-  });
 }
 
 /**
@@ -231,7 +214,7 @@ export async function writeJsonListStream(
     res.end(whole);
     return;
   }
-  const wait = (): Promise<boolean> => (gz !== undefined ? gz.drained(signal) : drained(res, signal));
+  const wait = (): Promise<boolean> => (gz !== undefined ? gz.drained(signal) : whenDrained(res, res, signal));
   // Headers are out: from here on a failure can only cut the stream.
   try {
     if (!writable && !(await wait())) return cut();

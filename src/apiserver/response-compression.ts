@@ -14,6 +14,7 @@
  */
 import { createGzip, gzip } from 'node:zlib';
 import type { Gzip } from 'node:zlib';
+import { whenDrained } from './when-drained.js';
 import type { ServerResponseLike } from './response.js';
 
 /** Upstream's defaultGzipThresholdBytes: answers whose first write is larger are compressed. */
@@ -121,20 +122,7 @@ export class GzipBody {
 
   /** Resolves true once more may be written; false when the response closed or `signal` aborted. */
   drained(signal: AbortSignal): Promise<boolean> {
-    if (signal.aborted) return Promise.resolve(false);
-    return new Promise<boolean>((resolve) => {
-      const done = (ok: boolean): void => {
-        this.#gz.off('drain', onDrain);
-        this.#res.off('close', onClose);
-        signal.removeEventListener('abort', onClose);
-        resolve(ok);
-      };
-      const onDrain = (): void => done(true);
-      const onClose = (): void => done(false);
-      this.#gz.once('drain', onDrain);
-      this.#res.once('close', onClose);
-      signal.addEventListener('abort', onClose, { once: true });
-    });
+    return whenDrained(this.#gz, this.#res, signal);
   }
 
   /** The answer was cut: the compressor is dropped with what it held. */

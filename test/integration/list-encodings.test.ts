@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '../support/poll.js';
 import { startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 
@@ -174,15 +175,14 @@ describe('#28 lists from the watch cache reuse encodings and stay exact', () => 
     });
     assert.equal(crd.status, 201, crd.text);
     const widgets = `/apis/example.com/v1/namespaces/${ns}/widgets`;
-    let created;
-    for (let i = 0; i < 100; i++) {
-      created = await s.request('POST', widgets, {
+    // The CRD's resource is served once its names are accepted.
+    const created = await waitFor('the widgets resource to be served', async () => {
+      const r = await s.request('POST', widgets, {
         body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { a: 1 } },
       });
-      if (created.status !== 404) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.equal(created?.status, 201, created?.text);
+      return r.status === 404 ? undefined : r;
+    });
+    assert.equal(created.status, 201, created.text);
     for (let round = 0; round < 2; round++) {
       const r = await s.request('GET', widgets);
       assert.equal(r.status, 200, r.text);
