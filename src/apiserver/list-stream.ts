@@ -214,7 +214,8 @@ export async function writeJsonListStream(
     res.end(whole);
     return;
   }
-  const wait = (): Promise<boolean> => (gz !== undefined ? gz.drained(signal) : whenDrained(res, res, signal));
+  const wait = (): Promise<boolean> =>
+    gz !== undefined ? gz.drained(signal) : whenDrained(res, res, signal);
   // Headers are out: from here on a failure can only cut the stream.
   try {
     if (!writable && !(await wait())) return cut();
