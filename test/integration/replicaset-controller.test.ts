@@ -218,7 +218,9 @@ test('terminating pods do not count: a pod with a finalizer being deleted is rep
     const p = await activePods(c.client, ns, 'app=fin');
     return p.length === 1 && podName(p[0]!) !== podName(pod!);
   });
-  assert.equal(status(await getRS('fin'))['replicas'], 1);
+  // The controller writes the status after it creates the replacement: the
+  // count may still be the one from the terminating pod's moment (0) here.
+  await waitFor('status.replicas 1', async () => status(await getRS('fin'))['replicas'] === 1);
   // Let the held pods go.
   for (const p of await c.client
     .request('GET', `/api/v1/namespaces/${ns}/pods?labelSelector=app%3Dfin`)
