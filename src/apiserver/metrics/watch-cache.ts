@@ -126,6 +126,9 @@ function define(): void {
     labelNames: ['resource'],
     registers: [metricsRegistry],
     collect() {
+      // Only the caches there are now: a stopped server's (in-process servers share this
+      // registry) or a removed custom resource's cache leaves no series behind.
+      this.reset();
       for (const [store, stats] of caches()) this.set(groupResource(store), stats.capacity);
     },
   });

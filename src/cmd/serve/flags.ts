@@ -28,6 +28,7 @@ import {
 } from '../../apiserver/tls-options.js';
 import type { StorageMediaType } from './storage-media-type.js';
 import { etcdFlagNames, etcdFlagsOf, etcdUsage } from './etcd-flags.js';
+import { parseWatchCacheSizes } from './watch-cache-sizes.js';
 
 export { FlagError };
 
@@ -46,6 +47,9 @@ ${etcdUsage}  --storage-media-type TYPE    how objects are stored: application/j
                               resources stay JSON); either form is read whatever this says
   --sqlite-synchronous MODE   SQLite synchronous setting: FULL (default, durable), NORMAL, OFF
   --event-ttl DURATION        how long Events are kept after they are written (default 1h0m0s)
+  --watch-cache[=BOOL]        keep a watch cache per resource (default true)
+  --watch-cache-sizes R#N,... resource[.group]#size; 0 turns that built-in resource's watch cache
+                              off, any other size keeps it (default events#0,events.events.k8s.io#0)
   --feature-gates k=v,...     Kubernetes v1.27 feature gates
   --runtime-config k=v,...    group-versions to serve, e.g. certificates.k8s.io/v1alpha1=true, api/alpha=true
   --anonymous-auth[=BOOL]     requests without credentials are system:anonymous (default false:
@@ -313,6 +317,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
   let signingKeyFile: string | undefined;
   let maxTokenExpirationSeconds: number | undefined;
   let eventTtlSeconds: number | undefined;
+  let watchCache: boolean | undefined;
+  let watchCacheSizes: string[] | undefined;
   let extendTokenExpiration: boolean | undefined;
   let jwksURI: string | undefined;
   let authorizationModes: AuthorizationMode[] | undefined;
@@ -475,6 +481,17 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
       case 'service-account-jwks-uri':
         jwksURI = value();
         break;
+      case 'watch-cache':
+        watchCache = bool();
+        break;
+      case 'watch-cache-sizes': {
+        // A string slice (pflag): comma-separated, repeated flags add; checked as upstream does.
+        const v = value();
+        const added = v === '' ? [] : v.split(',');
+        parseWatchCacheSizes(added);
+        watchCacheSizes = [...(watchCacheSizes ?? []), ...added];
+        break;
+      }
       case 'event-ttl': {
         const v = value();
         try {
@@ -717,6 +734,8 @@ export function parseServeFlags(args: readonly string[]): ServerOptions {
     ...(etcd !== undefined ? { etcd } : {}),
     ...(storageMediaType !== undefined ? { storageMediaType } : {}),
     ...(eventTtlSeconds !== undefined ? { eventTtlSeconds } : {}),
+    ...(watchCache !== undefined ? { watchCache } : {}),
+    ...(watchCacheSizes !== undefined ? { watchCacheSizes } : {}),
     featureGates,
     verbosity,
     anonymousAuth,

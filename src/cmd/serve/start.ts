@@ -47,6 +47,7 @@ import type { EtcdFlags } from './etcd-flags.js';
 import { openEtcdStorage } from './etcd-storage.js';
 import type { KvSnapshot, KvStore } from '../../storage/kv/types.js';
 import { restoreSnapshot, snapshotOperation } from './snapshot.js';
+import { watchCacheChoice } from './watch-cache-sizes.js';
 import { FaultInjector } from '../../apiserver/faults/fault-injector.js';
 import { followFaultsFile } from './faults-file.js';
 import type { Logger } from '../../util/log.js';
@@ -125,6 +126,13 @@ export interface ServerOptions {
   readonly synchronous?: 'FULL' | 'NORMAL' | 'OFF';
   /** `--event-ttl`: Events expire this long after they are written (default 3600 s). */
   readonly eventTtlSeconds?: number;
+  /** `--watch-cache`: a watch cache per resource (default true). */
+  readonly watchCache?: boolean;
+  /**
+   * `--watch-cache-sizes`: `resource[.group]#size` over the defaults (`events#0`,
+   * `events.events.k8s.io#0`); 0 turns a built-in resource's cache off.
+   */
+  readonly watchCacheSizes?: readonly string[];
   /** Run the built-in controllers in-process (default true); tests of raw API semantics turn them off. */
   readonly controllers?: boolean;
   /** `--controllers`: which controllers (kube-controller-manager's syntax; default `*`). */
@@ -420,6 +428,13 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   };
   // The encoded list items the watch caches keep (encoded-items.ts), one budget for all of them.
   const encodingBudget = new EncodingBudget(defaultEncodingBudgetBytes);
+  const watchCaches = watchCacheChoice({
+    ...(o.watchCache !== undefined ? { enabled: o.watchCache } : {}),
+    ...(o.watchCacheSizes !== undefined ? { sizes: o.watchCacheSizes } : {}),
+  });
+  for (const resource of watchCaches.droppedSizes) {
+    log.info(`Dropping watch-cache-size for ${resource} - watchCache size is now dynamic`);
+  }
   /** The endpoints of one stored resource: one per served version, over one generic store. */
   const endpointsOf = (
     resource: RegistryResource,
@@ -433,6 +448,9 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       admission,
       mutatingAdmission,
       encodingBudget,
+      ...(watchCaches.cached(resource.info, resource.info.unstructured === true)
+        ? {}
+        : { watchCache: false as const }),
       ...(hooks !== undefined ? { hooks } : {}),
       ...(clockDate !== undefined ? { clock: clockDate } : {}),
     });
