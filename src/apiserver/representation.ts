@@ -7,7 +7,8 @@ import { defaultTable } from '../registry/printers/default.js';
 import type { JsonObject, JsonValue } from '../util/json.js';
 import type { Negotiated } from './negotiate.js';
 
-function partialMetadata(obj: KubeObject, asVersion: string): JsonObject {
+/** An object as meta.k8s.io's PartialObjectMetadata of `asVersion` (v1 or v1beta1). */
+export function partialMetadata(obj: KubeObject, asVersion: string): JsonObject {
   return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${asVersion}`, metadata: obj.metadata };
 }
 

@@ -24,7 +24,7 @@ import { queryBool, queryInt, queryString } from '../endpoint.js';
 import { builtinProtobuf } from '../../apis/protobuf.js';
 import { protobufWatchMediaType } from '../../machinery/protobuf/serializer.js';
 import { negotiateFor } from '../negotiate.js';
-import { toTable } from '../representation.js';
+import { partialMetadata, toTable } from '../representation.js';
 import { eventSizes, writeWatchEvents } from '../metrics/watch.js';
 import type { EventSizes } from '../metrics/watch.js';
 import { cancelResponse } from '../response.js';
@@ -187,7 +187,13 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const feed: EventFeed = store.convertsAsync
     ? new ConvertingFeed(opened, (objects) => store.outMany(objects))
     : opened;
-  const out = store.convertsAsync ? (obj: KubeObject) => obj : (obj: KubeObject) => store.out(obj);
+  const converted = store.convertsAsync ? (obj: KubeObject) => obj : (obj: KubeObject) => store.out(obj);
+  // `as=PartialObjectMetadata`: every event's object (bookmarks too) is its metadata alone, as
+  // upstream's watch Fixup transforms each one (client-go's metadata informers decode nothing else).
+  const asMetadata = negotiated.as === 'metadata';
+  const out = asMetadata
+    ? (obj: KubeObject): JsonObject => partialMetadata(converted(obj), negotiated.asVersion)
+    : converted;
   const res = ctx.res;
   const protobuf = negotiated.format === 'protobuf';
   res.writeHead(200, {
@@ -202,14 +208,14 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const includeObject = queryString(ctx.url, 'includeObject') ?? 'Metadata';
   // A WatchList's periodic BOOKMARKs start after the one that ends its initial events.
   let initialEventsSent = !(sendInitial === 'true' && bookmarks);
-  const suffix = protobuf ? ` ${apiVersion} protobuf` : ` ${apiVersion}`;
+  const suffix = `${protobuf ? ` ${apiVersion} protobuf` : ` ${apiVersion}`}${asMetadata ? ` metadata ${negotiated.asVersion}` : ''}`;
   const keyAdded = `ADDED${suffix}`;
   const keyModified = `MODIFIED${suffix}`;
   const keyDeleted = `DELETED${suffix}`;
   const encode = (ev: WatchEvent): Buffer => {
     const data = ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED';
     if (data && negotiated.as === 'table') {
-      const obj = out(ev.object as KubeObject);
+      const obj = converted(ev.object as KubeObject);
       const object = toTable([obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, negotiated, {
         convertor: store.table,
         includeObject,
@@ -220,7 +226,7 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
     }
     if (ev.type === 'BOOKMARK') {
       initialEventsSent = true;
-      return frame('BOOKMARK', { kind: info.kind, apiVersion, ...ev.object });
+      return frame('BOOKMARK', bookmarkObject(ev.object));
     }
     if (!data) return frame(ev.type, ev.object);
     const key = ev.type === 'ADDED' ? keyAdded : ev.type === 'MODIFIED' ? keyModified : keyDeleted;
@@ -242,8 +248,12 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
     protobuf
       ? Buffer.from(builtinProtobuf.encodeWatchEvent(type, object))
       : Buffer.from(`${JSON.stringify({ type, object })}\n`, 'utf8');
+  const bookmarkObject = (object: JsonObject): JsonObject =>
+    asMetadata
+      ? { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${negotiated.asVersion}`, ...object }
+      : { kind: info.kind, apiVersion, ...object };
   const bookmark = (resourceVersion: string): Buffer =>
-    frame('BOOKMARK', { kind: info.kind, apiVersion, metadata: { resourceVersion } });
+    frame('BOOKMARK', bookmarkObject({ metadata: { resourceVersion } }));
 
   // The chunks of the write being gathered, and their sizes (the events metric counts them).
   const chunks: Buffer[] = [];

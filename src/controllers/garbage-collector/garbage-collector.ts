@@ -18,7 +18,7 @@ import { ApiError } from '../../client/api-error.js';
 import { EventNamer } from '../../client/event-writes.js';
 import type { SharedInformerFactory } from '../../client/informer-factory.js';
 import type { RestClient } from '../../client/rest-client.js';
-import { SharedInformer } from '../../client/shared-informer.js';
+import { SharedInformer, stripManagedFields } from '../../client/shared-informer.js';
 import type { HandlerRegistration } from '../../client/shared-informer.js';
 import type { WatchListMode } from '../../client/watch-list.js';
 import { WorkQueue } from '../../client/workqueue.js';
@@ -286,6 +286,8 @@ export class GarbageCollector {
       client: metadataListWatchClient(this.#client),
       path,
       clock: this.#clock,
+      // The collector reads owners, finalizers and deletion: its caches hold no managedFields.
+      transform: stripManagedFields,
       ...(this.#useWatchList !== undefined ? { useWatchList: this.#useWatchList } : {}),
       onError: (err) =>
         this.#onError(new Error(`monitor ${path}: ${err instanceof Error ? err.message : String(err)}`)),
