@@ -358,3 +358,37 @@ test('#28 watch cache: kept list encodings live as long as their object is the c
   cache.stop();
   assert.equal(cache.encodings.size, 0);
 });
+
+test('#28 watch cache: objects with equal managedFields sets share one copy, from the fill and from events', async () => {
+  const kv = createMemoryKv();
+  const storage = new KvObjectStore(kv);
+  const withFields = (ns: string, name: string): KubeObject => ({
+    ...cm(ns, name, name),
+    metadata: {
+      name,
+      namespace: ns,
+      managedFields: [
+        {
+          manager: 'kubectl',
+          operation: 'Update',
+          apiVersion: 'v1',
+          time: '2026-12-04T10:00:00Z',
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:data': { '.': {}, 'f:v': {} } },
+        },
+      ],
+    },
+  });
+  await storage.create(`${prefix}a/before`, withFields('a', 'before'));
+  const cache = new WatchCache({ storage, prefix });
+  await ready(cache);
+  await storage.create(`${prefix}a/after`, withFields('a', 'after'));
+  await settle(cache, storage);
+  const fieldsOf = (key: string) =>
+    (cache.get(key)?.metadata.managedFields as { fieldsV1: unknown }[] | undefined)?.[0]?.fieldsV1;
+  assert.ok(fieldsOf(`${prefix}a/before`) !== undefined);
+  assert.equal(fieldsOf(`${prefix}a/before`), fieldsOf(`${prefix}a/after`));
+  // What a list answers is what storage holds.
+  assert.deepEqual(cache.list(prefix).items, (await storage.list({ prefix })).items);
+  cache.stop();
+});

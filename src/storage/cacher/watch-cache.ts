@@ -19,6 +19,7 @@ import type { ObjectStore, ObjectWatchEvent, ObjectWatchOptions } from '../inter
 import { CacheWatcher } from './cache-watcher.js';
 import { EncodedItems, EncodingBudget, defaultEncodingBudgetBytes } from './encoded-items.js';
 import { EventWindow } from './event-window.js';
+import { FieldsInterner } from './fields-interner.js';
 import type { WindowEntry } from './event-window.js';
 
 /** Objects per storage read when the cache (re)fills: about 60 ms of decoding each. */
@@ -76,6 +77,8 @@ export class WatchCache {
   #state = new Map<string, KubeObject>();
   /** List answers' encodings of objects of the state (encoded-items.ts). */
   readonly #encoded: EncodedItems;
+  /** One copy of each distinct managedFields set among the objects held (fields-interner.ts). */
+  readonly #fields = new FieldsInterner();
   /** The state's keys in storage's order, made when a list needs them after a key came or went. */
   #sortedKeys: string[] | undefined;
   readonly #watchers = new Set<CacheWatcher>();
@@ -394,7 +397,10 @@ export class WatchCache {
     let page = await this.#storage.list({ prefix: this.#prefix, limit: relistPageSize });
     const revision = page.revision;
     for (;;) {
-      for (const item of page.items) state.set(this.keyOf(item), item);
+      for (const item of page.items) {
+        this.#fields.intern(item);
+        state.set(this.keyOf(item), item);
+      }
       if (page.continueToken === undefined || signal.aborted) break;
       await new Promise((r) => setImmediate(r));
       page = await this.#storage.list({
@@ -418,6 +424,7 @@ export class WatchCache {
 
   #apply(ev: ObjectWatchEvent): void {
     this.#eventsReceived++;
+    this.#fields.intern(ev.object);
     const revision = Number(ev.object.metadata.resourceVersion);
     const key = this.keyOf(ev.object);
     const previous = this.#state.get(key);
