@@ -74,7 +74,7 @@ export function startServer(dataDir, { nodeArgs = [], serveArgs = [], timeoutMs 
       process.execPath,
       // The young generation the bin's shebang and `npm start` give the server (node's own flags).
       [
-        '--max-semi-space-size=32',
+        '--max-semi-space-size=16',
         ...nodeArgs,
         cli,
         'serve',

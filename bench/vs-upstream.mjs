@@ -38,7 +38,7 @@
 // 3,000), --nodes N (default 100), --no-upstream, --profile DIR (V8 CPU profiles of the nanokube
 // server in the creates and podpath figures, under DIR/creates and DIR/podpath-N; summarize them
 // with bench/profile-summary.mjs), --node-args "FLAGS" (node/V8 flags for every nanokube server,
-// after the bin's own, e.g. "--max-semi-space-size=16"), --serve-args "FLAGS" (serve flags for every
+// after the bin's own, e.g. "--heap-growing-percent=50"), --serve-args "FLAGS" (serve flags for every
 // nanokube server, e.g. "--net-thread"), --out FILE (default
 // bench/vs-upstream-results.json), --report FILE (the table again from an earlier run's results)
 import { spawn, spawnSync } from 'node:child_process';
@@ -235,7 +235,7 @@ async function startUpstream({ dir = freshDir(), kcm = true, gates = '' } = {}) 
 async function startNanokube({ dir = freshDir(), serveArgs = [], pin = '', profile = '' } = {}) {
   const port = await freePort();
   const argv = [
-    '--max-semi-space-size=32',
+    '--max-semi-space-size=16',
     ...nodeArgs,
     ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []),
     cli,

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=32
+#!/usr/bin/env -S node --max-semi-space-size=16
 /** The `nanokube` command: `serve`, `controller-manager`, `nodes`, `proxy`, `snapshot`, `storage`. */
 import { listenErrorMessage } from './listen-error.js';
 import { performance } from 'node:perf_hooks';
