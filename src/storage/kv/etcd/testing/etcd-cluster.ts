@@ -37,6 +37,11 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** A member's process ended before it answered /health. */
+class MemberExited extends Error {
+  override readonly name = 'MemberExited';
+}
+
 interface Member {
   readonly name: string;
   readonly clientURL: string;
@@ -56,8 +61,22 @@ export class EtcdCluster {
     this.#initialCluster = members.map((m) => `${m.name}=${m.peerURL}`).join(',');
   }
 
-  /** Starts `size` members (default 1) and resolves once every one answers /health. */
+  /**
+   * Starts `size` members (default 1) and resolves once every one answers /health. A member that
+   * exits first most likely lost its port to another process between freePort() and its bind
+   * (test files run in parallel): the cluster is started again on new ports, up to three times.
+   */
   static async start(size = 1): Promise<EtcdCluster> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await EtcdCluster.#startOnce(size);
+      } catch (err) {
+        if (!(err instanceof MemberExited) || attempt >= 3) throw err;
+      }
+    }
+  }
+
+  static async #startOnce(size: number): Promise<EtcdCluster> {
     const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
     const root = mkdtempSync(join(base, 'nanokube-etcd-'));
     const members: Member[] = [];
@@ -129,6 +148,10 @@ export class EtcdCluster {
         if (body.health === 'true') return;
       } catch {
         // not listening yet
+      }
+      const p = m.process;
+      if (p !== undefined && (p.exitCode !== null || p.signalCode !== null)) {
+        throw new MemberExited(`etcd member ${m.name} exited before it became healthy`);
       }
       if (Date.now() > deadline) throw new Error(`etcd member ${m.name} did not become healthy`);
       await new Promise((r) => setTimeout(r, 30));
