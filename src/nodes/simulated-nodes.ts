@@ -267,6 +267,11 @@ export class SimulatedNodes {
   #nodeInformer: SharedInformer | undefined;
   #serviceInformer: SharedInformer | undefined;
   #servicesSynced = false;
+  /**
+   * The service variables by namespace and enableServiceLinks, made once per change of the
+   * services' informer: every pod started in between shares one (read-only) map.
+   */
+  readonly #serviceEnvs = new Map<string, Map<string, string>>();
   /** HTTP to the pods' servers (created with the cluster network on first use). */
   #podHttp: PodHttp | undefined;
   #resolveRegistered: (ok: boolean) => void = () => undefined;
@@ -483,6 +488,12 @@ export class SimulatedNodes {
     void services.synced.then((ok) => {
       this.#servicesSynced = ok;
     });
+    const forgetServiceEnvs = (): void => this.#serviceEnvs.clear();
+    const serviceRegistration = services.addEventHandler({
+      onAdd: forgetServiceEnvs,
+      onUpdate: forgetServiceEnvs,
+      onDelete: forgetServiceEnvs,
+    });
     const enqueue = (obj: JsonObject): void => {
       const nodeName = strAt(objAt(obj, 'spec'), 'nodeName');
       if (nodeName !== undefined && this.#nodes.has(nodeName)) this.#queue.add(this.#keyOf(obj));
@@ -519,6 +530,7 @@ export class SimulatedNodes {
       outer.removeEventListener('abort', onAbort);
       this.#resolveRegistered(false);
       registration.remove();
+      serviceRegistration.remove();
     }
   }
 
@@ -821,12 +833,16 @@ export class SimulatedNodes {
   /** What the pod's containers' environment draws on: service variables, node allocatable. */
   #envContext(pod: JsonObject, rt: PodRuntime): EnvContext {
     const spec = objAt(pod, 'spec');
+    const namespace = strAt(metaOf(pod), 'namespace') ?? '';
+    const links = spec?.['enableServiceLinks'] !== false;
+    const memo = `${links ? 'links' : 'nolinks'}/${namespace}`;
+    let services = this.#serviceEnvs.get(memo);
+    if (services === undefined) {
+      services = serviceEnv(this.#serviceInformer?.store.list() ?? [], namespace, links);
+      this.#serviceEnvs.set(memo, services);
+    }
     return {
-      services: serviceEnv(
-        this.#serviceInformer?.store.list() ?? [],
-        strAt(metaOf(pod), 'namespace') ?? '',
-        spec?.['enableServiceLinks'] !== false,
-      ),
+      services,
       allocatable: this.#allocatable,
       hostIP: rt.hostIP,
       podIPs: rt.podIPs,
