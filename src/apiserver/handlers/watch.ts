@@ -208,7 +208,7 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const includeObject = queryString(ctx.url, 'includeObject') ?? 'Metadata';
   // A WatchList's periodic BOOKMARKs start after the one that ends its initial events.
   let initialEventsSent = !(sendInitial === 'true' && bookmarks);
-  const suffix = `${protobuf ? ` ${apiVersion} protobuf` : ` ${apiVersion}`}${asMetadata ? ` metadata ${negotiated.asVersion}` : ''}`;
+  const suffix = ` ${apiVersion}${protobuf ? ' protobuf' : ''}${asMetadata ? ` metadata ${negotiated.asVersion}` : ''}`;
   const keyAdded = `ADDED${suffix}`;
   const keyModified = `MODIFIED${suffix}`;
   const keyDeleted = `DELETED${suffix}`;

@@ -8,6 +8,7 @@
  * caches size themselves). Custom resources ignore the sizes; `--watch-cache=false` turns every
  * cache off, theirs included.
  */
+import { groupResourceString } from '../../machinery/errors.js';
 import { FlagError } from './flag-error.js';
 
 /** kube-apiserver's DefaultWatchCacheSizes: the group-resources without a cache unless asked. */
@@ -43,9 +44,7 @@ function parseGoAtoi(s: string): number | undefined {
 /** schema.ParseGroupResource then String(): the resource and, after the first dot, the group. */
 function groupResourceKey(s: string): string {
   const dot = s.indexOf('.');
-  if (dot < 0) return s;
-  const group = s.slice(dot + 1);
-  return group === '' ? s.slice(0, dot) : `${s.slice(0, dot)}.${group}`;
+  return dot < 0 ? s : groupResourceString({ resource: s.slice(0, dot), group: s.slice(dot + 1) });
 }
 
 export interface WatchCacheChoice {
@@ -74,7 +73,7 @@ export function watchCacheChoice(o: {
     cached: (r, custom) => {
       if (!enabled) return false;
       if (custom) return true;
-      const size = sizes.get(r.group === '' ? r.resource : `${r.resource}.${r.group}`);
+      const size = sizes.get(groupResourceString(r));
       return size === undefined || size > 0;
     },
     droppedSizes: enabled ? [...sizes].filter(([, size]) => size > 0).map(([resource]) => resource) : [],
