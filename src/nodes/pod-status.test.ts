@@ -9,6 +9,7 @@ import {
   readinessDelayMs,
   runningStatus,
   runsToCompletion,
+  scheduledCondition,
   terminatedStatus,
 } from './pod-status.js';
 
@@ -135,6 +136,32 @@ describe('kubelet pod statuses', () => {
       ),
       3000,
     );
+  });
+
+  it("PodScheduled is the scheduler's condition, its keys in Go's order whatever order the server gave", () => {
+    const server = {
+      type: 'PodScheduled',
+      status: 'True',
+      lastTransitionTime: '2024-01-01T00:00:01Z',
+      lastProbeTime: null,
+    };
+    const c = scheduledCondition([server], now);
+    assert.deepEqual(Object.keys(c), ['type', 'status', 'lastProbeTime', 'lastTransitionTime']);
+    assert.deepEqual(c, server);
+    const own = {
+      type: 'PodScheduled',
+      status: 'True',
+      lastProbeTime: null,
+      lastTransitionTime: '2024-01-01T00:00:01Z',
+    };
+    assert.equal(JSON.stringify(scheduledCondition([own], now)), JSON.stringify(c));
+    // None yet: True from now.
+    assert.deepEqual(scheduledCondition([], now), {
+      type: 'PodScheduled',
+      status: 'True',
+      lastProbeTime: null,
+      lastTransitionTime: '2024-01-01T00:00:05Z',
+    });
   });
 });
 

@@ -84,9 +84,22 @@ export function condition(
   return out;
 }
 
+/**
+ * The PodScheduled condition as the pod has it (the scheduler's), copied in the field order of
+ * Go's PodCondition: the server may give its keys in another order, and a status built over the
+ * server's copy must equal one built over the node's own last write.
+ */
 export function scheduledCondition(old: readonly JsonObject[], now: number): JsonObject {
-  return old.find((c) => strAt(c, 'type') === 'PodScheduled') ?? condition(old, 'PodScheduled', 'True', now);
+  const prev = old.find((c) => strAt(c, 'type') === 'PodScheduled');
+  if (prev === undefined) return condition(old, 'PodScheduled', 'True', now);
+  const out: JsonObject = {};
+  for (const key of conditionKeys) if (prev[key] !== undefined) out[key] = prev[key];
+  for (const key of Object.keys(prev)) if (!Object.hasOwn(out, key)) out[key] = prev[key]!;
+  return out;
 }
+
+/** PodCondition's fields in the order Go's encoding/json prints them. */
+const conditionKeys = ['type', 'status', 'lastProbeTime', 'lastTransitionTime', 'reason', 'message'] as const;
 
 export function baseStatus(rt: PodRuntime, phase: string): JsonObject {
   const out: JsonObject = { phase, hostIP: rt.hostIP, startTime: rfc3339(rt.startTime) };

@@ -12,6 +12,7 @@
  * one ticker for every node's heartbeat, and bounded parallelism for registrations and renewals.
  * Only `client/` is used, so this runs against any API server (`nanokube nodes --kubeconfig`).
  */
+import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { ApiError } from '../client/api-error.js';
 import type { SharedInformerFactory } from '../client/informer-factory.js';
@@ -170,9 +171,13 @@ interface PodState {
   readonly adopted: boolean;
   /** The containers' lives, from when they start. */
   sim: PodSim | undefined;
-  /** The status we last wrote (the informer's copy may lag it). */
+  /**
+   * The status we last wrote, while the informer's copy may lag it: dropped once the informer
+   * shows the pod at the resourceVersion that write made (`writtenVersion`).
+   */
   lastStatus: JsonObject | undefined;
-  /** The simulation's status we last wrote, serialized: an unchanged one is not written again. */
+  writtenVersion: string | undefined;
+  /** A digest of the simulation's status we last wrote: an unchanged one is not written again. */
   lastSimStatus: string | undefined;
   /** Per container: allocated and applied resources, restarts (in-place resize, AM-01). */
   readonly containers: Map<string, ContainerRuntime>;
@@ -187,6 +192,32 @@ interface PodState {
 
 /** How often a running pod's API volumes are re-read while a container's output follows them. */
 const volumeSyncMs = 5000;
+
+/**
+ * A digest of a status as JSON: what is kept to tell whether the next one differs (the text itself
+ * is about a kilobyte per pod, held for every pod of the node).
+ */
+function statusDigest(status: JsonObject): string {
+  return createHash('sha1').update(JSON.stringify(status)).digest('base64');
+}
+
+/**
+ * A status as a strategic merge patch: conditions merge by type, so a reason or message a condition
+ * had and no longer has is cleared with null (as the kubelet's two-way patch clears it); otherwise
+ * a Ready condition turned True would keep the ContainersNotReady reason of its False days.
+ */
+function clearingPatch(status: JsonObject): JsonObject {
+  const conditions = status['conditions'];
+  if (!Array.isArray(conditions)) return status;
+  return {
+    ...status,
+    conditions: conditions.map((c) =>
+      typeof c === 'object' && c !== null && !Array.isArray(c)
+        ? { ...c, reason: c['reason'] ?? null, message: c['message'] ?? null }
+        : c,
+    ),
+  };
+}
 
 /** What downward API volumes show of a pod's metadata, as one comparable string. */
 function labelsAndAnnotations(pod: JsonObject): string {
@@ -735,7 +766,7 @@ export class SimulatedNodes {
     const write = async (): Promise<boolean> => {
       const status = this.#simStatus(pod, st, now);
       if (!(await this.#writeStatus(pod, st, status, signal))) return false;
-      st.lastSimStatus = JSON.stringify(status);
+      st.lastSimStatus = statusDigest(status);
       return true;
     };
     if (st.resize === 'InProgress') {
@@ -824,6 +855,7 @@ export class SimulatedNodes {
           })
         : undefined,
       lastStatus: undefined,
+      writtenVersion: undefined,
       lastSimStatus: undefined,
       containers: initialRuntimes(pod, startTime),
       resize: undefined,
@@ -970,9 +1002,10 @@ export class SimulatedNodes {
     const path = `/api/v1/namespaces/${encodeURIComponent(strAt(meta, 'namespace') ?? '')}/pods/${encodeURIComponent(strAt(meta, 'name') ?? '')}/status`;
     // null clears a resize state reported before (strategic merge patch).
     status = { ...withRuntimes(status, pod, st.containers), resize: st.resize ?? null };
+    let written: JsonObject;
     try {
-      await this.#o.client.request('PATCH', path, {
-        body: { status },
+      written = await this.#o.client.request('PATCH', path, {
+        body: { status: clearingPatch(status) },
         contentType: smp,
         accept: metadataOnly,
         signal,
@@ -982,6 +1015,7 @@ export class SimulatedNodes {
       throw err;
     }
     st.lastStatus = status;
+    st.writtenVersion = strAt(metaOf(written), 'resourceVersion');
     return true;
   }
 
@@ -1037,7 +1071,12 @@ export class SimulatedNodes {
         }
       }
     }
-    // The informer's copy may lag our last write: build on what we wrote.
+    // The informer's copy may lag our last write: build on what we wrote, until the informer
+    // shows the pod as that write left it (then its status is the server's, ours merged in).
+    if (st.writtenVersion !== undefined && strAt(meta, 'resourceVersion') === st.writtenVersion) {
+      st.lastStatus = undefined;
+      st.writtenVersion = undefined;
+    }
     const pod: JsonObject = st.lastStatus === undefined ? obj : { ...obj, status: st.lastStatus };
 
     if (meta['deletionTimestamp'] !== undefined && meta['deletionTimestamp'] !== null) {
@@ -1115,6 +1154,7 @@ export class SimulatedNodes {
       });
     }
     st.stage = 'running';
+    st.sim.observe(obj);
     const deadline = numAt(objAt(obj, 'spec'), 'activeDeadlineSeconds');
     st.sim.setActiveDeadline(deadline === undefined ? undefined : st.rt.startTime + deadline * 1000);
     st.sim.retryConfigErrors(obj, now);
@@ -1125,10 +1165,10 @@ export class SimulatedNodes {
     const resizeDelay =
       st.sim.phase() === 'Running' ? await this.#resize(key, obj, pod, st, now, signal) : 'none';
     const status = this.#simStatus(pod, st, now);
-    const serialized = JSON.stringify(status);
-    if (serialized !== st.lastSimStatus) {
+    const digest = statusDigest(status);
+    if (digest !== st.lastSimStatus) {
       if (!(await this.#writeStatus(pod, st, status, signal))) return undefined;
-      st.lastSimStatus = serialized;
+      st.lastSimStatus = digest;
     }
     if (st.sim.terminal()) {
       st.stage = 'terminated';

@@ -44,8 +44,11 @@ describe('simulated nodes', () => {
   const abort = new AbortController();
   let runs: Promise<unknown>[] = [];
   let informers: SharedInformerFactory;
+  let closeNodesClient = (): void => undefined;
   const errors: unknown[] = [];
   const seen = new Map<string, string[]>();
+  /** The nodes' status writes per pod name. */
+  const statusPatches = new Map<string, number>();
 
   const get = async (path: string): Promise<Json> => {
     const r = await s.request('GET', path);
@@ -69,8 +72,22 @@ describe('simulated nodes', () => {
       key: s.pki.adminKey,
     });
     informers = new SharedInformerFactory({ client, onError: (e) => errors.push(e) });
+    // The nodes' own client, counting their status writes.
+    const nodesClient = new RestClient({
+      server: `https://127.0.0.1:${s.port}`,
+      ca: s.pki.caCert,
+      cert: s.pki.adminCert,
+      key: s.pki.adminKey,
+    });
+    const request = nodesClient.request.bind(nodesClient);
+    nodesClient.request = (method, path, options) => {
+      const m = /\/pods\/([^/]+)\/status$/.exec(path);
+      if (method === 'PATCH' && m !== null) statusPatches.set(m[1]!, (statusPatches.get(m[1]!) ?? 0) + 1);
+      return request(method, path, options);
+    };
+    closeNodesClient = () => nodesClient.close();
     const nodes = new SimulatedNodes({
-      client,
+      client: nodesClient,
       informers,
       count: 2,
       podCIDRs: ['10.244.0.0/16', 'fd00:10:244::/56'],
@@ -103,6 +120,7 @@ describe('simulated nodes', () => {
     await Promise.all(runs);
     await informers.stopped();
     client.close();
+    closeNodesClient();
     await s.stop();
   });
 
@@ -252,10 +270,44 @@ describe('simulated nodes', () => {
     // Seen Running, the pod is either still unready or already past its delay.
     const seenReady = condition(running, 'Ready')?.['status'];
     assert.ok(seenReady === 'False' || seenReady === 'True');
-    await until('probed Ready', async () => {
+    const ready = await until('probed Ready', async () => {
       const p = await get(`${pods}/probed`);
       return condition(p, 'Ready')?.['status'] === 'True' ? p : undefined;
     });
+    // Turned True, the conditions lose the reason and message they had while False.
+    for (const type of ['Ready', 'ContainersReady']) {
+      const c = condition(ready, type);
+      assert.equal(c?.['reason'], undefined, JSON.stringify(c));
+      assert.equal(c?.['message'], undefined, JSON.stringify(c));
+    }
+  });
+
+  it('a running pod changed by others keeps its status: no status write follows a relabel', async () => {
+    await s.request('POST', pods, { body: pod('relabelled') });
+    await until('relabelled Running and Ready', async () => {
+      const p = await get(`${pods}/relabelled`);
+      return condition(p, 'Ready')?.['status'] === 'True' ? p : undefined;
+    });
+    // Twice: the first sync after the node's own write lets go of the status it wrote and builds
+    // on the informer's copy from then on (whose conditions may list their keys in another
+    // order); neither sync may write the status again, not even an unchanged one.
+    // Two writes so far: ContainerCreating (Pending), then Running and Ready.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(statusPatches.get('relabelled'), 2);
+    for (const value of ['a', 'b']) {
+      const r = await s.request('PATCH', `${pods}/relabelled`, {
+        body: { metadata: { labels: { relabelled: value } } },
+        contentType: 'application/merge-patch+json',
+      });
+      assert.equal(r.status, 200, r.text);
+      const written = ((r.json() as Json)['metadata'] as Json)['resourceVersion'];
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const now = await get(`${pods}/relabelled`);
+      assert.equal((now['metadata'] as Json)['resourceVersion'], written);
+      assert.equal((now['status'] as Json)['phase'], 'Running');
+      assert.equal(condition(now, 'Ready')?.['status'], 'True');
+    }
+    assert.equal(statusPatches.get('relabelled'), 2);
   });
 
   it('reported no errors', () => {

@@ -500,6 +500,43 @@ describe('simulated pod lifecycle', () => {
     assert.ok(after.containerStatuses[0]!.state.running !== undefined);
   });
 
+  test("a container restarted after the pod's labels changed sees the new ones (the kubelet builds it from the current pod)", () => {
+    const spec: JsonObject = {
+      restartPolicy: 'Always',
+      containers: [
+        {
+          name: 'c',
+          image: busybox,
+          command: ['sh', '-c', 'echo $L; exit 1'],
+          env: [{ name: 'L', valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } }],
+        },
+      ],
+    };
+    const first = pod(spec);
+    (first['metadata'] as JsonObject)['labels'] = { app: 'a' };
+    const s = new PodSim({ pod: first, nodeFiles: new Map(), startAt: 0, defaultRunMs: 5000 });
+    s.advance(0);
+    assert.deepEqual(
+      s.output('c', false, 0)?.chunks.map((c) => c.text),
+      ['a\n'],
+    );
+    const relabelled = pod(spec);
+    (relabelled['metadata'] as JsonObject)['labels'] = { app: 'b' };
+    s.observe(relabelled);
+    // Restarted at once (before the change), then after 10 s: the container started since the
+    // change prints the label as it is now.
+    const st = at(s, 12_000);
+    assert.equal(st.containerStatuses[0]!.restartCount, 2);
+    assert.deepEqual(
+      s.output('c', true, 12_000)?.chunks.map((c) => c.text),
+      ['a\n'],
+    );
+    assert.deepEqual(
+      s.output('c', false, 12_000)?.chunks.map((c) => c.text),
+      ['b\n'],
+    );
+  });
+
   test('agnhost logs-generator prints its lines evenly over the run, in klog format, then exits 0', () => {
     // Upstream: "Kubectl logs logs should be able to retrieve and filter logs".
     const s = sim({

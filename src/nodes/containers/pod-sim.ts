@@ -193,11 +193,13 @@ function num(probe: JsonObject, key: string, fallback: number): number {
 }
 
 export class PodSim {
+  /** The pod as last seen (observe()): what containers started from now on read. */
   #pod: JsonObject;
   /** Events the kubelet would have recorded since the last takeEvents(). */
   #events: KubeletEvent[] = [];
   readonly #files: PodFiles;
-  readonly #o: PodSimOptions;
+  /** The options but the pod, which #pod holds (so an older copy is not kept alive). */
+  readonly #o: Omit<PodSimOptions, 'pod'>;
   readonly #init: Container[];
   readonly #app: Container[];
   readonly #ephemeral: Container[] = [];
@@ -217,11 +219,12 @@ export class PodSim {
   #now = 0;
 
   constructor(o: PodSimOptions) {
-    this.#o = o;
-    this.#pod = o.pod;
+    const { pod, ...rest } = o;
+    this.#o = rest;
+    this.#pod = pod;
     const ctx = o.envContext;
     this.#files = new PodFiles(
-      o.pod,
+      pod,
       o.nodeFiles,
       {
         ...(ctx?.sources !== undefined ? { objects: ctx.sources } : {}),
@@ -230,7 +233,7 @@ export class PodSim {
       },
       o.startAt,
     );
-    const spec = objAt(o.pod, 'spec');
+    const spec = objAt(pod, 'spec');
     this.#policy = strAt(spec, 'restartPolicy') ?? 'Always';
     const make = (c: JsonObject, init: boolean, ephemeral = false): Container => ({
       spec: c,
@@ -238,9 +241,9 @@ export class PodSim {
       init,
       ephemeral,
       program:
-        o.adopted === true
+        rest.adopted === true
           ? { kind: 'unknown', reason: 'adopted' }
-          : containerProgram(c, containerEnv(o.pod, c, o.envContext)),
+          : containerProgram(c, containerEnv(this.#pod, c, rest.envContext)),
       restarts: 0,
       current: undefined,
       exited: undefined,
@@ -871,6 +874,15 @@ export class PodSim {
   }
 
   /** The kubelet's sync of the API volumes with `pod` and `sources` as they are at `at`. */
+  /**
+   * The pod as the kubelet's informer has it now (labels, annotations, mutable spec fields): the
+   * kubelet builds a container it (re)starts from the current pod. Holding the informer's copy,
+   * not the one the pod started with, also lets the older copy go.
+   */
+  observe(pod: JsonObject): void {
+    this.#pod = pod;
+  }
+
   refreshVolumes(pod: JsonObject, sources: VolumeSources, at: number): void {
     for (const c of this.#all()) c.current?.run.follow?.(at - c.current.startedAt);
     this.#files.refresh(pod, sources, at);
