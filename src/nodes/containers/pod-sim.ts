@@ -873,7 +873,6 @@ export class PodSim {
     return this.#files.hasApiVolumes() && this.#all().some((c) => c.current?.run.follow !== undefined);
   }
 
-  /** The kubelet's sync of the API volumes with `pod` and `sources` as they are at `at`. */
   /**
    * The pod as the kubelet's informer has it now (labels, annotations, mutable spec fields): the
    * kubelet builds a container it (re)starts from the current pod. Holding the informer's copy,
@@ -883,6 +882,7 @@ export class PodSim {
     this.#pod = pod;
   }
 
+  /** The kubelet's sync of the API volumes with `pod` and `sources` as they are at `at`. */
   refreshVolumes(pod: JsonObject, sources: VolumeSources, at: number): void {
     for (const c of this.#all()) c.current?.run.follow?.(at - c.current.startedAt);
     this.#files.refresh(pod, sources, at);
