@@ -22,6 +22,32 @@ test('upsert and delete return the replaced state', () => {
   assert.equal(s.size, 0);
 });
 
+test('#28 an update with an unchanged spec shares the stored spec object; a changed one does not', () => {
+  const s = new InformerStore();
+  const pod = (rv: string, image: string, phase: string): JsonObject => ({
+    metadata: { namespace: 'ns', name: 'p', resourceVersion: rv },
+    spec: { containers: [{ name: 'c', image }], nodeName: 'n1' },
+    status: { phase },
+  });
+  const first = pod('1', 'a', 'Pending');
+  s.upsert(first);
+  const running = pod('2', 'a', 'Running');
+  assert.equal(s.upsert(running), first);
+  assert.equal(running['spec'], first['spec']);
+  assert.deepEqual(s.get('ns/p'), pod('2', 'a', 'Running'));
+  const changed = pod('3', 'b', 'Running');
+  s.upsert(changed);
+  assert.notEqual(changed['spec'], first['spec']);
+  assert.deepEqual(s.get('ns/p'), pod('3', 'b', 'Running'));
+  // Objects without a spec (ConfigMaps) are stored as they come.
+  const cm = { metadata: { namespace: 'ns', name: 'c', resourceVersion: '4' }, data: { k: 'v' } };
+  s.upsert(cm);
+  const cm2 = { metadata: { namespace: 'ns', name: 'c', resourceVersion: '5' }, data: { k: 'v' } };
+  s.upsert(cm2);
+  assert.equal(s.get('ns/c'), cm2);
+  assert.deepEqual(Object.keys(cm2), ['metadata', 'data']);
+});
+
 test('replace reports adds, changed objects and deletions with their last known state', () => {
   const s = new InformerStore();
   s.replace([obj('ns', 'keep', '1'), obj('ns', 'change', '2'), obj('ns', 'gone', '3', { data: { x: 'y' } })]);

@@ -4,6 +4,7 @@
  * functions from an object to the values it is filed under; `namespace` is always there. Readers
  * get the objects themselves: treat them as read-only.
  */
+import { jsonEqual } from '../util/json.js';
 import type { JsonObject } from '../util/json.js';
 import { nameOf, objectKey, resourceVersionOf } from './object-meta.js';
 
@@ -107,10 +108,17 @@ export class InformerStore implements ReadonlyStore {
     return this.#items.size;
   }
 
-  /** Stores `obj`; returns the state it replaced, if any. */
+  /**
+   * Stores `obj`; returns the state it replaced, if any. An update whose spec equals the stored
+   * one's takes that same spec object (`obj` is the store's from now on, so it is changed in place):
+   * whoever still holds the older state (a kubelet's running pod, a handler) then shares it with
+   * the newer instead of keeping a second copy, as most updates change status or metadata only.
+   * Stored objects are read-only, as client-go's cache's are.
+   */
   upsert(obj: JsonObject): JsonObject | undefined {
     const key = objectKey(obj);
     const old = this.#items.get(key);
+    if (old !== undefined) shareUnchangedSpec(old, obj);
     this.#set(key, obj, old);
     return old;
   }
@@ -167,4 +175,12 @@ function unfile(index: Index, key: string, obj: JsonObject): void {
     keys.delete(key);
     if (keys.size === 0) index.values.delete(value);
   }
+}
+
+/** Gives `obj` the spec object of `old` when the two specs are equal. */
+function shareUnchangedSpec(old: JsonObject, obj: JsonObject): void {
+  const before = old['spec'];
+  const after = obj['spec'];
+  if (before !== undefined && after !== undefined && before !== after && jsonEqual(before, after))
+    obj['spec'] = before;
 }
