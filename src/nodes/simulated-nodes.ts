@@ -22,6 +22,7 @@ import { WorkQueue } from '../client/workqueue.js';
 import { LegacyEventRecorder } from '../client/legacy-event-recorder.js';
 import { realClock } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
+import { isJsonObject } from '../util/json.js';
 import type { JsonObject } from '../util/json.js';
 import { addToIp, addressIn, cidrSize, formatCidr, parseCidr, subnet, subnetCount } from './cidr.js';
 import type { Cidr } from './cidr.js';
@@ -212,9 +213,7 @@ function clearingPatch(status: JsonObject): JsonObject {
   return {
     ...status,
     conditions: conditions.map((c) =>
-      typeof c === 'object' && c !== null && !Array.isArray(c)
-        ? { ...c, reason: c['reason'] ?? null, message: c['message'] ?? null }
-        : c,
+      isJsonObject(c) ? { ...c, reason: c['reason'] ?? null, message: c['message'] ?? null } : c,
     ),
   };
 }
