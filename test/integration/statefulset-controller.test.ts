@@ -275,6 +275,12 @@ test('scale-down halts while the pods are unhealthy, then deletes from the highe
     async () => ((await podsOf('halt')).length === 0 ? true : undefined),
     60_000,
   );
+  // The informer that records DELETING may see the last deletion after the API lists no pod.
+  await waitFor('the informer saw three deletions', () =>
+    Promise.resolve(
+      seen.slice(before).filter((e) => e.startsWith('DELETING halt')).length >= 3 ? true : undefined,
+    ),
+  );
   assert.deepEqual(
     seen.slice(before).filter((e) => e.startsWith('DELETING halt')),
     ['DELETING halt-2', 'DELETING halt-1', 'DELETING halt-0'],
