@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import type { ClientHttp2Session } from 'node:http2';
 import { after, before, describe, it } from 'node:test';
+import { joinsKept } from '../../src/apiserver/handlers/watch.js';
 import { adminSession, collectWatch, until } from '../support/h2-watch.js';
 import { startTestServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
@@ -284,5 +285,36 @@ describe('AM-02 WatchList gate on', () => {
       );
       w.stream.close();
     }
+  });
+  it('keeps no event bytes once WatchLists larger than a chunk have synced', async () => {
+    // Objects over a watch's 256 KiB chunk: after the first write each watch catches up outside
+    // the flush rounds, and those writes' joined bytes must not wait for a round to be let go
+    // (16 informers of 100 MiB of Secrets once left 145 MiB held after syncing).
+    const name = `wl-${ns++}`;
+    await server.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+    });
+    const big = 'x'.repeat(300 * 1024);
+    for (let i = 0; i < 8; i++) {
+      const r = await server.request('POST', `/api/v1/namespaces/${name}/configmaps`, {
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big${i}` }, data: { v: big } },
+      });
+      assert.equal(r.status, 201);
+    }
+    const watchers = Array.from({ length: 3 }, () =>
+      open(`/api/v1/namespaces/${name}/configmaps?${watchList}&allowWatchBookmarks=true`),
+    );
+    for (const w of watchers) {
+      assert.equal(await w.status, 200);
+      await until(() => w.lines.some((l) => l.type === 'BOOKMARK'));
+      const added = w.lines.filter((l) => l.type === 'ADDED');
+      assert.deepEqual(
+        added.map((l) => l.object.metadata.name),
+        Array.from({ length: 8 }, (_, i) => `big${i}`),
+      );
+      assert.ok(added.every((l) => l.object.data?.['v'] === big));
+    }
+    assert.equal(joinsKept(), 0, 'no joined event bytes kept outside a flush round');
+    for (const w of watchers) w.stream.close();
   });
 });
