@@ -30,15 +30,16 @@
 //               (`taskset -c 0`): what the second core buys
 //   handshakes  100 clients opening a TLS connection at once and sending GET /version: the slowest
 //               handshake and answer (API servers alone)
-//   scale       (only with --scale) the pod path at 30,000 pods on 300 nodes: server RSS per
-//               Running pod over the idle RSS before the pods
+//   scale       (only with --scale) the pod path at 30,000 pods on 300 nodes (--scale-pods,
+//               --scale-nodes): server RSS per Running pod over the idle RSS before the pods
 //
 //   npm run build && node bench/vs-upstream.mjs          every figure (about 15 minutes)
 //   node bench/vs-upstream.mjs --only start,idle         some of them
 //   node bench/vs-upstream.mjs --quick                   smaller counts, one round (a smoke run)
 //
 // Flags: --only LIST, --quick, --scale, --rounds N (start rounds, default 3), --pods N (default
-// 3,000), --nodes N (default 100), --no-upstream, --profile DIR (V8 CPU profiles of the nanokube
+// 3,000), --nodes N (default 100), --scale-pods N and --scale-nodes N (the scale figure's counts,
+// default 30,000 and 300), --no-upstream, --profile DIR (V8 CPU profiles of the nanokube
 // server in the creates and podpath figures, under DIR/creates and DIR/podpath-N; summarize them
 // with bench/profile-summary.mjs), --node-args "FLAGS" (node/V8 flags for every nanokube server,
 // after the bin's own, e.g. "--heap-growing-percent=50"), --serve-args "FLAGS" (serve flags for every
@@ -88,6 +89,8 @@ function parseArgs(argv) {
     rounds: 3,
     pods: 3000,
     nodes: 100,
+    scalePods: 30_000,
+    scaleNodes: 300,
     upstream: true,
     profile: '',
     out: join(root, 'bench', 'vs-upstream-results.json'),
@@ -101,6 +104,8 @@ function parseArgs(argv) {
     else if (a === '--rounds') o.rounds = Number(next());
     else if (a === '--pods') o.pods = Number(next());
     else if (a === '--nodes') o.nodes = Number(next());
+    else if (a === '--scale-pods') o.scalePods = Number(next());
+    else if (a === '--scale-nodes') o.scaleNodes = Number(next());
     else if (a === '--no-upstream') o.upstream = false;
     else if (a === '--report') o.report = next();
     else if (a === '--node-args')
@@ -1131,7 +1136,7 @@ async function main() {
     if (o.only.has('handshakes')) await run('handshakes', () => handshakesFigure(o));
     if (o.only.has('scale'))
       await run('scale', () =>
-        podPathFigure(o, { pods: o.quick ? 2000 : 30_000, nodes: o.quick ? 20 : 300 }),
+        podPathFigure(o, { pods: o.quick ? 2000 : o.scalePods, nodes: o.quick ? 20 : o.scaleNodes }),
       );
   } finally {
     for (const c of live) c.kill('SIGKILL');
