@@ -289,6 +289,12 @@ export class SimulatedNodes {
   readonly #template: NodeTemplate;
   readonly #nodes = new Map<string, SimNode>();
   readonly #pods = new Map<string, PodState>();
+  /**
+   * The keys of #pods by node: a kubelet's admission looks at its own node's pods, and one
+   * process simulates thousands of nodes (scanning every pod made each admission cost O(pods):
+   * 150,000 pods on 5,000 nodes fell to 35 Running pods/s).
+   */
+  readonly #podsOnNode = new Map<string, Set<string>>();
   readonly #queue: WorkQueue;
   readonly #allocatable: ResourceList;
   /** Pods whose resize was Deferred: retried when a pod on their node goes away. */
@@ -704,6 +710,9 @@ export class SimulatedNodes {
     const st = this.#pods.get(key);
     if (st === undefined) return;
     this.#pods.delete(key);
+    const onNode = this.#podsOnNode.get(st.node);
+    onNode?.delete(key);
+    if (onNode?.size === 0) this.#podsOnNode.delete(st.node);
     this.#deferred.delete(key);
     this.#release(st);
   }
@@ -719,8 +728,9 @@ export class SimulatedNodes {
     if (nodeObj === undefined) return undefined;
     let admittedPods = 0;
     const usedPorts: string[] = [];
-    for (const [k, other] of this.#pods) {
-      if (k === key || other.node !== nodeName || other.stage === 'terminated' || other.stage === 'deleting')
+    for (const k of this.#podsOnNode.get(nodeName) ?? []) {
+      const other = this.#pods.get(k);
+      if (k === key || other === undefined || other.stage === 'terminated' || other.stage === 'deleting')
         continue;
       admittedPods++;
       const p = this.#podInformer?.store.get(k);
@@ -738,8 +748,9 @@ export class SimulatedNodes {
   /** What the node's other admitted pods hold (their allocated requests). */
   #othersRequested(node: string, except: string): ResourceList {
     const sum: ResourceList = new Map();
-    for (const [key, st] of this.#pods) {
-      if (key === except || st.node !== node || st.stage === 'terminated' || st.stage === 'deleting')
+    for (const key of this.#podsOnNode.get(node) ?? []) {
+      const st = this.#pods.get(key);
+      if (key === except || st === undefined || st.stage === 'terminated' || st.stage === 'deleting')
         continue;
       const pod = this.#podInformer?.store.get(key);
       if (pod === undefined) continue;
@@ -1058,6 +1069,12 @@ export class SimulatedNodes {
       st = this.#start(obj, n, now);
       if (st === undefined) return 10_000;
       this.#pods.set(key, st);
+      let onNode = this.#podsOnNode.get(st.node);
+      if (onNode === undefined) {
+        onNode = new Set();
+        this.#podsOnNode.set(st.node, onNode);
+      }
+      onNode.add(key);
       if (st.stage === 'new' && meta['deletionTimestamp'] == null) {
         const rejection = this.#admit(key, obj, st.node);
         if (rejection !== undefined) {

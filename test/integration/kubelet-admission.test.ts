@@ -130,3 +130,48 @@ describe('kubelet admission on simulated nodes', () => {
     }
   });
 });
+
+describe('kubelet admission counts its own node’s pods only', () => {
+  let c: Cluster;
+  let nodes: string[];
+  before(async () => {
+    c = await startCluster({ nodes: 2, controllers: '*,-nodelifecycle' });
+    nodes = await waitFor('two nodes', async () => {
+      const list = (await c.rest.request('GET', '/api/v1/nodes')) as {
+        items: { metadata: { name: string } }[];
+      };
+      return list.items.length === 2 ? list.items.map((n) => n.metadata.name).sort() : undefined;
+    });
+  });
+  after(() => c.stop());
+
+  const run = async (name: string, node: string): Promise<Pod> => {
+    await c.rest.request('POST', `/api/v1/namespaces/${ns}/pods`, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name },
+        spec: {
+          nodeName: node,
+          containers: [
+            { name: 'webserver', image: httpd, ports: [{ containerPort: 21018, hostPort: 21018 }] },
+          ],
+        },
+      },
+    });
+    return waitFor(`${name} admitted or refused`, async () => {
+      const p = (await c.rest.request('GET', `/api/v1/namespaces/${ns}/pods/${name}`)) as Pod;
+      return p.status?.phase === 'Running' || p.status?.phase === 'Failed' ? p : undefined;
+    });
+  };
+
+  test('the same host port on two nodes runs on both, and is refused on a node that holds it', async () => {
+    assert.equal((await run('a-first', nodes[0]!)).status?.phase, 'Running');
+    assert.equal((await run('b-first', nodes[1]!)).status?.phase, 'Running');
+    const refused = await run('a-second', nodes[0]!);
+    assert.equal(refused.status?.phase, 'Failed');
+    assert.equal(refused.status?.reason, 'NodePorts');
+    const refusedB = await run('b-second', nodes[1]!);
+    assert.equal(refusedB.status?.reason, 'NodePorts');
+  });
+});
