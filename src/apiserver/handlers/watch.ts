@@ -67,18 +67,12 @@ let joinedThisRound = new Map<Buffer, Joined[]>();
 
 function join(parts: readonly Buffer[], sizes: readonly number[]): Joined {
   const first = parts[0]!;
-  if (!inRound)
-    return { parts, chunk: parts.length === 1 ? first : Buffer.concat(parts), sizes: eventSizes(sizes) };
-  let list = joinedThisRound.get(first);
-  if (list !== undefined) {
-    for (const j of list) if (sameParts(j.parts, parts)) return j;
-  } else {
-    list = [];
-    joinedThisRound.set(first, list);
-  }
+  const list = inRound ? joinedThisRound.get(first) : undefined;
+  if (list !== undefined) for (const j of list) if (sameParts(j.parts, parts)) return j;
   const chunk = parts.length === 1 ? first : Buffer.concat(parts);
   const j: Joined = { parts: [...parts], chunk, sizes: eventSizes(sizes) };
-  list.push(j);
+  if (list !== undefined) list.push(j);
+  else if (inRound) joinedThisRound.set(first, [j]);
   return j;
 }
 
