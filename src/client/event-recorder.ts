@@ -7,6 +7,7 @@
  * refresh, as upstream does. `kubectl describe` shows them (it reads them as core/v1 Events).
  * Writing never blocks the caller: events are queued and sent in order.
  */
+import { createHash } from 'node:crypto';
 import { realClock } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
 import { isJsonObject } from '../util/json.js';
@@ -114,7 +115,11 @@ export class EventRecorder {
   ): void {
     const ref = referenceTo(regarding);
     const rel = related === undefined ? undefined : referenceTo(related);
-    const key = JSON.stringify([action, reason, this.#o.reportingController, ref, rel ?? null]);
+    // client-go's eventKey (the reporting controller is this recorder's own), kept as a digest: the
+    // scheduler records one event a pod, and a key's text was a third of the entry.
+    const key = createHash('sha1')
+      .update(JSON.stringify([action, reason, ref, rel ?? null]))
+      .digest('base64');
     const now = this.#clock.now();
     const cached = this.#cache.get(key);
     if (cached !== undefined) {

@@ -58,4 +58,48 @@ describe('LegacyEventRecorder', () => {
     assert.equal((first['involvedObject'] as JsonObject)['kind'], 'ConfigMap');
     assert.deepEqual(errors, []);
   });
+
+  it("counts an event about an object whose resourceVersion changed in between (upstream's key has no resourceVersion)", async () => {
+    const cm = await client.request('POST', '/api/v1/namespaces/default/configmaps', {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'legacy-rv' } },
+    });
+    const changed = await client.request('PUT', '/api/v1/namespaces/default/configmaps/legacy-rv', {
+      body: { ...cm, data: { a: 'b' } },
+    });
+    const rv = (o: JsonObject): unknown => (o['metadata'] as JsonObject)['resourceVersion'];
+    assert.notEqual(rv(changed), rv(cm));
+    const clock = new FakeClock(Date.parse('2026-11-30T11:00:00Z'));
+    const errors: unknown[] = [];
+    const rec = new LegacyEventRecorder({
+      client,
+      component: 'kubelet',
+      host: 'node-a',
+      clock,
+      onError: (e) => errors.push(e),
+    });
+    const ref = (o: JsonObject): JsonObject => ({ ...o, kind: 'ConfigMap', apiVersion: 'v1' });
+    rec.event(ref(cm), 'Warning', 'BackOff', 'Back-off restarting failed container');
+    clock.advance(10_000);
+    rec.event(ref(changed), 'Warning', 'BackOff', 'Back-off restarting failed container');
+    clock.advance(10_000);
+    // Another object of the same name (a new uid) is another event.
+    rec.event(
+      { ...ref(changed), metadata: { ...(changed['metadata'] as JsonObject), uid: 'other-uid' } },
+      'Warning',
+      'BackOff',
+      'Back-off restarting failed container',
+    );
+    await rec.flush();
+    const list = (await client.request('GET', '/api/v1/namespaces/default/events')) as unknown as {
+      items: JsonObject[];
+    };
+    const mine = list.items.filter((e) => e['reason'] === 'BackOff');
+    assert.equal(mine.length, 2);
+    const counted = mine.find((e) => (e['involvedObject'] as JsonObject)['uid'] !== 'other-uid')!;
+    assert.equal(counted['count'], 2);
+    assert.equal(counted['firstTimestamp'], '2026-11-30T11:00:00Z');
+    assert.equal(counted['lastTimestamp'], '2026-11-30T11:00:10Z');
+    assert.equal((counted['involvedObject'] as JsonObject)['resourceVersion'], rv(cm));
+    assert.deepEqual(errors, []);
+  });
 });
