@@ -5,6 +5,7 @@
  * get the objects themselves: treat them as read-only.
  */
 import { jsonEqual } from '../util/json.js';
+import { threadStrings } from '../util/string-interner.js';
 import type { JsonObject } from '../util/json.js';
 import { nameOf, objectKey, resourceVersionOf } from './object-meta.js';
 
@@ -113,12 +114,14 @@ export class InformerStore implements ReadonlyStore {
    * one's takes that same spec object (`obj` is the store's from now on, so it is changed in place):
    * whoever still holds the older state (a kubelet's running pod, a handler) then shares it with
    * the newer instead of keeping a second copy, as most updates change status or metadata only.
+   * Its repeated strings become the thread's shared copies (util/string-interner.ts).
    * Stored objects are read-only, as client-go's cache's are.
    */
   upsert(obj: JsonObject): JsonObject | undefined {
     const key = objectKey(obj);
     const old = this.#items.get(key);
     if (old !== undefined) shareUnchangedSpec(old, obj);
+    threadStrings.intern(obj, old);
     this.#set(key, obj, old);
     return old;
   }
@@ -138,7 +141,10 @@ export class InformerStore implements ReadonlyStore {
    */
   replace(items: readonly JsonObject[]): ReplaceResult {
     const fresh = new Map<string, JsonObject>();
-    for (const obj of items) fresh.set(objectKey(obj), obj);
+    for (const obj of items) {
+      threadStrings.intern(obj);
+      fresh.set(objectKey(obj), obj);
+    }
     const added: JsonObject[] = [];
     const updated: { old: JsonObject; current: JsonObject }[] = [];
     const deleted: JsonObject[] = [];

@@ -24,6 +24,7 @@ import { realClock } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
 import { isJsonObject } from '../util/json.js';
 import type { JsonObject } from '../util/json.js';
+import { threadStrings } from '../util/string-interner.js';
 import { addToIp, addressIn, cidrSize, formatCidr, parseCidr, subnet, subnetCount } from './cidr.js';
 import type { Cidr } from './cidr.js';
 import { metaOf, numAt, objAt, objsAt, strAt, strsAt, stringMap } from './json.js';
@@ -221,7 +222,8 @@ function clearingPatch(status: JsonObject): JsonObject {
 /** What downward API volumes show of a pod's metadata, as one comparable string. */
 function labelsAndAnnotations(pod: JsonObject): string {
   const meta = metaOf(pod);
-  return JSON.stringify([meta['labels'] ?? null, meta['annotations'] ?? null]);
+  // Kept per pod: the pods of one template share one copy.
+  return threadStrings.string(JSON.stringify([meta['labels'] ?? null, meta['annotations'] ?? null]));
 }
 
 /** Whether a container's command or args name a network tool (a script that may ask the network). */

@@ -12,6 +12,7 @@
  * again from their last resourceVersion. When storage closes, the cache stops.
  */
 import type { KubeObject } from '../../machinery/object.js';
+import { threadStrings } from '../../util/string-interner.js';
 import { StorageError } from '../errors.js';
 import { KvClosedError } from '../kv/errors.js';
 import { prefixEnd } from '../kv/types.js';
@@ -399,6 +400,7 @@ export class WatchCache {
     for (;;) {
       for (const item of page.items) {
         this.#fields.intern(item);
+        threadStrings.intern(item);
         state.set(this.keyOf(item), item);
       }
       if (page.continueToken === undefined || signal.aborted) break;
@@ -425,6 +427,7 @@ export class WatchCache {
   #apply(ev: ObjectWatchEvent): void {
     this.#eventsReceived++;
     this.#fields.intern(ev.object);
+    threadStrings.intern(ev.object);
     const revision = Number(ev.object.metadata.resourceVersion);
     const key = this.keyOf(ev.object);
     const previous = this.#state.get(key);
