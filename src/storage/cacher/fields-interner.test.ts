@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { KubeObject } from '../../machinery/object.js';
 import { FieldsInterner } from './fields-interner.js';
 
@@ -103,4 +105,30 @@ test('sets that differ in one branch share the others, and every {} leaf is one 
   assert.throws(() => {
     (sa['f:podIPs']['.'] as Record<string, unknown>)['x'] = 1;
   }, TypeError);
+});
+
+test('parts no object holds any more leave the table after a collection', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const interner = new FieldsInterner();
+  const kept = pod('kept', fields());
+  interner.intern(kept);
+  const base = interner.size;
+  let gone: KubeObject[] = Array.from({ length: 200 }, (_, i) =>
+    pod(`p${i}`, { 'f:spec': { [`f:only-${i}`]: { 'f:x': {} } } }),
+  );
+  for (const o of gone) interner.intern(o);
+  assert.ok(interner.size >= base + 400, `size ${interner.size}`);
+  gone = [];
+  for (let round = 0; round < 20 && interner.size > base + 3; round++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  // The last object made may still be referenced by the engine for a while: its 3 parts at most.
+  assert.ok(interner.size <= base + 3, `size ${interner.size}, ${base} held`);
+  assert.equal(gone.length, 0);
+  // What is still held stays shared: the same set interned again is the kept one.
+  const again = pod('again', fields());
+  interner.intern(again);
+  assert.equal(entry(again, 0), entry(kept, 0));
 });

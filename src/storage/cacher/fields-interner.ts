@@ -25,7 +25,11 @@ function hashString(h: number, s: string): number {
 export class FieldsInterner {
   /** The empty object every `{}` leaf of a set becomes. */
   readonly #empty: JsonObject = Object.freeze({});
-  readonly #buckets = new Map<number, WeakRef<JsonObject>[]>();
+  /**
+   * Shared parts by hash: most hashes have one part, held without an array (an array pushed to
+   * once keeps room for 17: 184 bytes a part, most of this table's memory).
+   */
+  readonly #buckets = new Map<number, WeakRef<JsonObject> | WeakRef<JsonObject>[]>();
   /** The hash of each shared object (its children's hashes are part of it). */
   readonly #hashes = new WeakMap<JsonObject, number>();
   readonly #collected = new FinalizationRegistry<number>((hash) => this.#sweep(hash));
@@ -39,7 +43,7 @@ export class FieldsInterner {
   /** Distinct parts held (live or not yet swept), the empty leaf aside. */
   get size(): number {
     let n = 0;
-    for (const b of this.#buckets.values()) n += b.length;
+    for (const b of this.#buckets.values()) n += Array.isArray(b) ? b.length : 1;
     return n;
   }
 
@@ -80,30 +84,42 @@ export class FieldsInterner {
       return this.#empty;
     }
     const hash = h >>> 0;
-    let bucket = this.#buckets.get(hash);
-    if (bucket === undefined) {
-      bucket = [];
-      this.#buckets.set(hash, bucket);
+    const bucket = this.#buckets.get(hash);
+    if (bucket !== undefined) {
+      const found = Array.isArray(bucket) ? this.#findIn(bucket, node) : this.#match(bucket, node);
+      if (found !== undefined) return found;
     }
-    for (const ref of bucket) {
-      const candidate = ref.deref();
-      if (candidate !== undefined && sameChildren(candidate, node)) {
-        this.#shared++;
-        return candidate;
-      }
-    }
-    bucket.push(new WeakRef(node));
+    const ref = new WeakRef(node);
+    if (bucket === undefined) this.#buckets.set(hash, ref);
+    else if (Array.isArray(bucket)) bucket.push(ref);
+    else this.#buckets.set(hash, [bucket, ref]);
     this.#hashes.set(node, hash);
     this.#collected.register(node, hash);
     return node;
   }
 
+  #findIn(bucket: readonly WeakRef<JsonObject>[], node: JsonObject): JsonObject | undefined {
+    for (const ref of bucket) {
+      const found = this.#match(ref, node);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  /** The part `ref` holds if it is still alive and equal to `node`. */
+  #match(ref: WeakRef<JsonObject>, node: JsonObject): JsonObject | undefined {
+    const candidate = ref.deref();
+    if (candidate === undefined || !sameChildren(candidate, node)) return undefined;
+    this.#shared++;
+    return candidate;
+  }
+
   #sweep(hash: number): void {
     const bucket = this.#buckets.get(hash);
     if (bucket === undefined) return;
-    const live = bucket.filter((ref) => ref.deref() !== undefined);
+    const live = (Array.isArray(bucket) ? bucket : [bucket]).filter((ref) => ref.deref() !== undefined);
     if (live.length === 0) this.#buckets.delete(hash);
-    else this.#buckets.set(hash, live);
+    else this.#buckets.set(hash, live.length === 1 ? live[0]! : live);
   }
 }
 
