@@ -7,13 +7,12 @@
  * refresh, as upstream does. `kubectl describe` shows them (it reads them as core/v1 Events).
  * Writing never blocks the caller: events are queued and sent in order.
  */
-import { createHash } from 'node:crypto';
 import { realClock } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
 import { isJsonObject } from '../util/json.js';
 import type { JsonObject } from '../util/json.js';
 import { ApiError } from './api-error.js';
-import { EventNamer, SerialWrites } from './event-writes.js';
+import { EventNamer, SerialWrites, cacheKey } from './event-writes.js';
 import type { RestClient } from './rest-client.js';
 
 export type EventType = 'Normal' | 'Warning';
@@ -117,9 +116,7 @@ export class EventRecorder {
     const rel = related === undefined ? undefined : referenceTo(related);
     // client-go's eventKey (the reporting controller is this recorder's own), kept as a digest: the
     // scheduler records one event a pod, and a key's text was a third of the entry.
-    const key = createHash('sha1')
-      .update(JSON.stringify([action, reason, ref, rel ?? null]))
-      .digest('base64');
+    const key = cacheKey([JSON.stringify([action, reason, ref, rel ?? null])]);
     const now = this.#clock.now();
     const cached = this.#cache.get(key);
     if (cached !== undefined) {

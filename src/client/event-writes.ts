@@ -1,4 +1,8 @@
-/** What both event recorders share: event names that never repeat, and writes sent in order. */
+/**
+ * What both event recorders share: event names that never repeat, cache keys kept as digests, and
+ * writes sent in order.
+ */
+import { createHash } from 'node:crypto';
 
 /** The last nanosecond stamp handed out by any namer of this process. */
 let lastNs = 0n;
@@ -35,4 +39,14 @@ export class SerialWrites {
   flushed(): Promise<void> {
     return this.#queue;
   }
+}
+
+/**
+ * A recorder's cache key: a SHA-1 digest of `parts`, each ended by NUL (none holds one). A cache
+ * entry per event, at thousands of events, costs a key's text many times over; 28 characters do.
+ */
+export function cacheKey(parts: readonly string[]): string {
+  const h = createHash('sha1');
+  for (const part of parts) h.update(part).update('\0');
+  return h.digest('base64');
 }

@@ -12,14 +12,13 @@
  * keeps a SHA-1 digest of the key, not the key: a kubelet per simulated node keeps up to 4096
  * entries each, which at 30 pods a node and four events a pod held 0.5 KiB per event as text.
  */
-import { createHash } from 'node:crypto';
 import { realClock } from '../util/clock.js';
 import type { Clock } from '../util/clock.js';
 import type { JsonObject } from '../util/json.js';
 import { ApiError } from './api-error.js';
 import { referenceTo } from './event-recorder.js';
 import type { EventType, ObjectRef } from './event-recorder.js';
-import { EventNamer, SerialWrites } from './event-writes.js';
+import { EventNamer, SerialWrites, cacheKey } from './event-writes.js';
 import type { RestClient } from './rest-client.js';
 
 export interface LegacyEventRecorderOptions {
@@ -45,19 +44,14 @@ interface Seen {
 /** The involved object's parts of the dedupe key (client-go's getEventKey), in its order. */
 const keyFields = ['kind', 'namespace', 'name', 'fieldPath', 'uid', 'apiVersion'] as const;
 
-/** A SHA-1 digest of the dedupe key's parts, each ended by NUL (no part holds one). */
+/** client-go's getEventKey but for the source, which is the recorder's own. */
 function dedupeKey(ref: JsonObject, type: string, reason: string, message: string): string {
-  const h = createHash('sha1');
-  for (const k of keyFields) {
-    const v = ref[k];
-    h.update(typeof v === 'string' ? v : '');
-    h.update('\0');
-  }
-  for (const part of [type, reason, message]) {
-    h.update(part);
-    h.update('\0');
-  }
-  return h.digest('base64');
+  return cacheKey([
+    ...keyFields.map((k) => (typeof ref[k] === 'string' ? ref[k] : '')),
+    type,
+    reason,
+    message,
+  ]);
 }
 
 /** metav1.Time's JSON form (whole seconds). */
