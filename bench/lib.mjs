@@ -254,6 +254,38 @@ export async function formatJson(file, value) {
 // ---------------------------------------------------------------------------------------------
 // HTTP/2 client (as client-go talks to kube-apiserver) and a line splitter for watch streams
 
+/**
+ * One HTTPS GET on a new connection (no agent: each poll pays a whole TLS handshake, as a client
+ * starting up does) with `creds` (kubeconfigCredentials' shape): { status, text }, status 0 on any
+ * error or after `timeoutMs`.
+ */
+export function getOnce(creds, path, timeoutMs = 2000) {
+  return new Promise((resolve) => {
+    const url = new URL(creds.url);
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        agent: false,
+        ca: creds.ca,
+        cert: creds.cert,
+        key: creds.key,
+        headers: { accept: 'application/json' },
+      },
+      (r) => {
+        const chunks = [];
+        r.on('data', (c) => chunks.push(c));
+        r.on('end', () => resolve({ status: r.statusCode, text: Buffer.concat(chunks).toString() }));
+        r.on('error', () => resolve({ status: 0, text: '' }));
+      },
+    );
+    req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve({ status: 0, text: '' }));
+    req.end();
+  });
+}
+
 /** The server URL and the admin credentials (CA, client certificate, key) of a kubeconfig. */
 export function kubeconfigCredentials(kubeconfigPath) {
   const kc = parseYaml(readFileSync(kubeconfigPath, 'utf8'));

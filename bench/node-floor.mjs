@@ -13,7 +13,6 @@
 // Writes bench/node-floor-results.json (or --out).
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +22,7 @@ import {
   formatJson,
   freePort,
   freshDir,
+  getOnce,
   kubeconfigCredentials,
   log,
   median,
@@ -37,41 +37,18 @@ import {
 
 const floorServer = join(root, 'bench', 'node-floor-server.mjs');
 
-/** One GET on a new TLS connection with the admin certificate: its status, 0 on any error. */
-function getOnce(creds, port, timeoutMs = 2000) {
-  return new Promise((resolve) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/api/v1/namespaces/default',
-        agent: false,
-        ca: creds.ca,
-        cert: creds.cert,
-        key: creds.key,
-        headers: { accept: 'application/json' },
-      },
-      (r) => {
-        r.resume();
-        r.on('end', () => resolve(r.statusCode ?? 0));
-        r.on('error', () => resolve(0));
-      },
-    );
-    req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve(0));
-    req.end();
-  });
-}
-
 /** Spawns the floor server; resolves with it and the seconds from spawn to its first 200. */
 async function spawnFloor(pkiDir, creds) {
   const port = await freePort();
+  // The admin credentials, at the floor server's address.
+  const at = { ...creds, url: `https://127.0.0.1:${port}` };
   const t0 = performance.now();
   const child = spawn(process.execPath, [floorServer, pkiDir, String(port)], { stdio: 'ignore' });
   const end = t0 + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the floor server exited (${child.exitCode})`);
-    if ((await getOnce(creds, port)) === 200) return { child, seconds: (performance.now() - t0) / 1000 };
+    if ((await getOnce(at, '/api/v1/namespaces/default')).status === 200)
+      return { child, seconds: (performance.now() - t0) / 1000 };
     if (performance.now() > end) throw new Error('the floor server did not answer in 30 s');
     await sleep(10);
   }

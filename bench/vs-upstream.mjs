@@ -59,6 +59,7 @@ import {
   formatJson,
   freePort,
   freshDir,
+  getOnce,
   h2ClientFor,
   kubeconfigCredentials,
   live,
@@ -282,34 +283,6 @@ function stack(side, dir, t0, children, kubeconfigPath) {
       for (const c of [...children].reverse()) await stopServer(c, 15_000);
     },
   };
-}
-
-/** One HTTPS GET on a new connection with the kubeconfig's admin certificate: { status, text }. */
-function getOnce(creds, path, timeoutMs = 2000) {
-  return new Promise((resolve) => {
-    const url = new URL(creds.url);
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        agent: false,
-        ca: creds.ca,
-        cert: creds.cert,
-        key: creds.key,
-        headers: { accept: 'application/json' },
-      },
-      (r) => {
-        const chunks = [];
-        r.on('data', (c) => chunks.push(c));
-        r.on('end', () => resolve({ status: r.statusCode, text: Buffer.concat(chunks).toString() }));
-        r.on('error', () => resolve({ status: 0, text: '' }));
-      },
-    );
-    req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve({ status: 0, text: '' }));
-    req.end();
-  });
 }
 
 /** The kubeconfig's credentials once the file exists and is whole (nanokube writes it at start). */
