@@ -1,7 +1,7 @@
 // Shared by the benchmarks: small helpers, the `nanokube serve` process (spawn, ready line, stop)
 // and HTTPS and HTTP/2 clients with the kubeconfig's admin certificate. Against the compiled server in dist/.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as h2connect } from 'node:http2';
 import { createServer } from 'node:net';
 import { Agent, request } from 'node:https';
@@ -56,6 +56,56 @@ export function cpuSeconds(pid) {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * Each thread of process `pid` with the nanoseconds it has run on a core and waited runnable for
+ * one, from /proc/PID/task/TID/schedstat (Linux with schedstats; an empty map elsewhere).
+ */
+export function threadTimes(pid) {
+  const times = new Map();
+  let tids = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return times;
+  }
+  for (const tid of tids) {
+    try {
+      const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+      times.set(Number(tid), { run, wait });
+    } catch {
+      // The thread ended in between.
+    }
+  }
+  return times;
+}
+
+/**
+ * Between two threadTimes readings `ms` apart: the share of that time the main thread (tid `pid`)
+ * ran on a core and waited for one, and the cores the other threads used (each, busiest first);
+ * undefined without readings.
+ */
+export function threadShares(pid, before, after, ms) {
+  const main = after.get(pid);
+  const mainBefore = before.get(pid);
+  if (main === undefined || mainBefore === undefined || ms <= 0) return undefined;
+  const ns = ms * 1e6;
+  const others = [];
+  for (const [tid, t] of after) {
+    if (tid === pid) continue;
+    others.push((t.run - (before.get(tid)?.run ?? 0)) / ns);
+  }
+  others.sort((a, b) => b - a);
+  return {
+    mainOnCore: round((main.run - mainBefore.run) / ns, 2),
+    mainWaiting: round((main.wait - mainBefore.wait) / ns, 2),
+    otherThreadsCores: round(
+      others.reduce((a, b) => a + b, 0),
+      2,
+    ),
+    busiestOtherOnCore: round(others[0] ?? 0, 2),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

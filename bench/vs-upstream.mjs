@@ -37,7 +37,9 @@
 //   node bench/vs-upstream.mjs --only start,idle         some of them
 //   node bench/vs-upstream.mjs --quick                   smaller counts, one round (a smoke run)
 //
-// Flags: --only LIST, --quick, --scale, --rounds N (start rounds, default 3), --pods N (default
+// Flags: --only LIST, --quick, --scale, --rounds N (start rounds, default 3), --repeat N (the
+// creates, podpath and cores figures N times each, every number reported as the median of the
+// runs, each run kept in the results; default 1: two shared cores move a run by a fifth), --pods N (default
 // 3,000), --nodes N (default 100), --scale-pods N and --scale-nodes N (the scale figure's counts,
 // default 30,000 and 300), --no-upstream, --profile DIR (V8 CPU profiles of the nanokube
 // server in the creates and podpath figures, under DIR/creates and DIR/podpath-N; summarize them
@@ -71,6 +73,8 @@ import {
   rssMiB,
   sleep,
   stopServer,
+  threadShares,
+  threadTimes,
 } from './lib.mjs';
 import { apiserverArgs, refDir, refPki, writeRefKubeconfig } from './reference.mjs';
 
@@ -88,6 +92,7 @@ function parseArgs(argv) {
     quick: false,
     scale: false,
     rounds: 3,
+    repeat: 1,
     pods: 3000,
     nodes: 100,
     scalePods: 30_000,
@@ -103,6 +108,7 @@ function parseArgs(argv) {
     else if (a === '--quick') o.quick = true;
     else if (a === '--scale') o.scale = true;
     else if (a === '--rounds') o.rounds = Number(next());
+    else if (a === '--repeat') o.repeat = Number(next());
     else if (a === '--pods') o.pods = Number(next());
     else if (a === '--nodes') o.nodes = Number(next());
     else if (a === '--scale-pods') o.scalePods = Number(next());
@@ -126,6 +132,7 @@ function parseArgs(argv) {
     else throw new Error(`unknown flag ${a}`);
   }
   for (const f of o.only) if (!figures.includes(f) && f !== 'scale') throw new Error(`unknown figure ${f}`);
+  if (!Number.isInteger(o.repeat) || o.repeat < 1) throw new Error('--repeat takes a whole number of runs');
   if (o.scale) o.only.add('scale');
   if (o.quick) {
     o.rounds = 1;
@@ -465,6 +472,29 @@ async function readyNodes(h2, session) {
 // ---------------------------------------------------------------------------------------------
 // figures: each returns { upstream, nanokube } records (upstream undefined when not measured)
 
+/**
+ * A figure measured several times (`--repeat`): each number of each side is the median of the runs
+ * (a ratio within one run, such as the second core's gain, is the median of the runs' ratios), and
+ * every run is kept under `runs`.
+ */
+function medianRuns(runs) {
+  const side = (objects) => {
+    const present = objects.filter((x) => x !== undefined);
+    if (present.length === 0) return undefined;
+    const out = {};
+    for (const k of Object.keys(present[0])) {
+      const values = present.map((x) => x[k]);
+      out[k] = values.every((v) => typeof v === 'number') ? round(median(values), 2) : values[0];
+    }
+    return out;
+  };
+  return {
+    upstream: side(runs.map((r) => r.upstream)),
+    nanokube: side(runs.map((r) => r.nanokube)),
+    runs,
+  };
+}
+
 async function both(o, measureUpstream, measureNanokube) {
   const upstream = o.upstreamMissing === undefined ? await measureUpstream() : undefined;
   const nanokube = await measureNanokube();
@@ -605,11 +635,18 @@ async function measurePodPath(s, { pods, nodes }, nodesProcess) {
     // in-process ones do.
     const cpu = () => s.cpu() + (nodesProcess === undefined ? 0 : cpuSeconds(nodesProcess.pid) || 0);
     const cpu0 = cpu();
+    // nanokube's threads: how much of the run its main thread spent on a core and waiting for one.
+    const serverPid = s.side === 'nanokube' ? s.pids()[0] : undefined;
+    const threads0 = serverPid === undefined ? undefined : threadTimes(serverPid);
     const t0 = performance.now();
     const creates = await createPods(h2, session, 'bench', { count: pods });
     await running.until(pods);
     const seconds = (performance.now() - t0) / 1000;
     const cpuMsPerPod = ((cpu() - cpu0) * 1000) / pods;
+    const threads =
+      serverPid === undefined
+        ? undefined
+        : threadShares(serverPid, threads0, threadTimes(serverPid), seconds * 1000);
     running.stop();
     const atEnd = s.rss();
     return {
@@ -622,6 +659,14 @@ async function measurePodPath(s, { pods, nodes }, nodesProcess) {
       peakRssMiB: round(peak(), 1),
       rssAtEndMiB: round(atEnd, 1),
       kibPerRunningPod: round(((atEnd - idle) * 1024) / pods, 1),
+      ...(threads === undefined
+        ? {}
+        : {
+            mainThreadOnCore: threads.mainOnCore,
+            mainThreadWaiting: threads.mainWaiting,
+            otherThreadsCores: threads.otherThreadsCores,
+            busiestOtherThreadOnCore: threads.busiestOtherOnCore,
+          }),
     };
   } finally {
     session.close();
@@ -1032,6 +1077,18 @@ function rows(r) {
       ' ms',
       measured,
     );
+    const n = p.nanokube;
+    if (n?.mainThreadOnCore !== undefined) {
+      // Not a goal: why the pod path's rate is what it is on this machine.
+      out.push([
+        "nanokube's main thread during that run: on a core / waiting for one; other threads' cores",
+        '—',
+        `${n.mainThreadOnCore} / ${n.mainThreadWaiting}; ${n.otherThreadsCores}`,
+        '—',
+        '',
+        '',
+      ]);
+    }
   }
   const sc = r.scale;
   if (sc)
@@ -1100,6 +1157,7 @@ function printTable(table, env, o) {
       `${table.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n\n` +
       `Ratios: times and rates as how many times upstream's; memory as nanokube's share of upstream's.\n` +
       `${o.upstreamMissing !== undefined ? `Upstream not measured: ${o.upstreamMissing}\n` : ''}` +
+      `${(env.repeat ?? 1) > 1 ? `Creates, the pod path and the second core: the median of ${env.repeat} runs each.\n` : ''}` +
       `(${env.node}, ${env.cpu}, load ${env.loadavgAtStart.join(' ')} → ${env.loadavgAtEnd.join(' ')}; written to ${o.out})\n`,
   );
 }
@@ -1122,23 +1180,31 @@ async function main() {
     node: process.version,
     cpu: `${cpus().length} x ${cpus()[0]?.model ?? '?'}`,
     loadavgAtStart: loadavg().map((x) => round(x, 2)),
+    repeat: o.repeat,
     upstream:
       o.upstreamMissing ?? `kube-apiserver and kube-controller-manager from ${refDir}/bin, ${etcdBin}`,
   };
-  const run = async (name, f) => {
+  const run = async (name, f, repeat = 1) => {
     log(`${name}…`);
     const t0 = performance.now();
-    results[name] = await f();
+    const runs = [];
+    for (let i = 0; i < repeat; i++) {
+      runs.push(await f());
+      if (repeat > 1) log(`${name}, run ${i + 1} of ${repeat}: ${JSON.stringify(runs[i])}`);
+    }
+    results[name] = repeat === 1 ? runs[0] : medianRuns(runs);
     log(`${name} (${round((performance.now() - t0) / 1000, 0)} s): ${JSON.stringify(results[name])}`);
   };
   try {
     if (o.only.has('start') || o.only.has('idle')) await run('start', () => startFigure(o));
     if (o.only.has('idle')) await run('idleAlone', () => idleAloneFigure(o));
-    if (o.only.has('creates') || o.only.has('list')) await run('creates', () => createsAndListFigure(o));
-    if (o.only.has('podpath')) await run('podpath', () => podPathFigure(o, { pods: o.pods, nodes: o.nodes }));
+    if (o.only.has('creates') || o.only.has('list'))
+      await run('creates', () => createsAndListFigure(o), o.repeat);
+    if (o.only.has('podpath'))
+      await run('podpath', () => podPathFigure(o, { pods: o.pods, nodes: o.nodes }), o.repeat);
     if (o.only.has('lists')) await run('lists', () => secretsFigure(o, 'list'));
     if (o.only.has('watchlist')) await run('watchlist', () => secretsFigure(o, 'watchlist'));
-    if (o.only.has('cores')) await run('cores', () => coresFigure(o));
+    if (o.only.has('cores')) await run('cores', () => coresFigure(o), o.repeat);
     if (o.only.has('handshakes')) await run('handshakes', () => handshakesFigure(o));
     if (o.only.has('scale'))
       await run('scale', () =>
