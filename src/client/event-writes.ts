@@ -3,6 +3,7 @@
  * writes sent in order.
  */
 import { createHash } from 'node:crypto';
+import type { JsonObject } from '../util/json.js';
 
 /** The last nanosecond stamp handed out by any namer of this process. */
 let lastNs = 0n;
@@ -22,17 +23,55 @@ export class EventNamer {
   }
 }
 
-/** Writes run one after another, in the order queued; a failure goes to `onError` and the next runs. */
+/**
+ * client-go's maxQueuedEvents: its event broadcasters (tools/record and tools/events) hand each event
+ * to the watcher that writes them to the API server through a queue of this many, and drop an event
+ * that finds it full (watch.NewLongQueueBroadcaster(maxQueuedEvents, watch.DropIfChannelFull)).
+ */
+export const maxQueuedEvents = 1000;
+
+/** A recorder's event dropped because too many wait to be written (client-go logs it and goes on). */
+export function droppedEventError(ref: JsonObject, reason: string): Error {
+  const where = [ref['kind'], ref['namespace'], ref['name']].filter(
+    (x): x is string => typeof x === 'string' && x !== '',
+  );
+  return new Error(
+    `unable to record event: too many queued events, dropped event ${JSON.stringify(reason)} about ${where.join('/')}`,
+  );
+}
+
+/**
+ * Writes run one after another, in the order queued; a failure goes to `onError` and the next runs.
+ * At most `maxQueued` wait: a recorder asks `full` before it records an event and drops the event
+ * then, as client-go does, so that a recorder falling behind (the scheduler's, writing an event per
+ * pod one at a time) holds a bounded queue instead of every event it could not write yet.
+ */
 export class SerialWrites {
   #queue: Promise<void> = Promise.resolve();
+  #waiting = 0;
   readonly #onError: ((err: unknown) => void) | undefined;
+  readonly #maxQueued: number;
 
-  constructor(onError?: (err: unknown) => void) {
+  constructor(onError?: (err: unknown) => void, maxQueued: number = maxQueuedEvents) {
     this.#onError = onError;
+    this.#maxQueued = maxQueued;
   }
 
+  /** Whether as many writes wait as client-go's queue holds: a new event is to be dropped. */
+  get full(): boolean {
+    return this.#waiting >= this.#maxQueued;
+  }
+
+  /** Queues `work` whether or not the queue is full (a recorder drops new events before this). */
   add(work: () => Promise<void>): void {
-    this.#queue = this.#queue.then(work).catch((err: unknown) => this.#onError?.(err));
+    this.#waiting++;
+    this.#queue = this.#queue
+      .then(() => {
+        // Being written: no longer waiting.
+        this.#waiting--;
+        return work();
+      })
+      .catch((err: unknown) => this.#onError?.(err));
   }
 
   /** Resolves when every write queued so far has finished (or failed). */

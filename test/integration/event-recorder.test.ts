@@ -2,11 +2,13 @@
  * Integration: the events.k8s.io/v1 recorder against an in-process server — the first
  * occurrence creates an Event, the second turns it into a series at once, later ones are counted
  * and written when the series ends; the core/v1 view (what kubectl describe reads) shows the
- * series.
+ * series. At most client-go's 1,000 writes wait; newer events are dropped.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EventRecorder } from '../../src/client/event-recorder.js';
+import type { ObjectRef } from '../../src/client/event-recorder.js';
+import { maxQueuedEvents } from '../../src/client/event-writes.js';
 import type { RestClient } from '../../src/client/rest-client.js';
 import { FakeClock } from '../../src/util/clock.js';
 import type { JsonObject } from '../../src/util/json.js';
@@ -107,5 +109,32 @@ describe('EventRecorder', () => {
     abort.abort();
     await running;
     assert.deepEqual(errors, []);
+  });
+  it('holds at most 1,000 writes waiting: a newer event, or a repeat, is dropped and starts no series', async () => {
+    const errors: unknown[] = [];
+    const rec = new EventRecorder({
+      client,
+      reportingController: 'queue-test-scheduler',
+      reportingInstance: 'queue-test-scheduler-1',
+      onError: (e) => errors.push(e),
+    });
+    const cm = (i: number): ObjectRef => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: 'default',
+      name: `q-${i}`,
+    });
+    for (let i = 0; i < maxQueuedEvents; i++) rec.event(cm(i), 'Normal', 'Scheduled', 'Binding', 'assigned');
+    rec.event(cm(5000), 'Normal', 'Scheduled', 'Binding', 'assigned');
+    rec.event(cm(0), 'Normal', 'Scheduled', 'Binding', 'assigned');
+    assert.equal(errors.length, 2);
+    await rec.flush();
+    const list = (await client.request(
+      'GET',
+      '/apis/events.k8s.io/v1/namespaces/default/events',
+    )) as unknown as EventList;
+    const mine = list.items.filter((e) => e['reportingController'] === 'queue-test-scheduler');
+    assert.equal(mine.length, maxQueuedEvents);
+    assert.ok(mine.every((e) => e['series'] === undefined));
   });
 });

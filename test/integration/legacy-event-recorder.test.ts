@@ -1,11 +1,13 @@
 /**
  * Integration: the core/v1 event recorder (client-go tools/record) against an in-process
  * server — the first occurrence creates an Event with source and count 1; an identical one patches
- * count and lastTimestamp.
+ * count and lastTimestamp; at most client-go's 1,000 writes wait, newer events are dropped.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LegacyEventRecorder } from '../../src/client/legacy-event-recorder.js';
+import type { ObjectRef } from '../../src/client/event-recorder.js';
+import { maxQueuedEvents } from '../../src/client/event-writes.js';
 import type { RestClient } from '../../src/client/rest-client.js';
 import { FakeClock } from '../../src/util/clock.js';
 import type { JsonObject } from '../../src/util/json.js';
@@ -101,5 +103,39 @@ describe('LegacyEventRecorder', () => {
     assert.equal(counted['lastTimestamp'], '2026-11-30T11:00:10Z');
     assert.equal((counted['involvedObject'] as JsonObject)['resourceVersion'], rv(cm));
     assert.deepEqual(errors, []);
+  });
+  it('drops what is recorded while 1,000 writes wait, as client-go does, and counts none of it', async () => {
+    const errors: unknown[] = [];
+    const rec = new LegacyEventRecorder({ client, component: 'queue-test', onError: (e) => errors.push(e) });
+    const pod = (i: number): ObjectRef => ({
+      kind: 'Pod',
+      namespace: 'default',
+      name: `queued-${i}`,
+      uid: `uid-${i}`,
+    });
+    // Recorded at once: none is written before the loop ends.
+    for (let i = 0; i < maxQueuedEvents + 5; i++)
+      rec.event(pod(i), 'Normal', 'Started', 'Started container c');
+    assert.equal(errors.length, 5);
+    for (const e of errors) {
+      assert.ok(e instanceof Error);
+      assert.match(
+        e.message,
+        /^unable to record event: too many queued events, dropped event "Started" about Pod\/default\/queued-100[0-4]$/,
+      );
+    }
+    await rec.flush();
+    const list = (await client.request('GET', '/api/v1/namespaces/default/events')) as unknown as {
+      items: JsonObject[];
+    };
+    const mine = list.items.filter(
+      (e) => (e['source'] as { component?: string })['component'] === 'queue-test',
+    );
+    assert.equal(mine.length, maxQueuedEvents);
+    assert.ok(!mine.some((e) => /^queued-100[0-4]$/.test((e['involvedObject'] as { name: string }).name)));
+    // Written, the queue takes events again.
+    rec.event(pod(2000), 'Normal', 'Started', 'Started container c');
+    await rec.flush();
+    assert.equal(errors.length, 5);
   });
 });
