@@ -83,28 +83,27 @@ export function threadTimes(pid) {
 
 /**
  * Between two threadTimes readings `ms` apart: the share of that time the main thread (tid `pid`)
- * ran on a core and waited for one, and the cores the other threads used (each, busiest first);
- * undefined without readings.
+ * ran on a core and waited for one, the cores the other threads used together, and the busiest
+ * other thread's share; undefined without readings.
  */
 export function threadShares(pid, before, after, ms) {
   const main = after.get(pid);
   const mainBefore = before.get(pid);
   if (main === undefined || mainBefore === undefined || ms <= 0) return undefined;
   const ns = ms * 1e6;
-  const others = [];
+  let others = 0;
+  let busiest = 0;
   for (const [tid, t] of after) {
     if (tid === pid) continue;
-    others.push((t.run - (before.get(tid)?.run ?? 0)) / ns);
+    const share = (t.run - (before.get(tid)?.run ?? 0)) / ns;
+    others += share;
+    busiest = Math.max(busiest, share);
   }
-  others.sort((a, b) => b - a);
   return {
-    mainOnCore: round((main.run - mainBefore.run) / ns, 2),
-    mainWaiting: round((main.wait - mainBefore.wait) / ns, 2),
-    otherThreadsCores: round(
-      others.reduce((a, b) => a + b, 0),
-      2,
-    ),
-    busiestOtherOnCore: round(others[0] ?? 0, 2),
+    mainThreadOnCore: round((main.run - mainBefore.run) / ns, 2),
+    mainThreadWaiting: round((main.wait - mainBefore.wait) / ns, 2),
+    otherThreadsCores: round(others, 2),
+    busiestOtherThreadOnCore: round(busiest, 2),
   };
 }
 

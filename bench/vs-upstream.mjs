@@ -659,14 +659,7 @@ async function measurePodPath(s, { pods, nodes }, nodesProcess) {
       peakRssMiB: round(peak(), 1),
       rssAtEndMiB: round(atEnd, 1),
       kibPerRunningPod: round(((atEnd - idle) * 1024) / pods, 1),
-      ...(threads === undefined
-        ? {}
-        : {
-            mainThreadOnCore: threads.mainOnCore,
-            mainThreadWaiting: threads.mainWaiting,
-            otherThreadsCores: threads.otherThreadsCores,
-            busiestOtherThreadOnCore: threads.busiestOtherOnCore,
-          }),
+      ...threads,
     };
   } finally {
     session.close();

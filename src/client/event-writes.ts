@@ -42,7 +42,7 @@ export function droppedEventError(ref: JsonObject, reason: string): Error {
 
 /**
  * Writes run one after another, in the order queued; a failure goes to `onError` and the next runs.
- * At most `maxQueued` wait: a recorder asks `full` before it records an event and drops the event
+ * At most maxQueuedEvents wait: a recorder asks `full` before it records an event and drops the event
  * then, as client-go does, so that a recorder falling behind (the scheduler's, writing an event per
  * pod one at a time) holds a bounded queue instead of every event it could not write yet.
  */
@@ -50,16 +50,14 @@ export class SerialWrites {
   #queue: Promise<void> = Promise.resolve();
   #waiting = 0;
   readonly #onError: ((err: unknown) => void) | undefined;
-  readonly #maxQueued: number;
 
-  constructor(onError?: (err: unknown) => void, maxQueued: number = maxQueuedEvents) {
+  constructor(onError?: (err: unknown) => void) {
     this.#onError = onError;
-    this.#maxQueued = maxQueued;
   }
 
   /** Whether as many writes wait as client-go's queue holds: a new event is to be dropped. */
   get full(): boolean {
-    return this.#waiting >= this.#maxQueued;
+    return this.#waiting >= maxQueuedEvents;
   }
 
   /** Queues `work` whether or not the queue is full (a recorder drops new events before this). */
