@@ -8,7 +8,7 @@
 import { rootedCleanPath } from '../../util/go-path.js';
 import type { JsonObject } from '../../util/json.js';
 import { numAt, objAt, objsAt, strAt } from '../json.js';
-import { VolumeSetupError, apiVolumeFiles, isApiVolume } from './volume-data.js';
+import { VolumeSetupError, apiVolumeFiles, isApiVolume, unreadSources } from './volume-data.js';
 import type { FileNode, VolumeSources } from './volume-data.js';
 import { ShellUnsupported } from './shell-parse.js';
 
@@ -58,6 +58,7 @@ function layOut(
   spec: JsonObject,
   sources: VolumeSources,
 ): Map<string, FileNode> | undefined {
+  if (unreadSources(spec, sources)) return undefined;
   try {
     const out = new Map<string, FileNode>();
     for (const [path, f] of apiVolumeFiles(pod, spec, sources)) out.set(normalize(path), f);

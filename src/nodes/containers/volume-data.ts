@@ -161,6 +161,32 @@ export function isApiVolume(volume: JsonObject): boolean {
 }
 
 /**
+ * Whether the node has not read yet what the volume needs: a ConfigMap or Secret it names, or the
+ * token of a projected serviceAccountToken source. The node reads them only for a program that
+ * reads its volumes, so most pods' volumes stay unread; asking first spares apiVolumeFiles an
+ * error built and thrown for every such pod.
+ */
+export function unreadSources(volume: JsonObject, sources: VolumeSources): boolean {
+  const objects = sources.objects;
+  const name = strAt(volume, 'name') ?? '';
+  const projected = objAt(volume, 'projected');
+  const unread = (s: JsonObject, index: number | undefined): boolean => {
+    const cm = objAt(s, 'configMap');
+    const secret = objAt(s, 'secret');
+    if (cm !== undefined) return objects?.get(`configmap/${strAt(cm, 'name') ?? ''}`) === undefined;
+    if (secret !== undefined) {
+      const n = strAt(secret, index === undefined ? 'secretName' : 'name') ?? '';
+      return objects?.get(`secret/${n}`) === undefined;
+    }
+    if (objAt(s, 'serviceAccountToken') !== undefined && index !== undefined)
+      return sources.tokens?.get(tokenKey(name, index)) === undefined;
+    return false;
+  };
+  if (projected === undefined) return unread(volume, undefined);
+  return objsAt(projected, 'sources').some((s, i) => unread(s, i));
+}
+
+/**
  * The files of an API volume of the pod, by path inside the volume. Throws VolumeSetupError when
  * the kubelet could not set it up (a required ConfigMap, Secret or key is missing).
  */
