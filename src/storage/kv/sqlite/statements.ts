@@ -61,6 +61,16 @@ const TYPE_DELETE = 1;
 const EMPTY = new Uint8Array(0);
 const KV_COLUMNS = 'key, create_rev, mod_rev, value, lease';
 
+/**
+ * A page's LIMIT as a bound value. Not a bare `LIMIT ?`: SQLite's planner reads the value of a
+ * bare LIMIT parameter, so a statement holding one is re-prepared whenever the binding is set,
+ * which better-sqlite3 does on every run. Measured with SQLite 3.53 on a server's database held
+ * as the server holds it (exclusive, WAL): a one-key range read 14.8 µs with `LIMIT ?`, 7.1 µs
+ * with this (a one-key point read, 6.5 µs); a page of the watch history (4 rows) 57 against 40
+ * µs. Inside an expression the value no longer reaches the planner.
+ */
+const LIMIT_PARAM = 'LIMIT CAST(? AS INTEGER)';
+
 function toKv(row: KvRow): KeyValue {
   return {
     key: row.key,
@@ -164,13 +174,13 @@ export class SqliteStatements {
     this.#currentPage = new SpanQuery(
       db,
       'key',
-      (b) => `SELECT ${KV_COLUMNS} FROM kv WHERE key >= ? ${b} ORDER BY key LIMIT ?`,
+      (b) => `SELECT ${KV_COLUMNS} FROM kv WHERE key >= ? ${b} ORDER BY key ${LIMIT_PARAM}`,
     );
     this.#currentCount = new SpanQuery(db, 'key', (b) => `SELECT count(*) AS n FROM kv WHERE key >= ? ${b}`);
     this.#unchangedPage = new SpanQuery(
       db,
       'key',
-      (b) => `SELECT ${KV_COLUMNS} FROM kv WHERE key >= ? ${b} AND mod_rev <= ? ORDER BY key LIMIT ?`,
+      (b) => `SELECT ${KV_COLUMNS} FROM kv WHERE key >= ? ${b} AND mod_rev <= ? ORDER BY key ${LIMIT_PARAM}`,
     );
     // `+key` keeps the planner on the primary key: only rows newer than the read are scanned.
     this.#changes = new SpanQuery(
@@ -184,7 +194,9 @@ export class SqliteStatements {
          p.create_rev AS p_create_rev, p.value AS p_value, p.lease AS p_lease
        FROM log AS l LEFT JOIN log AS p ON p.key = l.key AND p.rev = l.prev_rev
        WHERE +l.key >= ? ${b} AND ${where}`;
-    this.#history = new SpanQuery(db, '+l.key', (b) => historyRows(b, 'l.id >= ? ORDER BY l.id LIMIT ?'));
+    this.#history = new SpanQuery(db, '+l.key', (b) =>
+      historyRows(b, `l.id >= ? ORDER BY l.id ${LIMIT_PARAM}`),
+    );
     this.#historyRest = new SpanQuery(db, '+l.key', (b) =>
       historyRows(b, 'l.id >= ? AND l.id < ? ORDER BY l.id'),
     );
