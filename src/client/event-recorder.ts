@@ -12,7 +12,7 @@ import type { Clock } from '../util/clock.js';
 import { isJsonObject } from '../util/json.js';
 import type { JsonObject } from '../util/json.js';
 import { ApiError } from './api-error.js';
-import { EventNamer, SerialWrites, cacheKey, droppedEventError } from './event-writes.js';
+import { EventNamer, SerialWrites, cacheKey } from './event-writes.js';
 import type { RestClient } from './rest-client.js';
 
 export type EventType = 'Normal' | 'Warning';
@@ -115,10 +115,7 @@ export class EventRecorder {
     const ref = referenceTo(regarding);
     // Dropped before the series cache sees it, as client-go's sink never sees what its broadcaster
     // dropped.
-    if (this.#writes.full) {
-      this.#o.onError?.(droppedEventError(ref, reason));
-      return;
-    }
+    if (this.#writes.drops(ref, reason)) return;
     const rel = related === undefined ? undefined : referenceTo(related);
     // client-go's eventKey (the reporting controller is this recorder's own), kept as a digest: the
     // scheduler records one event a pod, and a key's text was a third of the entry.

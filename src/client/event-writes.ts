@@ -30,21 +30,11 @@ export class EventNamer {
  */
 export const maxQueuedEvents = 1000;
 
-/** A recorder's event dropped because too many wait to be written (client-go logs it and goes on). */
-export function droppedEventError(ref: JsonObject, reason: string): Error {
-  const where = [ref['kind'], ref['namespace'], ref['name']].filter(
-    (x): x is string => typeof x === 'string' && x !== '',
-  );
-  return new Error(
-    `unable to record event: too many queued events, dropped event ${JSON.stringify(reason)} about ${where.join('/')}`,
-  );
-}
-
 /**
  * Writes run one after another, in the order queued; a failure goes to `onError` and the next runs.
- * At most maxQueuedEvents wait: a recorder asks `full` before it records an event and drops the event
- * then, as client-go does, so that a recorder falling behind (the scheduler's, writing an event per
- * pod one at a time) holds a bounded queue instead of every event it could not write yet.
+ * At most maxQueuedEvents wait: a recorder asks `drops` before it records an event and drops the
+ * event then, as client-go does, so that a recorder falling behind (the scheduler's, writing an
+ * event per pod one at a time) holds a bounded queue instead of every event it could not write yet.
  */
 export class SerialWrites {
   #queue: Promise<void> = Promise.resolve();
@@ -55,12 +45,25 @@ export class SerialWrites {
     this.#onError = onError;
   }
 
-  /** Whether as many writes wait as client-go's queue holds: a new event is to be dropped. */
-  get full(): boolean {
-    return this.#waiting >= maxQueuedEvents;
+  /**
+   * Whether the event about `ref` is to be dropped, because as many writes wait as client-go's queue
+   * holds; a dropped event is reported to `onError` in client-go's words ("unable to record event:
+   * too many queued events, dropped event ..."), and the recorder goes on.
+   */
+  drops(ref: JsonObject, reason: string): boolean {
+    if (this.#waiting < maxQueuedEvents) return false;
+    const where = [ref['kind'], ref['namespace'], ref['name']].filter(
+      (x): x is string => typeof x === 'string' && x !== '',
+    );
+    this.#onError?.(
+      new Error(
+        `unable to record event: too many queued events, dropped event ${JSON.stringify(reason)} about ${where.join('/')}`,
+      ),
+    );
+    return true;
   }
 
-  /** Queues `work` whether or not the queue is full (a recorder drops new events before this). */
+  /** Queues `work` whether or not the queue is full (a recorder asks `drops` before this). */
   add(work: () => Promise<void>): void {
     this.#waiting++;
     this.#queue = this.#queue

@@ -18,7 +18,7 @@ import type { JsonObject } from '../util/json.js';
 import { ApiError } from './api-error.js';
 import { referenceTo } from './event-recorder.js';
 import type { EventType, ObjectRef } from './event-recorder.js';
-import { EventNamer, SerialWrites, cacheKey, droppedEventError } from './event-writes.js';
+import { EventNamer, SerialWrites, cacheKey } from './event-writes.js';
 import type { RestClient } from './rest-client.js';
 
 export interface LegacyEventRecorderOptions {
@@ -77,10 +77,7 @@ export class LegacyEventRecorder {
     const ref = referenceTo(regarding);
     // Dropped before the dedupe cache sees it, as client-go's correlator never sees what its
     // broadcaster dropped.
-    if (this.#writes.full) {
-      this.#o.onError?.(droppedEventError(ref, reason));
-      return;
-    }
+    if (this.#writes.drops(ref, reason)) return;
     const note = message.length > maxMessageLength ? `${message.slice(0, maxMessageLength - 3)}...` : message;
     const host = this.#o.host ?? '';
     const key = dedupeKey(ref, type, reason, note);

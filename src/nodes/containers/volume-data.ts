@@ -161,6 +161,14 @@ export function isApiVolume(volume: JsonObject): boolean {
 }
 
 /**
+ * The Secret a source names: a Secret volume's `secretName`, a projected Secret source's `name`
+ * (`index` is the projection's place, undefined for a volume of one source).
+ */
+function secretSourceName(secret: JsonObject, index: number | undefined): string {
+  return strAt(secret, index === undefined ? 'secretName' : 'name') ?? '';
+}
+
+/**
  * Whether the node has not read yet what the volume needs: a ConfigMap or Secret it names, or the
  * token of a projected serviceAccountToken source. The node reads them only for a program that
  * reads its volumes, so most pods' volumes stay unread; asking first spares apiVolumeFiles an
@@ -174,10 +182,7 @@ export function unreadSources(volume: JsonObject, sources: VolumeSources): boole
     const cm = objAt(s, 'configMap');
     const secret = objAt(s, 'secret');
     if (cm !== undefined) return objects?.get(`configmap/${strAt(cm, 'name') ?? ''}`) === undefined;
-    if (secret !== undefined) {
-      const n = strAt(secret, index === undefined ? 'secretName' : 'name') ?? '';
-      return objects?.get(`secret/${n}`) === undefined;
-    }
+    if (secret !== undefined) return objects?.get(`secret/${secretSourceName(secret, index)}`) === undefined;
     if (objAt(s, 'serviceAccountToken') !== undefined && index !== undefined)
       return sources.tokens?.get(tokenKey(name, index)) === undefined;
     return false;
@@ -215,7 +220,7 @@ export function apiVolumeFiles(
       const [data, binary] = [objects.get(`configmap/${n}`), objects.get(`binary/${n}`)];
       keyToPath(payload, `configmap ${n}`, data, binary, cm, defaultMode);
     } else if (secret !== undefined) {
-      const n = strAt(secret, index === undefined ? 'secretName' : 'name') ?? '';
+      const n = secretSourceName(secret, index);
       keyToPath(payload, `secret ${n}`, objects.get(`secret/${n}`), undefined, secret, defaultMode);
     } else if (downward !== undefined) {
       downwardItems(payload, pod, objsAt(downward, 'items'), defaultMode, sources.allocatable);
