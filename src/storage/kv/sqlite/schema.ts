@@ -81,6 +81,9 @@ function ensureSchema(db: Database, path: string): void {
   })();
 }
 
+/** The page cache's size as SQLite's `cache_size` takes it: negative, in KiB. */
+export const PAGE_CACHE_KIB = -2000;
+
 export function prepareDatabase(db: Database, synchronous: SqliteSynchronous, path: string): void {
   // This process is the only writer (revisions are counted and watches fanned out in memory):
   // hold the file exclusively from the first transaction on, so a second server fails to start
@@ -96,6 +99,11 @@ export function prepareDatabase(db: Database, synchronous: SqliteSynchronous, pa
     // six pages, so the default checkpointed every ~170 writes. Measured with 32 writers of 3.3 KB
     // values: CPU per write down ~10% (57 -> 51.5 µs), wall time ~12%.
     db.pragma('wal_autocheckpoint = 10000');
+    // SQLite's own default page cache (2 MiB) rather than the 16 MB better-sqlite3 builds in: reads
+    // are served by the watch caches, so the pages a larger cache keeps are mostly the log's new
+    // pages, written once and not read again. Measured on 3,000 pods until Running: peak RSS about
+    // 13 MiB lower, the rate and CPU per pod unchanged.
+    db.pragma(`cache_size = ${PAGE_CACHE_KIB}`);
     db.exec('BEGIN IMMEDIATE; COMMIT;');
   } catch (err) {
     if (
