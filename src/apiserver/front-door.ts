@@ -9,6 +9,7 @@ import type { Http2SecureServer, Http2ServerResponse, ServerHttp2Session } from 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Http2SessionGuard } from './h2-session-guard.js';
+import { onHttp1ClientError } from './http1-client-error.js';
 import { headerListOverheadBytes, maxReadFrameBytes, resolveServing } from './serving-options.js';
 import type { ServingOptions } from './serving-options.js';
 import { tlsServingOptions } from './tls-options.js';
@@ -112,6 +113,8 @@ export function createFrontDoor(o: FrontDoorOptions): Http2SecureServer {
     },
   );
   server.on('upgrade', o.onUpgrade);
+  // A refused HTTP/1.1 request is answered as Go answers it, without losing the answer to a reset.
+  server.on('clientError', onHttp1ClientError);
   return server;
 }
 

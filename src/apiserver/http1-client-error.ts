@@ -1,0 +1,70 @@
+/**
+ * The answer to an HTTP/1.1 connection whose request node's parser refused (`clientError`), as Go's
+ * net/http gives it. Node's own handler writes the answer and destroys the socket at once; with
+ * the client still sending (a 1 MiB header), the bytes left unread make the kernel reset the
+ * connection, and a reset can reach the client before it has read the answer, which it then never
+ * sees. Go answers 431 with `closeWriteAndWait`: it half-closes and lingers before closing. This
+ * does the same for every answered refusal (Go's 400 closes at once; a linger costs nothing): the
+ * answer, then our side of the connection ended, what the client still sends read and dropped,
+ * and the socket destroyed `lingerMs` later at the latest.
+ */
+import type { Duplex } from 'node:stream';
+
+/** Go's rstAvoidanceDelay: how long a refused connection is kept reading before it is closed. */
+const lingerMs = 500;
+
+/** The head of Go's error answers (server.go: `errorHeaders`). */
+const goErrorHeaders = '\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n';
+
+/** Go's plain-text answer with the status line `status` (e.g. `431 Request Header Fields Too Large`). */
+function goAnswer(status: string): string {
+  return `HTTP/1.1 ${status}${goErrorHeaders}${status}`;
+}
+
+/** The socket of a connection node's HTTP/1.1 parser gave up on. */
+interface ClientSocket extends Duplex {
+  /** The response in flight on this connection, if any (node's, untyped). */
+  readonly _httpMessage?: unknown;
+}
+
+/** Whether a response on this connection has begun: an answer written now would corrupt it. */
+function answering(socket: ClientSocket): boolean {
+  const message = socket._httpMessage;
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    'headersSent' in message &&
+    message.headersSent === true
+  );
+}
+
+/** What the refused connection is answered (undefined: closed without an answer, as Go does). */
+function answerFor(code: unknown): string | undefined {
+  if (code === 'HPE_HEADER_OVERFLOW') return goAnswer('431 Request Header Fields Too Large');
+  // Go's read deadline ends the connection without a word (node would answer 408).
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return undefined;
+  return goAnswer('400 Bad Request');
+}
+
+/** Sockets already answered: node's parser may report the same connection again. */
+const refused = new WeakSet<Duplex>();
+
+/** The `clientError` listener of the front door's HTTP/1.1 fallback. */
+export function onHttp1ClientError(err: Error & { code?: unknown }, socket: ClientSocket): void {
+  if (refused.has(socket)) return;
+  refused.add(socket);
+  socket.on('error', () => undefined);
+  const answer = answerFor(err.code);
+  if (answer === undefined || !socket.writable || answering(socket)) {
+    socket.destroy();
+    return;
+  }
+  socket.end(answer);
+  // Node's parser has stopped; what the client still sends is read here and dropped.
+  socket.removeAllListeners('data');
+  socket.on('data', () => undefined);
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+}
