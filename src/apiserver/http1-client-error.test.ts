@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { onHttp1ClientError } from './http1-client-error.js';
 
@@ -58,6 +58,15 @@ describe('HTTP/1.1 requests node refuses are answered as Go answers them', () =>
 
   it('a head not finished in time: closed without an answer', async () => {
     assert.equal(await exchange(port, 'GET / HTTP/1.1\r\nHost: x\r\n'), '');
+  });
+
+  it('any other error (a TLS handshake that timed out): closed without an answer', async () => {
+    // Reported on the connection before it sent anything: an answer written then would reach it.
+    const handshakeTimeout = Object.assign(new Error('TLS handshake timeout'), {
+      code: 'ERR_TLS_HANDSHAKE_TIMEOUT',
+    });
+    server.once('connection', (socket: Socket) => onHttp1ClientError(handshakeTimeout, socket));
+    assert.equal(await exchange(port, ''), '');
   });
 
   it('a well-formed request on the same server is served', async () => {

@@ -38,18 +38,25 @@ function answering(socket: ClientSocket): boolean {
   );
 }
 
-/** What the refused connection is answered (undefined: closed without an answer, as Go does). */
+/**
+ * What the refused connection is answered: only a request node's HTTP/1.1 parser refused (an
+ * `HPE_` code) is; a TLS handshake that failed or timed out, the header timeout and socket errors
+ * also come here and are closed without a word, as Go closes them (an answer written on a socket
+ * still in its handshake would wait there and reach a client whose handshake then completes).
+ */
 function answerFor(code: unknown): string | undefined {
   if (code === 'HPE_HEADER_OVERFLOW') return goAnswer('431 Request Header Fields Too Large');
-  // Go's read deadline ends the connection without a word (node would answer 408).
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return undefined;
-  return goAnswer('400 Bad Request');
+  if (typeof code === 'string' && code.startsWith('HPE_')) return goAnswer('400 Bad Request');
+  return undefined;
 }
 
 /** Sockets already answered: node's parser may report the same connection again. */
 const refused = new WeakSet<Duplex>();
 
-/** The `clientError` listener of the front door's HTTP/1.1 fallback. */
+/**
+ * The front door's `clientError` listener: node's HTTP/2 server reports there both its HTTP/1.1
+ * fallback's refusals and TLS errors (a handshake that failed or took too long).
+ */
 export function onHttp1ClientError(err: Error & { code?: unknown }, socket: ClientSocket): void {
   if (refused.has(socket)) return;
   refused.add(socket);

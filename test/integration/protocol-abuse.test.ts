@@ -36,9 +36,9 @@ describe('protocol abuse is bounded, and other clients are still served', () => 
       controllers: false,
       serving: {
         http2MaxStreamsPerConnection: maxStreams,
-        headerTimeoutMs: 1000,
-        idleTimeoutMs: 1500,
-        prefaceTimeoutMs: 1000,
+        headerTimeoutMs: 2000,
+        idleTimeoutMs: 3000,
+        prefaceTimeoutMs: 2000,
       },
       watchMaxQueuedEvents: maxQueuedEvents,
     });
