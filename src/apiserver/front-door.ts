@@ -10,7 +10,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Http2SessionGuard } from './h2-session-guard.js';
 import { onHttp1ClientError } from './http1-client-error.js';
-import { headerListOverheadBytes, maxReadFrameBytes, resolveServing } from './serving-options.js';
+import {
+  headerListOverheadBytes,
+  maxReadFrameBytes,
+  resolveServing,
+  unreadInputDrainMs,
+} from './serving-options.js';
 import type { ServingOptions } from './serving-options.js';
 import { tlsServingOptions } from './tls-options.js';
 
@@ -28,12 +33,6 @@ export interface FrontDoorOptions {
   /** An HTTP/1.1 request asking to switch protocols, with its socket. */
   readonly onUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 }
-
-/**
- * How long node may go on reading and dropping a body left unread by an answer (413, an early
- * error, the deadline) before the connection is closed (Go reads up to 256 KiB of it, then closes).
- */
-const drainMs = 500;
 
 /** The http.Server fields node:http2 reads for its HTTP/1.1 fallback (not in its types). */
 interface Http1Fields {
@@ -120,9 +119,9 @@ export function createFrontDoor(o: FrontDoorOptions): Http2SecureServer {
 
 /**
  * An HTTP/1.1 answer given before the body was read: node reads the rest and drops it to reach the
- * next request, for as long as the client sends. A body still incomplete `drainMs` after the
- * answer (a trickle, a huge declared length) has its connection closed instead. A client sending
- * at speed gets its answer and keeps the connection, as with a small body under Go.
+ * next request, for as long as the client sends. A body still incomplete `unreadInputDrainMs`
+ * after the answer (a trickle, a huge declared length) has its connection closed instead. A client
+ * sending at speed gets its answer and keeps the connection, as with a small body under Go.
  */
 function closeAfterUnreadBody(req: IncomingMessage, res: ServerResponse | Http2ServerResponse): void {
   // Taken now: node detaches the socket from a request that has ended.
@@ -131,7 +130,7 @@ function closeAfterUnreadBody(req: IncomingMessage, res: ServerResponse | Http2S
     if (req.complete || socket.destroyed) return;
     const timer = setTimeout(() => {
       if (!req.complete) socket.destroy();
-    }, drainMs);
+    }, unreadInputDrainMs);
     timer.unref();
     req.once('end', () => clearTimeout(timer));
   });

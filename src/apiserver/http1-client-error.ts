@@ -6,20 +6,11 @@
  * sees. Go answers 431 with `closeWriteAndWait`: it half-closes and lingers before closing. This
  * does the same for every answered refusal (Go's 400 closes at once; a linger costs nothing): the
  * answer, then our side of the connection ended, what the client still sends read and dropped,
- * and the socket destroyed `lingerMs` later at the latest.
+ * and the socket destroyed `unreadInputDrainMs` later at the latest.
  */
 import type { Duplex } from 'node:stream';
-
-/** Go's rstAvoidanceDelay: how long a refused connection is kept reading before it is closed. */
-const lingerMs = 500;
-
-/** The head of Go's error answers (server.go: `errorHeaders`). */
-const goErrorHeaders = '\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n';
-
-/** Go's plain-text answer with the status line `status` (e.g. `431 Request Header Fields Too Large`). */
-function goAnswer(status: string): string {
-  return `HTTP/1.1 ${status}${goErrorHeaders}${status}`;
-}
+import { goHttpErrorAnswer } from '../util/go-http-answer.js';
+import { unreadInputDrainMs } from './serving-options.js';
 
 /** The socket of a connection node's HTTP/1.1 parser gave up on. */
 interface ClientSocket extends Duplex {
@@ -45,8 +36,8 @@ function answering(socket: ClientSocket): boolean {
  * still in its handshake would wait there and reach a client whose handshake then completes).
  */
 function answerFor(code: unknown): string | undefined {
-  if (code === 'HPE_HEADER_OVERFLOW') return goAnswer('431 Request Header Fields Too Large');
-  if (typeof code === 'string' && code.startsWith('HPE_')) return goAnswer('400 Bad Request');
+  if (code === 'HPE_HEADER_OVERFLOW') return goHttpErrorAnswer('431 Request Header Fields Too Large');
+  if (typeof code === 'string' && code.startsWith('HPE_')) return goHttpErrorAnswer('400 Bad Request');
   return undefined;
 }
 
@@ -71,7 +62,7 @@ export function onHttp1ClientError(err: Error & { code?: unknown }, socket: Clie
   socket.removeAllListeners('data');
   socket.on('data', () => undefined);
   socket.resume();
-  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  const timer = setTimeout(() => socket.destroy(), unreadInputDrainMs);
   timer.unref();
   socket.once('close', () => clearTimeout(timer));
 }

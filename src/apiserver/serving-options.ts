@@ -45,6 +45,14 @@ export interface ResolvedServing {
 /** kube-apiserver's default maximum request body (3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
+/**
+ * How long a connection is kept reading and dropping input nobody will read (a body left unread by
+ * an early answer, the rest of a refused request) before it is closed. Go reads up to 256 KiB of
+ * an unread body, and lingers 500 ms (`rstAvoidanceDelay`) after a 431 so that closing does not
+ * reset the answer away.
+ */
+export const unreadInputDrainMs = 500;
+
 /** Go's http2 server: 4 × the stream limit of handlers may wait behind the running ones. */
 export const queuedHandlersPerStream = 4;
 

@@ -6,6 +6,7 @@
  * there. Everything is synchronous once the network's informers have synced (`ready`).
  */
 import { STATUS_CODES } from 'node:http';
+import { goHttpErrorAnswer } from '../util/go-http-answer.js';
 import { joinHostPort } from '../util/host-port.js';
 import type {
   PodHttpOutcome,
@@ -283,7 +284,7 @@ export class PodHttp {
         const req = parseWireRequest(data);
         // Go's server answers what is not HTTP with a 400 and closes; it waits for the rest of a request.
         if (req === 'malformed') {
-          return 'HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request';
+          return goHttpErrorAnswer('400 Bad Request');
         }
         if (req === undefined) return '';
         try {
