@@ -14,6 +14,17 @@ import { parse as parseYaml } from 'yaml';
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const cli = join(root, 'dist', 'nanokube.js');
 
+/**
+ * The node/V8 flags of the built bin's shebang (`#!/usr/bin/env -S node FLAGS`), which `npm start`
+ * repeats: the benches start the server with exactly these, as a user's `nanokube serve` runs.
+ */
+export function binNodeFlags() {
+  const first = readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '';
+  const m = /^#!\/usr\/bin\/env -S node((?: --[^\s]+)*)$/.exec(first);
+  if (!m) throw new Error(`${cli}: unexpected first line ${JSON.stringify(first)}`);
+  return m[1].split(' ').filter((f) => f !== '');
+}
+
 // ---------------------------------------------------------------------------------------------
 // small helpers
 
@@ -121,9 +132,9 @@ export function startServer(dataDir, { nodeArgs = [], serveArgs = [], timeoutMs 
     const t0 = performance.now();
     const child = spawn(
       process.execPath,
-      // The young generation the bin's shebang and `npm start` give the server (node's own flags).
+      // The V8 flags the bin's shebang and `npm start` give the server, then the bench's own.
       [
-        '--max-semi-space-size=16',
+        ...binNodeFlags(),
         ...nodeArgs,
         cli,
         'serve',

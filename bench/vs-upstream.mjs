@@ -55,6 +55,7 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
+  binNodeFlags,
   cleanupTempDirs,
   cli,
   cpuSeconds,
@@ -251,7 +252,7 @@ async function startUpstream({ dir = freshDir(), kcm = true, gates = '' } = {}) 
 async function startNanokube({ dir = freshDir(), serveArgs = [], pin = '', profile = '' } = {}) {
   const port = await freePort();
   const argv = [
-    '--max-semi-space-size=16',
+    ...binNodeFlags(),
     ...nodeArgs,
     ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []),
     cli,
