@@ -5,9 +5,9 @@
  * node's flags on the first line (`npm start` repeats them; `bin-node-flags.test.ts` keeps the two
  * equal): young generations of 16 MiB semi-spaces, and every V8 heap of the process (the components
  * thread's too) limited to 2,000 MB. Under 2 GiB, V8 lets a heap's old space grow to at most about
- * twice what its last full collection kept, where a larger limit (V8's default on a machine of 16
- * GiB or more) allows four times: the pod path's peak RSS is a fifth lower at the same speed. A
- * cluster far beyond 150,000 pods needs a larger limit: run node with its own flags on this file.
+ * twice what its last full collection kept, where a larger limit (V8's default on larger machines:
+ * 4,096 MB) allows four times: the pod path's peak RSS is a fifth lower at the same speed. A cluster
+ * beyond about 150,000 pods may need a larger limit: run node with its own flags on this file.
  */
 import { listenErrorMessage } from './listen-error.js';
 import { performance } from 'node:perf_hooks';
