@@ -1,6 +1,7 @@
 /** Discovery documents (legacy /api, /apis, per group-version; aggregated v2beta1) from ResourceInfos. */
 import { createHash } from 'node:crypto';
 import type { ResourceInfo } from '../../apis/resource.js';
+import { compareStrings } from '../../machinery/fieldpath/value.js';
 import type { JsonObject, JsonValue } from '../../util/json.js';
 
 /** kube-apiserver's group priority order (what /apis lists first). */
@@ -38,7 +39,7 @@ export function compareVersions(a: string, b: string): number {
   };
   const [sa, ma, na] = parse(a);
   const [sb, mb, nb] = parse(b);
-  return sb - sa || mb - ma || nb - na || a.localeCompare(b);
+  return sb - sa || mb - ma || nb - na || compareStrings(a, b);
 }
 
 export interface GroupVersions {
@@ -59,7 +60,7 @@ export function groupsOf(resources: readonly ResourceInfo[]): GroupVersions[] {
     return i < 0 ? groupOrder.length : i;
   };
   return [...byGroup.entries()]
-    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .sort(([a], [b]) => rank(a) - rank(b) || compareStrings(a, b))
     .map(([group, versions]) => ({ group, versions: [...versions].sort(compareVersions) }));
 }
 
@@ -107,7 +108,7 @@ function subresourcesOf(r: ResourceInfo): Subresource[] {
       verbs: s.verbs,
     });
   }
-  return out.sort((a, b) => a.name.localeCompare(b.name));
+  return out.sort((a, b) => compareStrings(a.name, b.name));
 }
 
 export function apiVersionsDocument(serverAddress: string): JsonObject {
@@ -146,7 +147,7 @@ export function apiResourceListDocument(
 ): JsonObject | undefined {
   const mine = resources
     .filter((r) => r.group === group && r.version === version)
-    .sort((a, b) => a.resource.localeCompare(b.resource));
+    .sort((a, b) => compareStrings(a.resource, b.resource));
   if (mine.length === 0) return undefined;
   const list: JsonValue[] = [];
   for (const r of mine) {
@@ -211,7 +212,7 @@ export function aggregatedDocument(resources: readonly ResourceInfo[], legacy: b
         version: v,
         resources: resources
           .filter((r) => r.group === g.group && r.version === v)
-          .sort((a, b) => a.resource.localeCompare(b.resource))
+          .sort((a, b) => compareStrings(a.resource, b.resource))
           .map(discoveryResource),
       })),
     });

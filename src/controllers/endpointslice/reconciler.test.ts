@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JsonObject } from '../../util/json.js';
-import { planSlices } from './reconciler.js';
+import { compareKeys, planSlices } from './reconciler.js';
 import { zoneRatios } from './topology-cache.js';
 
 const service = (extra: JsonObject = {}, ann: Record<string, string> = {}): JsonObject => ({
@@ -187,5 +187,45 @@ describe('planSlices (endpointslice reconciler.go)', () => {
     assert.ok(eps(none.create[0]).every((e) => e['hints'] === undefined));
     // One zone only: no hints.
     assert.equal(zoneRatios([node('n1', 'zone-a')]), undefined);
+  });
+});
+
+describe('compareKeys: the order new endpoints fill slices in', () => {
+  it('compares runs of digits as numbers and the rest by code unit', () => {
+    const key = (ip: string, pod: string): string => JSON.stringify([[ip], '', 'ns', pod]);
+    const sorted = [
+      key('10.1.0.2', 'b'),
+      key('10.1.0.10', 'a'),
+      key('10.1.0.10', 'a-1'),
+      key('10.1.0.10', 'a1'),
+      key('10.2.0.1', 'a'),
+      key('fd00::9', 'a'),
+      key('fd00::10', 'a'),
+      key('fd00::a', 'a'),
+    ];
+    const shuffled = [...sorted].reverse();
+    assert.deepEqual(shuffled.sort(compareKeys), sorted);
+    assert.equal(compareKeys(key('10.0.0.1', 'a'), key('10.0.0.1', 'a')), 0);
+  });
+
+  it('orders endpoint keys of IPv4 and IPv6 addresses as the ICU numeric collation did', () => {
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const address = (): string =>
+      next(2) === 0
+        ? `10.${next(3)}.${next(300)}.${next(256)}`
+        : `fd00::${next(4096).toString(16)}:${next(40).toString(16)}`;
+    const keys = Array.from({ length: 400 }, () =>
+      JSON.stringify([[address()], '', 'ns', `pod-${next(50)}`]),
+    );
+    for (let i = 1; i < keys.length; i++) {
+      const a = keys[i - 1]!;
+      const b = keys[i]!;
+      const icu = a.localeCompare(b, 'en', { numeric: true });
+      assert.equal(Math.sign(compareKeys(a, b)), Math.sign(icu), `${a} vs ${b}`);
+    }
   });
 });

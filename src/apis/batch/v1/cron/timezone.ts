@@ -4,7 +4,8 @@
  * name differing only in case from its canonical spelling is refused as Go would.
  */
 
-const canonical = new Set(Intl.supportedValuesOf('timeZone'));
+/** The canonical zone names, read on first use: ICU's zone data stays unread until a zone is asked. */
+let canonical: ReadonlySet<string> | undefined;
 
 function resolve(name: string): string | undefined {
   try {
@@ -17,6 +18,7 @@ function resolve(name: string): string | undefined {
 /** `undefined` when Go would load the zone, else Go's error text (`unknown time zone X`). */
 export function loadLocationError(name: string): string | undefined {
   if (name === '' || name === 'UTC' || name === 'Local') return undefined;
+  canonical ??= new Set(Intl.supportedValuesOf('timeZone'));
   if (canonical.has(name)) return undefined;
   const unknown = `unknown time zone ${name}`;
   // ICU also takes offsets (`+05:00`) that are not zone names.
