@@ -14,15 +14,18 @@ import { parse as parseYaml } from 'yaml';
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const cli = join(root, 'dist', 'nanokube.js');
 
+let shebangFlags;
 /**
  * The node/V8 flags of the built bin's shebang (`#!/usr/bin/env -S node FLAGS`), which `npm start`
  * repeats: the benches start the server with exactly these, as a user's `nanokube serve` runs.
  */
 export function binNodeFlags() {
+  if (shebangFlags !== undefined) return shebangFlags;
   const first = readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '';
   const m = /^#!\/usr\/bin\/env -S node((?: --[^\s]+)*)$/.exec(first);
   if (!m) throw new Error(`${cli}: unexpected first line ${JSON.stringify(first)}`);
-  return m[1].split(' ').filter((f) => f !== '');
+  shebangFlags = m[1].split(' ').filter((f) => f !== '');
+  return shebangFlags;
 }
 
 // ---------------------------------------------------------------------------------------------

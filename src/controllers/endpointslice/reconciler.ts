@@ -64,13 +64,14 @@ function endpointsOf(slice: JsonObject): JsonObject[] {
   return arr(slice['endpoints']).filter(isJsonObject);
 }
 
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
 /**
  * Address order with runs of digits compared as numbers (10.1.0.2 before 10.1.0.10), the rest by
  * code unit. Written out rather than `localeCompare(..., { numeric: true })`, whose ICU collator
  * faults in megabytes of the node binary's collation data for a comparison of ASCII addresses.
  */
 export function compareKeys(a: string, b: string): number {
-  const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
